@@ -1,0 +1,168 @@
+//! mcp-lint's analysis: parse a crate, build the MCP error-site model once, run every enabled
+//! lint over it, apply suppressions. Pure: no file system, no printing.
+//!
+//! Data flows one way: [`parse`] → [`index`] → [`sdk`] → [`context`] → [`sites`] → lints →
+//! [`suppress`].
+
+pub mod codes;
+pub mod context;
+pub mod diagnostic;
+pub mod index;
+pub mod lints;
+pub mod model;
+pub mod options;
+pub mod parse;
+pub mod registry;
+pub mod sdk;
+pub mod sites;
+pub mod source;
+pub mod suppress;
+pub mod text;
+
+use std::sync::Arc;
+
+pub use diagnostic::{Applicability, Diagnostic, Edit, Fix};
+pub use model::{FileId, Model};
+pub use options::{CrateInput, Dependency, Manifest, Options, ProtocolVersion};
+pub use registry::{Group, Level, Lint, LintLevels, Selector, UnknownSelector};
+pub use source::{FileRole, SourceFile, SourceInput, Span};
+
+/// The findings for one reported file, with the decoded text for rendering.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub path: std::path::PathBuf,
+    /// `None` when the file could not be decoded.
+    pub source: Option<Arc<SourceFile>>,
+    /// Sorted by position, then lint code.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a lint's check sees and where it reports.
+pub struct LintContext<'a> {
+    pub model: &'a Model,
+    pub options: &'a Options,
+    lint: &'static Lint,
+    found: Vec<(FileId, Diagnostic)>,
+}
+
+impl<'a> LintContext<'a> {
+    pub fn lint(&self) -> &'static Lint {
+        self.lint
+    }
+
+    /// Report a finding of the running lint.
+    pub fn report(&mut self, file: FileId, diagnostic: Diagnostic) {
+        debug_assert_eq!(diagnostic.lint.name, self.lint.name);
+        self.found.push((file, diagnostic));
+    }
+
+    /// A finding of the running lint at `span`, to be refined with `with_help` etc.
+    pub fn diagnostic(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.lint, span, message)
+    }
+}
+
+/// Stack for the analysis thread: syn and the visitors recurse once per nesting level.
+const ANALYSIS_STACK: usize = 256 * 1024 * 1024;
+
+/// Analyse one crate. Every file marked `report` gets a [`FileReport`], in input order.
+/// Never panics on any input: a panic inside the analysis becomes an `internal_error` finding.
+pub fn analyze(input: &CrateInput, options: &Options) -> Vec<FileReport> {
+    let input_owned = input.clone();
+    let options_owned = options.clone();
+    let worker = std::thread::Builder::new()
+        .name("mcp-lint-analysis".into())
+        .stack_size(ANALYSIS_STACK)
+        .spawn(move || {
+            std::panic::catch_unwind(|| analyze_on_this_thread(&input_owned, &options_owned))
+        });
+    match worker.map(|h| h.join()) {
+        Ok(Ok(Ok(reports))) => reports,
+        Ok(Ok(Err(panic))) | Ok(Err(panic)) => internal_error_reports(input, &panic_message(&panic)),
+        Err(e) => internal_error_reports(input, &format!("could not start the analysis thread: {e}")),
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+fn internal_error_reports(input: &CrateInput, message: &str) -> Vec<FileReport> {
+    input
+        .files
+        .iter()
+        .filter(|f| f.report)
+        .map(|f| {
+            let source = parse::decode(&f.contents)
+                .ok()
+                .map(|text| Arc::new(SourceFile::new(f.path.clone(), text)));
+            let span = Span {
+                start_line: 1,
+                start_column: 1,
+                end_line: 1,
+                end_column: 1,
+                ..Span::default()
+            };
+            let d = Diagnostic::new(
+                &lints::internal_error::LINT,
+                span,
+                format!("mcp-lint failed while analysing this crate: {message}"),
+            )
+            .with_note("this is a bug in mcp-lint; the other crates were still analysed");
+            FileReport {
+                path: f.path.clone(),
+                source,
+                diagnostics: vec![d],
+            }
+        })
+        .collect()
+}
+
+fn analyze_on_this_thread(input: &CrateInput, options: &Options) -> Vec<FileReport> {
+    let model = Model::build(input, options);
+    let mut found: Vec<(FileId, Diagnostic)> = model.parse_failures();
+    for lint in registry::all() {
+        let Some(check) = lint.check else { continue };
+        if !options.levels.is_enabled(lint) {
+            continue;
+        }
+        let mut cx = LintContext {
+            model: &model,
+            options,
+            lint,
+            found: Vec::new(),
+        };
+        check(&mut cx);
+        found.extend(cx.found);
+    }
+    let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); model.files.len()];
+    for (file, mut d) in found {
+        d.level = options.levels.get(d.lint);
+        per_file[file.0].push(d);
+    }
+    let mut reports = Vec::new();
+    for (i, file) in model.files.iter().enumerate() {
+        if !file.report {
+            continue;
+        }
+        let mut diagnostics = std::mem::take(&mut per_file[i]);
+        if let Some(source) = &file.source {
+            diagnostics = suppress::apply(source, file.syntax.as_ref(), diagnostics, options);
+        }
+        diagnostics.retain(|d| d.level != Level::Allow);
+        diagnostics.sort_by(|a, b| {
+            (a.span.start, a.span.end, a.lint.code).cmp(&(b.span.start, b.span.end, b.lint.code))
+        });
+        diagnostics.dedup_by(|a, b| a.lint == b.lint && a.span == b.span);
+        reports.push(FileReport {
+            path: file.path.clone(),
+            source: file.source.clone(),
+            diagnostics,
+        });
+    }
+    reports
+}

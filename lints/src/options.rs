@@ -1,0 +1,114 @@
+//! What the front end tells the analysis: target protocol, levels, per-lint options, and the
+//! crate to analyse.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use crate::registry::LintLevels;
+use crate::source::SourceInput;
+
+/// A dated MCP specification version. Version-dependent lints follow the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProtocolVersion {
+    V2024_11_05,
+    V2025_03_26,
+    V2025_06_18,
+    V2025_11_25,
+    V2026_07_28,
+}
+
+impl ProtocolVersion {
+    pub const LATEST: ProtocolVersion = ProtocolVersion::V2026_07_28;
+    pub const ALL: [ProtocolVersion; 5] = [
+        ProtocolVersion::V2024_11_05,
+        ProtocolVersion::V2025_03_26,
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+        ProtocolVersion::V2026_07_28,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolVersion::V2024_11_05 => "2024-11-05",
+            ProtocolVersion::V2025_03_26 => "2025-03-26",
+            ProtocolVersion::V2025_06_18 => "2025-06-18",
+            ProtocolVersion::V2025_11_25 => "2025-11-25",
+            ProtocolVersion::V2026_07_28 => "2026-07-28",
+        }
+    }
+}
+
+impl Default for ProtocolVersion {
+    fn default() -> Self {
+        ProtocolVersion::LATEST
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ProtocolVersion {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        if s == "latest" {
+            return Ok(ProtocolVersion::LATEST);
+        }
+        ProtocolVersion::ALL
+            .into_iter()
+            .find(|v| v.as_str() == s)
+            .ok_or_else(|| {
+                let known: Vec<_> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
+                format!(
+                    "unknown protocol version `{s}` (known: {}, or `latest`)",
+                    known.join(", ")
+                )
+            })
+    }
+}
+
+/// Everything the analysis needs besides the files.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub target_protocol: ProtocolVersion,
+    pub levels: LintLevels,
+    /// Lint `#[cfg(test)]`, `#[test]`, `tests/` and `benches/` code too.
+    pub include_tests: bool,
+    /// `vague_error_text`: phrases added to the built-in list.
+    pub vague_phrases: Vec<String>,
+    /// `tool_failure_as_protocol_error`: method or function names, or message words, that mark a
+    /// genuine server fault (added to the built-in list).
+    pub server_fault_markers: Vec<String>,
+}
+
+/// A dependency as written in the crate's manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependency {
+    /// The crate name (the `package` key when renamed).
+    pub name: String,
+    /// The version requirement, e.g. `0.8` or `=1.8.0`; `None` for path or git dependencies.
+    pub version: Option<String>,
+}
+
+/// Facts from the crate's Cargo.toml.
+#[derive(Clone, Debug, Default)]
+pub struct Manifest {
+    pub package_name: Option<String>,
+    /// `[dependencies]`, `[dev-dependencies]`, target-specific ones, and workspace-inherited
+    /// ones resolved against the workspace manifest.
+    pub dependencies: Vec<Dependency>,
+}
+
+/// One crate: the unit a model is built for.
+#[derive(Clone, Debug, Default)]
+pub struct CrateInput {
+    /// Directory of the crate (for display only).
+    pub root: Option<PathBuf>,
+    /// `None` for files analysed on their own, without a Cargo.toml.
+    pub manifest: Option<Manifest>,
+    pub files: Vec<SourceInput>,
+}

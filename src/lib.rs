@@ -1,0 +1,1 @@
+//! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
