@@ -1,1 +1,3 @@
 //! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
+
+pub mod report;
