@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use lints::{Diagnostic, Level, SourceFile};
+use lints::{Diagnostic, FileReport, Level, SourceFile};
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, Severity,
     SourceCode, SourceSpan, SpanContents,
@@ -86,6 +86,30 @@ pub fn render(source: &SourceFile, diagnostic: &Diagnostic, style: &HumanStyle) 
         out.push_str(&wrap_note(note, style.width));
     }
     out
+}
+
+/// Every finding, a blank line between reports, then the summary line.
+pub fn write(
+    out: &mut dyn std::io::Write,
+    reports: &[FileReport],
+    summary: &super::Summary,
+    style: &HumanStyle,
+) -> std::io::Result<()> {
+    for report in reports {
+        // Undecodable files have no text to show; render against an empty one.
+        let empty;
+        let source = match &report.source {
+            Some(source) => source.as_ref(),
+            None => {
+                empty = SourceFile::new(report.path.clone(), String::new());
+                &empty
+            }
+        };
+        for d in &report.diagnostics {
+            writeln!(out, "{}", render(source, d, style))?;
+        }
+    }
+    writeln!(out, "{}", summary.line())
 }
 
 /// `  note: text`, wrapped like miette wraps `help:`.

@@ -1,0 +1,225 @@
+//! The command line, as agreed in the README: `check`, `rules`, `explain`.
+//!
+//! clap parses; the only thing done by hand is ordering `-A/-W/-D/-F`, which must apply in
+//! command-line order across all four flags (`-A all -D MCP001` differs from `-D MCP001 -A all`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use lints::{Level, ProtocolVersion};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcp-lint",
+    version,
+    about = "A Clippy-style linter for how Rust MCP servers report failure",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lint the crates under PATHS (default: the current directory).
+    Check(CheckArgs),
+    /// List every lint: code, name, group, default level and summary.
+    Rules(RulesArgs),
+    /// Print a lint's documentation.
+    Explain(ExplainArgs),
+}
+
+/// Output format of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Graphical reports with source snippets.
+    Human,
+    /// One line per finding: `path:line:col: level[CODE/name]: message`.
+    Concise,
+    /// One JSON document.
+    Json,
+}
+
+/// Output format of `rules`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesFormat {
+    Human,
+    Json,
+    Markdown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Files or directories to lint.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// Set a lint, code, group or `all` to allow (repeatable; applied left to right).
+    #[arg(short = 'A', long = "allow", value_name = "SELECTOR")]
+    pub allow: Vec<String>,
+    /// Set a lint, code, group or `all` to warn.
+    #[arg(short = 'W', long = "warn", value_name = "SELECTOR")]
+    pub warn: Vec<String>,
+    /// Set a lint, code, group or `all` to deny.
+    #[arg(short = 'D', long = "deny", value_name = "SELECTOR")]
+    pub deny: Vec<String>,
+    /// Set a lint, code, group or `all` to forbid (inline suppressions cannot lower it).
+    #[arg(short = 'F', long = "forbid", value_name = "SELECTOR")]
+    pub forbid: Vec<String>,
+
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Exit 0 even when findings are reported (but 2 when mcp-lint itself failed).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print how often each lint fired instead of the findings.
+    #[arg(long)]
+    pub statistics: bool,
+
+    /// The MCP specification version to check against.
+    #[arg(
+        long,
+        value_name = "VERSION",
+        value_parser = protocol_parser()
+    )]
+    pub target_protocol: Option<ProtocolVersion>,
+
+    /// Lint test code (`#[cfg(test)]`, `#[test]`, `tests/`, `benches/`) too.
+    #[arg(long)]
+    pub include_tests: bool,
+
+    /// Use this config file instead of searching for `mcp-lint.toml` / Cargo.toml metadata.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// `-A/-W/-D/-F` in command-line order; filled from the matches' indices.
+    #[arg(skip)]
+    pub level_flags: Vec<(String, Level)>,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
+    pub format: RulesFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A lint name (`tool_failure_as_protocol_error`) or code (`MCP001`).
+    #[arg(value_name = "NAME|CODE")]
+    pub lint: String,
+}
+
+fn protocol_parser() -> impl TypedValueParser<Value = ProtocolVersion> {
+    let names: Vec<&'static str> = ProtocolVersion::ALL
+        .iter()
+        .map(|v| v.as_str())
+        .chain(["latest"])
+        .collect();
+    PossibleValuesParser::new(names).try_map(|s| s.parse::<ProtocolVersion>())
+}
+
+const LEVEL_FLAGS: [(&str, Level); 4] = [
+    ("allow", Level::Allow),
+    ("warn", Level::Warn),
+    ("deny", Level::Deny),
+    ("forbid", Level::Forbid),
+];
+
+/// `-A/-W/-D/-F` values in the order they appeared on the command line.
+fn ordered_level_flags(matches: &ArgMatches) -> Vec<(String, Level)> {
+    let mut flags: Vec<(usize, String, Level)> = Vec::new();
+    for (id, level) in LEVEL_FLAGS {
+        let (Some(indices), Some(values)) =
+            (matches.indices_of(id), matches.get_many::<String>(id))
+        else {
+            continue;
+        };
+        flags.extend(indices.zip(values).map(|(i, v)| (i, v.clone(), level)));
+    }
+    flags.sort_by_key(|(i, _, _)| *i);
+    flags.into_iter().map(|(_, v, l)| (v, l)).collect()
+}
+
+/// Parse the command line (`args` includes the program name).
+pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let matches = Cli::command().try_get_matches_from(args)?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    if let (Command::Check(check), Some(("check", sub))) = (&mut cli.command, matches.subcommand())
+    {
+        check.level_flags = ordered_level_flags(sub);
+    }
+    Ok(cli)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(args: &[&str]) -> CheckArgs {
+        let argv = std::iter::once("mcp-lint").chain(args.iter().copied());
+        match parse(argv).expect("parses").command {
+            Command::Check(c) => c,
+            other => panic!("expected check, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn level_flags_keep_command_line_order_across_flags() {
+        let c = check(&[
+            "check",
+            "-D",
+            "MCP001",
+            "-A",
+            "all",
+            "--warn=style",
+            "-D",
+            "x",
+        ]);
+        assert_eq!(
+            c.level_flags,
+            vec![
+                ("MCP001".to_string(), Level::Deny),
+                ("all".to_string(), Level::Allow),
+                ("style".to_string(), Level::Warn),
+                ("x".to_string(), Level::Deny),
+            ]
+        );
+    }
+
+    #[test]
+    fn defaults_and_protocol_versions() {
+        let c = check(&["check"]);
+        assert_eq!(c.paths, vec![PathBuf::from(".")]);
+        assert_eq!(c.format, Format::Human);
+        assert_eq!(c.target_protocol, None);
+        let c = check(&["check", "--target-protocol", "latest", "a", "b"]);
+        assert_eq!(c.target_protocol, Some(ProtocolVersion::LATEST));
+        assert_eq!(c.paths.len(), 2);
+        let c = check(&["check", "--target-protocol", "2025-06-18"]);
+        assert_eq!(c.target_protocol, Some(ProtocolVersion::V2025_06_18));
+        assert!(parse(["mcp-lint", "check", "--target-protocol", "2020-01-01"]).is_err());
+    }
+}

@@ -1,0 +1,167 @@
+//! `mcp-lint check`: config → options → discovery → read → analyse every crate → report → exit
+//! code (0 clean, 1 error-level findings, 2 mcp-lint could not do its job).
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use lints::{CrateInput, FileReport, Options, SourceInput};
+
+use crate::cli::{CheckArgs, ColorChoice};
+use crate::config;
+use crate::discover::{self, CrateFiles, Discovery, Exclude};
+use crate::manifest::Manifests;
+use crate::report::{self, human::HumanStyle, ReportOptions, Summary};
+
+/// Exit codes, as documented.
+pub const EXIT_CLEAN: i32 = 0;
+pub const EXIT_FINDINGS: i32 = 1;
+pub const EXIT_FAILURE: i32 = 2;
+
+/// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
+pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut manifests = Manifests::new(cwd);
+    let prepared =
+        config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
+            let options = config::options(config.as_ref(), args)?;
+            let exclude = match &config {
+                Some(c) => Exclude::new(&c.dir, &c.exclude).map_err(|e| {
+                    format!(
+                        "{}: `exclude`: {e}",
+                        discover::relative_to(&c.file, cwd).display()
+                    )
+                })?,
+                None => Exclude::default(),
+            };
+            Ok((options, exclude))
+        });
+    let (options, exclude) = match prepared {
+        Ok(p) => p,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return EXIT_FAILURE;
+        }
+    };
+
+    let discovery = discover::discover(&args.paths, cwd, &exclude, &mut manifests);
+    let mut problems = discovery.errors.clone();
+    let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
+    problems.extend(manifests.take_errors());
+    problems.sort();
+    problems.dedup();
+    for p in &problems {
+        let _ = writeln!(err, "error: {p}");
+    }
+    if discovery.reported_files() == 0 && problems.is_empty() {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        let _ = writeln!(
+            err,
+            "warning: no Rust files found under {}",
+            paths.join(", ")
+        );
+    }
+
+    let mut reports = analyze_all(&inputs, &options);
+    reports.sort_by(|a, b| a.path.cmp(&b.path));
+
+    let report_options = ReportOptions {
+        format: args.format,
+        statistics: args.statistics,
+        style: human_style(args.color),
+    };
+    if let Err(e) = report::write(out, &reports, &report_options).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            let _ = writeln!(err, "error: could not write the report: {e}");
+            return EXIT_FAILURE;
+        }
+    }
+    exit_code(&reports, !problems.is_empty(), args)
+}
+
+/// Read every file of every crate. Unreadable files become problems; the rest is still linted.
+fn crate_inputs(
+    discovery: &Discovery,
+    manifests: &mut Manifests,
+    problems: &mut Vec<String>,
+) -> Vec<CrateInput> {
+    discovery
+        .crates
+        .iter()
+        .map(|c| crate_input(c, manifests, problems))
+        .filter(|c| c.files.iter().any(|f| f.report))
+        .collect()
+}
+
+fn crate_input(
+    files: &CrateFiles,
+    manifests: &mut Manifests,
+    problems: &mut Vec<String>,
+) -> CrateInput {
+    let mut inputs = Vec::with_capacity(files.files.len());
+    for f in &files.files {
+        match std::fs::read(&f.path) {
+            Ok(contents) => inputs.push(SourceInput {
+                path: f.display.clone(),
+                contents,
+                role: f.role,
+                report: f.report,
+            }),
+            Err(e) => problems.push(format!("could not read {}: {e}", f.display.display())),
+        }
+    }
+    CrateInput {
+        root: files.package_root.clone(),
+        manifest: files
+            .package_root
+            .as_deref()
+            .and_then(|root| manifests.facts(root)),
+        files: inputs,
+    }
+}
+
+/// Analyse every crate. Sequential for now; this is the seam for a parallel iterator (each
+/// call is independent and `lints::analyze` runs on its own thread with a large stack).
+pub fn analyze_all(inputs: &[CrateInput], options: &Options) -> Vec<FileReport> {
+    inputs
+        .iter()
+        .flat_map(|input| lints::analyze(input, options))
+        .collect()
+}
+
+/// 2 when mcp-lint failed (even with `--exit-zero`), else 1 for error-level findings (warnings
+/// too with `--deny-warnings`), else 0.
+pub fn exit_code(reports: &[FileReport], tool_failed: bool, args: &CheckArgs) -> i32 {
+    let internal = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .any(|d| d.lint.name == lints::lints::internal_error::LINT.name);
+    if tool_failed || internal {
+        return EXIT_FAILURE;
+    }
+    if args.exit_zero {
+        return EXIT_CLEAN;
+    }
+    let summary = Summary::of(reports);
+    if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
+}
+
+/// Colour per `--color`, `NO_COLOR` and whether stdout is a terminal; width from `COLUMNS`.
+fn human_style(choice: ColorChoice) -> HumanStyle {
+    let color = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").unwrap_or_default().is_empty()
+        }
+    };
+    let width = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|w| *w >= 40)
+        .unwrap_or(HumanStyle::plain().width);
+    HumanStyle { color, width }
+}

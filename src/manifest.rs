@@ -1,0 +1,302 @@
+//! Cargo.toml: which directories are package roots, and the facts the analysis needs
+//! (package name, dependencies with `workspace = true` resolved against the workspace root).
+//!
+//! Every Cargo.toml is read at most once per run; a broken one is reported once (exit 2) and
+//! treated as a package root without facts, so its files are still linted.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lints::{Dependency, Manifest};
+use toml::{Table, Value};
+
+/// A directory's Cargo.toml, parsed or not.
+#[derive(Clone, Debug)]
+pub enum CargoToml {
+    Parsed(Arc<Table>),
+    /// Present but unreadable or not valid TOML.
+    Broken,
+}
+
+impl CargoToml {
+    pub fn table(&self) -> Option<&Table> {
+        match self {
+            CargoToml::Parsed(t) => Some(t),
+            CargoToml::Broken => None,
+        }
+    }
+
+    /// A `[package]` section makes its directory a package root. A broken manifest is assumed
+    /// to be one: the user meant that directory to be a crate.
+    pub fn is_package(&self) -> bool {
+        match self.table() {
+            Some(t) => t.contains_key("package"),
+            None => true,
+        }
+    }
+
+    pub fn is_workspace(&self) -> bool {
+        self.table().is_some_and(|t| t.contains_key("workspace"))
+    }
+}
+
+/// Cache of Cargo.toml files by directory, with the errors met while reading them.
+#[derive(Debug, Default)]
+pub struct Manifests {
+    /// Paths in error messages are shown relative to this directory.
+    cwd: PathBuf,
+    by_dir: HashMap<PathBuf, Option<CargoToml>>,
+    errors: Vec<String>,
+}
+
+impl Manifests {
+    pub fn new(cwd: &Path) -> Self {
+        Manifests {
+            cwd: cwd.to_path_buf(),
+            ..Self::default()
+        }
+    }
+
+    /// The Cargo.toml in `dir` (an absolute, normalised directory), if there is one.
+    pub fn get(&mut self, dir: &Path) -> Option<CargoToml> {
+        if let Some(cached) = self.by_dir.get(dir) {
+            return cached.clone();
+        }
+        let path = dir.join("Cargo.toml");
+        let loaded = if path.is_file() {
+            Some(match read_toml(&path, &self.cwd) {
+                Ok(table) => CargoToml::Parsed(Arc::new(table)),
+                Err(message) => {
+                    self.errors.push(message);
+                    CargoToml::Broken
+                }
+            })
+        } else {
+            None
+        };
+        self.by_dir.insert(dir.to_path_buf(), loaded.clone());
+        loaded
+    }
+
+    /// The nearest ancestor of `path` (or `path` itself, for a directory) that is a package root.
+    pub fn package_root(&mut self, path: &Path) -> Option<PathBuf> {
+        let start = if path.is_dir() { path } else { path.parent()? };
+        start
+            .ancestors()
+            .find(|dir| self.get(dir).is_some_and(|m| m.is_package()))
+            .map(Path::to_path_buf)
+    }
+
+    /// The workspace root above (or at) a package directory.
+    pub fn workspace_root(&mut self, package_dir: &Path) -> Option<(PathBuf, Arc<Table>)> {
+        package_dir
+            .ancestors()
+            .find_map(|dir| match self.get(dir)? {
+                CargoToml::Parsed(t) if t.contains_key("workspace") => Some((dir.to_path_buf(), t)),
+                _ => None,
+            })
+    }
+
+    /// Facts about the package rooted at `package_dir`; `None` when its Cargo.toml is broken.
+    pub fn facts(&mut self, package_dir: &Path) -> Option<Manifest> {
+        let table = match self.get(package_dir)? {
+            CargoToml::Parsed(t) => t,
+            CargoToml::Broken => return None,
+        };
+        let package_name = table
+            .get("package")
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let workspace = self.workspace_root(package_dir);
+        let workspace_deps = workspace
+            .as_ref()
+            .and_then(|(_, t)| t.get("workspace")?.get("dependencies")?.as_table());
+        let mut dependencies = Vec::new();
+        for deps in dependency_tables(&table) {
+            for (key, spec) in deps {
+                if let Some(dep) = dependency(key, spec, workspace_deps) {
+                    if !dependencies.contains(&dep) {
+                        dependencies.push(dep);
+                    }
+                }
+            }
+        }
+        Some(Manifest {
+            package_name,
+            dependencies,
+        })
+    }
+
+    /// Errors met so far (each broken Cargo.toml once), drained.
+    pub fn take_errors(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.errors)
+    }
+}
+
+/// Read and parse a TOML file; the error names the file (relative to `cwd` when under it).
+pub fn read_toml(path: &Path, cwd: &Path) -> Result<Table, String> {
+    let shown = crate::discover::relative_to(path, cwd);
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("could not read {}: {e}", shown.display()))?;
+    text.parse::<Table>().map_err(|e| {
+        format!(
+            "could not parse {}: {}",
+            shown.display(),
+            e.to_string().trim_end()
+        )
+    })
+}
+
+const DEPENDENCY_KINDS: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
+
+/// `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]` and their `[target.*.…]` forms.
+fn dependency_tables(manifest: &Table) -> Vec<&Table> {
+    let mut tables: Vec<&Table> = DEPENDENCY_KINDS
+        .iter()
+        .filter_map(|k| manifest.get(*k)?.as_table())
+        .collect();
+    if let Some(targets) = manifest.get("target").and_then(Value::as_table) {
+        for target in targets.values().filter_map(Value::as_table) {
+            tables.extend(
+                DEPENDENCY_KINDS
+                    .iter()
+                    .filter_map(|k| target.get(*k)?.as_table()),
+            );
+        }
+    }
+    tables
+}
+
+/// One dependency entry: `name = "1"`, `name = { version, package }`, or `workspace = true`.
+fn dependency(key: &str, spec: &Value, workspace_deps: Option<&Table>) -> Option<Dependency> {
+    let inherits = spec
+        .get("workspace")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if inherits {
+        // Unresolvable inheritance still names the crate: rmcp's presence matters on its own.
+        return Some(match workspace_deps.and_then(|w| w.get(key)) {
+            Some(ws_spec) => plain_dependency(key, ws_spec),
+            None => Dependency {
+                name: key.to_string(),
+                version: None,
+            },
+        });
+    }
+    Some(plain_dependency(key, spec))
+}
+
+fn plain_dependency(key: &str, spec: &Value) -> Dependency {
+    match spec {
+        Value::String(version) => Dependency {
+            name: key.to_string(),
+            version: Some(version.clone()),
+        },
+        _ => Dependency {
+            name: spec
+                .get("package")
+                .and_then(Value::as_str)
+                .unwrap_or(key)
+                .to_string(),
+            version: spec
+                .get("version")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, rel: &str, text: &str) {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("has parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    fn dep(name: &str, version: Option<&str>) -> Dependency {
+        Dependency {
+            name: name.into(),
+            version: version.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn facts_cover_every_dependency_kind_renames_and_workspace_inheritance() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        write(
+            &root,
+            "Cargo.toml",
+            r#"[workspace]
+members = ["server"]
+[workspace.dependencies]
+rmcp = { version = "0.8", features = ["server"] }
+serde = "1"
+"#,
+        );
+        write(
+            &root,
+            "server/Cargo.toml",
+            r#"[package]
+name = "srv"
+[dependencies]
+rmcp.workspace = true
+mcp = { package = "rust-mcp-sdk", version = "=0.5.1" }
+local = { path = "../local" }
+[dev-dependencies]
+serde = { workspace = true }
+[build-dependencies]
+cc = "1.0"
+[target.'cfg(unix)'.dependencies]
+libc = { version = "0.2" }
+"#,
+        );
+        let mut m = Manifests::new(&root);
+        let facts = m.facts(&root.join("server")).expect("parsed");
+        assert_eq!(facts.package_name.as_deref(), Some("srv"));
+        let mut deps = facts.dependencies.clone();
+        deps.sort_by(|a, b| a.name.cmp(&b.name));
+        assert_eq!(
+            deps,
+            vec![
+                dep("cc", Some("1.0")),
+                dep("libc", Some("0.2")),
+                dep("local", None),
+                dep("rmcp", Some("0.8")),
+                dep("rust-mcp-sdk", Some("=0.5.1")),
+                dep("serde", Some("1")),
+            ]
+        );
+        assert_eq!(
+            m.package_root(&root.join("server/src/lib.rs")),
+            Some(root.join("server"))
+        );
+        assert_eq!(
+            m.package_root(&root.join("other.rs")),
+            None,
+            "virtual manifest"
+        );
+        assert!(m.take_errors().is_empty());
+    }
+
+    #[test]
+    fn broken_manifest_is_a_package_root_without_facts_and_one_error() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        write(&root, "Cargo.toml", "[package\nname = ");
+        let mut m = Manifests::new(&root);
+        assert_eq!(
+            m.package_root(&root.join("src/main.rs")),
+            Some(root.clone())
+        );
+        assert!(m.facts(&root).is_none());
+        let errors = m.take_errors();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("could not parse") && errors[0].contains("Cargo.toml"));
+    }
+}
