@@ -7,6 +7,7 @@
 pub mod codes;
 pub mod context;
 pub mod diagnostic;
+pub mod docs;
 pub mod index;
 pub mod lints;
 pub mod model;

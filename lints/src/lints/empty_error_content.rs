@@ -2,7 +2,78 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds `isError` tool results with no readable content: `CallToolResult::error(vec![])` or
+    /// `CallToolResult::error(Vec::new())`, a `CallToolResult` literal with empty `content` and
+    /// `is_error: Some(true)`, `Err(())` or `Err(String::new())` in a `#[tool]` fn, and text blocks that
+    /// are empty or whitespace only (`ContentBlock::text("")`, `Content::text(" ")`).
+    ///
+    /// ### Why is this bad?
+    /// The model learns that the call failed but not why, so it guesses or repeats the same call. The
+    /// host has nothing to log either. Some clients and model providers reject a tool result with no
+    /// content blocks at all (posit-dev/positron#7770), and the official conformance scenario
+    /// `tools-call-error` fails a server whose error result has no `content[0].text`.
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::*, tool, tool_router, handler::server::wrapper::Parameters};
+    ///
+    /// #[tool_router]
+    /// impl Orders {
+    ///     #[tool(description = "Cancel an order")]
+    ///     async fn cancel(&self, Parameters(args): Parameters<Cancel>) -> Result<CallToolResult, McpError> {
+    ///         if self.store.is_shipped(&args.order_id) {
+    ///             return Ok(CallToolResult::error(vec![]));
+    ///         }
+    ///         self.store.cancel(&args.order_id);
+    ///         Ok(CallToolResult::success(vec![ContentBlock::text("cancelled")]))
+    ///     }
+    ///
+    ///     #[tool(description = "Check that the backend answers")]
+    ///     async fn ping(&self) -> Result<String, ()> {
+    ///         if self.backend.ping().is_err() {
+    ///             return Err(());
+    ///         }
+    ///         Ok("pong".to_string())
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// if self.store.is_shipped(&args.order_id) {
+    ///     let message = format!("order {} has already shipped and can no longer be cancelled", args.order_id);
+    ///     return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
+    /// }
+    /// ```
+    /// and declare `ping` as `-> Result<String, String>`, returning an `Err(format!(..))` that names the
+    /// backend and the error. Before rmcp 2.0 the block is `Content::text(..)`.
+    ///
+    /// ### Known problems
+    /// - Only content the source shows is checked: a vector filled at run time, or a text block built
+    ///   from a variable that happens to be empty, is not reported.
+    /// - Macros are not expanded; `vec![..]` and `format!(..)` arguments are read, other macros are not.
+    ///
+    /// ### Spec
+    /// - No spec sentence requires content: every `schema/<v>/schema.json` declares `content` as an array
+    ///   without `minItems`, and `TextContent.text` has no `minLength` (python-sdk#3305, "needs
+    ///   decision"). The lint follows what the spec shows and what its tools check.
+    /// - Every error example in `server/tools.mdx` carries a text block: "Failed to fetch weather data: API
+    ///   rate limit exceeded" (2024-11-05 to 2025-06-18) and "Invalid departure date: must be in the
+    ///   future. Current date is 08/08/2025." (2025-11-25, 2026-07-28).
+    /// - Since 2025-11-25 (SEP-1303) tool execution errors carry "actionable feedback that language models
+    ///   can use to self-correct and retry with adjusted parameters".
+    /// - The analogous resource rule, `docs/specification/2026-07-28/server/resources.mdx` 402
+    ///   (SEP-2164): "Servers **MUST NOT** return an empty `contents` array for a non-existent resource."
+    ///
+    /// ### SDK notes
+    /// - rmcp, every generation: `CallToolResult::error` accepts an empty vector without a check.
+    /// - rmcp 0.2–3.x: `Err(())` in a `#[tool]` fn declared `-> Result<T, ()>` becomes an `isError` result
+    ///   with empty content (`()` converts to no content blocks). In 0.1 `()` is not an error type.
+    /// - `CallToolResult::structured_error(..)` (rmcp >= 0.4) always adds the JSON as a text block: not
+    ///   reported. `Err(Json(..))` yields empty content in 0.2–0.3 only when serialization fails at run
+    ///   time, which the source does not show.
+    /// - Struct literals exist only before rmcp 1.0 (`content: vec![]` in 0.1–0.3 and 0.6–0.17,
+    ///   `content: Some(vec![])` in 0.4–0.5); from 1.0 `CallToolResult` is `#[non_exhaustive]`.
     pub LINT,
     name: "empty_error_content",
     code: "MCP002",

@@ -2,7 +2,65 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds failure paths answered with a success result: `CallToolResult::success(..)` in an `Err(e) =>`
+    /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`).
+    /// In a `#[tool]` fn, an `Ok(..)` value that rmcp turns into a success result counts too.
+    ///
+    /// ### Why is this bad?
+    /// The result says the call succeeded: hosts count it as a success, and the model may read the error
+    /// text as the tool's output or not notice the failure at all. In
+    /// intersystems-community/iris-agentic-dev#95 every error path returned `CallToolResult::success`,
+    /// and "38/38 tool failures … came back unflagged".
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::*, tool, tool_router, handler::server::wrapper::Parameters};
+    ///
+    /// #[tool_router]
+    /// impl Database {
+    ///     #[tool(description = "Run a read-only SQL query")]
+    ///     async fn query(&self, Parameters(args): Parameters<Query>) -> Result<CallToolResult, McpError> {
+    ///         match self.pool.query(&args.sql).await {
+    ///             Ok(rows) => Ok(CallToolResult::success(vec![ContentBlock::text(rows.to_string())])),
+    ///             Err(e) => Ok(CallToolResult::success(vec![ContentBlock::text(format!("Error: {e}"))])),
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// match self.pool.query(&args.sql).await {
+    ///     Ok(rows) => Ok(CallToolResult::success(vec![ContentBlock::text(rows.to_string())])),
+    ///     Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+    ///         "query failed: {e}"
+    ///     ))])),
+    /// }
+    /// ```
+    ///
+    /// ### Known problems
+    /// - An `Err` arm that recovers on purpose (serves a cached value, falls back to a default) is
+    ///   reported too; suppress it with a reason.
+    /// - A batch tool that reports per-item failures inside an overall success result may be right to do
+    ///   so; suppress such a finding with a reason.
+    /// - The error value is followed through local variables and `format!` arguments, not through helper
+    ///   functions that build the text.
+    ///
+    /// ### Spec
+    /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (every version since
+    ///   2024-11-05): "Any errors that originate from the tool SHOULD be reported inside the result
+    ///   object, with `isError` set to true, _not_ as an MCP protocol-level error response." And: "If not
+    ///   set, this is assumed to be false (the call was successful)."
+    /// - `docs/specification/2026-07-28/server/tools.mdx` (Error Handling, line 738): "Clients **SHOULD**
+    ///   provide tool execution errors to language models to enable self-correction."
+    ///
+    /// ### SDK notes
+    /// - rmcp, every generation: `CallToolResult::success(..)` never sets `isError` to true.
+    /// - In a `#[tool]` fn declared `-> Result<String, String>`, `Ok(format!("Error: {e}"))` is a success;
+    ///   `Err(format!(..))` is the `isError` result (rmcp 0.1–3.x).
+    /// - rmcp >= 1.4: in a `#[tool]` fn declared `-> Result<T, CallToolResult>`, an `Err(..)` is forced to
+    ///   `isError` even when built with `success(..)`; that is not reported.
+    /// - `ContentBlock::text` is rmcp 2.x–3.x; before 2.0 write `Content::text`.
     pub LINT,
     name: "failure_as_success",
     code: "MCP009",

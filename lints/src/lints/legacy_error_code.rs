@@ -2,7 +2,71 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds error codes in the legacy range -32000..-32019 where the server emits them: an integer
+    /// literal in `ErrorCode(..)` or in an error's `code` field, a const of type `ErrorCode`, or an untyped
+    /// integer const where it is used as a code. With the default target (2026-07-28) this includes
+    /// -32002, the retired resource-not-found code. For targets 2025-11-25 and older the whole range
+    /// -32000..-32099 is implementation-defined and this lint reports nothing.
+    ///
+    /// Not reported: comparisons and patterns that inspect a code received from a peer
+    /// (`if err.code == ErrorCode(-32001)`), and rmcp's own named -32002 (see SDK notes).
+    ///
+    /// ### Why is this bad?
+    /// Since 2026-07-28 receivers must not give these codes a meaning, so a host treats them as an
+    /// anonymous failure: neither the host nor the model learns anything from the code. Worse, the range
+    /// was used inconsistently (HeaderMismatch was -32001 in drafts before it moved to -32020, and some
+    /// SDKs use -32000 for an unknown tool or -32002 for a missing prompt), so a peer may misread them.
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::ErrorCode};
+    ///
+    /// const QUOTA_EXCEEDED: ErrorCode = ErrorCode(-32005);
+    ///
+    /// fn quota_error(project: &str) -> McpError {
+    ///     McpError::new(QUOTA_EXCEEDED, format!("read quota of {project} is used up until 00:00 UTC"), None)
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::ErrorCode};
+    ///
+    /// // Application codes live outside the JSON-RPC reserved range -32768..-32000.
+    /// const QUOTA_EXCEEDED: ErrorCode = ErrorCode(-31005);
+    ///
+    /// fn quota_error(project: &str) -> McpError {
+    ///     McpError::new(QUOTA_EXCEEDED, format!("read quota of {project} is used up until 00:00 UTC"), None)
+    /// }
+    /// ```
+    /// Inside a tool, report the failure as an `isError` result instead (see MCP001). For a missing
+    /// resource use -32602 (`McpError::invalid_params`) or rmcp's `resource_not_found`.
+    ///
+    /// ### Known problems
+    /// - Codes are resolved through literals, `ErrorCode::NAME` and consts of this crate; a code computed
+    ///   at run time or taken from another crate is not seen.
+    /// - A literal in the range that is not an MCP error code but sits in a code position (a custom
+    ///   JSON-RPC layer, an HTTP bridge) is reported; suppress it with a reason.
+    ///
+    /// ### Spec
+    /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155; new in 2026-07-28,
+    /// PR #2907, changelog minor change 12):
+    /// - "New codes **MUST NOT** be allocated in this sub-range, and new implementations **SHOULD NOT** use
+    ///   codes from this sub-range at all."
+    /// - "Apart from `-32002` (see below), receivers **MUST NOT** assume any specific meaning for these
+    ///   codes."
+    /// - On the retired -32002 and -32042: "Implementations of this protocol version **MUST NOT** emit
+    ///   these codes".
+    /// - "New error codes for purposes not defined by this specification **SHOULD** be allocated outside
+    ///   the JSON-RPC reserved range (`-32768` to `-32000`)".
+    ///
+    /// ### SDK notes
+    /// - rmcp itself emits no legacy-range codes. `ErrorCode(pub i32)` is a public tuple struct in every
+    ///   generation, so any integer compiles.
+    /// - `McpError::resource_not_found` and `ErrorCode::RESOURCE_NOT_FOUND` are -32002. rmcp >= 1.8
+    ///   rewrites -32002 to -32602 for peers on 2026-07-28 or later (SEP-2164) and keeps it for older
+    ///   peers, which is what each version asks for; older rmcp cannot negotiate 2026-07-28. So the named
+    ///   forms are not reported, while a raw `ErrorCode(-32002)` is: write the name, or -32602.
     pub LINT,
     name: "legacy_error_code",
     code: "MCP004",

@@ -2,7 +2,75 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds error codes in a reserved range that the target protocol version does not define. Under
+    /// 2026-07-28 (the default) that is any code in -32020..-32099 other than -32020 HeaderMismatch,
+    /// -32021 MissingRequiredClientCapability and -32022 UnsupportedProtocolVersion, including the retired
+    /// -32042 (URL elicitation required). For every target, it is also any code in JSON-RPC's own
+    /// reserved range -32768..-32100 other than the standard -32700 and -32600..-32603.
+    ///
+    /// For targets 2025-11-25 and older, -32000..-32099 is implementation-defined and only the JSON-RPC
+    /// part applies. Code positions are the same as for `legacy_error_code` (MCP004).
+    ///
+    /// ### Why is this bad?
+    /// A peer on 2026-07-28 reads every code in -32020..-32099 as a spec code: an undefined one is a
+    /// protocol violation, and the spec may assign it a different meaning later. Hosts and transports act
+    /// on the defined codes (rmcp 3.x answers -32020..-32022 with HTTP 400), so a borrowed code changes
+    /// behaviour far from your handler. JSON-RPC's reserved range belongs to the JSON-RPC specification.
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::ErrorCode};
+    ///
+    /// fn rate_limited(retry_after_secs: u64) -> McpError {
+    ///     McpError::new(
+    ///         ErrorCode(-32050),
+    ///         format!("rate limit reached; retry after {retry_after_secs} s"),
+    ///         None,
+    ///     )
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::ErrorCode};
+    ///
+    /// const RATE_LIMITED: ErrorCode = ErrorCode(-31050);
+    ///
+    /// fn rate_limited(retry_after_secs: u64) -> McpError {
+    ///     McpError::new(
+    ///         RATE_LIMITED,
+    ///         format!("rate limit reached; retry after {retry_after_secs} s"),
+    ///         None,
+    ///     )
+    /// }
+    /// ```
+    /// Inside a tool, report the failure as an `isError` result instead (see MCP001).
+    ///
+    /// ### Known problems
+    /// - The lint checks numbers, not meanings: a defined code used for something else (-32021 for a
+    ///   missing *server* feature) is not reported.
+    /// - Codes computed at run time or taken from other crates are not seen.
+    ///
+    /// ### Spec
+    /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155, table at 131–135):
+    /// - "Implementations **MUST NOT** emit any code from this sub-range that is not defined by this
+    ///   specification and **MUST** use defined codes only with their specified meanings."
+    /// - On the retired -32002 and -32042: "Implementations of this protocol version **MUST NOT** emit
+    ///   these codes".
+    /// - "New error codes for purposes not defined by this specification **SHOULD** be allocated outside
+    ///   the JSON-RPC reserved range (`-32768` to `-32000`)".
+    ///
+    /// For 2025-11-25, `docs/specification/2025-11-25/client/elicitation.mdx` 424–445 defines -32042:
+    /// "The server **MUST NOT** return this error except when URL mode elicitation is required."
+    ///
+    /// ### SDK notes
+    /// - rmcp 3.x: `header_mismatch`, `missing_required_client_capability`,
+    ///   `unsupported_protocol_version` and the matching `ErrorCode` consts give the defined codes: not
+    ///   reported.
+    /// - rmcp 0.17–2.x: `url_elicitation_required(..)` and `ErrorCode::URL_ELICITATION_REQUIRED` are
+    ///   -32042, reported under target 2026-07-28 (rmcp does not rewrite it); rmcp 3.x removed both.
+    /// - rmcp 0.1–0.12 define only the JSON-RPC codes and `RESOURCE_NOT_FOUND`; anything else is a raw
+    ///   `ErrorCode(n)`, which is where this lint usually fires.
     pub LINT,
     name: "reserved_error_code",
     code: "MCP005",

@@ -2,7 +2,67 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds tool code where a lookup on a handle, session or id misses (the `None` or `Err` branch of a
+    /// `get(..)` or `remove(..)`) and the tool answers with a success result, for example
+    /// `CallToolResult::success(..)` saying "session not found", with `isError` unset.
+    ///
+    /// ### Why is this bad?
+    /// With `isError` unset, the host records a successful call and the model may take the text for data.
+    /// A model that is not clearly told that its handle expired keeps using it instead of creating a new
+    /// one. Since 2026-07-28 removed protocol sessions (SEP-2567), state lives in handles that tools hand
+    /// out, and an expired handle is an everyday event, not an edge case.
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::*, tool, tool_router, handler::server::wrapper::Parameters};
+    ///
+    /// #[tool_router]
+    /// impl Shop {
+    ///     #[tool(description = "Show the items in a basket")]
+    ///     async fn show_basket(&self, Parameters(args): Parameters<BasketId>) -> Result<CallToolResult, McpError> {
+    ///         match self.baskets.get(&args.basket_id) {
+    ///             Some(basket) => Ok(CallToolResult::success(vec![ContentBlock::text(basket.summary())])),
+    ///             None => Ok(CallToolResult::success(vec![ContentBlock::text("basket not found")])),
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// match self.baskets.get(&args.basket_id) {
+    ///     Some(basket) => Ok(CallToolResult::success(vec![ContentBlock::text(basket.summary())])),
+    ///     None => Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+    ///         "basket {} has expired or never existed; call create_basket to start a new one",
+    ///         args.basket_id
+    ///     ))])),
+    /// }
+    /// ```
+    ///
+    /// ### Known problems
+    /// - A heuristic: the lint cannot tell a handle lookup from an optional lookup whose miss is a valid
+    ///   answer ("no saved settings yet", a search without hits). Suppress those with a reason.
+    /// - Only lookups written in the tool (or a helper it calls) are seen; a miss reported by another
+    ///   crate's API as a success value is not.
+    ///
+    /// ### Spec
+    /// - `docs/specification/2026-07-28/server/tools.mdx`, "Stateful Tools" (lines 683–736), which is
+    ///   explicitly non-normative ("This section is non-normative guidance for tool design."): "A call
+    ///   against an expired or unknown handle should return a tool execution error that says so, so the
+    ///   model can recover by creating a new one."
+    /// - `seps/2567-sessionless-mcp.md` ~148: "When a tool receives a handle for state that has expired or
+    ///   been destroyed, the error should say so — "basket `bsk_a1b2c3` has expired" rather than "invalid
+    ///   argument"."
+    /// - On `CallToolResult.isError` (`schema/2026-07-28/schema.ts` 1824–1837, every version): "If not
+    ///   set, this is assumed to be false (the call was successful)." The lint applies to every target.
+    ///
+    /// ### SDK notes
+    /// - rmcp has no handle or session API for tools in any generation; handles are your own maps, which
+    ///   is what the lint looks at.
+    /// - `CallToolResult::success(..)` never sets `isError` to true. In a `#[tool]` fn, an `Ok(String)` or
+    ///   other `Ok` value is a success result as well; return `Err(String)` (rmcp 0.1–3.x) or
+    ///   `Ok(CallToolResult::error(..))` for the miss.
+    /// - `ContentBlock::text` is rmcp 2.x–3.x; before 2.0 write `Content::text`.
     pub LINT,
     name: "stale_handle_as_success",
     code: "MCP008",

@@ -2,7 +2,85 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds tool code that reports the tool's own failure as a JSON-RPC protocol error with -32603 or
+    /// any code other than -32602/-32601, instead of a tool result with `isError: true`. A tool's own
+    /// failure is I/O on a path the model gave, an upstream API or database error, a bad query the model
+    /// wrote, a business rule or precondition, a lookup miss on an id the model gave, or a missing or bad
+    /// argument value.
+    ///
+    /// Tool context is every `#[tool]` fn, a hand-written `ServerHandler::call_tool`, `ToolRoute::new_dyn`
+    /// closures, `SyncTool`/`AsyncTool` `invoke`, and the crate's functions these call; resource, prompt,
+    /// completion, initialize and list handlers are not. When a helper builds the error
+    /// (`fn internal(e) -> McpError`), the finding is at the helper, naming the tools that reach it; if
+    /// the helper is also used outside tool context, each tool's call site is reported instead.
+    ///
+    /// ### Why is this bad?
+    /// The model sees tool results: an `isError` result reaches it with its text, so it can fix the path,
+    /// the query or the arguments and retry. A protocol error goes to the host, which logs it or shows a
+    /// generic failure; the model does not see your message, and a recoverable mistake becomes a dead end.
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::*, tool, tool_router, handler::server::wrapper::Parameters};
+    ///
+    /// #[tool_router]
+    /// impl Files {
+    ///     #[tool(description = "Read a UTF-8 text file")]
+    ///     async fn read_file(&self, Parameters(args): Parameters<ReadFile>) -> Result<CallToolResult, McpError> {
+    ///         let text = std::fs::read_to_string(&args.path)
+    ///             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    ///         Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// let text = match std::fs::read_to_string(&args.path) {
+    ///     Ok(text) => text,
+    ///     Err(e) => {
+    ///         let message = format!("cannot read {}: {e}", args.path);
+    ///         return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
+    ///     }
+    /// };
+    /// ```
+    /// Before rmcp 2.0 write `Content::text(..)`. A `#[tool]` fn declared `-> Result<String, String>`
+    /// gets the same outcome from `Err(format!(..))`.
+    ///
+    /// ### Known problems
+    /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
+    ///   channel, a `JoinError`, cancellation, serializing the server's own output, building an
+    ///   elicitation schema. They are recognised heuristically from the failing call and the message
+    ///   text. Add markers (method or function names, or words in the message) under `[lints]` with
+    ///   `tool_failure_as_protocol_error = { server-fault-markers = ["pool_timeout"] }`.
+    /// - Helpers are put into tool context through a call map built by name: functions with the same
+    ///   name in different modules share an entry. Macros are not expanded, so tools or errors that a
+    ///   macro generates are not seen. `?` counts as a protocol error only through an
+    ///   `impl From<X> for McpError` found in the crate.
+    ///
+    /// ### Spec
+    /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (the same comment exists in
+    ///   every version since 2024-11-05): "Any errors that originate from the tool SHOULD be reported
+    ///   inside the result object, with `isError` set to true, _not_ as an MCP protocol-level error
+    ///   response." It goes on: "However, any errors in _finding_ the tool, an error indicating that the
+    ///   server does not support tool calls, or any other exceptional conditions, should be reported as
+    ///   an MCP error response."
+    /// - `docs/specification/2026-07-28/server/tools.mdx` (Error Handling, line 738; since 2025-11-25,
+    ///   SEP-1303): "Clients **SHOULD** provide tool execution errors to language models to enable
+    ///   self-correction." and "Clients **MAY** provide protocol errors to language models, though these
+    ///   are less likely to result in successful recovery."
+    ///
+    /// ### SDK notes
+    /// - rmcp, every generation: `Err(McpError::..)` from a `#[tool]` fn declared `-> Result<_, McpError>`
+    ///   is a JSON-RPC error with that code (`internal_error` is -32603). `McpError` is the user's alias
+    ///   for `rmcp::ErrorData` (`rmcp::Error` in 0.1–2.x).
+    /// - `Err(String)`, `Err(ContentBlock)`/`Err(Content)`, `Err(Json(..))` and (rmcp >= 1.4)
+    ///   `Err(CallToolResult)` in a `#[tool]` fn are already `isError` results: not reported.
+    /// - rmcp >= 1.0 makes `CallToolResult` `#[non_exhaustive]`: use `CallToolResult::error`. In 3.x a
+    ///   hand-written `call_tool` returns `CallToolResponse`: `Ok(CallToolResult::error(..).into())`.
+    /// - `SyncTool`/`AsyncTool` tools (rmcp >= 0.17) turn every `Err` into a protocol error and cannot
+    ///   return `isError`; move such a tool to `#[tool]` to fix the finding.
+    /// - -32602 in tools is MCP006 `tool_input_as_invalid_params`; the unknown-tool branch is MCP007.
     pub LINT,
     name: "tool_failure_as_protocol_error",
     code: "MCP001",

@@ -2,7 +2,78 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds -32602 (`McpError::invalid_params`, `ErrorCode::INVALID_PARAMS`, `ErrorCode(-32602)`) used
+    /// inside a tool to reject argument *values*: a wrong format, a number out of range, a value outside an
+    /// enum, a cross-field rule, or "X not found" for a name the model gave. Since 2025-11-25 (SEP-1303)
+    /// these are tool execution errors. Fires only for targets 2025-11-25 and 2026-07-28.
+    ///
+    /// Not reported: the dispatcher's unknown-tool branch; schema-level failures (arguments missing or
+    /// not an object, a required field absent or of the wrong JSON type), which the 2026-07-28 schema
+    /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses` or request
+    /// metadata.
+    ///
+    /// ### Why is this bad?
+    /// A -32602 goes to the host as a protocol error, and the model may never see it. As an `isError`
+    /// result, "departure date must be in the future" reaches the model, which fixes the value and calls
+    /// again. The lint warns rather than denies because the spec is not yet consistent (see Spec).
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::*, tool, tool_router, handler::server::wrapper::Parameters};
+    ///
+    /// #[tool_router]
+    /// impl Flights {
+    ///     #[tool(description = "Book a flight")]
+    ///     async fn book(&self, Parameters(args): Parameters<Booking>) -> Result<CallToolResult, McpError> {
+    ///         if args.date <= self.today() {
+    ///             return Err(McpError::invalid_params("departure date must be in the future", None));
+    ///         }
+    ///         let booking = self.api.book(&args).await;
+    ///         Ok(CallToolResult::success(vec![ContentBlock::text(booking.summary())]))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// if args.date <= self.today() {
+    ///     let message = format!(
+    ///         "Invalid departure date {}: must be in the future. Current date is {}.",
+    ///         args.date,
+    ///         self.today()
+    ///     );
+    ///     return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
+    /// }
+    /// ```
+    ///
+    /// ### Known problems
+    /// - Schema-level and value-level checks are told apart heuristically, from the condition checked and
+    ///   the message text; a value check that only says "missing" may be taken for a schema check.
+    /// - To target 2025-06-18 or older, where "Invalid arguments" is a protocol error, set
+    ///   `target-protocol` (config) or `--target-protocol`; the lint is then off.
+    ///
+    /// ### Spec
+    /// - `docs/specification/2025-11-25/server/tools.mdx` (Error Handling, line 460) lists "Input
+    ///   validation errors (e.g., date in wrong format, value out of range)" under tool execution errors
+    ///   and "Malformed requests (requests that fail to satisfy CallToolRequest schema)" under protocol
+    ///   errors; 2026-07-28 (line 738) is the same. 2024-11-05 to 2025-06-18 listed "Invalid arguments"
+    ///   as a protocol error.
+    /// - `seps/1303-input-validation-errors-as-tool-execution-errors.md` (Final): "Tool Execution Errors
+    ///   should be used for all tool argument validation failures".
+    /// - The contradiction: `schema/2026-07-28/schema.ts` ~360–391, on `InvalidParamsError`, still lists
+    ///   "**Tools**: Unknown tool name or invalid tool arguments", with the example
+    ///   `examples/InvalidParamsError/invalid-tool-arguments.json` (a missing required property). Read
+    ///   narrowly, -32602 remains right only when the `CallToolRequest` itself breaks the schema.
+    ///
+    /// ### SDK notes
+    /// - rmcp, every generation: `invalid_params` is -32602 and passes through to the client unchanged.
+    /// - rmcp >= 1.8 (PR #894): `ToolRouter::call` turns an `invalid_params` whose message starts with
+    ///   "failed to deserialize parameters:" into an `isError` result; that covers `Parameters<T>`
+    ///   failures under `#[tool_handler]` or `self.tool_router.call(..)`. Such messages are not reported.
+    ///   Before 1.8 the SDK itself sent those failures as -32602; that is not your code.
+    /// - rmcp's own rustdoc example (`CallToolResult`, 1.8+) returns
+    ///   `Err(ErrorData::invalid_params("query must be non-empty", None))`; SEP-1303 classes that check as
+    ///   a tool execution error, and so does this lint.
     pub LINT,
     name: "tool_input_as_invalid_params",
     code: "MCP006",

@@ -2,7 +2,72 @@ use crate::LintContext;
 
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Finds the unknown-tool branch of a hand-written dispatcher (the fallback arm of the `match` over the
+    /// tool name in `ServerHandler::call_tool`) when it answers with a tool result, `isError` or success,
+    /// instead of a protocol error. The spec's answer is a JSON-RPC error such as -32602 with the
+    /// message `Unknown tool: <name>`. An unknown tool answered with any protocol error is not this lint.
+    ///
+    /// ### Why is this bad?
+    /// An unknown tool is a failure to *find* the tool: the client's tool list is stale or the model made
+    /// up a name. The host can react (refresh the list, tell the user) only when it gets a protocol error.
+    /// An `isError` result looks to the host like a tool that ran and failed, and a success result like a
+    /// tool that worked.
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::*, service::RequestContext, RoleServer, ServerHandler};
+    ///
+    /// impl ServerHandler for Calculator {
+    ///     async fn call_tool(
+    ///         &self,
+    ///         request: CallToolRequestParams,
+    ///         _context: RequestContext<RoleServer>,
+    ///     ) -> Result<CallToolResponse, McpError> {
+    ///         match request.name.as_ref() {
+    ///             "add" => self.add(request.arguments).await,
+    ///             other => {
+    ///                 let message = format!("no tool named {other}");
+    ///                 Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into())
+    ///             }
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// match request.name.as_ref() {
+    ///     "add" => self.add(request.arguments).await,
+    ///     other => Err(McpError::invalid_params(format!("Unknown tool: {other}"), None)),
+    /// }
+    /// ```
+    ///
+    /// ### Known problems
+    /// - Only the fallback arm of a `match` on the tool name is recognised; dispatch through a map lookup
+    ///   or an `if` chain is not.
+    /// - SEP-2145 (pending) would make an unknown tool a tool execution error. Projects that follow it
+    ///   turn the lint off with `unknown_tool_as_tool_error = "allow"` under `[lints]` (or `-A MCP007`),
+    ///   or suppress the one arm with a reason.
+    ///
+    /// ### Spec
+    /// - `server/tools.mdx`, every version (2026-07-28: line 738): protocol errors cover "Unknown tools",
+    ///   with the example `{"code": -32602, "message": "Unknown tool: invalid_tool_name"}`.
+    /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError`: "However, any errors in
+    ///   _finding_ the tool, an error indicating that the server does not support tool calls, or any other
+    ///   exceptional conditions, should be reported as an MCP error response."
+    /// - SEP-2145, "Standardize `tools/call` failure reporting" (PR #2145, open), would move unknown tools
+    ///   to tool execution errors. It is not in 2026-07-28.
+    ///
+    /// ### SDK notes
+    /// - rmcp, every generation: `ToolRouter::call` (behind `#[tool_handler]` and
+    ///   `self.tool_router.call(..)`) answers an unknown tool with `invalid_params("tool not found")`,
+    ///   -32602. That is spec-conformant and not in your crate; in rmcp 0.1 `#[tool(tool_box)]` generates
+    ///   the dispatch.
+    /// - rmcp's `call_tool` rustdoc suggests `METHOD_NOT_FOUND`
+    ///   (`McpError::method_not_found::<CallToolRequestMethod>()`, -32601): a protocol error, so not
+    ///   reported here, although the spec's example uses -32602.
+    /// - In rmcp 3.x `call_tool` returns `CallToolResponse`, so results appear as `Ok(result.into())` or
+    ///   `Ok(CallToolResponse::Complete(..))`; both are recognised. Before 3.0 it is `Ok(result)`.
     pub LINT,
     name: "unknown_tool_as_tool_error",
     code: "MCP007",

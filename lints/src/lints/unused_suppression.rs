@@ -1,6 +1,33 @@
 crate::declare_lint! {
     /// ### What it does
-    /// TODO
+    /// Reports a suppression that suppresses nothing: a `// mcp-lint: allow(..)` comment, a
+    /// `// mcp-lint: allow-file(..)` comment or a `#[cfg_attr(mcp_lint, allow(mcp_lint::..))]` attribute
+    /// that matches no finding of an enabled lint.
+    ///
+    /// ### Why is this bad?
+    /// A stale suppression documents a problem that is gone, and it silently hides the next real finding
+    /// of that lint on the same line or item.
+    ///
+    /// ### Example
+    /// ```rust
+    /// // mcp-lint: allow(vague_error_text) shown to operators only
+    /// let message = format!("upload of {name} to {bucket} failed: {e}");
+    /// ```
+    /// The message is specific, so `vague_error_text` never fires here.
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// let message = format!("upload of {name} to {bucket} failed: {e}");
+    /// ```
+    ///
+    /// ### Known problems
+    /// - A suppression counts as used only when the lint it names is enabled and fires. If you turn a
+    ///   lint off (`-A`, or `"allow"` in the configuration), its suppressions are reported as unused;
+    ///   allow `unused_suppression` as well for such runs.
+    ///
+    /// ### Spec
+    /// Not an MCP rule: this lint is about mcp-lint itself. Reporting unused suppressions follows ruff's
+    /// `unused-noqa` (RUF100) and rustc's `unfulfilled_lint_expectations`.
     pub LINT,
     name: "unused_suppression",
     code: "MCP902",
