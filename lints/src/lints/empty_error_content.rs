@@ -3,9 +3,10 @@ use crate::LintContext;
 crate::declare_lint! {
     /// ### What it does
     /// Finds `isError` tool results with no readable content: `CallToolResult::error(vec![])` or
-    /// `CallToolResult::error(Vec::new())`, a `CallToolResult` literal with empty `content` and
-    /// `is_error: Some(true)`, `Err(())` or `Err(String::new())` in a `#[tool]` fn, and text blocks that
-    /// are empty or whitespace only (`ContentBlock::text("")`, `Content::text(" ")`).
+    /// `CallToolResult::error(Vec::new())`, a result with empty `content` marked as an error by a struct
+    /// literal (`is_error: Some(true)`) or by `r.is_error = Some(true)`, `Err(())` or `Err(String::new())`
+    /// in a `#[tool]` fn, and text blocks that are empty or whitespace only (`ContentBlock::text("")`,
+    /// `Content::text(" ")`).
     ///
     /// ### Why is this bad?
     /// The model learns that the call failed but not why, so it guesses or repeats the same call. The
@@ -73,7 +74,8 @@ crate::declare_lint! {
     ///   reported. `Err(Json(..))` yields empty content in 0.2–0.3 only when serialization fails at run
     ///   time, which the source does not show.
     /// - Struct literals exist only before rmcp 1.0 (`content: vec![]` in 0.1–0.3 and 0.6–0.17,
-    ///   `content: Some(vec![])` in 0.4–0.5); from 1.0 `CallToolResult` is `#[non_exhaustive]`.
+    ///   `content: Some(vec![])` in 0.4–0.5); from 1.0 `CallToolResult` is `#[non_exhaustive]` and
+    ///   `let mut r = CallToolResult::success(vec![]); r.is_error = Some(true);` is the form to look for.
     pub LINT,
     name: "empty_error_content",
     code: "MCP002",

@@ -74,8 +74,8 @@ crate::declare_lint! {
     /// - rmcp, every generation: `Err(McpError::..)` from a `#[tool]` fn declared `-> Result<_, McpError>`
     ///   is a JSON-RPC error with that code (`internal_error` is -32603). `McpError` is the user's alias
     ///   for `rmcp::ErrorData` (`rmcp::Error` in 0.1–2.x).
-    /// - `Err(String)`, `Err(ContentBlock)`/`Err(Content)`, `Err(Json(..))` and (rmcp >= 1.4)
-    ///   `Err(CallToolResult)` in a `#[tool]` fn are already `isError` results: not reported.
+    /// - `Err(String)`, `Err(ContentBlock)`/`Err(Content)`, `Err(Json(..))` (0.2–0.3, >= 1.4) and
+    ///   `Err(CallToolResult)` (>= 1.4) in a `#[tool]` fn are already `isError` results: not reported.
     /// - rmcp >= 1.0 makes `CallToolResult` `#[non_exhaustive]`: use `CallToolResult::error`. In 3.x a
     ///   hand-written `call_tool` returns `CallToolResponse`: `Ok(CallToolResult::error(..).into())`.
     /// - `SyncTool`/`AsyncTool` tools (rmcp >= 0.17) turn every `Err` into a protocol error and cannot
