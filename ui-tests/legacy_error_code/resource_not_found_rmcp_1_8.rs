@@ -1,0 +1,33 @@
+//@ rmcp = "1.8"
+// The same server on rmcp 1.8: since 1.8.0 (#899) rmcp rewrites any -32002 it sends to -32602 for
+// peers on 2026-07-28 or later, so neither `resource_not_found(..)` nor the raw constant reaches a
+// 2026-07-28 client as -32002: nothing to report.
+use rmcp::{
+    model::{ErrorCode, ReadResourceRequestParams, ReadResourceResult, ResourceContents},
+    service::RequestContext,
+    ErrorData as McpError, RoleServer, ServerHandler,
+};
+use serde_json::json;
+
+#[derive(Clone)]
+pub struct Wiki {
+    pages: std::sync::Arc<std::collections::HashMap<String, String>>,
+}
+
+impl ServerHandler for Wiki {
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, McpError> {
+        let uri = request.uri;
+        if let Some(slug) = uri.strip_prefix("wiki://draft/") {
+            return Err(McpError::new(ErrorCode::RESOURCE_NOT_FOUND, format!("draft {slug} is not published"), None));
+        }
+        let slug = uri.trim_start_matches("wiki://");
+        match self.pages.get(slug) {
+            Some(text) => Ok(ReadResourceResult::new(vec![ResourceContents::text(text.clone(), uri.clone())])),
+            None => Err(McpError::resource_not_found(format!("no page {slug}"), Some(json!({ "uri": uri })))),
+        }
+    }
+}
