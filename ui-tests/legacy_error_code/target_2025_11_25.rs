@@ -31,7 +31,7 @@ impl ServerHandler for Cms {
             return Err(McpError::resource_not_found(format!("no CMS entry at {uri}"), None));
         }
         if response.status().is_server_error() {
-            return Err(McpError::new(ErrorCode(-32001), "CMS backend failed", None));
+            return Err(McpError::new(ErrorCode(-32001), "CMS backend answered with a server error", None));
         }
         let text = response.text().await.unwrap_or_default();
         Ok(ReadResourceResult { contents: vec![ResourceContents::text(text, uri)] })
