@@ -22,14 +22,14 @@ impl ServerHandler for Edge {
         request: InitializeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
-        if request.protocol_version < ProtocolVersion::V_2025_06_18 {
+        if !ProtocolVersion::KNOWN_VERSIONS.contains(&request.protocol_version) {
             return Err(McpError::unsupported_protocol_version(
                 request.protocol_version,
                 &[ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28],
             ));
         }
-        if request.capabilities.elicitation.is_none() {
-            return Err(McpError::missing_required_client_capability(ClientCapabilities::builder().enable_elicitation().build()));
+        if request.capabilities.roots.is_none() {
+            return Err(McpError::missing_required_client_capability(ClientCapabilities::builder().enable_roots().build()));
         }
         Ok(InitializeResult::new(ServerCapabilities::builder().enable_resources().build()))
     }
