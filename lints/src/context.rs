@@ -1,1 +1,382 @@
-//! TODO
+//! Where tool context is: handler bodies (from the dialect), the crate-wide call map by name,
+//! which helpers only tools reach, and the final context of every site.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use syn::{Expr, ImplItem, Item};
+
+use crate::index::{FnItem, Index, Owner};
+use crate::model::FileId;
+use crate::sdk::{rmcp, Dialect, ErrChannel, HandlerKind, ReturnFacts};
+use crate::sites::{CallEdge, Callee, Channel, ErrorSite, Origin, SiteContext};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId(pub usize);
+
+#[derive(Clone, Copy)]
+pub enum BodyCode<'a> {
+    Block(&'a syn::Block),
+    Expr(&'a Expr),
+}
+
+/// A body of code: a fn, a closure registered as a tool, or a const initialiser.
+pub struct BodyInfo<'a> {
+    pub id: BodyId,
+    pub file: FileId,
+    /// The fn name (or `tool closure` / the const name).
+    pub name: String,
+    /// For tools: the wire name.
+    pub tool_name: Option<String>,
+    pub kind: Option<HandlerKind>,
+    pub is_test: bool,
+    pub returns: ReturnFacts,
+    pub code: BodyCode<'a>,
+    /// `impl From<X> for <protocol error type>`.
+    pub is_from_impl: bool,
+}
+
+/// Turn every fn of the index into a body, with what the dialect says about it.
+pub fn fn_bodies<'a>(
+    index: &Index<'a>,
+    dialect: &Dialect,
+    include_tests: bool,
+) -> Vec<BodyInfo<'a>> {
+    index
+        .fns
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let kind = dialect.handler_kind(f);
+            BodyInfo {
+                id: BodyId(i),
+                file: f.file,
+                name: f.name.clone(),
+                tool_name: (kind == Some(HandlerKind::Tool)).then(|| rmcp::tool_name(f)),
+                kind,
+                is_test: f.is_test && !include_tests,
+                returns: dialect.return_facts(kind, &f.sig.output, index),
+                code: BodyCode::Block(f.block),
+                is_from_impl: is_from_impl(f, dialect),
+            }
+        })
+        .collect()
+}
+
+fn is_from_impl(f: &FnItem<'_>, dialect: &Dialect) -> bool {
+    let Owner::Trait {
+        trait_name,
+        self_ty,
+    } = &f.owner
+    else {
+        return false;
+    };
+    if trait_name != "From" || f.name != "from" {
+        return false;
+    }
+    let ty: syn::Type = match syn::parse_str(self_ty) {
+        Ok(t) => t,
+        Err(_) => return false,
+    };
+    dialect.is_protocol_error_type(&ty)
+}
+
+/// A closure registered as a tool handler becomes a body of its own.
+pub fn closure_body<'a>(
+    id: BodyId,
+    file: FileId,
+    closure: &'a Expr,
+    is_test: bool,
+) -> BodyInfo<'a> {
+    // `|ctx| Box::pin(async move { .. })`: the async block is the handler.
+    let code = match closure {
+        Expr::Closure(c) => handler_code(&c.body),
+        other => BodyCode::Expr(other),
+    };
+    BodyInfo {
+        id,
+        file,
+        name: "tool closure".to_string(),
+        tool_name: Some("tool closure".to_string()),
+        kind: Some(HandlerKind::Tool),
+        is_test,
+        returns: ReturnFacts {
+            err: ErrChannel::Protocol,
+            err_is_unit: false,
+            ok_is_text: false,
+        },
+        code,
+        is_from_impl: false,
+    }
+}
+
+fn handler_code(expr: &Expr) -> BodyCode<'_> {
+    match expr {
+        Expr::Call(c) if c.args.len() == 1 => handler_code(&c.args[0]),
+        Expr::Async(a) => BodyCode::Block(&a.block),
+        Expr::Block(b) => BodyCode::Block(&b.block),
+        other => BodyCode::Expr(other),
+    }
+}
+
+/// Const and static initialisers outside test code: error codes can be written there.
+pub fn const_bodies<'a>(
+    files: &[(FileId, &'a syn::File, bool)],
+    first_id: usize,
+) -> Vec<BodyInfo<'a>> {
+    let mut out = Vec::new();
+    for (file, syntax, file_test) in files {
+        if *file_test {
+            continue;
+        }
+        collect_consts(*file, &syntax.items, &mut out, first_id);
+    }
+    out
+}
+
+fn collect_consts<'a>(
+    file: FileId,
+    items: &'a [Item],
+    out: &mut Vec<BodyInfo<'a>>,
+    first_id: usize,
+) {
+    let push = |name: String, expr: &'a Expr, out: &mut Vec<BodyInfo<'a>>| {
+        let id = BodyId(first_id + out.len());
+        out.push(BodyInfo {
+            id,
+            file,
+            name,
+            tool_name: None,
+            kind: None,
+            is_test: false,
+            returns: ReturnFacts {
+                err: ErrChannel::Unknown,
+                err_is_unit: false,
+                ok_is_text: false,
+            },
+            code: BodyCode::Expr(expr),
+            is_from_impl: false,
+        });
+    };
+    for item in items {
+        match item {
+            Item::Const(c) => push(c.ident.to_string(), &c.expr, out),
+            Item::Static(s) => push(s.ident.to_string(), &s.expr, out),
+            Item::Mod(m) if !crate::index::is_cfg_test(&m.attrs) => {
+                if let Some((_, inner)) = &m.content {
+                    collect_consts(file, inner, out, first_id);
+                }
+            }
+            Item::Impl(imp) if !crate::index::is_cfg_test(&imp.attrs) => {
+                for ii in &imp.items {
+                    if let ImplItem::Const(c) = ii {
+                        push(c.ident.to_string(), &c.expr, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The call graph and the tool reach of every body.
+pub struct Reach {
+    /// Tools reaching each body (empty: not tool context).
+    pub tools: Vec<BTreeSet<String>>,
+    /// Reached from tools and also from other (non-test) code.
+    pub shared: Vec<bool>,
+    /// Callees of each edge, resolved.
+    callees: Vec<Vec<BodyId>>,
+}
+
+impl Reach {
+    pub fn compute(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Reach {
+        let n = bodies.len();
+        let mut by_name: HashMap<&str, Vec<BodyId>> = HashMap::new();
+        let mut from_impls = Vec::new();
+        for b in bodies {
+            if b.is_test || b.kind.is_some() && b.kind != Some(HandlerKind::Tool) {
+                continue;
+            }
+            if b.is_from_impl {
+                from_impls.push(b.id);
+            } else if b.kind.is_none() {
+                by_name.entry(b.name.as_str()).or_default().push(b.id);
+            }
+        }
+        let callees: Vec<Vec<BodyId>> = edges
+            .iter()
+            .map(|e| match &e.callee {
+                Callee::Name(name) => by_name.get(name.as_str()).cloned().unwrap_or_default(),
+                Callee::FromImpls => from_impls.clone(),
+            })
+            .collect();
+
+        // Tools reaching each body: BFS from every tool root (and dispatcher arm).
+        let mut tools: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n];
+        let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, e) in edges.iter().enumerate() {
+            out_edges[e.from.0].push(i);
+        }
+        for root in bodies.iter().filter(|b| !b.is_test) {
+            let names: Vec<String> = match root.kind {
+                Some(HandlerKind::Tool) => {
+                    vec![root.tool_name.clone().unwrap_or_else(|| root.name.clone())]
+                }
+                Some(HandlerKind::Dispatcher) => vec![root.name.clone()],
+                _ => continue,
+            };
+            let mut stack = vec![root.id];
+            let mut seen = HashSet::new();
+            while let Some(b) = stack.pop() {
+                if !seen.insert(b) {
+                    continue;
+                }
+                for &ei in &out_edges[b.0] {
+                    // The dispatcher's unknown-tool arm is not a tool.
+                    let names = match &edges[ei].context_override {
+                        Some(SiteContext::UnknownToolArm { .. }) => continue,
+                        Some(SiteContext::Tool { tools, .. }) if b == root.id => tools.clone(),
+                        _ => names.clone(),
+                    };
+                    for &callee in &callees[ei] {
+                        if bodies[callee.0].kind.is_none() {
+                            let before = tools[callee.0].len();
+                            tools[callee.0].extend(names.iter().cloned());
+                            if tools[callee.0].len() != before || !seen.contains(&callee) {
+                                stack.push(callee);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        // Shared: a caller outside tool context (or itself shared) reaches it.
+        let mut shared = vec![false; n];
+        loop {
+            let mut changed = false;
+            for (ei, e) in edges.iter().enumerate() {
+                let caller = &bodies[e.from.0];
+                if caller.is_test {
+                    continue;
+                }
+                let caller_is_tool_root = matches!(
+                    caller.kind,
+                    Some(HandlerKind::Tool) | Some(HandlerKind::Dispatcher)
+                );
+                let outside = (!caller_is_tool_root && tools[caller.id.0].is_empty())
+                    || shared[caller.id.0]
+                    || matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. }));
+                if !outside {
+                    continue;
+                }
+                for &callee in &callees[ei] {
+                    if !tools[callee.0].is_empty() && !shared[callee.0] {
+                        shared[callee.0] = true;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        Reach {
+            tools,
+            shared,
+            callees,
+        }
+    }
+
+    /// The context of a site found in `body` (with the dispatcher arm it sat in, if any).
+    pub fn context_of(&self, body: &BodyInfo<'_>, arm: Option<&SiteContext>) -> SiteContext {
+        if let Some(arm) = arm {
+            return arm.clone();
+        }
+        match body.kind {
+            Some(HandlerKind::Tool) | Some(HandlerKind::Dispatcher) => SiteContext::Tool {
+                tools: vec![body.tool_name.clone().unwrap_or_else(|| body.name.clone())],
+                helper: None,
+            },
+            Some(HandlerKind::Other) => SiteContext::OtherHandler,
+            None if self.shared[body.id.0] => SiteContext::SharedHelper {
+                helper: body.name.clone(),
+            },
+            None if !self.tools[body.id.0].is_empty() => SiteContext::Tool {
+                tools: self.tools[body.id.0].iter().cloned().collect(),
+                helper: Some(body.name.clone()),
+            },
+            None => SiteContext::Unreached,
+        }
+    }
+
+    /// Protocol-error sites of shared helpers, re-reported at each call from tool context.
+    pub fn delegated_sites(
+        &self,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+        sites: &[ErrorSite],
+    ) -> Vec<ErrorSite> {
+        let mut by_body: HashMap<usize, Vec<&ErrorSite>> = HashMap::new();
+        for s in sites.iter().filter(|s| s.channel == Channel::Protocol) {
+            by_body.entry(s.body.0).or_default().push(s);
+        }
+        let mut out = Vec::new();
+        for (ei, e) in edges.iter().enumerate() {
+            let caller = &bodies[e.from.0];
+            if caller.is_test
+                || matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. }))
+            {
+                continue;
+            }
+            let caller_context = self.context_of(caller, e.context_override.as_ref());
+            if !caller_context.is_tool() {
+                continue;
+            }
+            for &callee in &self.callees[ei] {
+                if !self.shared[callee.0] {
+                    continue;
+                }
+                // Every protocol site the shared helper (and what it calls) builds.
+                for b in self.closure_of(callee, edges) {
+                    for s in by_body.get(&b.0).into_iter().flatten() {
+                        let constructor = match &s.origin {
+                            Origin::Constructor(c) => c.clone(),
+                            Origin::HelperCall { constructor, .. } => constructor.clone(),
+                            _ => "error".to_string(),
+                        };
+                        out.push(ErrorSite {
+                            span: e.span,
+                            file: caller.file,
+                            origin: Origin::HelperCall {
+                                helper: bodies[callee.0].name.clone(),
+                                built_at: s.span,
+                                constructor,
+                            },
+                            context: caller_context.clone(),
+                            body: caller.id,
+                            ..(*s).clone()
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn closure_of(&self, start: BodyId, edges: &[CallEdge]) -> Vec<BodyId> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![start];
+        while let Some(b) = stack.pop() {
+            if !seen.insert(b) {
+                continue;
+            }
+            for (ei, e) in edges.iter().enumerate() {
+                if e.from == b {
+                    stack.extend(self.callees[ei].iter().copied());
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+}

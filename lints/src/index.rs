@@ -1,1 +1,356 @@
-//! TODO
+//! Crate-wide facts gathered in one pass over every parsed file: `use` aliases, consts and their
+//! values, type aliases, locally defined types, and every fn or method with where it sits.
+
+use std::collections::{HashMap, HashSet};
+
+use syn::{Attribute, Expr, ImplItem, Item, Type};
+
+use crate::model::FileId;
+
+/// Where a function is defined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Free,
+    Inherent { self_ty: String },
+    Trait { trait_name: String, self_ty: String },
+}
+
+/// A fn or method with a body.
+pub struct FnItem<'a> {
+    pub file: FileId,
+    pub name: String,
+    pub owner: Owner,
+    pub attrs: &'a [Attribute],
+    /// Attributes of the enclosing `impl` block (empty for free fns).
+    pub impl_attrs: &'a [Attribute],
+    /// The trait's generic argument for `impl From<X> for Y` (`X`), and similar.
+    pub trait_args: Option<&'a syn::PathArguments>,
+    pub sig: &'a syn::Signature,
+    pub block: &'a syn::Block,
+    /// In `#[cfg(test)]` code, a `#[test]` fn, or a test-role file.
+    pub is_test: bool,
+}
+
+/// A `use` import: the local name and the full path it stands for.
+#[derive(Clone, Debug, Default)]
+pub struct FileImports {
+    /// Local name → path segments (`McpError` → `rmcp::ErrorData`).
+    pub names: HashMap<String, Vec<String>>,
+    /// Glob imports (`use rmcp::model::*` → `rmcp::model`).
+    pub globs: Vec<Vec<String>>,
+}
+
+#[derive(Default)]
+pub struct Index<'a> {
+    pub imports: Vec<FileImports>,
+    /// Integer consts by name (last writer wins; name-based like the call map).
+    pub consts: HashMap<String, ConstValue>,
+    /// `type Name = ...;` by name.
+    pub type_aliases: HashMap<String, &'a Type>,
+    /// Structs, enums and unions defined in the crate.
+    pub local_types: HashSet<String>,
+    pub fns: Vec<FnItem<'a>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstValue {
+    pub value: i64,
+    /// Declared with an error-code type (`const X: ErrorCode = ErrorCode(-32001)`): reported at
+    /// its definition rather than at each use.
+    pub typed_code: bool,
+}
+
+impl<'a> Index<'a> {
+    pub fn build(files: &[(FileId, &'a syn::File, bool)]) -> Index<'a> {
+        let mut index = Index::default();
+        for (file, syntax, file_is_test) in files {
+            let mut imports = FileImports::default();
+            index.walk_items(*file, &syntax.items, *file_is_test, &mut imports);
+            if index.imports.len() <= file.0 {
+                index.imports.resize_with(file.0 + 1, FileImports::default);
+            }
+            index.imports[file.0] = imports;
+        }
+        // Consts defined through other consts (`ErrorCode(BASE - 1)`) resolve in a second pass.
+        for (_, syntax, _) in files {
+            index.collect_consts(&syntax.items);
+        }
+        index
+    }
+
+    fn walk_items(
+        &mut self,
+        file: FileId,
+        items: &'a [Item],
+        in_test: bool,
+        imports: &mut FileImports,
+    ) {
+        for item in items {
+            match item {
+                Item::Use(u) => collect_use(&u.tree, Vec::new(), imports),
+                Item::Type(t) => {
+                    self.type_aliases.insert(t.ident.to_string(), &t.ty);
+                }
+                Item::Struct(s) => {
+                    self.local_types.insert(s.ident.to_string());
+                }
+                Item::Enum(e) => {
+                    self.local_types.insert(e.ident.to_string());
+                }
+                Item::Union(u) => {
+                    self.local_types.insert(u.ident.to_string());
+                }
+                Item::Mod(m) => {
+                    if let Some((_, inner)) = &m.content {
+                        let test = in_test || is_cfg_test(&m.attrs);
+                        self.walk_items(file, inner, test, imports);
+                    }
+                }
+                Item::Fn(f) => self.fns.push(FnItem {
+                    file,
+                    name: f.sig.ident.to_string(),
+                    owner: Owner::Free,
+                    attrs: &f.attrs,
+                    impl_attrs: &[],
+                    trait_args: None,
+                    sig: &f.sig,
+                    block: &f.block,
+                    is_test: in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
+                }),
+                Item::Impl(imp) => {
+                    let self_ty = type_name(&imp.self_ty).unwrap_or_default();
+                    let trait_path = imp.trait_.as_ref().map(|(_, p, _)| p);
+                    let owner = match trait_path.and_then(|p| p.segments.last()) {
+                        Some(seg) => Owner::Trait {
+                            trait_name: seg.ident.to_string(),
+                            self_ty: self_ty.clone(),
+                        },
+                        None => Owner::Inherent {
+                            self_ty: self_ty.clone(),
+                        },
+                    };
+                    let trait_args = trait_path
+                        .and_then(|p| p.segments.last())
+                        .map(|seg| &seg.arguments);
+                    let impl_test = in_test || is_cfg_test(&imp.attrs);
+                    for ii in &imp.items {
+                        if let ImplItem::Fn(f) = ii {
+                            self.fns.push(FnItem {
+                                file,
+                                name: f.sig.ident.to_string(),
+                                owner: owner.clone(),
+                                attrs: &f.attrs,
+                                impl_attrs: &imp.attrs,
+                                trait_args,
+                                sig: &f.sig,
+                                block: &f.block,
+                                is_test: impl_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn collect_consts(&mut self, items: &'a [Item]) {
+        for item in items {
+            match item {
+                Item::Const(c) => self.add_const(&c.ident, &c.ty, &c.expr),
+                Item::Static(s) => self.add_const(&s.ident, &s.ty, &s.expr),
+                Item::Mod(m) => {
+                    if let Some((_, inner)) = &m.content {
+                        self.collect_consts(inner);
+                    }
+                }
+                Item::Impl(imp) => {
+                    for ii in &imp.items {
+                        if let ImplItem::Const(c) = ii {
+                            self.add_const(&c.ident, &c.ty, &c.expr);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn add_const(&mut self, ident: &syn::Ident, ty: &Type, expr: &Expr) {
+        if let Some(value) = self.eval_int(expr) {
+            let typed_code = type_name(ty).is_some_and(|n| n.contains("Code"));
+            self.consts
+                .insert(ident.to_string(), ConstValue { value, typed_code });
+        }
+    }
+
+    /// Evaluate an integer expression: literals, negation, parentheses, casts, `+`/`-`, known
+    /// consts, and single-argument tuple constructors such as `ErrorCode(-32001)`.
+    pub fn eval_int(&self, expr: &Expr) -> Option<i64> {
+        match expr {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Int(i) => i.base10_parse::<i64>().ok(),
+                _ => None,
+            },
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+                self.eval_int(&u.expr).map(|v| -v)
+            }
+            Expr::Paren(p) => self.eval_int(&p.expr),
+            Expr::Group(g) => self.eval_int(&g.expr),
+            Expr::Cast(c) => self.eval_int(&c.expr),
+            Expr::Binary(b) => {
+                let (l, r) = (self.eval_int(&b.left)?, self.eval_int(&b.right)?);
+                match b.op {
+                    syn::BinOp::Add(_) => l.checked_add(r),
+                    syn::BinOp::Sub(_) => l.checked_sub(r),
+                    _ => None,
+                }
+            }
+            Expr::Path(p) => {
+                let last = p.path.segments.last()?.ident.to_string();
+                self.consts.get(&last).map(|c| c.value)
+            }
+            Expr::Call(c) if c.args.len() == 1 => {
+                let Expr::Path(f) = &*c.func else { return None };
+                let last = f.path.segments.last()?.ident.to_string();
+                if last.ends_with("Code") {
+                    self.eval_int(&c.args[0])
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The full path a local name stands for in `file`, if it was imported by name.
+    pub fn resolve_name(&self, file: FileId, name: &str) -> Option<&[String]> {
+        self.imports
+            .get(file.0)
+            .and_then(|i| i.names.get(name))
+            .map(|v| v.as_slice())
+    }
+
+    /// Every (file, local name, full path) imported anywhere in the crate.
+    pub fn all_imports(&self) -> impl Iterator<Item = (&String, &Vec<String>)> {
+        self.imports.iter().flat_map(|i| i.names.iter())
+    }
+
+    /// Every glob prefix imported anywhere in the crate.
+    pub fn all_globs(&self) -> impl Iterator<Item = &Vec<String>> {
+        self.imports.iter().flat_map(|i| i.globs.iter())
+    }
+}
+
+fn collect_use(tree: &syn::UseTree, prefix: Vec<String>, out: &mut FileImports) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            let mut next = prefix;
+            next.push(p.ident.to_string());
+            collect_use(&p.tree, next, out);
+        }
+        syn::UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let mut path = prefix;
+            if name != "self" {
+                path.push(name.clone());
+            }
+            let local = path.last().cloned().unwrap_or(name);
+            out.names.insert(local, path);
+        }
+        syn::UseTree::Rename(r) => {
+            let mut path = prefix;
+            if r.ident != "self" {
+                path.push(r.ident.to_string());
+            }
+            out.names.insert(r.rename.to_string(), path);
+        }
+        syn::UseTree::Glob(_) => out.globs.push(prefix),
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                collect_use(t, prefix.clone(), out);
+            }
+        }
+    }
+}
+
+/// The last path segment of a type (`rmcp::model::CallToolResult` → `CallToolResult`), looking
+/// through references.
+pub fn type_name(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Reference(r) => type_name(&r.elem),
+        Type::Paren(p) => type_name(&p.elem),
+        Type::Group(g) => type_name(&g.elem),
+        Type::Tuple(t) if t.elems.is_empty() => Some("()".to_string()),
+        _ => None,
+    }
+}
+
+/// The last segment name of an attribute's path (`#[rmcp::tool(..)]` → `tool`).
+pub fn attr_name(attr: &Attribute) -> String {
+    attr.path()
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+pub fn has_attr(attrs: &[Attribute], name: &str) -> bool {
+    attrs.iter().any(|a| attr_name(a) == name)
+}
+
+/// `#[cfg(test)]`, `#[cfg(all(test, ..))]`.
+pub fn is_cfg_test(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg") && {
+            let tokens = a.meta.require_list().map(|l| l.tokens.to_string());
+            tokens.is_ok_and(|t| {
+                t.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == "test")
+                    && !t.starts_with("not")
+            })
+        }
+    })
+}
+
+/// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(..)]`.
+pub fn is_test_fn(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        let n = attr_name(a);
+        n == "test" || n == "rstest" || n == "test_case"
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_consts_and_fns_are_indexed() {
+        let f: syn::File = syn::parse_str(
+            r#"
+            use rmcp::{ErrorData as McpError, model::*};
+            const BASE: i32 = -32000;
+            const LEGACY: ErrorCode = ErrorCode(BASE - 1);
+            type R<T> = Result<T, McpError>;
+            struct S;
+            impl S { fn a(&self) {} }
+            #[cfg(test)] mod tests { #[test] fn t() {} }
+            "#,
+        )
+        .unwrap();
+        let idx = Index::build(&[(FileId(0), &f, false)]);
+        assert_eq!(
+            idx.resolve_name(FileId(0), "McpError").unwrap(),
+            ["rmcp", "ErrorData"]
+        );
+        assert_eq!(idx.imports[0].globs, vec![vec!["rmcp", "model"]]);
+        assert_eq!(idx.consts["LEGACY"].value, -32001);
+        assert!(idx.consts["LEGACY"].typed_code);
+        assert!(!idx.consts["BASE"].typed_code);
+        assert!(idx.type_aliases.contains_key("R"));
+        assert_eq!(idx.fns.len(), 2);
+        assert!(idx.fns[1].is_test);
+    }
+}

@@ -79,8 +79,12 @@ pub fn analyze(input: &CrateInput, options: &Options) -> Vec<FileReport> {
         });
     match worker.map(|h| h.join()) {
         Ok(Ok(Ok(reports))) => reports,
-        Ok(Ok(Err(panic))) | Ok(Err(panic)) => internal_error_reports(input, &panic_message(&panic)),
-        Err(e) => internal_error_reports(input, &format!("could not start the analysis thread: {e}")),
+        Ok(Ok(Err(panic))) | Ok(Err(panic)) => {
+            internal_error_reports(input, &panic_message(&panic))
+        }
+        Err(e) => {
+            internal_error_reports(input, &format!("could not start the analysis thread: {e}"))
+        }
     }
 }
 

@@ -1,12 +1,17 @@
 //! The semantic model of one crate, built once: parsed files, the crate index, the SDK dialect,
 //! tool context and every error site. Lints only read it.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::context::{self, BodyInfo, Reach};
 use crate::diagnostic::Diagnostic;
+use crate::index::Index;
 use crate::options::{CrateInput, Options};
 use crate::parse;
+use crate::sdk::Dialect;
+use crate::sites::{CodeSite, ErrorSite, PanicSite, SiteContext, Walker};
 use crate::source::{FileRole, SourceFile, Span};
 
 /// Index of a file in [`Model::files`].
@@ -24,37 +29,125 @@ pub struct ModelFile {
     pub failure: Option<parse::ParseFailure>,
 }
 
+/// A panic site with its resolved context.
+#[derive(Clone, Debug)]
+pub struct ContextPanic {
+    pub site: PanicSite,
+    pub context: SiteContext,
+}
+
 pub struct Model {
     pub files: Vec<ModelFile>,
+    /// The crate's SDK dialect; `None` when the crate is not an MCP server we understand.
+    pub dialect: Option<Dialect>,
+    pub sites: Vec<ErrorSite>,
+    pub codes: Vec<CodeSite>,
+    pub panics: Vec<ContextPanic>,
 }
 
 impl Model {
-    pub fn build(input: &CrateInput, _options: &Options) -> Model {
-        let files = input
+    pub fn build(input: &CrateInput, options: &Options) -> Model {
+        let files: Vec<ModelFile> = input.files.iter().map(parse_one).collect();
+        let mut model = Model {
+            files,
+            dialect: None,
+            sites: Vec::new(),
+            codes: Vec::new(),
+            panics: Vec::new(),
+        };
+        model.analyse(input, options);
+        model
+    }
+
+    fn analyse(&mut self, input: &CrateInput, options: &Options) {
+        let parsed: Vec<(FileId, &syn::File, bool)> = self
             .files
             .iter()
-            .map(|f| {
-                let (source, syntax, failure) = match parse::decode(&f.contents) {
-                    Err(e) => (None, None, Some(e)),
-                    Ok(text) => {
-                        let source = Arc::new(SourceFile::new(f.path.clone(), text));
-                        match parse::parse(&source) {
-                            Ok(file) => (Some(source), Some(file), None),
-                            Err(e) => (Some(source), None, Some(e)),
-                        }
-                    }
-                };
-                ModelFile {
-                    path: f.path.clone(),
-                    role: f.role,
-                    report: f.report,
-                    source,
-                    syntax,
-                    failure,
-                }
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let test = f.role == FileRole::Test && !options.include_tests;
+                f.syntax.as_ref().map(|s| (FileId(i), s, test))
             })
             .collect();
-        Model { files }
+        let index = Index::build(&parsed);
+        let texts: Vec<&str> = self
+            .files
+            .iter()
+            .filter_map(|f| f.source.as_ref().map(|s| s.text.as_str()))
+            .collect();
+        let Some(dialect) = Dialect::detect(input.manifest.as_ref(), &index, |needle| {
+            texts.iter().any(|t| t.contains(needle))
+        }) else {
+            return;
+        };
+
+        let mut bodies = context::fn_bodies(&index, &dialect, options.include_tests);
+        let first_const = bodies.len();
+        bodies.extend(context::const_bodies(&parsed, first_const));
+        let fn_names: HashSet<String> = index.fns.iter().map(|f| f.name.clone()).collect();
+
+        // Walk every body once; closures registered as tools become bodies and are walked too.
+        let mut raw_sites = Vec::new();
+        let mut raw_panics = Vec::new();
+        let mut edges = Vec::new();
+        let mut next = 0;
+        while next < bodies.len() {
+            let body = &bodies[next];
+            next += 1;
+            let Some(source) = self.files[body.file.0].source.clone() else {
+                continue;
+            };
+            let walker = Walker::new(
+                &dialect,
+                &index,
+                &source,
+                body,
+                &fn_names,
+                &options.server_fault_markers,
+            );
+            let facts = walker.walk();
+            let (file, is_test) = (body.file, body.is_test);
+            if !is_test {
+                self.codes.extend(facts.codes);
+                raw_sites.extend(facts.sites);
+                raw_panics.extend(facts.panics);
+            }
+            edges.extend(facts.calls);
+            for closure in facts.closures {
+                let id = context::BodyId(bodies.len());
+                bodies.push(context::closure_body(id, file, closure, is_test));
+            }
+        }
+
+        let reach = Reach::compute(&bodies, &edges);
+        let body_of = |id: context::BodyId| -> &BodyInfo<'_> { &bodies[id.0] };
+        let mut sites: Vec<ErrorSite> = raw_sites
+            .into_iter()
+            .map(|(mut site, arm)| {
+                site.context = reach.context_of(body_of(site.body), arm.as_ref());
+                site
+            })
+            .collect();
+        let delegated = reach.delegated_sites(&bodies, &edges, &sites);
+        sites.extend(delegated);
+        self.panics = raw_panics
+            .into_iter()
+            .map(|(site, arm)| ContextPanic {
+                context: reach.context_of(body_of(site.body), arm.as_ref()),
+                site,
+            })
+            .collect();
+        self.sites = sites;
+        self.dialect = Some(dialect);
+    }
+
+    pub fn source(&self, file: crate::model::FileId) -> Option<&SourceFile> {
+        self.files.get(file.0).and_then(|f| f.source.as_deref())
+    }
+
+    /// `path:line`, for notes that point at another place.
+    pub fn location(&self, file: FileId, span: Span) -> String {
+        format!("{}:{}", self.files[file.0].path.display(), span.start_line)
     }
 
     /// One `parse_error` finding per file that could not be decoded or parsed.
@@ -80,5 +173,29 @@ impl Model {
                 Some((FileId(i), d))
             })
             .collect()
+    }
+}
+
+fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
+    let (source, syntax, failure) = match parse::decode(&f.contents) {
+        Err(e) => (None, None, Some(e)),
+        Ok(text) => {
+            let source = Arc::new(SourceFile::new(f.path.clone(), text));
+            let result = parse::parse(&source);
+            // proc-macro2 keeps every parsed file's text per thread: release it now that the
+            // spans we need are plain offsets.
+            match result {
+                Ok(file) => (Some(source), Some(file), None),
+                Err(e) => (Some(source), None, Some(e)),
+            }
+        }
+    };
+    ModelFile {
+        path: f.path.clone(),
+        role: f.role,
+        report: f.report,
+        source,
+        syntax,
+        failure,
     }
 }

@@ -134,7 +134,11 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_refused_not_overflowed() {
-        let text = format!("fn f() {{ {}1{} }}", "(".repeat(100_000), ")".repeat(100_000));
+        let text = format!(
+            "fn f() {{ {}1{} }}",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
         let err = parse(&file(&text)).unwrap_err();
         assert!(err.message.contains("nesting deeper"), "{}", err.message);
     }
@@ -149,7 +153,10 @@ mod tests {
 
     #[test]
     fn non_utf8_is_reported() {
-        assert!(decode(&[0x66, 0xff, 0x00]).unwrap_err().message.contains("binary"));
+        assert!(decode(&[0x66, 0xff, 0x00])
+            .unwrap_err()
+            .message
+            .contains("binary"));
         assert!(decode(&[0x66, 0xff]).unwrap_err().message.contains("UTF-8"));
     }
 }

@@ -264,7 +264,10 @@ impl fmt::Display for UnknownSelector {
 impl std::error::Error for UnknownSelector {}
 
 /// The closest known name among `candidates` to `given`, if any is close enough.
-pub fn did_you_mean<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    given: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     candidates
         .into_iter()
         .map(|c| (strsim::jaro_winkler(given, c), c))

@@ -1,1 +1,1281 @@
-//! TODO
+//! Error sites: every expression by which a handler yields a failure or a result, with its
+//! channel, code, text and the failure path it sits on. Found by one walk over each body.
+
+use std::collections::HashMap;
+
+use syn::visit::{self, Visit};
+use syn::{Expr, Pat};
+
+use crate::context::{BodyCode, BodyId, BodyInfo};
+use crate::index::Index;
+use crate::model::FileId;
+use crate::sdk::{Construction, ContentFacts, Dialect, ErrChannel, HandlerKind};
+use crate::source::{SourceFile, Span};
+use crate::text::{message_from_expr, MessageText};
+
+/// Which way a failure or result reaches the client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// A tool result with `isError: true`: the model reads it.
+    ToolError,
+    /// A tool result without `isError`: the model takes it as success.
+    ToolSuccess,
+    /// A JSON-RPC error response: hosts log it; the model rarely sees it.
+    Protocol,
+}
+
+/// Where a site sits, once tool context is resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SiteContext {
+    /// In a tool handler (or a helper only tools reach); `tools` names them.
+    Tool {
+        tools: Vec<String>,
+        helper: Option<String>,
+    },
+    /// The dispatcher's fallback arm for a tool name it does not know.
+    UnknownToolArm { binding: String },
+    /// In a helper that tools *and* other code reach: reported at each tool's call instead.
+    SharedHelper { helper: String },
+    /// Resource, prompt, completion… handlers: protocol errors belong there.
+    OtherHandler,
+    /// Code no handler reaches (by the name-based call map).
+    Unreached,
+}
+
+impl SiteContext {
+    pub fn is_tool(&self) -> bool {
+        matches!(self, SiteContext::Tool { .. })
+    }
+}
+
+/// How the site was written, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// An SDK constructor or struct literal (`McpError::internal_error`, `CallToolResult::error`).
+    Constructor(String),
+    /// `Err(..)` of a tool whose error type the SDK turns into an isError result.
+    ToolErr,
+    /// `r.is_error = Some(true)`.
+    IsErrorAssignment,
+    /// Text returned as the success value of a text-returning tool.
+    TextValue,
+    /// A call into a helper shared with non-tool code; `built_at` is the helper's construction.
+    HelperCall {
+        helper: String,
+        built_at: Span,
+        constructor: String,
+    },
+    /// `?` converting through the crate's `impl From<X> for` the protocol error type.
+    QuestionMark,
+}
+
+/// Facts about the failure path an expression is on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathFacts {
+    /// Inside an `Err(e) =>` arm, `if let Err(e)`, `let Ok(..) else`, or a `map_err` /
+    /// `unwrap_or_else` / `ok_or_else` closure.
+    pub on_failure_path: bool,
+    /// The failure is a lookup miss (`get`/`remove` → `None`/`Err`) on a runtime key.
+    pub lookup_miss: bool,
+    /// The failed operation or the message marks a genuine server fault (poisoned lock,
+    /// `JoinError`, serialising the server's own output, cancellation, internal channels).
+    pub server_fault: bool,
+    /// The failure is about the request's shape (arguments missing or not an object, a required
+    /// field absent or of the wrong JSON type, request metadata), not an argument's value.
+    pub schema_level: bool,
+    /// The built value mentions the error binding (`format!("Error: {e}")`).
+    pub uses_error: bool,
+}
+
+/// One error site.
+#[derive(Clone, Debug)]
+pub struct ErrorSite {
+    pub file: FileId,
+    pub span: Span,
+    pub channel: Channel,
+    /// The JSON-RPC code, for protocol errors whose code is static.
+    pub code: Option<i64>,
+    /// The message (protocol errors) or text blocks (tool results).
+    pub texts: Vec<MessageText>,
+    /// Tool results statically known to have no readable content.
+    pub empty_content: bool,
+    pub origin: Origin,
+    pub context: SiteContext,
+    pub path: PathFacts,
+    /// The body it was found in.
+    pub body: BodyId,
+}
+
+/// An error code written in an error-code position.
+#[derive(Clone, Debug)]
+pub struct CodeSite {
+    pub file: FileId,
+    pub span: Span,
+    pub value: i64,
+    pub written: String,
+    /// Built by an SDK constructor whose code is retired (`resource_not_found`).
+    pub from_constructor: bool,
+}
+
+/// `unwrap`, `expect`, `panic!` and friends.
+#[derive(Clone, Debug)]
+pub struct PanicSite {
+    pub file: FileId,
+    pub span: Span,
+    pub what: String,
+    pub body: BodyId,
+}
+
+/// A call from one body to functions of the crate, by name.
+#[derive(Clone, Debug)]
+pub struct CallEdge {
+    pub from: BodyId,
+    pub callee: Callee,
+    pub span: Span,
+    pub context_override: Option<SiteContext>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Name(String),
+    /// `?` converting into the protocol error type through the crate's `From` impls.
+    FromImpls,
+}
+
+/// What one body's walk found.
+#[derive(Default)]
+pub struct BodyFacts<'a> {
+    pub sites: Vec<(ErrorSite, Option<SiteContext>)>,
+    pub codes: Vec<CodeSite>,
+    pub panics: Vec<(PanicSite, Option<SiteContext>)>,
+    pub calls: Vec<CallEdge>,
+    /// Closures registered as tool handlers, found inside this body.
+    pub closures: Vec<&'a Expr>,
+}
+
+/// Names of calls and methods whose failure is a fault of the server itself.
+const SERVER_FAULT_CALLS: &[&str] = &[
+    "lock",
+    "try_lock",
+    "blocking_lock",
+    "join",
+    "spawn",
+    "spawn_blocking",
+    "to_string_pretty",
+    "to_value",
+    "to_vec",
+    "to_vec_pretty",
+    "to_writer",
+    "schema_for",
+    "elicit",
+    "cancelled",
+];
+
+/// Words in a message that mark a server fault.
+const SERVER_FAULT_WORDS: &[&str] = &[
+    "poison",
+    "lock",
+    "mutex",
+    "join",
+    "panicked",
+    "serializ",
+    "serialis",
+    "cancel",
+    "channel closed",
+    "internal channel",
+    "schema",
+    "shutting down",
+];
+
+/// Calls that read the request's arguments as a whole (a failure is schema-level).
+const SCHEMA_CALLS: &[&str] = &[
+    "from_value",
+    "from_str",
+    "from_slice",
+    "from_reader",
+    "deserialize",
+    "as_object",
+    "arguments",
+];
+
+/// Words that mark a schema-level message.
+const SCHEMA_WORDS: &[&str] = &[
+    "missing",
+    "required",
+    "must be an object",
+    "not an object",
+    "expected an object",
+    "expected object",
+    "no arguments",
+    "arguments",
+    "deserializ",
+    "invalid type",
+    "unknown field",
+    "requeststate",
+    "inputresponses",
+    "_meta",
+    "failed to parse parameters",
+];
+
+/// Lookup methods whose `None` / `Err` means "no such handle".
+const LOOKUP_METHODS: &[&str] = &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
+
+/// Method names too common to resolve by name to the crate's own methods.
+const UNRESOLVED_METHODS: &[&str] = &[
+    "new",
+    "get",
+    "get_mut",
+    "set",
+    "insert",
+    "remove",
+    "call",
+    "send",
+    "run",
+    "len",
+    "is_empty",
+    "clone",
+    "from",
+    "into",
+    "to_string",
+    "default",
+    "build",
+    "with",
+    "iter",
+    "map",
+    "lock",
+    "read",
+    "write",
+    "parse",
+    "push",
+    "contains",
+    "take",
+    "await",
+    "unwrap",
+    "expect",
+    "as_ref",
+    "as_str",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FrameKind {
+    Failure,
+    LookupMiss,
+}
+
+struct Frame<'a> {
+    kind: FrameKind,
+    binding: Option<String>,
+    cause: Option<&'a Expr>,
+}
+
+pub struct Walker<'a, 'm> {
+    pub dialect: &'m Dialect,
+    pub index: &'m Index<'a>,
+    pub file: &'m SourceFile,
+    pub body: &'m BodyInfo<'a>,
+    pub fn_names: &'m std::collections::HashSet<String>,
+    pub fault_markers: &'m [String],
+    pub facts: BodyFacts<'a>,
+    frames: Vec<Frame<'a>>,
+    arm: Option<SiteContext>,
+    /// Inside a closure or async block that is not this body's own return path.
+    nested: usize,
+    comparison: usize,
+    lets: HashMap<String, &'a Expr>,
+    /// The innermost `Err(..)` argument being visited in a tool-error body.
+    err_arg: Option<&'a Expr>,
+}
+
+impl<'a, 'm> Walker<'a, 'm> {
+    pub fn new(
+        dialect: &'m Dialect,
+        index: &'m Index<'a>,
+        file: &'m SourceFile,
+        body: &'m BodyInfo<'a>,
+        fn_names: &'m std::collections::HashSet<String>,
+        fault_markers: &'m [String],
+    ) -> Self {
+        Walker {
+            dialect,
+            index,
+            file,
+            body,
+            fn_names,
+            fault_markers,
+            facts: BodyFacts::default(),
+            frames: Vec::new(),
+            arm: None,
+            nested: 0,
+            comparison: 0,
+            lets: HashMap::new(),
+            err_arg: None,
+        }
+    }
+
+    pub fn walk(mut self) -> BodyFacts<'a> {
+        match self.body.code {
+            BodyCode::Block(b) => self.visit_block(b),
+            BodyCode::Expr(e) => self.visit_expr(e),
+        }
+        self.facts
+    }
+
+    fn path_facts(&self, built: &dyn quote::ToTokens, texts: &[MessageText]) -> PathFacts {
+        let tokens = built.to_token_stream().to_string();
+        let lowered_texts: Vec<String> = texts.iter().map(|t| t.known_lowercase()).collect();
+        let mentions = |words: &[&str]| {
+            lowered_texts
+                .iter()
+                .any(|t| words.iter().any(|w| t.contains(w)))
+        };
+        let causes: Vec<&Expr> = self.frames.iter().filter_map(|f| f.cause).collect();
+        let cause_calls = |names: &[&str]| causes.iter().any(|c| calls_any(c, names));
+        let fault_markers: Vec<&str> = self.fault_markers.iter().map(String::as_str).collect();
+        let marker_hit = !fault_markers.is_empty()
+            && (cause_calls(&fault_markers)
+                || lowered_texts
+                    .iter()
+                    .any(|t| fault_markers.iter().any(|m| t.contains(&m.to_lowercase()))));
+        PathFacts {
+            on_failure_path: !self.frames.is_empty(),
+            lookup_miss: self
+                .frames
+                .last()
+                .is_some_and(|f| f.kind == FrameKind::LookupMiss),
+            server_fault: cause_calls(SERVER_FAULT_CALLS)
+                || causes.iter().any(|c| is_serializing_call(c))
+                || mentions(SERVER_FAULT_WORDS)
+                || marker_hit,
+            schema_level: cause_calls(SCHEMA_CALLS) || mentions(SCHEMA_WORDS),
+            uses_error: self
+                .frames
+                .iter()
+                .rev()
+                .find_map(|f| f.binding.as_ref())
+                .is_some_and(|b| mentions_ident(&tokens, b)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add_site(
+        &mut self,
+        built: &dyn quote::ToTokens,
+        span: Span,
+        channel: Channel,
+        code: Option<i64>,
+        content: ContentFacts,
+        origin: Origin,
+    ) {
+        let path = self.path_facts(built, &content.texts);
+        self.facts.sites.push((
+            ErrorSite {
+                file: self.body.file,
+                span,
+                channel,
+                code,
+                texts: content.texts,
+                empty_content: content.empty,
+                origin,
+                context: SiteContext::Unreached,
+                path,
+                body: self.body.id,
+            },
+            self.arm.clone(),
+        ));
+    }
+
+    fn construction(&mut self, expr: &'a Expr, built: Construction<'a>) {
+        let span = self.file.span_of(expr);
+        match built {
+            Construction::ProtocolError {
+                constructor,
+                code,
+                message,
+            } => {
+                let text = message.map_or(MessageText::Absent, |m| message_from_expr(m, self.file));
+                let named_code = matches!(code, Some(-32002) | Some(-32042))
+                    && !constructor.ends_with("::new")
+                    && !constructor.ends_with("{ .. }");
+                if named_code && self.comparison == 0 {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span,
+                        value: code.unwrap_or_default(),
+                        written: constructor.clone(),
+                        from_constructor: true,
+                    });
+                }
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![text],
+                };
+                self.add_site(
+                    expr,
+                    span,
+                    Channel::Protocol,
+                    code,
+                    content,
+                    Origin::Constructor(constructor),
+                );
+            }
+            Construction::ToolResult {
+                constructor,
+                is_error,
+                content,
+                never_empty,
+            } => {
+                // rmcp ≥ 1.4 forces `Err(CallToolResult::success(..))` to isError.
+                let forced_error = self.err_arg.is_some_and(|a| std::ptr::eq(a, expr));
+                let mut facts = content.map_or_else(ContentFacts::unknown, |c| {
+                    self.dialect.content_facts(c, self.file)
+                });
+                if never_empty {
+                    facts.empty = false;
+                }
+                let channel = if is_error || forced_error {
+                    Channel::ToolError
+                } else {
+                    Channel::ToolSuccess
+                };
+                self.add_site(
+                    expr,
+                    span,
+                    channel,
+                    None,
+                    facts,
+                    Origin::Constructor(constructor),
+                );
+            }
+        }
+    }
+
+    /// A string value returned as success by a text-returning tool, on a failure path.
+    fn text_success(&mut self, expr: &'a Expr) {
+        let tail = tail_expr(expr);
+        let text = message_from_expr(tail, self.file);
+        let stringish = !matches!(text, MessageText::Opaque) || is_to_string(tail);
+        if stringish && !self.frames.is_empty() && self.nested == 0 {
+            let span = self.file.span_of(tail);
+            let content = ContentFacts {
+                empty: text.is_blank(),
+                texts: vec![text],
+            };
+            self.add_site(
+                tail,
+                span,
+                Channel::ToolSuccess,
+                None,
+                content,
+                Origin::TextValue,
+            );
+        }
+    }
+
+    /// An error value that the tool's error type turns into an isError result.
+    fn tool_error_value(&mut self, whole: &'a Expr, value: &'a Expr) {
+        let content = self.dialect.error_value_text(value, self.file);
+        let span = self.file.span_of(whole);
+        self.add_site(
+            whole,
+            span,
+            Channel::ToolError,
+            None,
+            content,
+            Origin::ToolErr,
+        );
+    }
+
+    fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {
+        self.frames.push(frame);
+        f(self);
+        self.frames.pop();
+    }
+
+    fn call_edge(&mut self, name: String, span: Span) {
+        if self.fn_names.contains(&name) {
+            self.facts.calls.push(CallEdge {
+                from: self.body.id,
+                callee: Callee::Name(name),
+                span,
+                context_override: self.arm.clone(),
+            });
+        }
+    }
+
+    /// The tool-name `match` of a dispatcher: literal arms are tools, the catch-all is the
+    /// unknown-tool branch.
+    fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
+        if self.body.kind != Some(HandlerKind::Dispatcher) || self.arm.is_some() {
+            return false;
+        }
+        let scrutinee = m.expr.to_token_stream_string();
+        if !scrutinee.contains("name") {
+            return false;
+        }
+        let literal_arms = m
+            .arms
+            .iter()
+            .filter(|a| literal_names(&a.pat).is_some())
+            .count();
+        let catch_all = m.arms.iter().any(|a| catch_all_binding(&a.pat).is_some());
+        if literal_arms == 0 || !catch_all {
+            return false;
+        }
+        self.visit_expr(&m.expr);
+        for arm in &m.arms {
+            let context = match (literal_names(&arm.pat), catch_all_binding(&arm.pat)) {
+                (Some(names), _) => SiteContext::Tool {
+                    tools: names,
+                    helper: None,
+                },
+                (None, Some(binding)) => SiteContext::UnknownToolArm {
+                    binding: if binding == "_" {
+                        name_expression(&scrutinee)
+                    } else {
+                        binding
+                    },
+                },
+                _ => continue,
+            };
+            self.arm = Some(context);
+            if let Some((_, guard)) = &arm.guard {
+                self.visit_expr(guard);
+            }
+            self.visit_expr(&arm.body);
+            self.arm = None;
+        }
+        true
+    }
+
+    fn try_operand(&mut self, t: &'a syn::ExprTry) {
+        let operand = strip_await(&t.expr);
+        match self.body.returns.err {
+            ErrChannel::Protocol => {
+                if explicit_conversion(operand, self.dialect, self.index)
+                    || self.dialect.is_sdk_fallible_call(operand)
+                    || self.returns_protocol_error(operand)
+                {
+                    return;
+                }
+                self.facts.calls.push(CallEdge {
+                    from: self.body.id,
+                    callee: Callee::FromImpls,
+                    span: self.file.span_of(t),
+                    context_override: self.arm.clone(),
+                });
+            }
+            ErrChannel::ToolError if self.nested == 0 => {
+                // `.ok_or("msg")?`, `.map_err(|e| format!(..))?`: the value is the isError text.
+                if let Expr::MethodCall(mc) = operand {
+                    let value = match (mc.method.to_string().as_str(), mc.args.first()) {
+                        ("ok_or", Some(v)) => Some(v),
+                        ("ok_or_else" | "map_err", Some(Expr::Closure(c))) => Some(&*c.body),
+                        _ => None,
+                    };
+                    if let Some(v) = value {
+                        let tail = tail_expr(v);
+                        self.tool_error_value(tail, tail);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A call to a crate fn declared to return the protocol error type.
+    fn returns_protocol_error(&self, expr: &Expr) -> bool {
+        let name = match expr {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            },
+            Expr::MethodCall(m) => Some(m.method.to_string()),
+            _ => None,
+        };
+        let Some(name) = name else { return false };
+        self.index.fns.iter().any(|f| {
+            f.name == name
+                && self
+                    .dialect
+                    .return_facts(None, &f.sig.output, self.index)
+                    .err
+                    == ErrChannel::Protocol
+        })
+    }
+}
+
+trait TokensString {
+    fn to_token_stream_string(&self) -> String;
+}
+
+impl<T: quote::ToTokens> TokensString for T {
+    fn to_token_stream_string(&self) -> String {
+        self.to_token_stream().to_string()
+    }
+}
+
+impl<'a> Visit<'a> for Walker<'a, '_> {
+    fn visit_expr_call(&mut self, call: &'a syn::ExprCall) {
+        if let Some(closure) = self.dialect.handler_closure(call) {
+            self.facts.closures.push(closure);
+            for arg in &call.args {
+                if !std::ptr::eq(arg, closure) {
+                    self.visit_expr(arg);
+                }
+            }
+            return;
+        }
+        if let Expr::Path(p) = &*call.func {
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            let last = segs.last().cloned().unwrap_or_default();
+            match last.as_str() {
+                "Err" if call.args.len() == 1 => {
+                    let value = &call.args[0];
+                    if self.body.returns.err == ErrChannel::ToolError && self.nested == 0 {
+                        let previous = self.err_arg.replace(value);
+                        // The whole `Err(..)` is the site; its span starts at `Err`.
+                        self.tool_error_value_call(call, value);
+                        self.visit_expr(value);
+                        self.err_arg = previous;
+                        return;
+                    }
+                }
+                "Ok" if call.args.len() == 1
+                    && self.body.returns.ok_is_text
+                    && self.body.kind == Some(HandlerKind::Tool) =>
+                {
+                    self.text_success(&call.args[0]);
+                }
+                _ => {}
+            }
+            if last == "ErrorCode" && self.comparison == 0 {
+                if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span: self.file.span_of(call),
+                        value: code.value,
+                        written: code.written,
+                        from_constructor: false,
+                    });
+                }
+            }
+            if segs.len() <= 2
+                || segs
+                    .first()
+                    .is_some_and(|s| s == "crate" || s == "self" || s == "super" || s == "Self")
+            {
+                self.call_edge(last, self.file.span_of(call));
+            }
+        }
+        visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Call(call) => {
+                if let Some(built) = self.dialect.construction_of_call(call, self.index) {
+                    self.construction(expr, built);
+                }
+            }
+            Expr::Struct(s) => {
+                if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
+                    self.construction(expr, built);
+                }
+            }
+            Expr::Path(p) if self.comparison == 0 => {
+                let segs: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                if segs.len() >= 2 && segs[segs.len() - 2] == "ErrorCode" {
+                    if let Some(code) = self.dialect.code_use(expr, self.index) {
+                        self.facts.codes.push(CodeSite {
+                            file: self.body.file,
+                            span: self.file.span_of(expr),
+                            value: code.value,
+                            written: code.written,
+                            from_constructor: false,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        visit::visit_expr(self, expr);
+    }
+
+    fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+        if self.dispatch_match(m) {
+            return;
+        }
+        self.visit_expr(&m.expr);
+        let lookup = is_lookup(&m.expr);
+        for arm in &m.arms {
+            let frame = match &arm.pat {
+                p if variant_binding(p, "Err").is_some() => Some(Frame {
+                    kind: if lookup {
+                        FrameKind::LookupMiss
+                    } else {
+                        FrameKind::Failure
+                    },
+                    binding: variant_binding(p, "Err").flatten(),
+                    cause: Some(&m.expr),
+                }),
+                p if is_none_pat(p) && lookup => Some(Frame {
+                    kind: FrameKind::LookupMiss,
+                    binding: None,
+                    cause: Some(&m.expr),
+                }),
+                _ => None,
+            };
+            match frame {
+                Some(frame) => self.with_frame(frame, |w| {
+                    if let Some((_, g)) = &arm.guard {
+                        w.visit_expr(g);
+                    }
+                    w.visit_expr(&arm.body);
+                    if w.body.returns.ok_is_text
+                        && w.body.returns.err == ErrChannel::Unknown
+                        && w.body.kind == Some(HandlerKind::Tool)
+                    {
+                        w.text_success(&arm.body);
+                    }
+                }),
+                None => {
+                    if let Some((_, g)) = &arm.guard {
+                        self.visit_expr(g);
+                    }
+                    self.visit_expr(&arm.body);
+                }
+            }
+        }
+    }
+
+    fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        let Expr::Let(l) = &*i.cond else {
+            return visit::visit_expr_if(self, i);
+        };
+        self.visit_expr(&l.expr);
+        let lookup = is_lookup(&l.expr);
+        // `if let Err(e) = x { here }`
+        if let Some(binding) = variant_binding(&l.pat, "Err") {
+            let kind = if lookup {
+                FrameKind::LookupMiss
+            } else {
+                FrameKind::Failure
+            };
+            self.with_frame(
+                Frame {
+                    kind,
+                    binding,
+                    cause: Some(&l.expr),
+                },
+                |w| w.visit_block(&i.then_branch),
+            );
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+            return;
+        }
+        self.visit_block(&i.then_branch);
+        // `if let Some(x) = lookup { .. } else { here }`, `if let Ok(x) = y { .. } else { here }`
+        if let Some((_, e)) = &i.else_branch {
+            let miss = variant_binding(&l.pat, "Some").is_some() && lookup;
+            let failed = variant_binding(&l.pat, "Ok").is_some();
+            if miss || failed {
+                let kind = if miss || lookup {
+                    FrameKind::LookupMiss
+                } else {
+                    FrameKind::Failure
+                };
+                self.with_frame(
+                    Frame {
+                        kind,
+                        binding: None,
+                        cause: Some(&l.expr),
+                    },
+                    |w| w.visit_expr(e),
+                );
+            } else {
+                self.visit_expr(e);
+            }
+        }
+    }
+
+    fn visit_local(&mut self, local: &'a syn::Local) {
+        let Some(init) = &local.init else {
+            return visit::visit_local(self, local);
+        };
+        if let Pat::Ident(pi) = &local.pat {
+            self.lets.insert(pi.ident.to_string(), &init.expr);
+        }
+        if let Pat::Type(pt) = &local.pat {
+            if let Pat::Ident(pi) = &*pt.pat {
+                self.lets.insert(pi.ident.to_string(), &init.expr);
+            }
+        }
+        self.visit_expr(&init.expr);
+        if let Some((_, diverge)) = &init.diverge {
+            let lookup = is_lookup(&init.expr);
+            let miss = variant_binding(&local.pat, "Some").is_some();
+            let failed = variant_binding(&local.pat, "Ok").is_some();
+            if (miss && lookup) || failed {
+                let kind = if lookup {
+                    FrameKind::LookupMiss
+                } else {
+                    FrameKind::Failure
+                };
+                self.with_frame(
+                    Frame {
+                        kind,
+                        binding: None,
+                        cause: Some(&init.expr),
+                    },
+                    |w| w.visit_expr(diverge),
+                );
+            } else {
+                self.visit_expr(diverge);
+            }
+        }
+    }
+
+    fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
+        let method = mc.method.to_string();
+        match method.as_str() {
+            "unwrap" | "expect" if self.comparison == 0 => {
+                let start = mc.method.span().byte_range().start;
+                let end = syn::spanned::Spanned::span(mc).byte_range().end;
+                let site = PanicSite {
+                    file: self.body.file,
+                    span: self.file.span(start, end),
+                    what: format!("`.{method}()`"),
+                    body: self.body.id,
+                };
+                self.facts.panics.push((site, self.arm.clone()));
+            }
+            _ => {}
+        }
+        let failure_closure = matches!(
+            method.as_str(),
+            "map_err"
+                | "unwrap_or_else"
+                | "or_else"
+                | "ok_or_else"
+                | "ok_or"
+                | "map_or_else"
+                | "unwrap_or"
+        );
+        if failure_closure {
+            self.visit_expr(&mc.receiver);
+            let lookup = is_lookup(&mc.receiver) && method.starts_with("ok_or");
+            let kind = if lookup {
+                FrameKind::LookupMiss
+            } else {
+                FrameKind::Failure
+            };
+            for (i, arg) in mc.args.iter().enumerate() {
+                // `map_or_else(err_fn, ok_fn)`: only the first runs on failure.
+                if method == "map_or_else" && i > 0 {
+                    self.visit_expr(arg);
+                    continue;
+                }
+                match arg {
+                    Expr::Closure(c) => {
+                        let binding = c.inputs.first().and_then(pat_ident);
+                        self.with_frame(
+                            Frame {
+                                kind,
+                                binding,
+                                cause: Some(&mc.receiver),
+                            },
+                            |w| {
+                                w.visit_expr(&c.body);
+                                let text_tool = w.body.returns.ok_is_text
+                                    && w.body.kind == Some(HandlerKind::Tool)
+                                    && (method == "unwrap_or_else" || method == "unwrap_or");
+                                if text_tool {
+                                    w.text_success(&c.body);
+                                }
+                            },
+                        );
+                    }
+                    Expr::Path(p) => {
+                        // `.map_err(internal)`, `.map_err(Self::to_mcp)`: a helper builds the error.
+                        if let Some(last) = p.path.segments.last() {
+                            let name = last.ident.to_string();
+                            if name == "from" || name == "into" {
+                                self.facts.calls.push(CallEdge {
+                                    from: self.body.id,
+                                    callee: Callee::FromImpls,
+                                    span: self.file.span_of(arg),
+                                    context_override: self.arm.clone(),
+                                });
+                            } else {
+                                self.call_edge(name, self.file.span_of(arg));
+                            }
+                        }
+                    }
+                    other => self.with_frame(
+                        Frame {
+                            kind,
+                            binding: None,
+                            cause: Some(&mc.receiver),
+                        },
+                        |w| {
+                            w.visit_expr(other);
+                            if w.body.returns.ok_is_text
+                                && w.body.kind == Some(HandlerKind::Tool)
+                                && method == "unwrap_or"
+                            {
+                                w.text_success(other);
+                            }
+                        },
+                    ),
+                }
+            }
+            return;
+        }
+        let on_self = matches!(&*mc.receiver, Expr::Path(p) if p.path.is_ident("self"));
+        if on_self || !UNRESOLVED_METHODS.contains(&method.as_str()) {
+            self.call_edge(method, self.file.span_of(mc));
+        }
+        visit::visit_expr_method_call(self, mc);
+    }
+
+    fn visit_expr_try(&mut self, t: &'a syn::ExprTry) {
+        self.try_operand(t);
+        visit::visit_expr_try(self, t);
+    }
+
+    fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
+        if let Expr::Field(f) = &*a.left {
+            let is_error_field =
+                matches!(&f.member, syn::Member::Named(id) if id == self.dialect.is_error_field());
+            if is_error_field && crate::sdk::rmcp::is_true(&a.right) {
+                let content = match &*f.base {
+                    Expr::Path(p) => p
+                        .path
+                        .get_ident()
+                        .and_then(|id| self.lets.get(&id.to_string()).copied())
+                        .and_then(|init| match init {
+                            Expr::Call(c) => match self.dialect.construction_of_call(c, self.index)
+                            {
+                                Some(Construction::ToolResult {
+                                    content: Some(c),
+                                    never_empty,
+                                    ..
+                                }) => {
+                                    let mut facts = self.dialect.content_facts(c, self.file);
+                                    facts.empty &= !never_empty;
+                                    Some(facts)
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        }),
+                    _ => None,
+                }
+                .unwrap_or_else(ContentFacts::unknown);
+                let span = self.file.span_of(a);
+                self.add_site(
+                    a,
+                    span,
+                    Channel::ToolError,
+                    None,
+                    content,
+                    Origin::IsErrorAssignment,
+                );
+            }
+        }
+        visit::visit_expr_assign(self, a);
+    }
+
+    fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+        let comparison = matches!(b.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_));
+        self.comparison += usize::from(comparison);
+        visit::visit_expr_binary(self, b);
+        self.comparison -= usize::from(comparison);
+    }
+
+    fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
+        self.nested += 1;
+        visit::visit_expr_closure(self, c);
+        self.nested -= 1;
+    }
+
+    fn visit_expr_async(&mut self, a: &'a syn::ExprAsync) {
+        self.nested += 1;
+        visit::visit_expr_async(self, a);
+        self.nested -= 1;
+    }
+
+    fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if matches!(
+            name.as_str(),
+            "panic" | "todo" | "unimplemented" | "unreachable"
+        ) {
+            let site = PanicSite {
+                file: self.body.file,
+                span: self.file.span_of(mac),
+                what: format!("`{name}!`"),
+                body: self.body.id,
+            };
+            self.facts.panics.push((site, self.arm.clone()));
+        }
+        visit::visit_macro(self, mac);
+    }
+
+    fn visit_item(&mut self, _item: &'a syn::Item) {
+        // Nested items are not part of this body.
+    }
+}
+
+impl<'a> Walker<'a, '_> {
+    fn tool_error_value_call(&mut self, call: &'a syn::ExprCall, value: &'a Expr) {
+        let content = self.dialect.error_value_text(value, self.file);
+        let span = self.file.span_of(call);
+        self.add_site(
+            call,
+            span,
+            Channel::ToolError,
+            None,
+            content,
+            Origin::ToolErr,
+        );
+    }
+}
+
+/// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
+/// construction of the error type, so `?` converts nothing.
+fn explicit_conversion(expr: &Expr, dialect: &Dialect, index: &Index<'_>) -> bool {
+    let Expr::MethodCall(mc) = expr else {
+        return false;
+    };
+    let method = mc.method.to_string();
+    if !matches!(
+        method.as_str(),
+        "map_err" | "ok_or" | "ok_or_else" | "or_else"
+    ) {
+        return false;
+    }
+    let Some(arg) = mc.args.first() else {
+        return false;
+    };
+    let value = match arg {
+        Expr::Closure(c) => tail_expr(&c.body),
+        // A helper fn: its own body is linted through the call map.
+        Expr::Path(p) => {
+            let last = p.path.segments.last().map(|s| s.ident.to_string());
+            return !matches!(last.as_deref(), Some("from") | Some("into"));
+        }
+        other => other,
+    };
+    match value {
+        Expr::Call(c) => {
+            dialect.construction_of_call(c, index).is_some()
+                || !matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2 && index.local_types.contains(&p.path.segments[p.path.segments.len() - 2].ident.to_string()))
+        }
+        Expr::Struct(s) => dialect.construction_of_struct(s, index).is_some(),
+        _ => true,
+    }
+}
+
+fn strip_await(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Await(a) => strip_await(&a.base),
+        Expr::Paren(p) => strip_await(&p.expr),
+        other => other,
+    }
+}
+
+/// The value a block or expression evaluates to (the tail of a block).
+pub fn tail_expr(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => tail_expr(e),
+            _ => expr,
+        },
+        Expr::Return(r) => r.expr.as_deref().map_or(expr, tail_expr),
+        Expr::Paren(p) => tail_expr(&p.expr),
+        other => other,
+    }
+}
+
+fn is_to_string(expr: &Expr) -> bool {
+    matches!(expr, Expr::MethodCall(m) if m.method == "to_string" && m.args.is_empty())
+}
+
+/// Whether an expression (a failed operation) calls any of `names`.
+fn calls_any(expr: &Expr, names: &[&str]) -> bool {
+    struct Finder<'n> {
+        names: &'n [&'n str],
+        found: bool,
+    }
+    impl<'v> Visit<'v> for Finder<'_> {
+        fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
+            if self.names.iter().any(|n| m.method == n) {
+                self.found = true;
+            }
+            visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+            if let Expr::Path(p) = &*c.func {
+                if p.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| self.names.iter().any(|n| s.ident == n))
+                {
+                    self.found = true;
+                }
+            }
+            visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_field(&mut self, f: &'v syn::ExprField) {
+            if matches!(&f.member, syn::Member::Named(id) if self.names.iter().any(|n| id == n)) {
+                self.found = true;
+            }
+            visit::visit_expr_field(self, f);
+        }
+        fn visit_macro(&mut self, m: &'v syn::Macro) {
+            if m.path
+                .segments
+                .last()
+                .is_some_and(|s| self.names.iter().any(|n| s.ident == n))
+            {
+                self.found = true;
+            }
+        }
+    }
+    let mut f = Finder {
+        names,
+        found: false,
+    };
+    f.visit_expr(expr);
+    f.found
+}
+
+/// `serde_json::to_string(..)` and friends: serialising the server's own output.
+fn is_serializing_call(expr: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'v> Visit<'v> for Finder {
+        fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+            if let Expr::Path(p) = &*c.func {
+                let segs: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                if matches!(segs.as_slice(), [.., m, f] if m.starts_with("serde") && f.starts_with("to_"))
+                {
+                    self.0 = true;
+                }
+            }
+            visit::visit_expr_call(self, c);
+        }
+    }
+    let mut f = Finder(false);
+    f.visit_expr(expr);
+    f.0
+}
+
+/// `x.get(&id)`, `map.remove(key)`: a lookup on a runtime key (not a string literal, which is
+/// reading a field of the arguments).
+fn is_lookup(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::MethodCall(m) => {
+            let lookup = LOOKUP_METHODS.iter().any(|l| m.method == l)
+                && m.args.len() == 1
+                && !matches!(&m.args[0], Expr::Lit(_));
+            lookup
+                || (matches!(
+                    m.method.to_string().as_str(),
+                    "cloned" | "copied" | "ok_or" | "ok_or_else" | "as_ref" | "as_deref"
+                ) && is_lookup(&m.receiver))
+        }
+        Expr::Reference(r) => is_lookup(&r.expr),
+        _ => false,
+    }
+}
+
+/// `Err(e)` / `Err(_)` / `Err(..)`: `Some(binding)` (binding `None` when not an ident).
+fn variant_binding(pat: &Pat, variant: &str) -> Option<Option<String>> {
+    match pat {
+        Pat::TupleStruct(ts) if ts.path.segments.last().is_some_and(|s| s.ident == variant) => {
+            Some(ts.elems.first().and_then(pat_ident))
+        }
+        Pat::Reference(r) => variant_binding(&r.pat, variant),
+        _ => None,
+    }
+}
+
+fn is_none_pat(pat: &Pat) -> bool {
+    matches!(pat, Pat::Ident(i) if i.ident == "None")
+        || matches!(pat, Pat::Path(p) if p.path.is_ident("None"))
+}
+
+fn pat_ident(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(i) => Some(i.ident.to_string()),
+        Pat::Type(t) => pat_ident(&t.pat),
+        _ => None,
+    }
+}
+
+/// String-literal arm patterns (`"add" | "sum"`).
+fn literal_names(pat: &Pat) -> Option<Vec<String>> {
+    match pat {
+        Pat::Lit(l) => match &l.lit {
+            syn::Lit::Str(s) => Some(vec![s.value()]),
+            _ => None,
+        },
+        Pat::Or(o) => {
+            let mut names = Vec::new();
+            for case in &o.cases {
+                names.extend(literal_names(case)?);
+            }
+            Some(names)
+        }
+        _ => None,
+    }
+}
+
+/// `_` or a plain binding: the catch-all arm.
+fn catch_all_binding(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Wild(_) => Some("_".to_string()),
+        Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" => Some(i.ident.to_string()),
+        _ => None,
+    }
+}
+
+/// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.
+fn name_expression(scrutinee: &str) -> String {
+    let compact = scrutinee.replace(' ', "");
+    let trimmed = compact
+        .trim_start_matches('&')
+        .trim_start_matches('*')
+        .trim_end_matches(".as_ref()")
+        .trim_end_matches(".as_str()")
+        .trim_end_matches(".as_ref()");
+    trimmed.to_string()
+}
+
+fn mentions_ident(tokens: &str, ident: &str) -> bool {
+    tokens
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == ident)
+}

@@ -1,1 +1,284 @@
-//! TODO
+//! Message text as the model sees it (a literal, a format string with placeholders, or opaque),
+//! and whether it is vague.
+
+use syn::Expr;
+
+use crate::source::{SourceFile, Span};
+
+/// What a message argument is, as far as the source tells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageText {
+    /// A string literal (possibly through `.to_string()`, `String::from`, `.into()`, …).
+    Literal { value: String, span: Span },
+    /// `format!` with at least one placeholder or argument; `pieces` are the literal parts.
+    Format { pieces: Vec<String>, span: Span },
+    /// `String::new()`, `""` and friends are `Literal` with an empty value; this is "no text
+    /// at all" (e.g. `Err(())`).
+    Absent,
+    /// A variable, a call, `e.to_string()`: not knowable.
+    Opaque,
+}
+
+impl MessageText {
+    /// The literal text, when the whole message is one.
+    pub fn literal(&self) -> Option<&str> {
+        match self {
+            MessageText::Literal { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    /// True when the message is statically known to carry no readable characters.
+    pub fn is_blank(&self) -> bool {
+        match self {
+            MessageText::Literal { value, .. } => value.trim().is_empty(),
+            MessageText::Absent => true,
+            _ => false,
+        }
+    }
+
+    /// Every statically known character, lowercased (literal or format pieces).
+    pub fn known_lowercase(&self) -> String {
+        match self {
+            MessageText::Literal { value, .. } => value.to_lowercase(),
+            MessageText::Format { pieces, .. } => pieces.join(" ").to_lowercase(),
+            _ => String::new(),
+        }
+    }
+
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            MessageText::Literal { span, .. } | MessageText::Format { span, .. } => Some(*span),
+            _ => None,
+        }
+    }
+}
+
+/// Read a message expression: `"lit"`, `"lit".to_string()` / `.to_owned()` / `.into()`,
+/// `String::from("lit")`, `String::new()`, `format!(..)`, `&x`; anything else is opaque.
+pub fn message_from_expr(expr: &Expr, file: &SourceFile) -> MessageText {
+    match expr {
+        Expr::Lit(l) => match &l.lit {
+            syn::Lit::Str(s) => MessageText::Literal {
+                value: s.value(),
+                span: file.span_of(s),
+            },
+            _ => MessageText::Opaque,
+        },
+        Expr::Reference(r) => message_from_expr(&r.expr, file),
+        Expr::Paren(p) => message_from_expr(&p.expr, file),
+        Expr::Group(g) => message_from_expr(&g.expr, file),
+        Expr::MethodCall(m)
+            if m.args.is_empty()
+                && matches!(
+                    m.method.to_string().as_str(),
+                    "to_string" | "to_owned" | "into" | "as_str" | "as_ref"
+                ) =>
+        {
+            match message_from_expr(&m.receiver, file) {
+                lit @ MessageText::Literal { .. } => lit,
+                fmt @ MessageText::Format { .. } => fmt,
+                _ => MessageText::Opaque,
+            }
+        }
+        Expr::Call(c) => {
+            let Expr::Path(p) = &*c.func else {
+                return MessageText::Opaque;
+            };
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            match (segs.as_slice(), c.args.len()) {
+                ([.., ty, m], 0) if ty == "String" && (m == "new" || m == "default") => {
+                    MessageText::Literal {
+                        value: String::new(),
+                        span: file.span_of(c),
+                    }
+                }
+                ([.., ty, m], 1)
+                    if (ty == "String" || ty == "Cow")
+                        && (m == "from" || m == "Borrowed" || m == "Owned") =>
+                {
+                    message_from_expr(&c.args[0], file)
+                }
+                _ => MessageText::Opaque,
+            }
+        }
+        Expr::Macro(m) => format_message(&m.mac, file),
+        _ => MessageText::Opaque,
+    }
+}
+
+/// `format!("..", args)`: a literal when it has no placeholders, else its literal pieces.
+fn format_message(mac: &syn::Macro, file: &SourceFile) -> MessageText {
+    let name = mac.path.segments.last().map(|s| s.ident.to_string());
+    if !matches!(name.as_deref(), Some("format")) {
+        return MessageText::Opaque;
+    }
+    let Ok(args) =
+        mac.parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+    else {
+        return MessageText::Opaque;
+    };
+    let Some(Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(fmt),
+        ..
+    })) = args.first()
+    else {
+        return MessageText::Opaque;
+    };
+    let value = fmt.value();
+    let span = file.span_of(fmt);
+    let pieces = format_pieces(&value);
+    if args.len() == 1 && pieces.len() <= 1 && !value.contains('{') {
+        return MessageText::Literal { value, span };
+    }
+    MessageText::Format { pieces, span }
+}
+
+/// The literal parts of a format string (`"Invalid {x}: {e}"` → `["Invalid ", ": "]`).
+fn format_pieces(fmt: &str) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                current.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                current.push('}');
+            }
+            '{' => {
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                }
+                pieces.push(std::mem::take(&mut current));
+            }
+            _ => current.push(c),
+        }
+    }
+    pieces.push(current);
+    pieces.retain(|p| !p.is_empty());
+    pieces
+}
+
+/// Phrases that say neither what failed nor what valid input looks like (normalised form).
+pub const VAGUE_PHRASES: &[&str] = &[
+    "error",
+    "an error",
+    "error occurred",
+    "an error occurred",
+    "an error has occurred",
+    "an unexpected error occurred",
+    "unexpected error",
+    "unknown error",
+    "internal error",
+    "internal server error",
+    "server error",
+    "failed",
+    "failure",
+    "fail",
+    "operation failed",
+    "request failed",
+    "tool failed",
+    "tool error",
+    "execution failed",
+    "tool execution failed",
+    "something went wrong",
+    "something bad happened",
+    "oops",
+    "oops something went wrong",
+    "invalid input",
+    "invalid arguments",
+    "invalid argument",
+    "invalid params",
+    "invalid parameters",
+    "invalid parameter",
+    "invalid request",
+    "bad request",
+    "bad input",
+    "not found",
+    "could not complete the request",
+    "unable to process request",
+    "an error occurred while processing your request",
+];
+
+/// Sentences that add no information about the failure ("Please try again.").
+const FILLER: &[&str] = &[
+    "please try again",
+    "try again",
+    "try again later",
+    "please try again later",
+    "check the logs",
+    "check the logs for details",
+    "check the server logs",
+    "check the server logs for details",
+    "check the mcp server logs for details",
+    "see the logs for details",
+    "see logs for details",
+    "contact support",
+    "please contact support",
+    "sorry",
+];
+
+/// Lowercase, drop punctuation at the ends, fold whitespace.
+pub fn normalize(text: &str) -> String {
+    let lowered = text.to_lowercase();
+    let words: Vec<&str> = lowered.split_whitespace().collect();
+    words
+        .join(" ")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .replace(['!', ',', ':', ';'], "")
+        .trim()
+        .to_string()
+}
+
+/// A literal is vague when every sentence of it is a vague phrase or filler, and at least one is
+/// a vague phrase. `extra` adds phrases (from config).
+pub fn is_vague(text: &str, extra: &[String]) -> bool {
+    let sentences: Vec<String> = text
+        .split(['.', '\n', '!'])
+        .map(normalize)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let vague = |s: &str| VAGUE_PHRASES.contains(&s) || extra.iter().any(|e| normalize(e) == s);
+    !sentences.is_empty()
+        && sentences.iter().any(|s| vague(s))
+        && sentences
+            .iter()
+            .all(|s| vague(s) || FILLER.contains(&s.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vague_phrases_are_recognised_in_any_case_and_punctuation() {
+        assert!(is_vague("Something went wrong", &[]));
+        assert!(is_vague("  An error occurred. ", &[]));
+        assert!(is_vague("Internal error!", &[]));
+        assert!(is_vague(
+            "Request failed. Check the MCP server logs for details.",
+            &[]
+        ));
+        assert!(is_vague("no luck", &["No luck".to_string()]));
+    }
+
+    #[test]
+    fn specific_text_is_not_vague() {
+        assert!(!is_vague("city must be a non-empty string", &[]));
+        assert!(!is_vague("Error: upstream returned 503", &[]));
+        assert!(!is_vague("Please try again.", &[]));
+        assert!(!is_vague("", &[]));
+        assert!(!is_vague("basket bsk_a1b2c3 has expired", &[]));
+    }
+}
