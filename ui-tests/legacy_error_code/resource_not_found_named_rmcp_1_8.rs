@@ -1,7 +1,6 @@
 //@ rmcp = "1.8"
-// The same server on rmcp 1.8: since 1.8.0 (#899) rmcp rewrites any -32002 it sends to -32602 for
-// peers on 2026-07-28 or later, so neither `resource_not_found(..)` nor the raw constant reaches a
-// 2026-07-28 client as -32002: nothing to report.
+// The same server on rmcp 1.8, which rewrites -32002 to -32602 for peers on 2026-07-28 or later
+// (#899): the named forms are not reported, the raw `ErrorCode(-32002)` still is.
 use rmcp::{
     model::{ErrorCode, ReadResourceRequestParams, ReadResourceResult, ResourceContents},
     service::RequestContext,
@@ -23,6 +22,9 @@ impl ServerHandler for Wiki {
         let uri = request.uri;
         if let Some(slug) = uri.strip_prefix("wiki://draft/") {
             return Err(McpError::new(ErrorCode::RESOURCE_NOT_FOUND, format!("draft {slug} is not published"), None));
+        }
+        if let Some(slug) = uri.strip_prefix("wiki://deleted/") {
+            return Err(McpError::new(ErrorCode(-32002), format!("page {slug} was deleted"), None)); //~ legacy_error_code
         }
         let slug = uri.trim_start_matches("wiki://");
         match self.pages.get(slug) {

@@ -1,7 +1,9 @@
 //@ rmcp = "0.8"
-// -32002 (resource not found) is retired in 2026-07-28 (SEP-2164: answer -32602). rmcp before 1.8
-// sends it as written, so `resource_not_found(..)` and `ErrorCode::RESOURCE_NOT_FOUND` are
-// reported (the span is the constructor call, whose name carries the code, or the constant).
+// -32002 (resource not found) is retired in 2026-07-28 (SEP-2164). rmcp's *named* forms,
+// `resource_not_found(..)` and `ErrorCode::RESOURCE_NOT_FOUND`, are not reported: rmcp >= 1.8
+// rewrites them to -32602 for 2026-07-28 peers, and older rmcp (as here) cannot negotiate
+// 2026-07-28, so each version sends what its peers expect. A raw `ErrorCode(-32002)` is reported:
+// it hides the meaning (write the name, or -32602).
 use rmcp::{
     model::{ErrorCode, ReadResourceRequestParam, ReadResourceResult, ResourceContents},
     service::RequestContext,
@@ -21,14 +23,17 @@ impl ServerHandler for Wiki {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, McpError> {
         if let Some(slug) = uri.strip_prefix("wiki://draft/") {
-            return Err(McpError::new(ErrorCode::RESOURCE_NOT_FOUND, format!("draft {slug} is not published"), None)); //~ legacy_error_code
+            return Err(McpError::new(ErrorCode::RESOURCE_NOT_FOUND, format!("draft {slug} is not published"), None));
+        }
+        if let Some(slug) = uri.strip_prefix("wiki://deleted/") {
+            return Err(McpError::new(ErrorCode(-32002), format!("page {slug} was deleted"), None)); //~ legacy_error_code
         }
         let slug = uri.trim_start_matches("wiki://");
         match self.pages.get(slug) {
             Some(text) => Ok(ReadResourceResult {
                 contents: vec![ResourceContents::text(text.clone(), uri.clone())],
             }),
-            None => Err(McpError::resource_not_found(format!("no page {slug}"), Some(json!({ "uri": uri })))), //~ legacy_error_code
+            None => Err(McpError::resource_not_found(format!("no page {slug}"), Some(json!({ "uri": uri })))),
         }
     }
 }
