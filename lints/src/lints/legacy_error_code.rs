@@ -64,9 +64,10 @@ crate::declare_lint! {
     /// - rmcp itself emits no legacy-range codes. `ErrorCode(pub i32)` is a public tuple struct in every
     ///   generation, so any integer compiles.
     /// - `McpError::resource_not_found` and `ErrorCode::RESOURCE_NOT_FOUND` are -32002. rmcp >= 1.8
-    ///   rewrites -32002 to -32602 for peers on 2026-07-28 or later (SEP-2164) and keeps it for older
-    ///   peers, which is what each version asks for; older rmcp cannot negotiate 2026-07-28. So the named
-    ///   forms are not reported, while a raw `ErrorCode(-32002)` is: write the name, or -32602.
+    ///   rewrites -32002 to -32602 for peers on 2026-07-28 or later (SEP-2164, PR #899) and keeps it for
+    ///   older peers, which is what each version asks for. So these named forms are not reported when the
+    ///   crate depends on rmcp >= 1.8, or on an rmcp whose version mcp-lint cannot tell (taken to be
+    ///   current); with an older rmcp they are. Prefer the name to a raw `ErrorCode(-32002)`.
     pub LINT,
     name: "legacy_error_code",
     code: "MCP004",
