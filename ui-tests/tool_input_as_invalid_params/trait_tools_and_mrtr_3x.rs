@@ -57,9 +57,7 @@ impl ServerHandler for Thermo {
     ) -> Result<CallToolResponse, McpError> {
         match request.name.as_ref() {
             "calibrate" => {
-                let Some(responses) = request.input_responses.as_ref() else {
-                    return Ok(CallToolResult::success(vec![ContentBlock::text("calibration needs confirmation")]).into());
-                };
+                let responses = request.input_responses.clone().unwrap_or_default();
                 if !responses.contains_key("confirm") {
                     return Err(McpError::invalid_params("inputResponses lacks the `confirm` key this server requested", None));
                 }
