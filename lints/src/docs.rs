@@ -79,7 +79,12 @@ pub struct CodeBlock {
 
 /// Every fenced code block of the docs, or the line of a fence that is never closed.
 pub fn code_blocks(lint: &Lint) -> Result<Vec<CodeBlock>, usize> {
-    let docs = lint.docs();
+    markdown_code_blocks(&lint.docs())
+}
+
+/// Every fenced code block of a Markdown text (fences may be indented, as in list items), or the
+/// line of a fence that is never closed. Headings are the `###` ones.
+pub fn markdown_code_blocks(docs: &str) -> Result<Vec<CodeBlock>, usize> {
     let mut blocks = Vec::new();
     let mut heading = String::new();
     let mut open: Option<CodeBlock> = None;
@@ -185,13 +190,11 @@ pub fn doc_problems(lint: &Lint) -> Vec<String> {
                         "code block on docs line {} has no language (write ```rust, ```toml or ```text)",
                         block.line
                     ));
-                } else if is_rust(block) {
-                    if let Err(e) = parse_rust(&block.code) {
-                        problems.push(format!(
-                            "```rust block on docs line {} (under `### {}`) is not valid Rust syntax: {e}",
-                            block.line, block.heading
-                        ));
-                    }
+                } else if let Some(e) = rust_syntax_error(block) {
+                    problems.push(format!(
+                        "```rust block on docs line {} (under `### {}`) is not valid Rust syntax: {e}",
+                        block.line, block.heading
+                    ));
                 }
             }
         }
@@ -219,6 +222,14 @@ pub fn summary_problems(summary: &str) -> Vec<String> {
         problems.push("summary must be one line".to_string());
     }
     problems
+}
+
+/// Why a ```rust block is not valid Rust syntax; `None` for valid blocks and other languages.
+pub fn rust_syntax_error(block: &CodeBlock) -> Option<String> {
+    if !is_rust(block) {
+        return None;
+    }
+    parse_rust(&block.code).err().map(|e| e.to_string())
 }
 
 /// Doc examples are items (a whole file) or statements (a block body); they are parsed, never
@@ -348,15 +359,24 @@ mod tests {
             .collect();
         let unordered: &'static [&'static str] = Vec::leak(unordered);
         let problems = doc_problems(&lint("finds x", unordered));
-        assert!(problems.iter().any(|p| p.contains("out of order")), "{problems:?}");
+        assert!(
+            problems.iter().any(|p| p.contains("out of order")),
+            "{problems:?}"
+        );
 
         let mut with_bad_blocks = GOOD.to_vec();
         with_bad_blocks.splice(12..13, [" fn broken( {"]);
         with_bad_blocks.splice(7..8, [" ```"]);
         let with_bad_blocks: &'static [&'static str] = Vec::leak(with_bad_blocks);
         let problems = doc_problems(&lint("finds x", with_bad_blocks));
-        assert!(problems.iter().any(|p| p.contains("has no language")), "{problems:?}");
-        assert!(problems.iter().any(|p| p.contains("not valid Rust syntax")), "{problems:?}");
+        assert!(
+            problems.iter().any(|p| p.contains("has no language")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("not valid Rust syntax")),
+            "{problems:?}"
+        );
     }
 
     #[test]
@@ -365,7 +385,12 @@ mod tests {
         let mut lines = GOOD.to_vec();
         lines[1] = long;
         let problems = doc_problems(&lint("finds x", Vec::leak(lines)));
-        assert!(problems.iter().any(|p| p.contains("characters (limit 1000)")), "{problems:?}");
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("characters (limit 1000)")),
+            "{problems:?}"
+        );
     }
 
     #[test]
