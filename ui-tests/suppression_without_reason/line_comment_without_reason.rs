@@ -34,7 +34,7 @@ impl Translator {
             // mcp-lint: allow(tool_failure_as_protocol_error)
             .map_err(|e| McpError::internal_error(format!("translation service: {e}"), None))?;
         if !response.status().is_success() {
-            return Ok(CallToolResult::error(vec![Content::text("Translation failed")])); // mcp-lint: allow(MCP003)
+            return Ok(CallToolResult::error(vec![Content::text("Something went wrong")])); // mcp-lint: allow(MCP003)
             //~^ suppression_without_reason
         }
         let text = response.text().await.map_err(|e| McpError::internal_error(e.to_string(), None))?; // mcp-lint: allow(tool_failure_as_protocol_error) body errors are transport faults

@@ -29,14 +29,14 @@ impl Payments {
         };
         match stripe::Invoice::pay(&self.api, &id, Default::default()).await {
             Ok(_) => Ok(CallToolResult::success(vec![Content::text(format!("paid {invoice}"))])),
-            Err(_) => Ok(CallToolResult::error(vec![Content::text("Payment failed.")])),
+            Err(_) => Ok(CallToolResult::error(vec![Content::text("Something went wrong.")])),
         }
     }
 
     #[tool(description = "Refund an invoice")]
     async fn refund(&self, Parameters(PayArgs { invoice }): Parameters<PayArgs>) -> Result<CallToolResult, McpError> {
         // mcp-lint: allow(MCP001) refunds must never be retried by the model
-        return Err(McpError::internal_error(format!("refunds of {invoice} are handled by support"), None));
+        Err(McpError::internal_error(format!("refunds of {invoice} are handled by support"), None))
     }
 }
 
