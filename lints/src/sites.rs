@@ -46,6 +46,79 @@ impl SiteContext {
     pub fn is_tool(&self) -> bool {
         matches!(self, SiteContext::Tool { .. })
     }
+
+    /// Handler code that answers tool calls: tools, helpers they reach, the unknown-tool arm.
+    pub fn answers_tool_calls(&self) -> bool {
+        matches!(
+            self,
+            SiteContext::Tool { .. }
+                | SiteContext::UnknownToolArm { .. }
+                | SiteContext::SharedHelper { .. }
+        )
+    }
+
+    /// "tool `a`" / "tools `a`, `b`", for messages.
+    pub fn describe_tools(&self) -> Option<String> {
+        let SiteContext::Tool { tools, .. } = self else {
+            return None;
+        };
+        let quoted: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+        Some(match quoted.len() {
+            1 => format!("tool {}", quoted[0]),
+            _ => format!("tools {}", quoted.join(", ")),
+        })
+    }
+
+    /// A note naming the helper and the tools that reach it, for findings inside helpers.
+    pub fn helper_note(&self) -> Option<String> {
+        match self {
+            SiteContext::Tool {
+                helper: Some(helper),
+                ..
+            } => Some(format!(
+                "built in helper `{helper}`, which only tool code calls: reached from {}",
+                self.describe_tools().unwrap_or_default()
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl ErrorSite {
+    /// The message as it should appear in a suggested fix: the user's own expression, else a
+    /// placeholder.
+    pub fn message_for_fix(&self) -> String {
+        if let Some(src) = &self.message_source {
+            return src.clone();
+        }
+        match self.texts.first() {
+            Some(MessageText::Literal { value, .. }) if !value.trim().is_empty() => {
+                format!("{value:?}")
+            }
+            _ => "\"<what failed and what to do instead>\"".to_string(),
+        }
+    }
+
+    /// Whether it was re-reported at a call into a shared helper.
+    pub fn is_delegated(&self) -> bool {
+        matches!(self.origin, Origin::HelperCall { .. })
+    }
+
+    /// How it was built, for messages (`McpError::internal_error`).
+    pub fn built_with(&self) -> String {
+        match &self.origin {
+            Origin::Constructor(c) => format!("`{c}`"),
+            Origin::ToolErr => "`Err(..)`".to_string(),
+            Origin::IsErrorAssignment => "`is_error = Some(true)`".to_string(),
+            Origin::TextValue => "text".to_string(),
+            Origin::HelperCall {
+                helper,
+                constructor,
+                ..
+            } => format!("`{constructor}` in helper `{helper}`"),
+            Origin::QuestionMark => "`?`".to_string(),
+        }
+    }
 }
 
 /// How the site was written, for messages.
@@ -97,6 +170,8 @@ pub struct ErrorSite {
     pub code: Option<i64>,
     /// The message (protocol errors) or text blocks (tool results).
     pub texts: Vec<MessageText>,
+    /// The source text of the message expression (protocol errors), for help texts.
+    pub message_source: Option<String>,
     /// Tool results statically known to have no readable content.
     pub empty_content: bool,
     pub origin: Origin,
@@ -113,8 +188,9 @@ pub struct CodeSite {
     pub span: Span,
     pub value: i64,
     pub written: String,
-    /// Built by an SDK constructor whose code is retired (`resource_not_found`).
-    pub from_constructor: bool,
+    /// Written by the SDK's name for it (`resource_not_found(..)`, `ErrorCode::RESOURCE_NOT_FOUND`)
+    /// rather than as a number.
+    pub named: bool,
 }
 
 /// `unwrap`, `expect`, `panic!` and friends.
@@ -153,12 +229,17 @@ pub struct BodyFacts<'a> {
     pub closures: Vec<&'a Expr>,
 }
 
-/// Names of calls and methods whose failure is a fault of the server itself.
+/// Names of calls and methods whose failure is a fault of the server itself (`name()`: a
+/// method called with no arguments, so `Path::join(p)` is not `JoinHandle::join()`).
 const SERVER_FAULT_CALLS: &[&str] = &[
-    "lock",
-    "try_lock",
-    "blocking_lock",
-    "join",
+    "lock()",
+    "try_lock()",
+    "blocking_lock()",
+    "read()",
+    "write()",
+    "try_read()",
+    "try_write()",
+    "join()",
     "spawn",
     "spawn_blocking",
     "to_string_pretty",
@@ -183,6 +264,7 @@ const SERVER_FAULT_WORDS: &[&str] = &[
     "cancel",
     "channel closed",
     "internal channel",
+    "reply channel",
     "schema",
     "shutting down",
 ];
@@ -210,6 +292,14 @@ const SCHEMA_WORDS: &[&str] = &[
     "arguments",
     "deserializ",
     "invalid type",
+    "wrong type",
+    "must be a string",
+    "must be a number",
+    "must be an integer",
+    "must be a boolean",
+    "must be an array",
+    "expected a string",
+    "expected a number",
     "unknown field",
     "requeststate",
     "inputresponses",
@@ -266,6 +356,9 @@ struct Frame<'a> {
     kind: FrameKind,
     binding: Option<String>,
     cause: Option<&'a Expr>,
+    /// Certainly a `Result`'s error path (an `Err` pattern, a `map_err(|e| ..)` closure), not
+    /// an `Option` fallback that may be a normal outcome.
+    definite: bool,
 }
 
 pub struct Walker<'a, 'm> {
@@ -337,7 +430,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                     .iter()
                     .any(|t| fault_markers.iter().any(|m| t.contains(&m.to_lowercase()))));
         PathFacts {
-            on_failure_path: !self.frames.is_empty(),
+            on_failure_path: self.frames.iter().any(|f| f.definite),
             lookup_miss: self
                 .frames
                 .last()
@@ -346,7 +439,9 @@ impl<'a, 'm> Walker<'a, 'm> {
                 || causes.iter().any(|c| is_serializing_call(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
-            schema_level: cause_calls(SCHEMA_CALLS) || mentions(SCHEMA_WORDS),
+            schema_level: cause_calls(SCHEMA_CALLS)
+                || causes.iter().any(|c| reads_argument_field(c))
+                || mentions(SCHEMA_WORDS),
             uses_error: self
                 .frames
                 .iter()
@@ -374,6 +469,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 channel,
                 code,
                 texts: content.texts,
+                message_source: None,
                 empty_content: content.empty,
                 origin,
                 context: SiteContext::Unreached,
@@ -402,7 +498,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                         span,
                         value: code.unwrap_or_default(),
                         written: constructor.clone(),
-                        from_constructor: true,
+                        named: true,
                     });
                 }
                 let content = ContentFacts {
@@ -417,6 +513,10 @@ impl<'a, 'm> Walker<'a, 'm> {
                     content,
                     Origin::Constructor(constructor),
                 );
+                if let (Some(m), Some((site, _))) = (message, self.facts.sites.last_mut()) {
+                    let range = syn::spanned::Spanned::span(m).byte_range();
+                    site.message_source = self.file.text.get(range).map(str::to_string);
+                }
             }
             Construction::ToolResult {
                 constructor,
@@ -564,20 +664,6 @@ impl<'a, 'm> Walker<'a, 'm> {
                     context_override: self.arm.clone(),
                 });
             }
-            ErrChannel::ToolError if self.nested == 0 => {
-                // `.ok_or("msg")?`, `.map_err(|e| format!(..))?`: the value is the isError text.
-                if let Expr::MethodCall(mc) = operand {
-                    let value = match (mc.method.to_string().as_str(), mc.args.first()) {
-                        ("ok_or", Some(v)) => Some(v),
-                        ("ok_or_else" | "map_err", Some(Expr::Closure(c))) => Some(&*c.body),
-                        _ => None,
-                    };
-                    if let Some(v) = value {
-                        let tail = tail_expr(v);
-                        self.tool_error_value(tail, tail);
-                    }
-                }
-            }
             _ => {}
         }
     }
@@ -660,7 +746,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         span: self.file.span_of(call),
                         value: code.value,
                         written: code.written,
-                        from_constructor: false,
+                        named: false,
                     });
                 }
             }
@@ -701,7 +787,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                             span: self.file.span_of(expr),
                             value: code.value,
                             written: code.written,
-                            from_constructor: false,
+                            named: true,
                         });
                     }
                 }
@@ -727,11 +813,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     },
                     binding: variant_binding(p, "Err").flatten(),
                     cause: Some(&m.expr),
+                    definite: true,
                 }),
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
                     cause: Some(&m.expr),
+                    definite: false,
                 }),
                 _ => None,
             };
@@ -776,6 +864,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     kind,
                     binding,
                     cause: Some(&l.expr),
+                    definite: true,
                 },
                 |w| w.visit_block(&i.then_branch),
             );
@@ -800,6 +889,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         kind,
                         binding: None,
                         cause: Some(&l.expr),
+                        definite: failed,
                     },
                     |w| w.visit_expr(e),
                 );
@@ -837,6 +927,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         kind,
                         binding: None,
                         cause: Some(&init.expr),
+                        definite: failed,
                     },
                     |w| w.visit_expr(diverge),
                 );
@@ -873,6 +964,19 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 | "unwrap_or"
         );
         if failure_closure {
+            // `.ok_or("msg")`, `.map_err(|e| format!(..))` in a tool whose `Err` is an isError
+            // result: the value is the isError text (whether `?` or the tail returns it).
+            if self.body.returns.err == ErrChannel::ToolError && self.nested == 0 {
+                let value = match (method.as_str(), mc.args.first()) {
+                    ("ok_or", Some(v)) => Some(v),
+                    ("ok_or_else" | "map_err", Some(Expr::Closure(c))) => Some(&*c.body),
+                    _ => None,
+                };
+                if let Some(v) = value {
+                    let tail = tail_expr(v);
+                    self.tool_error_value(tail, tail);
+                }
+            }
             self.visit_expr(&mc.receiver);
             let lookup = is_lookup(&mc.receiver) && method.starts_with("ok_or");
             let kind = if lookup {
@@ -889,11 +993,15 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 match arg {
                     Expr::Closure(c) => {
                         let binding = c.inputs.first().and_then(pat_ident);
+                        let definite = !c.inputs.is_empty()
+                            && !method.starts_with("ok_or")
+                            && method != "unwrap_or";
                         self.with_frame(
                             Frame {
                                 kind,
                                 binding,
                                 cause: Some(&mc.receiver),
+                                definite,
                             },
                             |w| {
                                 w.visit_expr(&c.body);
@@ -927,6 +1035,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                             kind,
                             binding: None,
                             cause: Some(&mc.receiver),
+                            definite: false,
                         },
                         |w| {
                             w.visit_expr(other);
@@ -992,6 +1101,21 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     content,
                     Origin::IsErrorAssignment,
                 );
+                // `let mut r = CallToolResult::success(..); r.is_error = Some(true);` is an
+                // error result, not a success one.
+                let init = match &*f.base {
+                    Expr::Path(p) => p
+                        .path
+                        .get_ident()
+                        .and_then(|id| self.lets.get(&id.to_string()).copied()),
+                    _ => None,
+                };
+                if let Some(init) = init {
+                    let init_span = self.file.span_of(init);
+                    self.facts
+                        .sites
+                        .retain(|(s, _)| !(s.channel == Channel::ToolSuccess && s.span == init_span));
+                }
             }
         }
         visit::visit_expr_assign(self, a);
@@ -1126,7 +1250,11 @@ fn calls_any(expr: &Expr, names: &[&str]) -> bool {
     }
     impl<'v> Visit<'v> for Finder<'_> {
         fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
-            if self.names.iter().any(|n| m.method == n) {
+            let hit = |n: &&str| match n.strip_suffix("()") {
+                Some(base) => m.method == base && m.args.is_empty(),
+                None => m.method == n,
+            };
+            if self.names.iter().any(hit) {
                 self.found = true;
             }
             visit::visit_expr_method_call(self, m);
@@ -1165,6 +1293,35 @@ fn calls_any(expr: &Expr, names: &[&str]) -> bool {
     };
     f.visit_expr(expr);
     f.found
+}
+
+/// `args.get("field")`, `args.get("field")?.as_str()`, `args["field"].as_i64()`: reading one
+/// field of the JSON arguments, whose failure is a missing field or a wrong JSON type.
+fn reads_argument_field(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::MethodCall(m) => {
+            let name = m.method.to_string();
+            let field_get = name == "get"
+                && matches!(m.args.first(), Some(Expr::Lit(l)) if matches!(l.lit, syn::Lit::Str(_)));
+            let json_accessor = name.starts_with("as_")
+                && m.args.is_empty()
+                && matches!(
+                    name.as_str(),
+                    "as_str" | "as_i64" | "as_u64" | "as_f64" | "as_bool" | "as_array" | "as_object"
+                );
+            field_get || (json_accessor && reads_argument_field_chain(&m.receiver))
+        }
+        _ => false,
+    }
+}
+
+fn reads_argument_field_chain(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::Try(t) => reads_argument_field_chain(&t.expr),
+        Expr::MethodCall(m) => reads_argument_field(expr) || reads_argument_field_chain(&m.receiver),
+        Expr::Index(i) => matches!(&*i.index, Expr::Lit(l) if matches!(l.lit, syn::Lit::Str(_))),
+        _ => false,
+    }
 }
 
 /// `serde_json::to_string(..)` and friends: serialising the server's own output.

@@ -1,3 +1,4 @@
+use crate::sites::{Channel, Origin};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -86,4 +87,33 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    let Some(dialect) = &cx.model.dialect else {
+        return;
+    };
+    for site in &cx.model.sites {
+        if site.channel != Channel::ToolError
+            || !site.empty_content
+            || !site.context.answers_tool_calls()
+            || site.is_delegated()
+        {
+            continue;
+        }
+        let message = match &site.origin {
+            Origin::ToolErr if site.texts.iter().all(|t| matches!(t, crate::text::MessageText::Absent)) => {
+                "`Err(())` becomes an isError result with no content at all".to_string()
+            }
+            Origin::ToolErr => "`Err(..)` with blank text becomes an isError result with nothing to read".to_string(),
+            Origin::IsErrorAssignment => "result marked `is_error` has no readable content".to_string(),
+            _ => format!("{} builds an isError result with no readable content", site.built_with()),
+        };
+        let d = cx
+            .diagnostic(site.span, message)
+            .with_label("the model learns that the call failed, but not why")
+            .with_help(format!(
+                "say what failed and what to do instead: `{}`",
+                dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
+            ));
+        cx.report(site.file, d);
+    }
+}

@@ -1,3 +1,4 @@
+use crate::sites::Channel;
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -71,4 +72,25 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    let Some(dialect) = &cx.model.dialect else {
+        return;
+    };
+    for site in &cx.model.sites {
+        if site.channel != Channel::ToolSuccess
+            || site.path.lookup_miss
+            || !site.context.is_tool()
+            || !(site.path.on_failure_path || site.path.uses_error)
+        {
+            continue;
+        }
+        let d = cx
+            .diagnostic(site.span, "a failure is answered with a success result")
+            .with_label("`isError` is not set, so the model and the host take this as success")
+            .with_help(format!(
+                "return `{}`",
+                dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
+            ));
+        cx.report(site.file, d);
+    }
+}

@@ -1,3 +1,4 @@
+use crate::codes::{classify, CodeClass};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -78,4 +79,34 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    let Some(dialect) = &cx.model.dialect else {
+        return;
+    };
+    let target = cx.options.target_protocol;
+    for site in &cx.model.codes {
+        let d = match classify(site.value, target) {
+            CodeClass::Legacy => cx
+                .diagnostic(
+                    site.span,
+                    format!("error code {} is in the legacy range -32000..-32019", site.value),
+                )
+                .with_label(format!("`{}`", site.written))
+                .with_help(
+                    "for a tool's own failure return an isError result; for a request error use a standard code (-32602 invalid params, -32603 internal); application codes belong outside -32768..-32000",
+                )
+                .with_note(format!("{target}: new implementations SHOULD NOT use codes from this sub-range")),
+            CodeClass::RetiredResourceNotFound
+                if !(site.named && dialect.named_resource_not_found_fits_peer()) =>
+            {
+                cx
+                .diagnostic(site.span, "error code -32002 (resource not found) is retired")
+                .with_label(format!("`{}`", site.written))
+                .with_help("write the SDK's name for it (`resource_not_found(..)`, which rmcp 1.8+ rewrites to -32602 for 2026-07-28 peers), or -32602 with the `uri` in `data`")
+                .with_note(format!("{target}: implementations MUST NOT emit -32002"))
+            }
+            _ => continue,
+        };
+        cx.report(site.file, d);
+    }
+}

@@ -69,4 +69,16 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    for panic in &cx.model.panics {
+        if !panic.context.is_tool() {
+            continue;
+        }
+        let tools = panic.context.describe_tools().unwrap_or_default();
+        let d = cx
+            .diagnostic(panic.site.span, format!("{} can panic in {tools}", panic.site.what))
+            .with_label("a panic aborts the call instead of telling the model what went wrong")
+            .with_help("handle the failure and return an isError result that says what failed");
+        cx.report(panic.site.file, d);
+    }
+}

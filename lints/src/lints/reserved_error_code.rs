@@ -1,3 +1,4 @@
+use crate::codes::{classify, CodeClass, URL_ELICITATION_REQUIRED};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -81,4 +82,32 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    if cx.model.dialect.is_none() {
+        return;
+    }
+    let target = cx.options.target_protocol;
+    for site in &cx.model.codes {
+        let (message, note) = match classify(site.value, target) {
+            CodeClass::ReservedUndefined if site.value == URL_ELICITATION_REQUIRED => (
+                "error code -32042 (URL elicitation required) is retired".to_string(),
+                format!("{target}: implementations MUST NOT emit -32042"),
+            ),
+            CodeClass::ReservedUndefined => (
+                format!("error code {} is reserved and not defined by the spec", site.value),
+                format!("{target}: implementations MUST NOT emit an undefined code from -32020..-32099"),
+            ),
+            CodeClass::JsonRpcReserved => (
+                format!("error code {} is reserved by JSON-RPC 2.0", site.value),
+                "JSON-RPC reserves -32768..-32000 for pre-defined errors".to_string(),
+            ),
+            _ => continue,
+        };
+        let d = cx
+            .diagnostic(site.span, message)
+            .with_label(format!("`{}`", site.written))
+            .with_help("use a code the spec defines with its meaning, or an application code outside -32768..-32000")
+            .with_note(note);
+        cx.report(site.file, d);
+    }
+}

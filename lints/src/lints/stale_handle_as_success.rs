@@ -1,3 +1,4 @@
+use crate::sites::Channel;
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -73,4 +74,24 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    let Some(dialect) = &cx.model.dialect else {
+        return;
+    };
+    for site in &cx.model.sites {
+        if site.channel != Channel::ToolSuccess || !site.path.lookup_miss || !site.context.is_tool() {
+            continue;
+        }
+        let d = cx
+            .diagnostic(site.span, "a lookup miss on a handle or id is answered with a success result")
+            .with_label("the model takes this as success and keeps using a handle that does not exist")
+            .with_help(format!(
+                "return `{}`",
+                dialect.tool_error_snippet(
+                    "format!(\"{id} has expired or does not exist; create a new one\")",
+                    false
+                )
+            ));
+        cx.report(site.file, d);
+    }
+}

@@ -1,3 +1,5 @@
+use crate::codes;
+use crate::sites::{Channel, Origin};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -91,4 +93,47 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    let Some(dialect) = &cx.model.dialect else {
+        return;
+    };
+    for site in &cx.model.sites {
+        let Some(code) = site.code else { continue };
+        if site.channel != Channel::Protocol
+            || !site.context.is_tool()
+            || code == codes::INVALID_PARAMS
+            || code == codes::METHOD_NOT_FOUND
+            || site.path.server_fault
+            || site.path.schema_level
+        {
+            continue;
+        }
+        let tools = site.context.describe_tools().unwrap_or_default();
+        let code_name = codes::name(code).map_or(String::new(), |n| format!(" ({n})"));
+        let mut d = cx
+            .diagnostic(
+                site.span,
+                format!("{tools} reports its own failure as a JSON-RPC error {code}{code_name}"),
+            )
+            .with_label("the model never sees this message: hosts log protocol errors")
+            .with_help(format!(
+                "return `{}` so the model reads the failure and can retry",
+                dialect.tool_error_snippet(&site.message_for_fix(), false)
+            ));
+        if let Some(note) = site.context.helper_note() {
+            d = d.with_note(note);
+        }
+        if let Origin::HelperCall {
+            helper,
+            built_at,
+            constructor,
+        } = &site.origin
+        {
+            d = d.with_note(format!(
+                "`{helper}` builds it with `{constructor}` at line {}, and is also used outside tool context, so the fix belongs at this call",
+                built_at.start_line
+            ));
+        }
+        cx.report(site.file, d);
+    }
+}

@@ -1,3 +1,6 @@
+use crate::codes::INVALID_PARAMS;
+use crate::options::ProtocolVersion;
+use crate::sites::{Channel, Origin};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -84,4 +87,41 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    let Some(dialect) = &cx.model.dialect else {
+        return;
+    };
+    if cx.options.target_protocol < ProtocolVersion::V2025_11_25 {
+        return;
+    }
+    for site in &cx.model.sites {
+        if site.channel != Channel::Protocol
+            || site.code != Some(INVALID_PARAMS)
+            || !site.context.is_tool()
+            || site.path.schema_level
+        {
+            continue;
+        }
+        let tools = site.context.describe_tools().unwrap_or_default();
+        let mut d = cx
+            .diagnostic(
+                site.span,
+                format!("{tools} rejects an argument value with -32602 (Invalid params)"),
+            )
+            .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error")
+            .with_help(format!(
+                "return `{}` so the model can correct the argument and retry",
+                dialect.tool_error_snippet(&site.message_for_fix(), false)
+            ));
+        if let Some(note) = site.context.helper_note() {
+            d = d.with_note(note);
+        }
+        if let Origin::HelperCall { helper, built_at, .. } = &site.origin {
+            d = d.with_note(format!(
+                "`{helper}` builds it at line {} and is also used outside tool context",
+                built_at.start_line
+            ));
+        }
+        cx.report(site.file, d);
+    }
+}

@@ -1,3 +1,4 @@
+use crate::sites::{Channel, SiteContext};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -78,4 +79,24 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    let Some(dialect) = &cx.model.dialect else {
+        return;
+    };
+    for site in &cx.model.sites {
+        let SiteContext::UnknownToolArm { binding } = &site.context else {
+            continue;
+        };
+        let kind = match site.channel {
+            Channel::ToolError => "an isError tool result",
+            Channel::ToolSuccess => "a success tool result",
+            Channel::Protocol => continue,
+        };
+        let d = cx
+            .diagnostic(site.span, format!("unknown tool answered with {kind}"))
+            .with_label("the spec answers an unknown tool with a protocol error")
+            .with_help(format!("return `{}`", dialect.unknown_tool_snippet(binding)))
+            .with_note("SEP-2145 (pending) may change this; turn the lint off with `unknown_tool_as_tool_error = \"allow\"` if you follow it");
+        cx.report(site.file, d);
+    }
+}

@@ -1,3 +1,5 @@
+use crate::sites::Channel;
+use crate::text::{is_vague, MessageText};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -88,4 +90,33 @@ crate::declare_lint! {
     check: Some(check),
 }
 
-fn check(_cx: &mut LintContext<'_>) {}
+fn check(cx: &mut LintContext<'_>) {
+    if cx.model.dialect.is_none() {
+        return;
+    }
+    let extra = &cx.options.vague_phrases;
+    for site in &cx.model.sites {
+        if site.channel == Channel::ToolSuccess || site.is_delegated() {
+            continue;
+        }
+        for text in &site.texts {
+            let MessageText::Literal { value, span } = text else {
+                continue;
+            };
+            if !is_vague(value, extra) {
+                continue;
+            }
+            let audience = match site.channel {
+                Channel::Protocol => "this protocol error",
+                _ => "this tool result",
+            };
+            let d = cx
+                .diagnostic(*span, format!("vague error text {value:?}"))
+                .with_label(format!("{audience} says neither what failed nor what to change"))
+                .with_help(
+                    "name what failed and what valid input looks like, e.g. `format!(\"cannot read {path}: {e}\")` or \"date must be YYYY-MM-DD\"",
+                );
+            cx.report(site.file, d);
+        }
+    }
+}

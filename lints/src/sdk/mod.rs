@@ -226,11 +226,13 @@ impl Dialect {
         rmcp::is_sdk_fallible_call(expr)
     }
 
-    /// The SDK rewrites -32002 to -32602 for peers on 2026-07-28 (rmcp ≥ 1.8, or no version
-    /// known, which means the current one).
-    pub fn remaps_resource_not_found(&self) -> bool {
-        self.version
-            .is_none_or(|v| v >= Version { major: 1, minor: 8 })
+    /// The SDK's *named* -32002 (`resource_not_found`, `ErrorCode::RESOURCE_NOT_FOUND`) already
+    /// fits each peer: rmcp ≥ 1.8 rewrites it to -32602 for 2026-07-28 peers, and older rmcp
+    /// cannot negotiate 2026-07-28 at all (its peers still expect -32002).
+    pub fn named_resource_not_found_fits_peer(&self) -> bool {
+        match self.sdk {
+            Sdk::Rmcp => true,
+        }
     }
 
     /// The expression to write for an isError result carrying `message`.
