@@ -1,9 +1,12 @@
-//! The docs stay true to the lint declarations: the README's lint table is generated from the
-//! registry (bless with `MCP_LINT_BLESS=1 cargo test --test docs`), and every lint's docs follow
-//! the agreed structure.
+//! The docs stay true to the code: the README's lint table is generated from the registry, the
+//! README's sample output is what the binary prints for the README's sample tool (bless both
+//! with `MCP_LINT_BLESS=1 cargo test --test docs`), and every lint's docs follow the agreed
+//! structure.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use lints::docs;
 use lints::registry;
@@ -13,6 +16,15 @@ const END: &str = "<!-- lints:end -->";
 
 fn readme_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md")
+}
+
+fn read_readme() -> String {
+    let path = readme_path();
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+fn blessing() -> bool {
+    std::env::var_os("MCP_LINT_BLESS").is_some_and(|v| v == "1")
 }
 
 /// The README with the text between the markers replaced by `table` (markers kept, each on its
@@ -40,13 +52,12 @@ fn splice(readme: &str, table: &str) -> Result<String, String> {
 #[test]
 fn readme_lint_table_is_current() {
     let path = readme_path();
-    let readme = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let readme = read_readme();
     let expected = splice(&readme, &docs::lint_table_markdown()).unwrap_or_else(|e| panic!("{e}"));
     if expected == readme {
         return;
     }
-    if std::env::var_os("MCP_LINT_BLESS").is_some_and(|v| v == "1") {
+    if blessing() {
         std::fs::write(&path, &expected)
             .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         return;
@@ -61,7 +72,7 @@ fn readme_lint_table_is_current() {
 
 #[test]
 fn readme_rust_examples_are_valid_syntax() {
-    let readme = std::fs::read_to_string(readme_path()).expect("README.md is readable");
+    let readme = read_readme();
     let blocks = docs::markdown_code_blocks(&readme)
         .unwrap_or_else(|line| panic!("README.md: code block on line {line} is never closed"));
     assert!(
@@ -183,4 +194,113 @@ fn full_descriptions_are_the_first_paragraph() {
             lint.name
         );
     }
+}
+
+/// The body of the fenced block that follows `<!-- sample:NAME -->`, with its byte range.
+fn sample_block(readme: &str, name: &str) -> Result<(Range<usize>, String), String> {
+    let marker = format!("<!-- sample:{name} -->\n");
+    let at = readme
+        .find(&marker)
+        .ok_or_else(|| format!("README.md has no `{}` marker", marker.trim_end()))?;
+    let fence_line = at + marker.len();
+    let rest = &readme[fence_line..];
+    if !rest.starts_with("```") {
+        return Err(format!(
+            "`{}` is not followed by a fenced block",
+            marker.trim_end()
+        ));
+    }
+    let body_start = fence_line + rest.find('\n').map_or(rest.len(), |i| i + 1);
+    let mut end = body_start;
+    for line in readme[body_start..].split_inclusive('\n') {
+        if line.starts_with("```") {
+            return Ok((body_start..end, readme[body_start..end].to_string()));
+        }
+        end += line.len();
+    }
+    Err(format!(
+        "the block after `{}` is never closed",
+        marker.trim_end()
+    ))
+}
+
+/// Trailing whitespace per line and at the end does not count (editors strip it).
+fn normalise(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    lines.join("\n").trim_end().to_string() + "\n"
+}
+
+const SAMPLE_MANIFEST: &str = r#"[package]
+name = "files-server"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+rmcp = { version = "3", features = ["server"] }
+"#;
+
+/// Run `mcp-lint check --format FORMAT` in a crate holding the README's sample tool.
+fn run_sample(dir: &Path, format: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .args(["check", "--color", "never", "--format", format])
+        .current_dir(dir)
+        .env_remove("COLUMNS")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("mcp-lint runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the README sample has an error-level finding; stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("output is UTF-8")
+}
+
+#[test]
+fn readme_sample_output_is_what_mcp_lint_prints() {
+    let mut readme = read_readme();
+    let (_, source) = sample_block(&readme, "source").unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("src")).expect("src dir");
+    std::fs::write(dir.path().join("Cargo.toml"), SAMPLE_MANIFEST).expect("manifest");
+    std::fs::write(dir.path().join("src/lib.rs"), "mod tools;\n").expect("lib.rs");
+    std::fs::write(dir.path().join("src/tools.rs"), &source).expect("tools.rs");
+
+    let mut stale = Vec::new();
+    // Back to front, so blessing one block does not move the ones before it.
+    for (name, format) in [("json", "json"), ("concise", "concise"), ("human", "human")] {
+        let actual = normalise(&run_sample(dir.path(), format));
+        let (range, documented) = sample_block(&readme, name).unwrap_or_else(|e| panic!("{e}"));
+        if normalise(&documented) == actual {
+            continue;
+        }
+        if blessing() {
+            readme.replace_range(range, &actual);
+        } else {
+            stale.push(format!(
+                "--- README sample `{name}`:\n{documented}--- mcp-lint prints:\n{actual}"
+            ));
+        }
+    }
+    if blessing() {
+        std::fs::write(readme_path(), &readme).expect("README.md is writable");
+    }
+    assert!(
+        stale.is_empty(),
+        "README.md's sample output is stale; run `MCP_LINT_BLESS=1 cargo test --test docs`.\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn sample_blocks_are_found_by_marker() {
+    let text = "a\n<!-- sample:x -->\n```text\nline 1\nline 2\n```\nb\n";
+    let (range, body) = sample_block(text, "x").unwrap();
+    assert_eq!(body, "line 1\nline 2\n");
+    assert_eq!(&text[range], body);
+    assert!(sample_block(text, "y").is_err());
+    assert!(sample_block("<!-- sample:x -->\nno fence\n", "x").is_err());
+    assert!(sample_block("<!-- sample:x -->\n```\nopen\n", "x").is_err());
+    assert_eq!(normalise("a  \nb\n\n"), "a\nb\n");
 }
