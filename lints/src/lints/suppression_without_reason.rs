@@ -12,20 +12,30 @@ crate::declare_lint! {
     ///
     /// ### Example
     /// ```rust
-    /// match request.name.as_ref() {
-    ///     "add" => self.add(request.arguments).await,
-    ///     // mcp-lint: allow(unknown_tool_as_tool_error)
-    ///     other => Ok(CallToolResult::error(vec![ContentBlock::text(format!("no tool named {other}"))]).into()),
+    /// use rmcp::{ErrorData as McpError, model::*, service::RequestContext, RoleServer, ServerHandler};
+    ///
+    /// impl ServerHandler for Calculator {
+    ///     async fn call_tool(
+    ///         &self,
+    ///         request: CallToolRequestParams,
+    ///         _context: RequestContext<RoleServer>,
+    ///     ) -> Result<CallToolResponse, McpError> {
+    ///         match request.name.as_ref() {
+    ///             "add" => self.add(request.arguments).await,
+    ///             other => {
+    ///                 let message = format!("no tool named {other}");
+    ///                 // mcp-lint: allow(unknown_tool_as_tool_error)
+    ///                 Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into())
+    ///             }
+    ///         }
+    ///     }
     /// }
     /// ```
     ///
     /// ### Use instead
     /// ```rust
-    /// match request.name.as_ref() {
-    ///     "add" => self.add(request.arguments).await,
-    ///     // mcp-lint: allow(unknown_tool_as_tool_error) we follow SEP-2145: unknown tools are tool errors
-    ///     other => Ok(CallToolResult::error(vec![ContentBlock::text(format!("no tool named {other}"))]).into()),
-    /// }
+    /// // mcp-lint: allow(unknown_tool_as_tool_error) we follow SEP-2145: unknown tools are tool errors
+    /// Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into())
     /// ```
     /// On an item: `#[cfg_attr(mcp_lint, allow(mcp_lint::panic_in_tool, reason = "regex is a literal"))]`.
     ///

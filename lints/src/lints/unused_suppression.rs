@@ -10,14 +10,26 @@ crate::declare_lint! {
     ///
     /// ### Example
     /// ```rust
-    /// // mcp-lint: allow(vague_error_text) shown to operators only
-    /// let message = format!("upload of {name} to {bucket} failed: {e}");
+    /// use rmcp::{ErrorData as McpError, model::*, tool, tool_router, handler::server::wrapper::Parameters};
+    ///
+    /// #[tool_router]
+    /// impl Uploads {
+    ///     #[tool(description = "Upload a file to a bucket")]
+    ///     async fn upload(&self, Parameters(args): Parameters<Upload>) -> Result<CallToolResult, McpError> {
+    ///         if let Err(e) = self.store.put(&args.bucket, &args.name).await {
+    ///             // mcp-lint: allow(vague_error_text) shown to operators only
+    ///             let message = format!("upload of {} to {} failed: {e}", args.name, args.bucket);
+    ///             return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
+    ///         }
+    ///         Ok(CallToolResult::success(vec![ContentBlock::text("uploaded")]))
+    ///     }
+    /// }
     /// ```
     /// The message is specific, so `vague_error_text` never fires here.
     ///
     /// ### Use instead
     /// ```rust
-    /// let message = format!("upload of {name} to {bucket} failed: {e}");
+    /// let message = format!("upload of {} to {} failed: {e}", args.name, args.bucket);
     /// ```
     ///
     /// ### Known problems
