@@ -10,6 +10,7 @@ use std::process::Command;
 
 use lints::docs;
 use lints::registry;
+use lints::{CrateInput, Dependency, FileRole, Level, Manifest, Options, SourceInput};
 
 const START: &str = "<!-- lints:start -->";
 const END: &str = "<!-- lints:end -->";
@@ -303,4 +304,93 @@ fn sample_blocks_are_found_by_marker() {
     assert!(sample_block("<!-- sample:x -->\nno fence\n", "x").is_err());
     assert!(sample_block("<!-- sample:x -->\n```\nopen\n", "x").is_err());
     assert_eq!(normalise("a  \nb\n\n"), "a\nb\n");
+}
+
+/// The lint names found when a doc example is analysed as `src/lib.rs` of a crate on rmcp 3,
+/// with every lint enabled; `None` when the example is a fragment (it does not parse as a file).
+fn findings_of_example(code: &str) -> Option<Vec<&'static str>> {
+    let mut options = Options::default();
+    options
+        .levels
+        .apply("all", Level::Warn)
+        .expect("`all` is a selector");
+    let input = CrateInput {
+        root: None,
+        manifest: Some(Manifest {
+            package_name: Some("example".to_string()),
+            dependencies: vec![Dependency {
+                name: "rmcp".to_string(),
+                version: Some("3".to_string()),
+            }],
+        }),
+        files: vec![SourceInput {
+            path: PathBuf::from("src/lib.rs"),
+            contents: code.as_bytes().to_vec(),
+            role: FileRole::Source,
+            report: true,
+        }],
+    };
+    let names: Vec<&'static str> = lints::analyze(&input, &options)
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .map(|d| d.lint.name)
+        .collect();
+    (!names.contains(&"parse_error")).then_some(names)
+}
+
+/// Clippy-style docs promise that `### Example` triggers the lint: every Rust example is a whole
+/// file that fires its own lint and no other, and a `### Use instead` that is a whole file does
+/// not fire it.
+#[test]
+fn examples_fire_their_lint_and_fixes_do_not() {
+    let mut failures = Vec::new();
+    for lint in registry::all() {
+        let blocks = docs::code_blocks(lint).unwrap_or_default();
+        for block in blocks.iter().filter(|b| docs::is_rust(b)) {
+            let found = findings_of_example(&block.code);
+            match (block.heading.as_str(), found) {
+                ("Example", None) => failures.push(format!(
+                    "{}: the Example on docs line {} is not a whole file",
+                    lint.name, block.line
+                )),
+                ("Example", Some(found)) => {
+                    if !found.contains(&lint.name) || found.iter().any(|n| *n != lint.name) {
+                        failures.push(format!(
+                            "{}: the Example on docs line {} should fire only `{}`, found {found:?}",
+                            lint.name, block.line, lint.name
+                        ));
+                    }
+                }
+                ("Use instead", Some(found)) if found.contains(&lint.name) => {
+                    failures.push(format!(
+                        "{}: the Use instead block on docs line {} still fires it",
+                        lint.name, block.line
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn example_analysis_reports_findings_and_recognises_fragments() {
+    assert_eq!(findings_of_example("let x = f()?;"), None);
+    assert_eq!(findings_of_example("fn plain() {}"), Some(Vec::new()));
+    let firing = r#"
+use rmcp::{ErrorData as McpError, model::*, tool, tool_router};
+
+#[tool_router]
+impl S {
+    #[tool(description = "d")]
+    async fn t(&self) -> Result<CallToolResult, McpError> {
+        Ok(CallToolResult::error(vec![]))
+    }
+}
+"#;
+    assert_eq!(
+        findings_of_example(firing),
+        Some(vec!["empty_error_content"])
+    );
 }
