@@ -362,12 +362,7 @@ pub fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn write(dir: &Path, rel: &str, text: &str) {
-        let path = dir.join(rel);
-        std::fs::create_dir_all(path.parent().expect("has parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
+    use crate::test_support::write;
 
     fn run(root: &Path, paths: &[&str], exclude: &Exclude) -> Discovery {
         let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();

@@ -8,6 +8,9 @@ pub mod manifest;
 pub mod report;
 pub mod rules;
 
+#[cfg(test)]
+mod test_support;
+
 use std::ffi::OsString;
 use std::io::Write;
 

@@ -211,12 +211,7 @@ fn plain_dependency(key: &str, spec: &Value) -> Dependency {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn write(dir: &Path, rel: &str, text: &str) {
-        let path = dir.join(rel);
-        std::fs::create_dir_all(path.parent().expect("has parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
+    use crate::test_support::write;
 
     fn dep(name: &str, version: Option<&str>) -> Dependency {
         Dependency {

@@ -42,7 +42,8 @@ pub fn write_rules(out: &mut dyn Write, format: RulesFormat) -> io::Result<()> {
             }
             Ok(())
         }
-        RulesFormat::Markdown => out.write_all(markdown_table().as_bytes()),
+        // The same table the README carries (checked by tests/docs.rs).
+        RulesFormat::Markdown => out.write_all(lints::docs::lint_table_markdown().as_bytes()),
         RulesFormat::Json => {
             let rules: Vec<JsonRule<'_>> = all
                 .iter()
@@ -59,23 +60,6 @@ pub fn write_rules(out: &mut dyn Write, format: RulesFormat) -> io::Result<()> {
             writeln!(out)
         }
     }
-}
-
-/// `| Code | Name | Group | Default | Summary |`, one row per lint.
-pub fn markdown_table() -> String {
-    let mut table =
-        String::from("| Code | Name | Group | Default | Summary |\n|---|---|---|---|---|\n");
-    for l in registry::all() {
-        table.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} |\n",
-            l.code,
-            l.name,
-            l.group.as_str(),
-            l.default_level.as_str(),
-            l.summary.replace('|', "\\|")
-        ));
-    }
-    table
 }
 
 /// Print a lint's docs. A group name lists the group's lints; anything else unknown is an
