@@ -66,9 +66,9 @@ crate::declare_lint! {
     ///   generation, so any integer compiles.
     /// - `McpError::resource_not_found` and `ErrorCode::RESOURCE_NOT_FOUND` are -32002. rmcp >= 1.8
     ///   rewrites -32002 to -32602 for peers on 2026-07-28 or later (SEP-2164, PR #899) and keeps it for
-    ///   older peers, which is what each version asks for. So these named forms are not reported when the
-    ///   crate depends on rmcp >= 1.8, or on an rmcp whose version mcp-lint cannot tell (taken to be
-    ///   current); with an older rmcp they are. Prefer the name to a raw `ErrorCode(-32002)`.
+    ///   older peers; older rmcp cannot negotiate 2026-07-28 at all. Either way each peer gets what its
+    ///   version asks for, so these named forms are not reported. A raw `ErrorCode(-32002)` is: it hides
+    ///   the meaning, so write the name, or -32602 with the `uri` in `data`.
     pub LINT,
     name: "legacy_error_code",
     code: "MCP004",
