@@ -4,8 +4,9 @@ use crate::LintContext;
 crate::declare_lint! {
     /// ### What it does
     /// Finds failure paths answered with a success result: `CallToolResult::success(..)` in an `Err(e) =>`
-    /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`).
-    /// In a `#[tool]` fn, an `Ok(..)` value that rmcp turns into a success result counts too.
+    /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`)
+    /// in a closure such as `.unwrap_or_else(|e| ..)`. In a `#[tool]` fn, an `Ok(..)` value that rmcp
+    /// turns into a success result counts too.
     ///
     /// ### Why is this bad?
     /// The result says the call succeeded: hosts count it as a success, and the model may read the error
@@ -44,8 +45,10 @@ crate::declare_lint! {
     ///   reported too; suppress it with a reason.
     /// - A batch tool that reports per-item failures inside an overall success result may be right to do
     ///   so; suppress such a finding with a reason.
-    /// - The error value is followed through local variables and `format!` arguments, not through helper
-    ///   functions that build the text.
+    /// - Failure paths are the `Err(e)` branch of a `match` or `if let` and closures that receive the
+    ///   error (`.unwrap_or_else(|e| ..)`). Error text that leaves the failure branch in a variable and is
+    ///   wrapped in a success result later (`let out = match r { Ok(v) => v, Err(e) => e.to_string() };`)
+    ///   is not followed.
     ///
     /// ### Spec
     /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (every version since
