@@ -647,25 +647,23 @@ impl<'a, 'm> Walker<'a, 'm> {
         true
     }
 
+    /// `?` in a body whose error type is the protocol error: unless the operand already builds
+    /// that type, the crate's `impl From<X> for` it does the conversion.
     fn try_operand(&mut self, t: &'a syn::ExprTry) {
         let operand = strip_await(&t.expr);
-        match self.body.returns.err {
-            ErrChannel::Protocol => {
-                if explicit_conversion(operand, self.dialect, self.index)
-                    || self.dialect.is_sdk_fallible_call(operand)
-                    || self.returns_protocol_error(operand)
-                {
-                    return;
-                }
-                self.facts.calls.push(CallEdge {
-                    from: self.body.id,
-                    callee: Callee::FromImpls,
-                    span: self.file.span_of(t),
-                    context_override: self.arm.clone(),
-                });
-            }
-            _ => {}
+        if self.body.returns.err != ErrChannel::Protocol
+            || explicit_conversion(operand, self.dialect, self.index)
+            || self.dialect.is_sdk_fallible_call(operand)
+            || self.returns_protocol_error(operand)
+        {
+            return;
         }
+        self.facts.calls.push(CallEdge {
+            from: self.body.id,
+            callee: Callee::FromImpls,
+            span: self.file.span_of(t),
+            context_override: self.arm.clone(),
+        });
     }
 
     /// A call to a crate fn declared to return the protocol error type.

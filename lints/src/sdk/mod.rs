@@ -139,6 +139,11 @@ impl Dialect {
         index: &Index<'_>,
         mentions_root: impl Fn(&str) -> bool,
     ) -> Option<Dialect> {
+        // The SDK's own crates define its constructors and codes; they are not servers.
+        let package = manifest.and_then(|m| m.package_name.as_deref());
+        if package.is_some_and(|p| p == "rmcp" || p.starts_with("rmcp-")) {
+            return None;
+        }
         let dep = manifest.and_then(|m| m.dependencies.iter().find(|d| d.name == "rmcp"));
         let imported = index
             .all_imports()
