@@ -353,13 +353,13 @@ fn examples_fire_their_lint_and_fixes_do_not() {
                     "{}: the Example on docs line {} is not a whole file",
                     lint.name, block.line
                 )),
-                ("Example", Some(found)) => {
-                    if !found.contains(&lint.name) || found.iter().any(|n| *n != lint.name) {
-                        failures.push(format!(
-                            "{}: the Example on docs line {} should fire only `{}`, found {found:?}",
-                            lint.name, block.line, lint.name
-                        ));
-                    }
+                ("Example", Some(found))
+                    if !found.contains(&lint.name) || found.iter().any(|n| *n != lint.name) =>
+                {
+                    failures.push(format!(
+                        "{}: the Example on docs line {} should fire only `{}`, found {found:?}",
+                        lint.name, block.line, lint.name
+                    ))
                 }
                 ("Use instead", Some(found)) if found.contains(&lint.name) => {
                     failures.push(format!(
