@@ -36,15 +36,16 @@ pub fn decode(bytes: &[u8]) -> Result<String, ParseFailure> {
 /// or shebang is blanked rather than cut, so nothing shifts.
 pub fn parse(file: &SourceFile) -> Result<syn::File, ParseFailure> {
     let text = blank_prelude(&file.text);
-    if let Some((depth, at)) = too_deep(&text) {
+    if let Delimiters::TooDeep(at) = scan_delimiters(&text) {
         return Err(ParseFailure {
             message: format!(
-                "nesting deeper than {MAX_NESTING} levels ({depth} reached); mcp-lint does not analyse this file"
+                "nesting deeper than {MAX_NESTING} levels; mcp-lint does not analyse this file"
             ),
             at: Some((at, at + 1)),
         });
     }
-    syn::parse_str::<syn::File>(&text).map_err(|e| {
+    let tokens: proc_macro2::TokenStream = text.parse().map_err(|e| lex_failure(&text, &e))?;
+    syn::parse2::<syn::File>(tokens).map_err(|e| {
         let range = e.span().byte_range();
         ParseFailure {
             message: format!("could not parse this file: {e}"),
@@ -71,21 +72,47 @@ fn blank_prelude(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// The first place where bracket nesting exceeds [`MAX_NESTING`], skipping strings, chars and
-/// comments roughly (a false alarm needs 512 unbalanced brackets inside literals).
-fn too_deep(text: &str) -> Option<(usize, usize)> {
+/// What a rough delimiter scan found (strings, chars and comments skipped).
+#[derive(Debug, PartialEq, Eq)]
+enum Delimiters {
+    Balanced,
+    /// Nesting exceeded [`MAX_NESTING`] at this offset.
+    TooDeep(usize),
+    /// A closing delimiter that does not match the open one (offset of the closer).
+    Mismatched { at: usize, found: char, open: Option<(char, usize)> },
+    /// Still open at the end of the file.
+    Unclosed { open: char, at: usize },
+}
+
+fn scan_delimiters(text: &str) -> Delimiters {
     let bytes = text.as_bytes();
-    let mut depth = 0usize;
+    let mut stack: Vec<(u8, usize)> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Some((depth, i));
+            b @ (b'(' | b'[' | b'{') => {
+                stack.push((b, i));
+                if stack.len() > MAX_NESTING {
+                    return Delimiters::TooDeep(i);
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b @ (b')' | b']' | b'}') => {
+                let expected = match b {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                match stack.pop() {
+                    Some((open, _)) if open == expected => {}
+                    other => {
+                        return Delimiters::Mismatched {
+                            at: i,
+                            found: b as char,
+                            open: other.map(|(o, at)| (o as char, at)),
+                        }
+                    }
+                }
+            }
             b'"' => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' {
@@ -94,6 +121,10 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
                     }
                     i += 1;
                 }
+            }
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                i = text[i + 2..].find('\'').map_or(bytes.len(), |n| i + 2 + n);
             }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 while i < bytes.len() && bytes[i] != b'\n' {
@@ -111,7 +142,35 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
         }
         i += 1;
     }
-    None
+    match stack.pop() {
+        Some((open, at)) => Delimiters::Unclosed { open: open as char, at },
+        None => Delimiters::Balanced,
+    }
+}
+
+/// A precise message for a file that does not even tokenize.
+fn lex_failure(text: &str, error: &proc_macro2::LexError) -> ParseFailure {
+    let range = error.span().byte_range();
+    let at = (range.end > 0).then_some((range.start, range.end.max(range.start + 1)));
+    let (message, at) = match scan_delimiters(text) {
+        Delimiters::Mismatched { at, found, open: Some((open, _)) } => (
+            format!("could not parse this file: `{found}` does not close the `{open}` before it"),
+            Some((at, at + 1)),
+        ),
+        Delimiters::Mismatched { at, found, open: None } => (
+            format!("could not parse this file: `{found}` closes nothing"),
+            Some((at, at + 1)),
+        ),
+        Delimiters::Unclosed { open, at } => (
+            format!("could not parse this file: this `{open}` is never closed"),
+            Some((at, at + 1)),
+        ),
+        _ => (
+            "could not parse this file: unterminated string, character or comment, or a stray character".to_string(),
+            at,
+        ),
+    };
+    ParseFailure { message, at }
 }
 
 #[cfg(test)]
@@ -141,6 +200,17 @@ mod tests {
         );
         let err = parse(&file(&text)).unwrap_err();
         assert!(err.message.contains("nesting deeper"), "{}", err.message);
+    }
+
+    #[test]
+    fn unbalanced_delimiters_are_named() {
+        let f = file("fn main() {\n    let x = (1, 2];\n}\n");
+        let err = parse(&f).unwrap_err();
+        assert!(err.message.contains("`]` does not close the `(`"), "{}", err.message);
+        let (start, _) = err.at.unwrap();
+        assert_eq!(f.line_col(start), (2, 18));
+        let err = parse(&file("impl S {\n  fn f() {}\n")).unwrap_err();
+        assert!(err.message.contains("`{` is never closed"), "{}", err.message);
     }
 
     #[test]
