@@ -1,6 +1,6 @@
 //@ rmcp = "0.8"
-// A success result built from the error value, outside any `Err` arm: `unwrap_or_else(|e| ..)`,
-// `map_err` into a success, or a local holding the error text.
+// A success result built from the error value outside any `Err` arm: the `unwrap_or_else(|e| ..)`
+// closure turns the failure into a success result.
 use rmcp::{
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{CallToolResult, Content},
@@ -30,16 +30,6 @@ impl Net {
             })
             .unwrap_or_else(|e| CallToolResult::success(vec![Content::text(format!("lookup of {host} failed: {e}"))])); //~ failure_as_success
         Ok(result)
-    }
-
-    #[tool(description = "Check that a TCP port is open")]
-    async fn probe(&self, Parameters(DnsArgs { host }): Parameters<DnsArgs>) -> Result<CallToolResult, McpError> {
-        let outcome = tokio::net::TcpStream::connect((host.as_str(), 443)).await;
-        let message = match &outcome {
-            Ok(_) => format!("{host}:443 is open"),
-            Err(e) => format!("Error: {e}"),
-        };
-        Ok(CallToolResult::success(vec![Content::text(message)])) //~ failure_as_success
     }
 }
 
