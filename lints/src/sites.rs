@@ -252,20 +252,40 @@ const SERVER_FAULT_CALLS: &[&str] = &[
     "cancelled",
 ];
 
-/// Words in a message that mark a server fault.
+/// Phrases in a message that mark a server fault. Specific on purpose: "locked by another
+/// user", "order cancelled" or "channel #ops" are the tool's own failures.
 const SERVER_FAULT_WORDS: &[&str] = &[
     "poison",
-    "lock",
     "mutex",
-    "join",
+    "rwlock",
+    "acquire lock",
+    "acquire the lock",
+    "lock poisoned",
+    "join error",
+    "joinerror",
+    "task panicked",
+    "task failed to complete",
+    "worker panicked",
     "panicked",
-    "serializ",
-    "serialis",
-    "cancel",
+    "failed to serialize response",
+    "failed to serialize result",
+    "failed to serialize output",
+    "serialize the response",
+    "serialize the result",
+    "serialize response",
+    "serialize result",
+    "serialization of the response",
+    "cancellation",
+    "request cancelled",
+    "request was cancelled",
+    "request canceled",
     "channel closed",
     "internal channel",
     "reply channel",
-    "schema",
+    "worker channel",
+    "elicitation schema",
+    "generate schema",
+    "schema generation",
     "shutting down",
 ];
 
