@@ -15,8 +15,12 @@ fn own_workspace_reports_only_deliberate_findings() {
         .output()
         .expect("mcp-lint runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let report: serde_json::Value = serde_json::from_str(&stdout)
-        .unwrap_or_else(|e| panic!("json report ({e}):\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&output.stderr)));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "json report ({e}):\n{stdout}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
     let diagnostics = report["diagnostics"].as_array().expect("diagnostics array");
     let stray: Vec<String> = diagnostics
         .iter()
@@ -24,13 +28,33 @@ fn own_workspace_reports_only_deliberate_findings() {
             let path = d["path"].as_str().unwrap_or_default().replace('\\', "/");
             !DELIBERATE.iter().any(|p| path.starts_with(p))
         })
-        .map(|d| format!("{}:{}: {} {}", d["path"], d["line"], d["name"], d["message"]))
+        .map(|d| {
+            format!(
+                "{}:{}: {} {}",
+                d["path"], d["line"], d["name"], d["message"]
+            )
+        })
         .collect();
-    assert!(stray.is_empty(), "findings outside the deliberate fixtures:\n{}", stray.join("\n"));
+    assert!(
+        stray.is_empty(),
+        "findings outside the deliberate fixtures:\n{}",
+        stray.join("\n")
+    );
     let demo = diagnostics
         .iter()
-        .filter(|d| d["path"].as_str().is_some_and(|p| p.starts_with("examples/demo-server/")))
+        .filter(|d| {
+            d["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("examples/demo-server/"))
+        })
         .count();
-    assert!(demo >= 5, "the demo server should show its deliberate mistakes, found {demo}");
-    assert_eq!(output.status.code(), Some(0), "--exit-zero with no tool failure");
+    assert!(
+        demo >= 5,
+        "the demo server should show its deliberate mistakes, found {demo}"
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "--exit-zero with no tool failure"
+    );
 }

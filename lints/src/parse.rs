@@ -79,9 +79,16 @@ enum Delimiters {
     /// Nesting exceeded [`MAX_NESTING`] at this offset.
     TooDeep(usize),
     /// A closing delimiter that does not match the open one (offset of the closer).
-    Mismatched { at: usize, found: char, open: Option<(char, usize)> },
+    Mismatched {
+        at: usize,
+        found: char,
+        open: Option<(char, usize)>,
+    },
     /// Still open at the end of the file.
-    Unclosed { open: char, at: usize },
+    Unclosed {
+        open: char,
+        at: usize,
+    },
 }
 
 fn scan_delimiters(text: &str) -> Delimiters {
@@ -143,7 +150,10 @@ fn scan_delimiters(text: &str) -> Delimiters {
         i += 1;
     }
     match stack.pop() {
-        Some((open, at)) => Delimiters::Unclosed { open: open as char, at },
+        Some((open, at)) => Delimiters::Unclosed {
+            open: open as char,
+            at,
+        },
         None => Delimiters::Balanced,
     }
 }
@@ -206,11 +216,19 @@ mod tests {
     fn unbalanced_delimiters_are_named() {
         let f = file("fn main() {\n    let x = (1, 2];\n}\n");
         let err = parse(&f).unwrap_err();
-        assert!(err.message.contains("`]` does not close the `(`"), "{}", err.message);
+        assert!(
+            err.message.contains("`]` does not close the `(`"),
+            "{}",
+            err.message
+        );
         let (start, _) = err.at.unwrap();
         assert_eq!(f.line_col(start), (2, 18));
         let err = parse(&file("impl S {\n  fn f() {}\n")).unwrap_err();
-        assert!(err.message.contains("`{` is never closed"), "{}", err.message);
+        assert!(
+            err.message.contains("`{` is never closed"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

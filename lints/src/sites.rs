@@ -1130,9 +1130,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 };
                 if let Some(init) = init {
                     let init_span = self.file.span_of(init);
-                    self.facts
-                        .sites
-                        .retain(|(s, _)| !(s.channel == Channel::ToolSuccess && s.span == init_span));
+                    self.facts.sites.retain(|(s, _)| {
+                        !(s.channel == Channel::ToolSuccess && s.span == init_span)
+                    });
                 }
             }
         }
@@ -1325,7 +1325,13 @@ fn reads_argument_field(expr: &Expr) -> bool {
                 && m.args.is_empty()
                 && matches!(
                     name.as_str(),
-                    "as_str" | "as_i64" | "as_u64" | "as_f64" | "as_bool" | "as_array" | "as_object"
+                    "as_str"
+                        | "as_i64"
+                        | "as_u64"
+                        | "as_f64"
+                        | "as_bool"
+                        | "as_array"
+                        | "as_object"
                 );
             field_get || (json_accessor && reads_argument_field_chain(&m.receiver))
         }
@@ -1336,7 +1342,9 @@ fn reads_argument_field(expr: &Expr) -> bool {
 fn reads_argument_field_chain(expr: &Expr) -> bool {
     match strip_await(expr) {
         Expr::Try(t) => reads_argument_field_chain(&t.expr),
-        Expr::MethodCall(m) => reads_argument_field(expr) || reads_argument_field_chain(&m.receiver),
+        Expr::MethodCall(m) => {
+            reads_argument_field(expr) || reads_argument_field_chain(&m.receiver)
+        }
         Expr::Index(i) => matches!(&*i.index, Expr::Lit(l) if matches!(l.lit, syn::Lit::Str(_))),
         _ => false,
     }

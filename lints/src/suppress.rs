@@ -107,7 +107,10 @@ pub fn apply(
                     format!("suppression names an unknown lint `{}`{suggestion}", e.name)
                 }
                 Some(lint) if !e.used && (s.expect || options.levels.is_enabled(lint)) => {
-                    format!("`{}` is suppressed here but nothing to suppress was found", lint.name)
+                    format!(
+                        "`{}` is suppressed here but nothing to suppress was found",
+                        lint.name
+                    )
                 }
                 _ => continue,
             };
@@ -129,7 +132,10 @@ fn comment_directives(source: &SourceFile) -> Vec<Suppression> {
     let mut out = Vec::new();
     for (start, end) in line_comments(&source.text) {
         let comment = &source.text[start..end];
-        let body = comment.trim_start_matches('/').trim_start_matches('!').trim();
+        let body = comment
+            .trim_start_matches('/')
+            .trim_start_matches('!')
+            .trim();
         let Some(rest) = body.strip_prefix("mcp-lint:") else {
             continue;
         };
@@ -141,7 +147,10 @@ fn comment_directives(source: &SourceFile) -> Vec<Suppression> {
         } else {
             continue;
         };
-        let Some(args_end) = rest.find(')').filter(|_| rest.trim_start().starts_with('(')) else {
+        let Some(args_end) = rest
+            .find(')')
+            .filter(|_| rest.trim_start().starts_with('('))
+        else {
             continue;
         };
         let open = rest.find('(').unwrap_or(0);
@@ -151,7 +160,10 @@ fn comment_directives(source: &SourceFile) -> Vec<Suppression> {
         let line = span.start_line;
         let scope = if file_scope {
             Scope::File
-        } else if source.line_text(line)[..span.start_column.saturating_sub(1).min(source.line_text(line).len())]
+        } else if source.line_text(line)[..span
+            .start_column
+            .saturating_sub(1)
+            .min(source.line_text(line).len())]
             .trim()
             .is_empty()
         {
@@ -207,7 +219,9 @@ fn line_comments(text: &str) -> Vec<(usize, usize)> {
                 i = end;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = text[i + 2..].find("*/").map_or(text.len(), |n| i + 2 + n + 2);
+                i = text[i + 2..]
+                    .find("*/")
+                    .map_or(text.len(), |n| i + 2 + n + 2);
             }
             b'r' if matches!(bytes.get(i + 1), Some(b'"') | Some(b'#'))
                 && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')) =>
@@ -220,7 +234,9 @@ fn line_comments(text: &str) -> Vec<(usize, usize)> {
                 }
                 let close = format!("\"{}", "#".repeat(hashes));
                 let from = i + 2 + hashes;
-                i = text[from..].find(&close).map_or(text.len(), |n| from + n + close.len());
+                i = text[from..]
+                    .find(&close)
+                    .map_or(text.len(), |n| from + n + close.len());
             }
             b'"' => {
                 i += 1;
@@ -232,7 +248,9 @@ fn line_comments(text: &str) -> Vec<(usize, usize)> {
             b'\'' => {
                 // A char literal ('x', '\n', '\''), not a lifetime ('a).
                 if bytes.get(i + 1) == Some(&b'\\') {
-                    i = text[i + 2..].find('\'').map_or(text.len(), |n| i + 2 + n + 1);
+                    i = text[i + 2..]
+                        .find('\'')
+                        .map_or(text.len(), |n| i + 2 + n + 1);
                 } else if bytes.get(i + 2) == Some(&b'\'') {
                     i += 3;
                 } else {
@@ -287,12 +305,19 @@ fn attribute_directives(source: &SourceFile, items: &[syn::Item], out: &mut Vec<
     }
 }
 
-fn item_suppressions(source: &SourceFile, attrs: &[syn::Attribute], item: &Span, out: &mut Vec<Suppression>) {
+fn item_suppressions(
+    source: &SourceFile,
+    attrs: &[syn::Attribute],
+    item: &Span,
+    out: &mut Vec<Suppression>,
+) {
     for attr in attrs {
         if !attr.path().is_ident("cfg_attr") {
             continue;
         }
-        let Ok(list) = attr.meta.require_list() else { continue };
+        let Ok(list) = attr.meta.require_list() else {
+            continue;
+        };
         let tokens: Vec<TokenTree> = list.tokens.clone().into_iter().collect();
         let is_ours = matches!(tokens.first(), Some(TokenTree::Ident(i)) if i == "mcp_lint");
         if !is_ours {
@@ -301,7 +326,8 @@ fn item_suppressions(source: &SourceFile, attrs: &[syn::Attribute], item: &Span,
         // The lint attributes after `mcp_lint,`: allow(..), expect(..).
         let mut k = 1;
         while k + 1 < tokens.len() {
-            let (TokenTree::Ident(kind), TokenTree::Group(group)) = (&tokens[k], &tokens[k + 1]) else {
+            let (TokenTree::Ident(kind), TokenTree::Group(group)) = (&tokens[k], &tokens[k + 1])
+            else {
                 k += 1;
                 continue;
             };
@@ -353,13 +379,21 @@ mod tests {
     #[test]
     fn comments_inside_strings_are_not_directives() {
         let text = "let a = \"// mcp-lint: allow(x)\"; let b = r#\"// no\"#; // real\nlet c = '\"'; // two\n";
-        let found: Vec<&str> = line_comments(text).iter().map(|(a, b)| &text[*a..*b]).collect();
+        let found: Vec<&str> = line_comments(text)
+            .iter()
+            .map(|(a, b)| &text[*a..*b])
+            .collect();
         assert_eq!(found, vec!["// real", "// two"]);
     }
 
     #[test]
     fn lint_lists_read_names_and_reason() {
-        let stream: proc_macro2::TokenStream = "mcp_lint::a, mcp_lint::b, reason = \"why\"".parse().unwrap();
-        assert_eq!(lint_list(stream), (vec!["a".into(), "b".into()], Some("why".into())));
+        let stream: proc_macro2::TokenStream = "mcp_lint::a, mcp_lint::b, reason = \"why\""
+            .parse()
+            .unwrap();
+        assert_eq!(
+            lint_list(stream),
+            (vec!["a".into(), "b".into()], Some("why".into()))
+        );
     }
 }

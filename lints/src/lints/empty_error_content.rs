@@ -100,12 +100,25 @@ fn check(cx: &mut LintContext<'_>) {
             continue;
         }
         let message = match &site.origin {
-            Origin::ToolErr if site.texts.iter().all(|t| matches!(t, crate::text::MessageText::Absent)) => {
+            Origin::ToolErr
+                if site
+                    .texts
+                    .iter()
+                    .all(|t| matches!(t, crate::text::MessageText::Absent)) =>
+            {
                 "`Err(())` becomes an isError result with no content at all".to_string()
             }
-            Origin::ToolErr => "`Err(..)` with blank text becomes an isError result with nothing to read".to_string(),
-            Origin::IsErrorAssignment => "result marked `is_error` has no readable content".to_string(),
-            _ => format!("{} builds an isError result with no readable content", site.built_with()),
+            Origin::ToolErr => {
+                "`Err(..)` with blank text becomes an isError result with nothing to read"
+                    .to_string()
+            }
+            Origin::IsErrorAssignment => {
+                "result marked `is_error` has no readable content".to_string()
+            }
+            _ => format!(
+                "{} builds an isError result with no readable content",
+                site.built_with()
+            ),
         };
         let d = cx
             .diagnostic(site.span, message)

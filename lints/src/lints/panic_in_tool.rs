@@ -76,7 +76,10 @@ fn check(cx: &mut LintContext<'_>) {
         }
         let tools = panic.context.describe_tools().unwrap_or_default();
         let d = cx
-            .diagnostic(panic.site.span, format!("{} can panic in {tools}", panic.site.what))
+            .diagnostic(
+                panic.site.span,
+                format!("{} can panic in {tools}", panic.site.what),
+            )
             .with_label("a panic aborts the call instead of telling the model what went wrong")
             .with_help("handle the failure and return an isError result that says what failed");
         cx.report(panic.site.file, d);

@@ -94,8 +94,13 @@ fn check(cx: &mut LintContext<'_>) {
                 format!("{target}: implementations MUST NOT emit -32042"),
             ),
             CodeClass::ReservedUndefined => (
-                format!("error code {} is reserved and not defined by the spec", site.value),
-                format!("{target}: implementations MUST NOT emit an undefined code from -32020..-32099"),
+                format!(
+                    "error code {} is reserved and not defined by the spec",
+                    site.value
+                ),
+                format!(
+                    "{target}: implementations MUST NOT emit an undefined code from -32020..-32099"
+                ),
             ),
             CodeClass::JsonRpcReserved => (
                 format!("error code {} is reserved by JSON-RPC 2.0", site.value),

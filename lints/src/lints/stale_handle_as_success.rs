@@ -79,12 +79,18 @@ fn check(cx: &mut LintContext<'_>) {
         return;
     };
     for site in &cx.model.sites {
-        if site.channel != Channel::ToolSuccess || !site.path.lookup_miss || !site.context.is_tool() {
+        if site.channel != Channel::ToolSuccess || !site.path.lookup_miss || !site.context.is_tool()
+        {
             continue;
         }
         let d = cx
-            .diagnostic(site.span, "a lookup miss on a handle or id is answered with a success result")
-            .with_label("the model takes this as success and keeps using a handle that does not exist")
+            .diagnostic(
+                site.span,
+                "a lookup miss on a handle or id is answered with a success result",
+            )
+            .with_label(
+                "the model takes this as success and keeps using a handle that does not exist",
+            )
             .with_help(format!(
                 "return `{}`",
                 dialect.tool_error_snippet(

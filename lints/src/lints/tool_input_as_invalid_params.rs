@@ -116,7 +116,10 @@ fn check(cx: &mut LintContext<'_>) {
         if let Some(note) = site.context.helper_note() {
             d = d.with_note(note);
         }
-        if let Origin::HelperCall { helper, built_at, .. } = &site.origin {
+        if let Origin::HelperCall {
+            helper, built_at, ..
+        } = &site.origin
+        {
             d = d.with_note(format!(
                 "`{helper}` builds it at line {} and is also used outside tool context",
                 built_at.start_line
