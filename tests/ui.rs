@@ -37,6 +37,7 @@ use lints::{
     registry, CrateInput, Dependency, Diagnostic, FileRole, Group, Level, Lint, Manifest, Options,
     ProtocolVersion, Selector, SourceFile, SourceInput,
 };
+use mcp_lint::report::human::HumanStyle;
 
 const BLESS_VAR: &str = "MCP_LINT_BLESS";
 const FILTER_VAR: &str = "TESTNAME";
@@ -321,7 +322,7 @@ fn match_annotations(annotations: &[Annotation], findings: &[Diagnostic]) -> Vec
                 && d.span.start_line == a.line
                 && a.message
                     .as_ref()
-                    .map_or(true, |m| d.message.contains(m.as_str()))
+                    .is_none_or(|m| d.message.contains(m.as_str()))
         });
         match hit {
             Some(i) => used[i] = true,
@@ -421,24 +422,9 @@ fn render_all(
     out
 }
 
-/// One finding in plain text.
-// TODO(ui): switch to `mcp_lint::report::human::render(source, d, &HumanStyle::plain())` once the
-// CLI's human reporter lands; until then this keeps the blessed format close to it.
+/// One finding, as the human reporter prints it without colour.
 fn render(source: &SourceFile, d: &Diagnostic) -> String {
-    let mut out = format!(
-        "{}:{}:{}: {}[{}/{}]: {}\n",
-        source.path.display(),
-        d.span.start_line,
-        d.span.start_column,
-        d.level.severity(),
-        d.lint.code,
-        d.lint.name,
-        d.message
-    );
-    if let Some(help) = &d.help {
-        let _ = writeln!(out, "  help: {help}");
-    }
-    out
+    mcp_lint::report::human::render(source, d, &HumanStyle::plain())
 }
 
 /// Run one fixture; every problem found, each prefixed with the fixture's path.
