@@ -894,26 +894,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.visit_block(&i.then_branch);
         // `if let Some(x) = lookup { .. } else { here }`, `if let Ok(x) = y { .. } else { here }`
         if let Some((_, e)) = &i.else_branch {
-            let miss = variant_binding(&l.pat, "Some").is_some() && lookup;
-            let failed = variant_binding(&l.pat, "Ok").is_some();
-            if miss || failed {
-                let kind = if miss || lookup {
-                    FrameKind::LookupMiss
-                } else {
-                    FrameKind::Failure
-                };
-                self.with_frame(
-                    Frame {
-                        kind,
-                        binding: None,
-                        cause: Some(&l.expr),
-                        definite: failed,
-                    },
-                    |w| w.visit_expr(e),
-                );
-            } else {
-                self.visit_expr(e);
-            }
+            self.visit_refuted(&l.pat, &l.expr, e);
         }
     }
 
@@ -931,27 +912,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         self.visit_expr(&init.expr);
         if let Some((_, diverge)) = &init.diverge {
-            let lookup = is_lookup(&init.expr);
-            let miss = variant_binding(&local.pat, "Some").is_some();
-            let failed = variant_binding(&local.pat, "Ok").is_some();
-            if (miss && lookup) || failed {
-                let kind = if lookup {
-                    FrameKind::LookupMiss
-                } else {
-                    FrameKind::Failure
-                };
-                self.with_frame(
-                    Frame {
-                        kind,
-                        binding: None,
-                        cause: Some(&init.expr),
-                        definite: failed,
-                    },
-                    |w| w.visit_expr(diverge),
-                );
-            } else {
-                self.visit_expr(diverge);
-            }
+            self.visit_refuted(&local.pat, &init.expr, diverge);
         }
     }
 
@@ -1186,6 +1147,29 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 }
 
 impl<'a> Walker<'a, '_> {
+    /// The `else` of `if let PAT = scrutinee` or `let PAT = scrutinee else`: a lookup miss when
+    /// PAT is `Some(..)` on a lookup, a failure when PAT is `Ok(..)`.
+    fn visit_refuted(&mut self, pat: &Pat, scrutinee: &'a Expr, branch: &'a Expr) {
+        let lookup = is_lookup(scrutinee);
+        let miss = variant_binding(pat, "Some").is_some() && lookup;
+        let failed = variant_binding(pat, "Ok").is_some();
+        if !(miss || failed) {
+            return self.visit_expr(branch);
+        }
+        let kind = if lookup {
+            FrameKind::LookupMiss
+        } else {
+            FrameKind::Failure
+        };
+        let frame = Frame {
+            kind,
+            binding: None,
+            cause: Some(scrutinee),
+            definite: failed,
+        };
+        self.with_frame(frame, |w| w.visit_expr(branch));
+    }
+
     fn tool_error_value_call(&mut self, call: &'a syn::ExprCall, value: &'a Expr) {
         let content = self.dialect.error_value_text(value, self.file);
         let span = self.file.span_of(call);
