@@ -186,6 +186,8 @@ pub struct Reach {
     pub shared: Vec<bool>,
     /// Callees of each edge, resolved.
     callees: Vec<Vec<BodyId>>,
+    /// Edge indices leaving each body.
+    out_edges: Vec<Vec<usize>>,
 }
 
 impl Reach {
@@ -338,7 +340,7 @@ impl Reach {
                     continue;
                 }
                 // Every protocol site the shared helper (and what it calls) builds.
-                for b in self.closure_of(callee, edges) {
+                for b in self.closure_of(callee) {
                     for s in by_body.get(&b.0).into_iter().flatten() {
                         let constructor = match &s.origin {
                             Origin::Constructor(c) => c.clone(),
@@ -364,15 +366,12 @@ impl Reach {
         out
     }
 
-    fn closure_of(&self, start: BodyId, edges: &[CallEdge]) -> Vec<BodyId> {
+    fn closure_of(&self, start: BodyId) -> Vec<BodyId> {
         let mut seen = BTreeSet::new();
         let mut stack = vec![start];
         while let Some(b) = stack.pop() {
-            if !seen.insert(b) {
-                continue;
-            }
-            for (ei, e) in edges.iter().enumerate() {
-                if e.from == b {
+            if seen.insert(b) {
+                for &ei in &self.out_edges[b.0] {
                     stack.extend(self.callees[ei].iter().copied());
                 }
             }

@@ -1,7 +1,7 @@
 //! The semantic model of one crate, built once: parsed files, the crate index, the SDK dialect,
 //! tool context and every error site. Lints only read it.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::index::Index;
 use crate::options::{CrateInput, Options};
 use crate::parse;
-use crate::sdk::Dialect;
+use crate::sdk::{Dialect, ErrChannel};
 use crate::sites::{CodeSite, ErrorSite, PanicSite, SiteContext, Walker};
 use crate::source::{FileRole, SourceFile, Span};
 
@@ -84,7 +84,12 @@ impl Model {
         let mut bodies = context::fn_bodies(&index, &dialect, options.include_tests);
         let first_const = bodies.len();
         bodies.extend(context::const_bodies(&parsed, first_const));
-        let fn_names: HashSet<String> = index.fns.iter().map(|f| f.name.clone()).collect();
+        let mut fn_names: HashMap<String, bool> = HashMap::new();
+        for f in &index.fns {
+            let protocol =
+                dialect.return_facts(None, &f.sig.output, &index).err == ErrChannel::Protocol;
+            *fn_names.entry(f.name.clone()).or_default() |= protocol;
+        }
 
         // Walk every body once; closures registered as tools become bodies and are walked too.
         let mut raw_sites = Vec::new();

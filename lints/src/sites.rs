@@ -386,7 +386,8 @@ pub struct Walker<'a, 'm> {
     pub index: &'m Index<'a>,
     pub file: &'m SourceFile,
     pub body: &'m BodyInfo<'a>,
-    pub fn_names: &'m std::collections::HashSet<String>,
+    /// Every fn name of the crate → whether one of them returns the protocol error type.
+    pub fn_names: &'m HashMap<String, bool>,
     pub fault_markers: &'m [String],
     pub facts: BodyFacts<'a>,
     frames: Vec<Frame<'a>>,
@@ -405,7 +406,7 @@ impl<'a, 'm> Walker<'a, 'm> {
         index: &'m Index<'a>,
         file: &'m SourceFile,
         body: &'m BodyInfo<'a>,
-        fn_names: &'m std::collections::HashSet<String>,
+        fn_names: &'m HashMap<String, bool>,
         fault_markers: &'m [String],
     ) -> Self {
         Walker {
@@ -612,7 +613,7 @@ impl<'a, 'm> Walker<'a, 'm> {
     }
 
     fn call_edge(&mut self, name: String, span: Span) {
-        if self.fn_names.contains(&name) {
+        if self.fn_names.contains_key(&name) {
             self.facts.calls.push(CallEdge {
                 from: self.body.id,
                 callee: Callee::Name(name),
@@ -696,15 +697,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             Expr::MethodCall(m) => Some(m.method.to_string()),
             _ => None,
         };
-        let Some(name) = name else { return false };
-        self.index.fns.iter().any(|f| {
-            f.name == name
-                && self
-                    .dialect
-                    .return_facts(None, &f.sig.output, self.index)
-                    .err
-                    == ErrChannel::Protocol
-        })
+        name.is_some_and(|n| self.fn_names.get(&n).copied().unwrap_or(false))
     }
 }
 
