@@ -287,6 +287,7 @@ impl Reach {
             tools,
             shared,
             callees,
+            out_edges,
         }
     }
 
