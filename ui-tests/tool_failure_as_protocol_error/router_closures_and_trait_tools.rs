@@ -91,7 +91,7 @@ pub struct PriceInput {
     pub sku: String,
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PriceOutput {
     pub cents: u64,
 }
