@@ -33,9 +33,13 @@ crate::declare_lint! {
     /// ```
     ///
     /// ### Known problems
-    /// - A suppression counts as used only when the lint it names is enabled and fires. If you turn a
-    ///   lint off (`-A`, or `"allow"` in the configuration), its suppressions are reported as unused;
-    ///   allow `unused_suppression` as well for such runs.
+    /// - Only suppressions of lints that ran are judged: when a lint is off (`-A`, `"allow"` in the
+    ///   configuration, or allow-by-default like `panic_in_tool`), its suppressions are not reported,
+    ///   so a suppression kept for a stricter CI run is not called unused locally. `expect(..)` in the
+    ///   attribute form is always judged. A name that is no lint at all is always reported, with the
+    ///   closest known name.
+    /// - With explicit file paths (pre-commit), findings in other files are not computed for
+    ///   reporting, but each file's own suppressions are judged against its own findings.
     ///
     /// ### Spec
     /// Not an MCP rule: this lint is about mcp-lint itself. Reporting unused suppressions follows ruff's
