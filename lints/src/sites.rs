@@ -69,6 +69,23 @@ impl SiteContext {
         })
     }
 
+    /// "tool `a` reports" / "tools `a`, `b` report": the tools as the subject of `verb` (given in
+    /// its singular form, e.g. "reports").
+    pub fn tools_subject(&self, verb: &str) -> String {
+        let (tools, plural) = match self {
+            SiteContext::Tool { tools, .. } => {
+                (self.describe_tools().unwrap_or_default(), tools.len() > 1)
+            }
+            _ => ("tool code".to_string(), false),
+        };
+        let verb = if plural {
+            verb.strip_suffix('s').unwrap_or(verb)
+        } else {
+            verb
+        };
+        format!("{tools} {verb}")
+    }
+
     /// A note naming the helper and the tools that reach it, for findings inside helpers.
     pub fn helper_note(&self) -> Option<String> {
         match self {

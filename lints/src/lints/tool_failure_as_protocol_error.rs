@@ -108,12 +108,12 @@ fn check(cx: &mut LintContext<'_>) {
         {
             continue;
         }
-        let tools = site.context.describe_tools().unwrap_or_default();
+        let tools_report = site.context.tools_subject("reports");
         let code_name = codes::name(code).map_or(String::new(), |n| format!(" ({n})"));
         let mut d = cx
             .diagnostic(
                 site.span,
-                format!("{tools} reports its own failure as a JSON-RPC error {code}{code_name}"),
+                format!("{tools_report} a tool failure as JSON-RPC error {code}{code_name}"),
             )
             .with_label("the model never sees this message: hosts log protocol errors")
             .with_help(format!(

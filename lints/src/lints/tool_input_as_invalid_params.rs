@@ -102,11 +102,11 @@ fn check(cx: &mut LintContext<'_>) {
         {
             continue;
         }
-        let tools = site.context.describe_tools().unwrap_or_default();
+        let tools_reject = site.context.tools_subject("rejects");
         let mut d = cx
             .diagnostic(
                 site.span,
-                format!("{tools} rejects an argument value with -32602 (Invalid params)"),
+                format!("{tools_reject} an argument value with -32602 (Invalid params)"),
             )
             .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error")
             .with_help(format!(
