@@ -170,6 +170,50 @@ fn format_pieces(fmt: &str) -> Vec<String> {
     pieces
 }
 
+/// Keys of a `json!` object whose string value is error text the model reads.
+const JSON_TEXT_KEYS: &[&str] = &["error", "message", "detail", "details", "reason"];
+
+/// The error texts of a `json!({..})` body: string values of `"error"`, `"message"`, … keys, at
+/// any depth.
+pub fn json_texts(mac: &syn::Macro, file: &SourceFile) -> Vec<MessageText> {
+    use proc_macro2::TokenTree;
+    fn walk(stream: proc_macro2::TokenStream, file: &SourceFile, out: &mut Vec<MessageText>) {
+        let tokens: Vec<TokenTree> = stream.into_iter().collect();
+        for (i, t) in tokens.iter().enumerate() {
+            if let TokenTree::Group(g) = t {
+                walk(g.stream(), file, out);
+            }
+            let (
+                Some(TokenTree::Literal(key)),
+                Some(TokenTree::Punct(colon)),
+                Some(TokenTree::Literal(value)),
+            ) = (Some(t), tokens.get(i + 1), tokens.get(i + 2))
+            else {
+                continue;
+            };
+            let key = syn::parse_str::<syn::LitStr>(&key.to_string()).map(|k| k.value());
+            if colon.as_char() != ':' || !key.is_ok_and(|k| JSON_TEXT_KEYS.contains(&k.as_str())) {
+                continue;
+            }
+            // A value that continues (`"a".to_string()`, a format) is not a plain literal.
+            let ends = matches!(tokens.get(i + 3), None | Some(TokenTree::Punct(_)))
+                && !matches!(tokens.get(i + 3), Some(TokenTree::Punct(p)) if p.as_char() == '.');
+            if let (true, Ok(lit)) = (ends, syn::parse_str::<syn::LitStr>(&value.to_string())) {
+                let range = value.span().byte_range();
+                out.push(MessageText::Literal {
+                    value: lit.value(),
+                    span: file.span(range.start, range.end),
+                });
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if mac.path.segments.last().is_some_and(|s| s.ident == "json") {
+        walk(mac.tokens.clone(), file, &mut out);
+    }
+    out
+}
+
 /// Phrases that say neither what failed nor what valid input looks like (normalised form).
 pub const VAGUE_PHRASES: &[&str] = &[
     "error",

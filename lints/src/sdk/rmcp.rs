@@ -7,7 +7,7 @@ use syn::{Expr, ExprCall, ExprStruct, GenericArgument, PathArguments, ReturnType
 use super::{CodeUse, Construction, ContentFacts, ErrChannel, HandlerKind, ReturnFacts, Version};
 use crate::index::{attr_name, has_attr, type_name, FnItem, Index, Owner};
 use crate::source::SourceFile;
-use crate::text::{message_from_expr, MessageText};
+use crate::text::{json_texts, message_from_expr, MessageText};
 
 /// Names this crate uses for rmcp's types.
 #[derive(Clone, Debug)]
@@ -433,6 +433,11 @@ pub fn content_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
             _ => ContentFacts::unknown(),
         },
         Expr::Paren(p) => content_facts(&p.expr, file),
+        // `structured_error(json!({"error": ".."}))`: the value is serialised as the text.
+        Expr::Macro(m) => ContentFacts {
+            empty: false,
+            texts: json_texts(&m.mac, file),
+        },
         _ => ContentFacts::unknown(),
     }
 }
@@ -446,11 +451,22 @@ fn block_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
         {
             block_facts(&m.receiver, file)
         }
+        Expr::Try(t) => block_facts(&t.expr, file),
         Expr::Call(c) => {
             let Some(segs) = call_path(c) else {
                 return ContentFacts::unknown();
             };
             match segs.as_slice() {
+                [.., ty, m] if m == "json" && (ty.ends_with("Content") || ty == "ContentBlock") => {
+                    let texts = match c.args.first() {
+                        Some(Expr::Macro(mac)) => json_texts(&mac.mac, file),
+                        _ => Vec::new(),
+                    };
+                    ContentFacts {
+                        empty: false,
+                        texts,
+                    }
+                }
                 [.., ty, m] if m == "text" && (ty.ends_with("Content") || ty == "ContentBlock") => {
                     let text = c
                         .args
