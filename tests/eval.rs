@@ -1,0 +1,327 @@
+//! Evaluation on a hand-labelled corpus: realistic rmcp servers under `tests/eval/<name>/`, each
+//! a standalone crate (its own `[workspace]`) with an `expected.txt` listing every finding a
+//! reader of the rules expects, labelled without looking at mcp-lint's output.
+//!
+//! Each crate is analysed in-process the way the CLI does it (manifest facts from its Cargo.toml,
+//! files under `src/` as source and under `tests/` as test code, default `Options`), and the
+//! findings are compared with the labels as (path, start line, lint name) multisets. The test
+//! prints a per-server table of expected, found, true and false positives, false negatives,
+//! precision and recall, lists every mismatch with its location and message, and fails on any
+//! mismatch.
+//!
+//! `expected.txt` grammar: one finding per line, `relative/path.rs:LINE lint_name  # why`; blank
+//! lines and lines starting with `#` are ignored. LINE is where the finding's expression starts.
+//! `EVAL_SERVER=substring` runs only the matching servers.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use lints::{CrateInput, Dependency, FileRole, Manifest, Options, SourceInput};
+
+/// What identifies a finding: file (relative to the crate root), 1-based start line, lint name.
+type Key = (String, usize, String);
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/eval")
+}
+
+/// Every corpus crate: a directory of `tests/eval` holding a Cargo.toml.
+fn servers() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/eval is readable")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn dependency(key: &str, spec: &toml::Value) -> Dependency {
+    match spec {
+        toml::Value::String(version) => Dependency {
+            name: key.to_string(),
+            version: Some(version.clone()),
+        },
+        table => Dependency {
+            name: table
+                .get("package")
+                .and_then(toml::Value::as_str)
+                .unwrap_or(key)
+                .to_string(),
+            version: table
+                .get("version")
+                .and_then(toml::Value::as_str)
+                .map(str::to_string),
+        },
+    }
+}
+
+/// Package name and dependencies (all three kinds) of a corpus crate's Cargo.toml.
+fn manifest(dir: &Path) -> Manifest {
+    let path = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).expect("Cargo.toml is readable");
+    let table: toml::Table = text
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let package_name = table
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(toml::Value::as_str)
+        .map(str::to_string);
+    let dependencies = ["dependencies", "dev-dependencies", "build-dependencies"]
+        .iter()
+        .filter_map(|kind| table.get(*kind).and_then(toml::Value::as_table))
+        .flat_map(|deps| deps.iter().map(|(k, v)| dependency(k, v)))
+        .collect();
+    Manifest {
+        package_name,
+        dependencies,
+    }
+}
+
+/// `.rs` files under `dir`, recursively, sorted.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The crate as the CLI would hand it to the analysis; paths are relative to the crate root.
+fn crate_input(dir: &Path) -> CrateInput {
+    let mut files = Vec::new();
+    for (sub, role) in [("src", FileRole::Source), ("tests", FileRole::Test)] {
+        let mut paths = Vec::new();
+        rust_files(&dir.join(sub), &mut paths);
+        files.extend(paths.into_iter().map(|path| {
+            SourceInput {
+                contents: std::fs::read(&path).expect("source file is readable"),
+                path: path
+                    .strip_prefix(dir)
+                    .expect("file is under its crate")
+                    .to_path_buf(),
+                role,
+                report: true,
+            }
+        }));
+    }
+    CrateInput {
+        root: Some(dir.to_path_buf()),
+        manifest: Some(manifest(dir)),
+        files,
+    }
+}
+
+/// Labels from `expected.txt`, each with its reason.
+fn expected(dir: &Path) -> Vec<(Key, String)> {
+    let path = dir.join("expected.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut labels = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (finding, why) = line.split_once('#').unwrap_or((line, ""));
+        let malformed = || panic!("{}:{}: malformed label {line:?}", path.display(), n + 1);
+        let mut words = finding.split_whitespace();
+        let (Some(location), Some(lint), None) = (words.next(), words.next(), words.next()) else {
+            malformed()
+        };
+        let Some((file, Ok(line_no))) = location
+            .rsplit_once(':')
+            .map(|(f, l)| (f, l.parse::<usize>()))
+        else {
+            malformed()
+        };
+        assert!(
+            lints::registry::find(lint).is_some_and(|l| l.name == lint),
+            "{}:{}: {lint:?} is not a lint name",
+            path.display(),
+            n + 1
+        );
+        labels.push((
+            (file.to_string(), line_no, lint.to_string()),
+            why.trim().to_string(),
+        ));
+    }
+    labels
+}
+
+/// Findings of the analysis, each with its message.
+fn found(dir: &Path) -> Vec<(Key, String)> {
+    let reports = lints::analyze(&crate_input(dir), &Options::default());
+    let mut out = Vec::new();
+    for report in reports {
+        let file = report.path.to_string_lossy().replace('\\', "/");
+        for d in report.diagnostics {
+            out.push((
+                (file.clone(), d.span.start_line, d.lint.name.to_string()),
+                d.message,
+            ));
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+struct Score {
+    expected: usize,
+    found: usize,
+    true_positives: usize,
+    /// Unexpected findings: location and message.
+    false_positives: Vec<(Key, String)>,
+    /// Missed labels: location and the label's reason.
+    false_negatives: Vec<(Key, String)>,
+}
+
+impl Score {
+    fn add(&mut self, other: &Score) {
+        self.expected += other.expected;
+        self.found += other.found;
+        self.true_positives += other.true_positives;
+    }
+
+    fn precision(&self) -> String {
+        ratio(self.true_positives, self.found)
+    }
+
+    fn recall(&self) -> String {
+        ratio(self.true_positives, self.expected)
+    }
+}
+
+fn ratio(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.3}", part as f64 / whole as f64)
+    }
+}
+
+/// Match labels against findings as multisets of keys.
+fn score(expected: Vec<(Key, String)>, found: Vec<(Key, String)>) -> Score {
+    let mut unmatched: BTreeMap<Key, Vec<String>> = BTreeMap::new();
+    for (key, why) in &expected {
+        unmatched.entry(key.clone()).or_default().push(why.clone());
+    }
+    let mut s = Score {
+        expected: expected.len(),
+        found: found.len(),
+        ..Score::default()
+    };
+    for (key, message) in found {
+        match unmatched.get_mut(&key).and_then(Vec::pop) {
+            Some(_) => s.true_positives += 1,
+            None => s.false_positives.push((key, message)),
+        }
+    }
+    for (key, whys) in unmatched {
+        s.false_negatives
+            .extend(whys.into_iter().map(|why| (key.clone(), why)));
+    }
+    s.false_positives.sort();
+    s
+}
+
+fn row(out: &mut String, name: &str, s: &Score) {
+    let _ = writeln!(
+        out,
+        "{name:<14} {:>8} {:>6} {:>4} {:>4} {:>4} {:>9} {:>7}",
+        s.expected,
+        s.found,
+        s.true_positives,
+        s.found - s.true_positives,
+        s.expected - s.true_positives,
+        s.precision(),
+        s.recall()
+    );
+}
+
+#[test]
+fn corpus_findings_match_the_labels() {
+    let filter = std::env::var("EVAL_SERVER").ok();
+    let mut table = format!(
+        "{:<14} {:>8} {:>6} {:>4} {:>4} {:>4} {:>9} {:>7}\n",
+        "server", "expected", "found", "tp", "fp", "fn", "precision", "recall"
+    );
+    let mut details = String::new();
+    let mut total = Score::default();
+    let mut ran = 0;
+    for dir in servers() {
+        let name = dir
+            .file_name()
+            .expect("corpus directory has a name")
+            .to_string_lossy()
+            .into_owned();
+        if filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        ran += 1;
+        let s = score(expected(&dir), found(&dir));
+        row(&mut table, &name, &s);
+        for ((file, line, lint), message) in &s.false_positives {
+            let _ = writeln!(details, "  FP {name}/{file}:{line} {lint}: {message}");
+        }
+        for ((file, line, lint), why) in &s.false_negatives {
+            let _ = writeln!(details, "  FN {name}/{file}:{line} {lint}  # {why}");
+        }
+        total.add(&s);
+        total.false_positives.extend(s.false_positives);
+        total.false_negatives.extend(s.false_negatives);
+    }
+    assert!(ran > 0, "no corpus server matched EVAL_SERVER={filter:?}");
+    row(&mut table, "TOTAL", &total);
+    println!("{table}");
+    if !details.is_empty() {
+        println!("mismatches:\n{details}");
+    }
+    assert!(
+        total.false_positives.is_empty() && total.false_negatives.is_empty(),
+        "mcp-lint disagrees with the hand labels: {} false positives, {} false negatives\n{table}\n{details}",
+        total.false_positives.len(),
+        total.false_negatives.len()
+    );
+}
+
+#[test]
+fn every_server_has_labels_and_an_rmcp_dependency() {
+    let all = servers();
+    assert!(all.len() >= 8, "the corpus has {} servers", all.len());
+    for dir in all {
+        assert!(
+            dir.join("expected.txt").is_file(),
+            "{} has no expected.txt",
+            dir.display()
+        );
+        let m = manifest(&dir);
+        assert!(
+            m.dependencies
+                .iter()
+                .any(|d| d.name == "rmcp" && d.version.is_some()),
+            "{} does not depend on a versioned rmcp",
+            dir.display()
+        );
+        let labels = expected(&dir);
+        for ((file, line, _), _) in &labels {
+            let text = std::fs::read_to_string(dir.join(file))
+                .unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()));
+            assert!(
+                *line >= 1 && *line <= text.lines().count(),
+                "{}/{file}:{line} is past the end of the file",
+                dir.display()
+            );
+        }
+    }
+}

@@ -1,0 +1,3 @@
+pub mod extract;
+pub mod server;
+pub mod upstream;

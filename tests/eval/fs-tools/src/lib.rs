@@ -1,0 +1,4 @@
+pub mod errors;
+pub mod prelude;
+pub mod sandbox;
+pub mod server;

@@ -1,0 +1,3 @@
+pub mod db;
+pub mod error;
+pub mod server;

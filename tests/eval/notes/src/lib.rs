@@ -1,0 +1,3 @@
+pub mod prompts;
+pub mod server;
+pub mod store;

@@ -1,0 +1,5 @@
+pub mod consts;
+pub mod db;
+pub mod server;
+
+pub use rmcp::Error as McpError;
