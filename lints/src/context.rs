@@ -8,7 +8,7 @@ use syn::{Expr, ImplItem, Item};
 use crate::index::{FnItem, Index, Owner};
 use crate::model::FileId;
 use crate::sdk::{rmcp, Dialect, ErrChannel, HandlerKind, ReturnFacts};
-use crate::sites::{CallEdge, Callee, Channel, ErrorSite, Origin, SiteContext};
+use crate::sites::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BodyId(pub usize);
@@ -358,6 +358,11 @@ impl Reach {
                             },
                             context: caller_context.clone(),
                             body: caller.id,
+                            path: PathFacts {
+                                server_fault: s.path.server_fault || e.path.server_fault,
+                                schema_level: s.path.schema_level || e.path.schema_level,
+                                ..e.path.clone()
+                            },
                             ..(*s).clone()
                         });
                     }

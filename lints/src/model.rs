@@ -11,7 +11,7 @@ use crate::index::Index;
 use crate::options::{CrateInput, Options};
 use crate::parse;
 use crate::sdk::{Dialect, ErrChannel};
-use crate::sites::{CodeSite, ErrorSite, PanicSite, SiteContext, Walker};
+use crate::sites::{CodeSite, ErrorSite, PanicSite, ProtocolReturn, SiteContext, Walker};
 use crate::source::{FileRole, SourceFile, Span};
 
 /// Index of a file in [`Model::files`].
@@ -84,11 +84,13 @@ impl Model {
         let mut bodies = context::fn_bodies(&index, &dialect, options.include_tests);
         let first_const = bodies.len();
         bodies.extend(context::const_bodies(&parsed, first_const));
-        let mut fn_names: HashMap<String, bool> = HashMap::new();
+        let mut fn_names: HashMap<String, ProtocolReturn> = HashMap::new();
         for f in &index.fns {
             let protocol =
                 dialect.return_facts(None, &f.sig.output, &index).err == ErrChannel::Protocol;
-            *fn_names.entry(f.name.clone()).or_default() |= protocol;
+            let entry = fn_names.entry(f.name.clone()).or_default();
+            entry.any |= protocol;
+            entry.non_handler |= protocol && dialect.handler_kind(f).is_none();
         }
 
         // Walk every body once; closures registered as tools become bodies and are walked too.

@@ -177,6 +177,15 @@ pub struct PathFacts {
     pub uses_error: bool,
 }
 
+/// Whether fns of one name return the protocol error type.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProtocolReturn {
+    /// Any of them.
+    pub any: bool,
+    /// Any that is not a handler (tools are only ever called on `self`).
+    pub non_handler: bool,
+}
+
 /// One error site.
 #[derive(Clone, Debug)]
 pub struct ErrorSite {
@@ -226,6 +235,9 @@ pub struct CallEdge {
     pub callee: Callee,
     pub span: Span,
     pub context_override: Option<SiteContext>,
+    /// The failure path at the call (`spawn_blocking(..).await.map_err(helper)` is a server
+    /// fault whatever `helper` builds).
+    pub path: PathFacts,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -317,10 +329,25 @@ const SCHEMA_CALLS: &[&str] = &[
     "arguments",
 ];
 
-/// Words that mark a schema-level message.
+/// Phrases that mark a schema-level message: the request's shape, not an argument's value.
+/// Type words ("must be an integer") are left to the failing call, since "must be an integer
+/// from 2 to 36" is a range check.
 const SCHEMA_WORDS: &[&str] = &[
-    "missing",
-    "required",
+    "missing required",
+    "missing argument",
+    "missing param",
+    "missing field",
+    "missing property",
+    "missing key",
+    "missing `",
+    "missing '",
+    "missing \"",
+    "is required",
+    "are required",
+    "required argument",
+    "required field",
+    "required param",
+    "required property",
     "must be an object",
     "not an object",
     "expected an object",
@@ -330,16 +357,11 @@ const SCHEMA_WORDS: &[&str] = &[
     "deserializ",
     "invalid type",
     "wrong type",
-    "must be a string",
-    "must be a number",
-    "must be an integer",
-    "must be a boolean",
-    "must be an array",
-    "expected a string",
-    "expected a number",
     "unknown field",
     "requeststate",
+    "request state",
     "inputresponses",
+    "input responses",
     "_meta",
     "failed to parse parameters",
 ];
@@ -404,7 +426,7 @@ pub struct Walker<'a, 'm> {
     pub file: &'m SourceFile,
     pub body: &'m BodyInfo<'a>,
     /// Every fn name of the crate → whether one of them returns the protocol error type.
-    pub fn_names: &'m HashMap<String, bool>,
+    pub fn_names: &'m HashMap<String, ProtocolReturn>,
     pub fault_markers: &'m [String],
     pub facts: BodyFacts<'a>,
     frames: Vec<Frame<'a>>,
@@ -423,7 +445,7 @@ impl<'a, 'm> Walker<'a, 'm> {
         index: &'m Index<'a>,
         file: &'m SourceFile,
         body: &'m BodyInfo<'a>,
-        fn_names: &'m HashMap<String, bool>,
+        fn_names: &'m HashMap<String, ProtocolReturn>,
         fault_markers: &'m [String],
     ) -> Self {
         Walker {
@@ -479,7 +501,8 @@ impl<'a, 'm> Walker<'a, 'm> {
                 || marker_hit,
             schema_level: cause_calls(SCHEMA_CALLS)
                 || causes.iter().any(|c| reads_argument_field(c))
-                || mentions(SCHEMA_WORDS),
+                || mentions(SCHEMA_WORDS)
+                || lowered_texts.iter().any(|t| names_absent_argument(t)),
             uses_error: self
                 .frames
                 .iter()
@@ -631,13 +654,32 @@ impl<'a, 'm> Walker<'a, 'm> {
 
     fn call_edge(&mut self, name: String, span: Span) {
         if self.fn_names.contains_key(&name) {
-            self.facts.calls.push(CallEdge {
-                from: self.body.id,
-                callee: Callee::Name(name),
-                span,
-                context_override: self.arm.clone(),
+            self.push_edge(Callee::Name(name), span, None);
+        }
+    }
+
+    /// An edge with the failure path at the call; `failing` is the operation whose error the
+    /// callee receives (the receiver of `.map_err(helper)`, the operand of `?`).
+    fn push_edge(&mut self, callee: Callee, span: Span, failing: Option<&'a Expr>) {
+        if let Some(cause) = failing {
+            self.frames.push(Frame {
+                kind: FrameKind::Failure,
+                binding: None,
+                cause: Some(cause),
+                definite: false,
             });
         }
+        let path = self.path_facts(&proc_macro2::TokenStream::new(), &[]);
+        if failing.is_some() {
+            self.frames.pop();
+        }
+        self.facts.calls.push(CallEdge {
+            from: self.body.id,
+            callee,
+            span,
+            context_override: self.arm.clone(),
+            path,
+        });
     }
 
     /// The tool-name `match` of a dispatcher: literal arms are tools, the catch-all is the
@@ -696,25 +738,32 @@ impl<'a, 'm> Walker<'a, 'm> {
         {
             return;
         }
-        self.facts.calls.push(CallEdge {
-            from: self.body.id,
-            callee: Callee::FromImpls,
-            span: self.file.span_of(t),
-            context_override: self.arm.clone(),
-        });
+        let span = self.file.span_of(t);
+        self.push_edge(Callee::FromImpls, span, Some(operand));
     }
 
-    /// A call to a crate fn declared to return the protocol error type.
+    /// A call to a crate fn declared to return the protocol error type. A method called on
+    /// something other than `self` is not one of this server's tool handlers.
     fn returns_protocol_error(&self, expr: &Expr) -> bool {
-        let name = match expr {
+        let (name, on_self) = match expr {
             Expr::Call(c) => match &*c.func {
-                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-                _ => None,
+                Expr::Path(p) => (p.path.segments.last().map(|s| s.ident.to_string()), true),
+                _ => (None, false),
             },
-            Expr::MethodCall(m) => Some(m.method.to_string()),
-            _ => None,
+            Expr::MethodCall(m) => (
+                Some(m.method.to_string()),
+                matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")),
+            ),
+            _ => (None, false),
         };
-        name.is_some_and(|n| self.fn_names.get(&n).copied().unwrap_or(false))
+        let Some(returns) = name.and_then(|n| self.fn_names.get(&n)) else {
+            return false;
+        };
+        if on_self {
+            returns.any
+        } else {
+            returns.non_handler
+        }
     }
 }
 
@@ -757,6 +806,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         self.visit_expr(value);
                         self.err_arg = previous;
                         return;
+                    }
+                    // `Err(e.into())`, `Err(McpError::from(e))`: the crate's `From` impls convert.
+                    if self.body.returns.err == ErrChannel::Protocol && is_from_conversion(value) {
+                        let span = self.file.span_of(call);
+                        self.push_edge(Callee::FromImpls, span, None);
                     }
                 }
                 "Ok" if call.args.len() == 1
@@ -1008,14 +1062,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         if let Some(last) = p.path.segments.last() {
                             let name = last.ident.to_string();
                             if name == "from" || name == "into" {
-                                self.facts.calls.push(CallEdge {
-                                    from: self.body.id,
-                                    callee: Callee::FromImpls,
-                                    span: self.file.span_of(arg),
-                                    context_override: self.arm.clone(),
-                                });
+                                let span = self.file.span_of(arg);
+                                self.push_edge(Callee::FromImpls, span, Some(&mc.receiver));
                             } else {
-                                self.call_edge(name, self.file.span_of(arg));
+                                if self.fn_names.contains_key(&name) {
+                                    let span = self.file.span_of(arg);
+                                    self.push_edge(Callee::Name(name), span, Some(&mc.receiver));
+                                }
                             }
                         }
                     }
@@ -1161,9 +1214,13 @@ impl<'a> Walker<'a, '_> {
     /// PAT is `Some(..)` on a lookup, a failure when PAT is `Ok(..)`.
     fn visit_refuted(&mut self, pat: &Pat, scrutinee: &'a Expr, branch: &'a Expr) {
         let lookup = is_lookup(scrutinee);
-        let miss = variant_binding(pat, "Some").is_some() && lookup;
+        let some = variant_binding(pat, "Some").is_some();
+        let miss = some && lookup;
         let failed = variant_binding(pat, "Ok").is_some();
-        if !(miss || failed) {
+        // `let Some(x) = args.get("x") else`, `let Some(s) = v.as_str() else`: the argument's
+        // shape, recorded as the cause so the branch counts as schema-level.
+        let shape = some && reads_argument_field(scrutinee);
+        if !(miss || failed || shape) {
             return self.visit_expr(branch);
         }
         let kind = if lookup {
@@ -1191,6 +1248,28 @@ impl<'a> Walker<'a, '_> {
             content,
             Origin::ToolErr,
         );
+    }
+}
+
+/// "required string argument 'x' is missing", "field `y` is required": a required argument,
+/// field or parameter that is absent.
+fn names_absent_argument(text: &str) -> bool {
+    let absent = text.contains("required") || text.contains("missing");
+    let what = ["argument", "field", "param", "property"]
+        .iter()
+        .any(|w| text.contains(w));
+    absent && what
+}
+
+/// `e.into()`, `McpError::from(e)`, `From::from(e)`.
+fn is_from_conversion(expr: &Expr) -> bool {
+    match expr {
+        Expr::MethodCall(m) => m.method == "into" && m.args.is_empty(),
+        Expr::Call(c) => {
+            c.args.len() == 1
+                && matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "from"))
+        }
+        _ => false,
     }
 }
 
@@ -1289,6 +1368,9 @@ fn calls_any(expr: &Expr, names: &[&str]) -> bool {
             }
             visit::visit_expr_field(self, f);
         }
+        fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {
+            // `x?` already propagated `x`'s failure: the error being handled comes after it.
+        }
         fn visit_macro(&mut self, m: &'v syn::Macro) {
             if m.path
                 .segments
@@ -1307,39 +1389,42 @@ fn calls_any(expr: &Expr, names: &[&str]) -> bool {
     f.found
 }
 
-/// `args.get("field")`, `args.get("field")?.as_str()`, `args["field"].as_i64()`: reading one
-/// field of the JSON arguments, whose failure is a missing field or a wrong JSON type.
+/// `args.get("field")` (absent), `v.as_str()` / `as_f64()` … (the JSON value has the wrong
+/// type), `args["field"].as_i64()`: a failure of the request's shape. `String::as_str` returns no
+/// `Option`, so an accessor whose `None` is handled is a `serde_json::Value`'s.
 fn reads_argument_field(expr: &Expr) -> bool {
+    let accessor = |n: &str| {
+        matches!(
+            n,
+            "as_str"
+                | "as_i64"
+                | "as_u64"
+                | "as_f64"
+                | "as_bool"
+                | "as_array"
+                | "as_object"
+                | "as_null"
+        )
+    };
     match strip_await(expr) {
         Expr::MethodCall(m) => {
             let name = m.method.to_string();
             let field_get = name == "get"
                 && matches!(m.args.first(), Some(Expr::Lit(l)) if matches!(l.lit, syn::Lit::Str(_)));
-            let json_accessor = name.starts_with("as_")
-                && m.args.is_empty()
-                && matches!(
-                    name.as_str(),
-                    "as_str"
-                        | "as_i64"
-                        | "as_u64"
-                        | "as_f64"
-                        | "as_bool"
-                        | "as_array"
-                        | "as_object"
-                );
-            field_get || (json_accessor && reads_argument_field_chain(&m.receiver))
+            let json_accessor = m.args.is_empty() && accessor(&name);
+            // `.and_then(Value::as_str)`, `.and_then(|v| v.as_str())`
+            let mapped_accessor = name == "and_then"
+                && match m.args.first() {
+                    Some(Expr::Path(p)) => p
+                        .path
+                        .segments
+                        .last()
+                        .is_some_and(|s| accessor(&s.ident.to_string())),
+                    Some(Expr::Closure(c)) => reads_argument_field(&c.body),
+                    _ => false,
+                };
+            field_get || json_accessor || mapped_accessor
         }
-        _ => false,
-    }
-}
-
-fn reads_argument_field_chain(expr: &Expr) -> bool {
-    match strip_await(expr) {
-        Expr::Try(t) => reads_argument_field_chain(&t.expr),
-        Expr::MethodCall(m) => {
-            reads_argument_field(expr) || reads_argument_field_chain(&m.receiver)
-        }
-        Expr::Index(i) => matches!(&*i.index, Expr::Lit(l) if matches!(l.lit, syn::Lit::Str(_))),
         _ => false,
     }
 }
@@ -1363,6 +1448,7 @@ fn is_serializing_call(expr: &Expr) -> bool {
             }
             visit::visit_expr_call(self, c);
         }
+        fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {}
     }
     let mut f = Finder(false);
     f.visit_expr(expr);
