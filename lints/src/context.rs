@@ -7,7 +7,7 @@ use syn::{Expr, ImplItem, Item};
 
 use crate::index::{FnItem, Index, Owner};
 use crate::model::FileId;
-use crate::sdk::{rmcp, Dialect, ErrChannel, HandlerKind, ReturnFacts};
+use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::sites::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -36,9 +36,9 @@ pub struct BodyInfo<'a> {
 }
 
 /// Turn every fn of the index into a body, with what the dialect says about it.
-pub fn fn_bodies<'a>(
+pub fn fn_bodies<'a, 'd>(
     index: &Index<'a>,
-    dialect: &Dialect,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
     include_tests: bool,
 ) -> Vec<BodyInfo<'a>> {
     index
@@ -46,17 +46,21 @@ pub fn fn_bodies<'a>(
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let kind = dialect.handler_kind(f);
+            let dialect = dialect_of(f.file);
+            let kind = dialect.and_then(|d| d.handler_kind(f));
             BodyInfo {
                 id: BodyId(i),
                 file: f.file,
                 name: f.name.clone(),
-                tool_name: (kind == Some(HandlerKind::Tool)).then(|| rmcp::tool_name(f)),
+                tool_name: (kind == Some(HandlerKind::Tool))
+                    .then(|| dialect.map(|d| d.tool_name(f)).unwrap_or_default()),
                 kind,
                 is_test: f.is_test && !include_tests,
-                returns: dialect.return_facts(kind, &f.sig.output, index),
+                returns: dialect.map_or(ReturnFacts::UNKNOWN, |d| {
+                    d.return_facts(kind, &f.sig.output, index)
+                }),
                 code: BodyCode::Block(f.block),
-                is_from_impl: is_from_impl(f, dialect),
+                is_from_impl: dialect.is_some_and(|d| is_from_impl(f, d)),
             }
         })
         .collect()
@@ -86,6 +90,7 @@ pub fn closure_body<'a>(
     file: FileId,
     closure: &'a Expr,
     is_test: bool,
+    returns: ReturnFacts,
 ) -> BodyInfo<'a> {
     // `|ctx| Box::pin(async move { .. })`: the async block is the handler.
     let code = match closure {
@@ -99,11 +104,7 @@ pub fn closure_body<'a>(
         tool_name: Some("tool closure".to_string()),
         kind: Some(HandlerKind::Tool),
         is_test,
-        returns: ReturnFacts {
-            err: ErrChannel::Protocol,
-            err_is_unit: false,
-            ok_is_text: false,
-        },
+        returns,
         code,
         is_from_impl: false,
     }

@@ -287,6 +287,22 @@ pub fn type_name(ty: &Type) -> Option<String> {
     }
 }
 
+/// The error type's name of `Result<T, E>` (`E`'s last segment).
+pub fn result_error_name(ty: &Type) -> Option<String> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    a.args.iter().nth(1).and_then(|g| match g {
+        syn::GenericArgument::Type(t) => type_name(t),
+        _ => None,
+    })
+}
+
 /// The last segment name of an attribute's path (`#[rmcp::tool(..)]` → `tool`).
 pub fn attr_name(attr: &Attribute) -> String {
     attr.path()

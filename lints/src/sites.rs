@@ -9,7 +9,9 @@ use syn::{Expr, Pat};
 use crate::context::{BodyCode, BodyId, BodyInfo};
 use crate::index::Index;
 use crate::model::FileId;
-use crate::sdk::{Construction, ContentFacts, Dialect, ErrChannel, HandlerKind};
+use crate::sdk::{
+    Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning,
+};
 use crate::source::{SourceFile, Span};
 use crate::text::{message_from_expr, MessageText};
 
@@ -184,6 +186,8 @@ pub struct ProtocolReturn {
     pub any: bool,
     /// Any that is not a handler (tools are only ever called on `self`).
     pub non_handler: bool,
+    /// Any returns the SDK's tool error type (`Result<_, CallToolError>`).
+    pub tool_error: bool,
 }
 
 /// One error site.
@@ -731,15 +735,77 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// that type, the crate's `impl From<X> for` it does the conversion.
     fn try_operand(&mut self, t: &'a syn::ExprTry) {
         let operand = strip_await(&t.expr);
-        if self.body.returns.err != ErrChannel::Protocol
-            || explicit_conversion(operand, self.dialect, self.index)
-            || self.dialect.is_sdk_fallible_call(operand)
-            || self.returns_protocol_error(operand)
+        if self.body.returns.err != ErrChannel::Protocol {
+            return;
+        }
+        let tool_error = self.operand_error_is_tool_error(operand);
+        if !tool_error
+            && (explicit_conversion(operand, self.dialect, self.index, &self.body.returns)
+                || self.dialect.is_sdk_fallible_call(operand)
+                || self.returns_protocol_error(operand))
         {
             return;
         }
         let span = self.file.span_of(t);
-        self.push_edge(Callee::FromImpls, span, Some(operand));
+        match self.dialect.try_meaning(&self.body.returns, tool_error) {
+            TryMeaning::Nothing => {}
+            TryMeaning::FromImpls => self.push_edge(Callee::FromImpls, span, Some(operand)),
+            TryMeaning::Protocol(code) => {
+                // The SDK's own conversion: the `?` is where the protocol error is made.
+                self.frames.push(Frame {
+                    kind: FrameKind::Failure,
+                    binding: None,
+                    cause: Some(operand),
+                    definite: false,
+                });
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![MessageText::Opaque],
+                };
+                self.add_site(
+                    t,
+                    span,
+                    Channel::Protocol,
+                    Some(code),
+                    content,
+                    Origin::QuestionMark,
+                );
+                self.frames.pop();
+            }
+        }
+    }
+
+    /// `.map_err(CallToolError::new)`, or a crate fn declared to return the SDK's tool error
+    /// type: `?` then goes through the SDK's conversion of that type.
+    fn operand_error_is_tool_error(&self, operand: &Expr) -> bool {
+        match operand {
+            Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
+                Some(Expr::Path(p)) => {
+                    let segs: Vec<String> = p
+                        .path
+                        .segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect();
+                    segs.len() >= 2 && self.dialect.is_tool_error_type_name(&segs[segs.len() - 2])
+                }
+                _ => false,
+            },
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => p
+                    .path
+                    .segments
+                    .last()
+                    .and_then(|s| self.fn_names.get(&s.ident.to_string()))
+                    .is_some_and(|r| r.tool_error),
+                _ => false,
+            },
+            Expr::MethodCall(mc) => self
+                .fn_names
+                .get(&mc.method.to_string())
+                .is_some_and(|r| r.tool_error),
+            _ => false,
+        }
     }
 
     /// A call to a crate fn declared to return the protocol error type. A method called on
@@ -846,7 +912,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
         match expr {
             Expr::Call(call) => {
-                if let Some(built) = self.dialect.construction_of_call(call, self.index) {
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_call(call, self.index, &self.body.returns)
+                {
                     self.construction(expr, built);
                 }
             }
@@ -1116,8 +1185,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         .get_ident()
                         .and_then(|id| self.lets.get(&id.to_string()).copied())
                         .and_then(|init| match init {
-                            Expr::Call(c) => match self.dialect.construction_of_call(c, self.index)
-                            {
+                            Expr::Call(c) => match self.dialect.construction_of_call(
+                                c,
+                                self.index,
+                                &self.body.returns,
+                            ) {
                                 Some(Construction::ToolResult {
                                     content: Some(c),
                                     never_empty,
@@ -1275,7 +1347,12 @@ fn is_from_conversion(expr: &Expr) -> bool {
 
 /// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
 /// construction of the error type, so `?` converts nothing.
-fn explicit_conversion(expr: &Expr, dialect: &Dialect, index: &Index<'_>) -> bool {
+fn explicit_conversion(
+    expr: &Expr,
+    dialect: &Dialect,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> bool {
     let Expr::MethodCall(mc) = expr else {
         return false;
     };
@@ -1300,7 +1377,7 @@ fn explicit_conversion(expr: &Expr, dialect: &Dialect, index: &Index<'_>) -> boo
     };
     match value {
         Expr::Call(c) => {
-            dialect.construction_of_call(c, index).is_some()
+            dialect.construction_of_call(c, index, returns).is_some()
                 || !matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2 && index.local_types.contains(&p.path.segments[p.path.segments.len() - 2].ident.to_string()))
         }
         Expr::Struct(s) => dialect.construction_of_struct(s, index).is_some(),

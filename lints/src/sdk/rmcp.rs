@@ -574,8 +574,16 @@ pub fn tool_error_snippet(names: &Names, message: &str, dispatcher: bool) -> Str
 }
 
 pub fn unknown_tool_snippet(names: &Names, name_binding: &str) -> String {
+    let simple = name_binding
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_');
+    let message = if simple {
+        format!("format!(\"Unknown tool: {{{name_binding}}}\")")
+    } else {
+        format!("format!(\"Unknown tool: {{}}\", {name_binding})")
+    };
     format!(
-        "Err({}::invalid_params(format!(\"Unknown tool: {{{name_binding}}}\"), None))",
+        "Err({}::invalid_params({message}, None))",
         names.display_error
     )
 }
