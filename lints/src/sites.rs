@@ -441,6 +441,14 @@ pub struct Walker<'a, 'm> {
     lets: HashMap<String, &'a Expr>,
     /// The innermost `Err(..)` argument being visited in a tool-error body.
     err_arg: Option<&'a Expr>,
+    /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
+    tool_values: usize,
+    /// Constructor calls already read as part of a chain (`RpcError::internal_error()` in
+    /// `RpcError::internal_error().with_message(..)`).
+    consumed: std::collections::HashSet<*const syn::ExprCall>,
+    /// Inside the tool-call arm of a general request handler: a tool-name `match` there is a
+    /// dispatch.
+    in_tool_call_arm: bool,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -466,6 +474,9 @@ impl<'a, 'm> Walker<'a, 'm> {
             comparison: 0,
             lets: HashMap::new(),
             err_arg: None,
+            tool_values: 0,
+            consumed: std::collections::HashSet::new(),
+            in_tool_call_arm: false,
         }
     }
 
@@ -553,11 +564,24 @@ impl<'a, 'm> Walker<'a, 'm> {
                 code,
                 message,
             } => {
-                let text = message.map_or(MessageText::Absent, |m| message_from_expr(m, self.file));
-                let named_code = matches!(code, Some(-32002) | Some(-32042))
-                    && !constructor.ends_with("::new")
-                    && !constructor.ends_with("{ .. }");
-                if named_code && self.comparison == 0 {
+                let default = match expr {
+                    Expr::Call(call) if message.is_none() => self.dialect.default_message(call),
+                    _ => None,
+                };
+                let text = match (message, default) {
+                    (Some(m), _) => message_from_expr(m, self.file),
+                    (None, Some(value)) => MessageText::Literal {
+                        value: value.to_string(),
+                        span,
+                    },
+                    (None, None) => MessageText::Absent,
+                };
+                // A code the constructor's name carries (`resource_not_found`, `rate_limited`).
+                let named_code = code.is_some_and(|c| !crate::codes::is_standard(c))
+                    && !["::new", "{ .. }", "::protocol", "::from_rpc_code"]
+                        .iter()
+                        .any(|suffix| constructor.ends_with(suffix));
+                if named_code && self.comparison == 0 && self.tool_values == 0 {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
                         span,
@@ -689,7 +713,8 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// The tool-name `match` of a dispatcher: literal arms are tools, the catch-all is the
     /// unknown-tool branch.
     fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
-        if self.body.kind != Some(HandlerKind::Dispatcher) || self.arm.is_some() {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
+        if !dispatcher && !self.in_tool_call_arm {
             return false;
         }
         let scrutinee = m.expr.to_token_stream_string();
@@ -721,12 +746,14 @@ impl<'a, 'm> Walker<'a, 'm> {
                 },
                 _ => continue,
             };
-            self.arm = Some(context);
+            let outer = self.arm.replace(context);
+            let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
             if let Some((_, guard)) = &arm.guard {
                 self.visit_expr(guard);
             }
             self.visit_expr(&arm.body);
-            self.arm = None;
+            self.arm = outer;
+            self.in_tool_call_arm = in_tool_call_arm;
         }
         true
     }
@@ -887,7 +914,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }
                 _ => {}
             }
-            if last == "ErrorCode" && self.comparison == 0 {
+            if last == "ErrorCode" && self.comparison == 0 && self.tool_values == 0 {
                 if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
@@ -910,12 +937,23 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        let mut tool_value = false;
         match expr {
-            Expr::Call(call) => {
+            Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
                 if let Some(built) =
                     self.dialect
                         .construction_of_call(call, self.index, &self.body.returns)
                 {
+                    tool_value = matches!(built, Construction::ToolResult { .. });
+                    self.construction(expr, built);
+                }
+            }
+            Expr::MethodCall(mc) => {
+                if let Some((built, inner)) =
+                    self.dialect
+                        .construction_of_method(mc, self.index, &self.body.returns)
+                {
+                    self.consumed.insert(inner as *const syn::ExprCall);
                     self.construction(expr, built);
                 }
             }
@@ -924,14 +962,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     self.construction(expr, built);
                 }
             }
-            Expr::Path(p) if self.comparison == 0 => {
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                if segs.len() >= 2 && segs[segs.len() - 2] == "ErrorCode" {
+            Expr::Path(p) if self.comparison == 0 && self.tool_values == 0 => {
+                if self.dialect.is_code_constant(&p.path) {
                     if let Some(code) = self.dialect.code_use(expr, self.index) {
                         self.facts.codes.push(CodeSite {
                             file: self.body.file,
@@ -945,7 +977,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             _ => {}
         }
+        self.tool_values += usize::from(tool_value);
         visit::visit_expr(self, expr);
+        self.tool_values -= usize::from(tool_value);
     }
 
     fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
@@ -955,6 +989,21 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.visit_expr(&m.expr);
         let lookup = is_lookup(&m.expr);
         for arm in &m.arms {
+            if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
+                // `RequestFromClient::CallToolRequest(params) =>`: this arm answers tool calls.
+                self.arm = Some(SiteContext::Tool {
+                    tools: vec!["tools/call".to_string()],
+                    helper: None,
+                });
+                self.in_tool_call_arm = true;
+                if let Some((_, g)) = &arm.guard {
+                    self.visit_expr(g);
+                }
+                self.visit_expr(&arm.body);
+                self.in_tool_call_arm = false;
+                self.arm = None;
+                continue;
+            }
             let frame = match &arm.pat {
                 p if variant_binding(p, "Err").is_some() => Some(Frame {
                     kind: if lookup {
@@ -1050,6 +1099,16 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
+        if let Some(closure) = self.dialect.handler_closure_of_method(mc) {
+            self.facts.closures.push(closure);
+            self.visit_expr(&mc.receiver);
+            for arg in &mc.args {
+                if !std::ptr::eq(arg, closure) {
+                    self.visit_expr(arg);
+                }
+            }
+            return;
+        }
         let method = mc.method.to_string();
         match method.as_str() {
             "unwrap" | "expect" if self.comparison == 0 => {
