@@ -446,6 +446,11 @@ pub struct Walker<'a, 'm> {
     /// Constructor calls already read as part of a chain (`RpcError::internal_error()` in
     /// `RpcError::internal_error().with_message(..)`).
     consumed: std::collections::HashSet<*const syn::ExprCall>,
+    /// Inside the arguments of a protocol-error construction.
+    protocol_args: usize,
+    /// `CallToolResult::from(error)`: an error value made into a tool result, whatever the
+    /// body's own error channel.
+    returns_override: Option<ReturnFacts>,
     /// Inside the tool-call arm of a general request handler: a tool-name `match` there is a
     /// dispatch.
     in_tool_call_arm: bool,
@@ -477,6 +482,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
             in_tool_call_arm: false,
+            returns_override: None,
+            protocol_args: 0,
         }
     }
 
@@ -613,6 +620,11 @@ impl<'a, 'm> Walker<'a, 'm> {
                 content,
                 never_empty,
             } => {
+                // `CallToolResult::with_error(CallToolError::from_message(..))`: the inner
+                // constructor is the site (it has the text).
+                if content.is_some_and(|c| self.builds_tool_result(c)) {
+                    return;
+                }
                 // rmcp ≥ 1.4 forces `Err(CallToolResult::success(..))` to isError.
                 let forced_error = self.err_arg.is_some_and(|a| std::ptr::eq(a, expr));
                 let mut facts = content.map_or_else(ContentFacts::unknown, |c| {
@@ -758,6 +770,48 @@ impl<'a, 'm> Walker<'a, 'm> {
         true
     }
 
+    /// `if name == "a" { .. } else if name == "b" { .. } else { unknown }` in a dispatcher.
+    fn dispatch_if(&mut self, i: &'a syn::ExprIf) -> bool {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
+        if !(dispatcher || self.in_tool_call_arm) || tool_name_test(&i.cond).is_none() {
+            return false;
+        }
+        let mut branch = i;
+        loop {
+            let Some((literal, name)) = tool_name_test(&branch.cond) else {
+                // An `else if` that tests something else: not a plain dispatch; visit normally.
+                visit::visit_expr_if(self, branch);
+                return true;
+            };
+            self.visit_expr(&branch.cond);
+            let outer = self.arm.replace(SiteContext::Tool {
+                tools: vec![literal],
+                helper: None,
+            });
+            let in_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+            self.visit_block(&branch.then_branch);
+            match branch.else_branch.as_ref().map(|(_, e)| &**e) {
+                Some(Expr::If(next)) => {
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    branch = next;
+                }
+                Some(last) => {
+                    self.arm = Some(SiteContext::UnknownToolArm { binding: name });
+                    self.visit_expr(last);
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    return true;
+                }
+                None => {
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    return true;
+                }
+            }
+        }
+    }
+
     /// `?` in a body whose error type is the protocol error: unless the operand already builds
     /// that type, the crate's `impl From<X> for` it does the conversion.
     fn try_operand(&mut self, t: &'a syn::ExprTry) {
@@ -800,6 +854,61 @@ impl<'a, 'm> Walker<'a, 'm> {
                 self.frames.pop();
             }
         }
+    }
+
+    /// `MyTools::try_from(params).map_err(CallToolError::new)?` in a dispatcher: the tool-enum
+    /// conversion (rust-mcp-sdk's `tool_box!`) fails exactly for an unknown tool, so the `?` is
+    /// the unknown-tool answer.
+    fn unknown_tool_conversion(&mut self, t: &'a syn::ExprTry) -> bool {
+        let dispatching = (self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none())
+            || self.in_tool_call_arm;
+        let operand = strip_await(&t.expr);
+        if !dispatching || !calls_any(operand, &["try_from", "try_into"]) {
+            return false;
+        }
+        // `.map_err(|_| CallToolError::unknown_tool(name))`: that constructor is this answer.
+        let closure_ctor = match operand {
+            Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
+                Some(Expr::Closure(c)) => match tail_expr(&c.body) {
+                    Expr::Call(call) => match &*call.func {
+                        Expr::Path(p) if p.path.segments.len() >= 2 => {
+                            let ty = p.path.segments[p.path.segments.len() - 2].ident.to_string();
+                            self.dialect.is_tool_error_type_name(&ty).then_some(call)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let (channel, code) = match self.body.returns.err {
+            ErrChannel::ToolError => (Channel::ToolError, None),
+            ErrChannel::Protocol => {
+                let tool_error =
+                    self.operand_error_is_tool_error(operand) || closure_ctor.is_some();
+                match self.dialect.try_meaning(&self.body.returns, tool_error) {
+                    TryMeaning::Protocol(code) => (Channel::Protocol, Some(code)),
+                    _ => return false,
+                }
+            }
+            ErrChannel::Unknown => return false,
+        };
+        if let Some(call) = closure_ctor {
+            self.consumed.insert(call as *const syn::ExprCall);
+        }
+        let span = self.file.span_of(t);
+        let outer = self.arm.replace(SiteContext::UnknownToolArm {
+            binding: "params.name".to_string(),
+        });
+        let content = ContentFacts {
+            empty: false,
+            texts: vec![MessageText::Opaque],
+        };
+        self.add_site(t, span, channel, code, content, Origin::QuestionMark);
+        self.arm = outer;
+        true
     }
 
     /// `.map_err(CallToolError::new)`, or a crate fn declared to return the SDK's tool error
@@ -881,6 +990,15 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             return;
         }
+        if self.dialect.wraps_error_as_result(call) {
+            let outer = self.returns_override.replace(ReturnFacts {
+                err: ErrChannel::ToolError,
+                ..self.body.returns
+            });
+            visit::visit_expr_call(self, call);
+            self.returns_override = outer;
+            return;
+        }
         if let Expr::Path(p) = &*call.func {
             let segs: Vec<String> = p
                 .path
@@ -914,7 +1032,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }
                 _ => {}
             }
-            if last == "ErrorCode" && self.comparison == 0 && self.tool_values == 0 {
+            let code_call = segs
+                .iter()
+                .any(|s| s.ends_with("Code") || s.ends_with("Codes"));
+            if code_call && self.comparison == 0 && self.tool_values == 0 {
                 if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
@@ -938,31 +1059,41 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         let mut tool_value = false;
+        let mut protocol_value = false;
         match expr {
             Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
                 if let Some(built) =
                     self.dialect
-                        .construction_of_call(call, self.index, &self.body.returns)
+                        .construction_of_call(call, self.index, &self.returns())
                 {
                     tool_value = matches!(built, Construction::ToolResult { .. });
+                    protocol_value = !tool_value;
                     self.construction(expr, built);
                 }
             }
             Expr::MethodCall(mc) => {
                 if let Some((built, inner)) =
                     self.dialect
-                        .construction_of_method(mc, self.index, &self.body.returns)
+                        .construction_of_method(mc, self.index, &self.returns())
                 {
                     self.consumed.insert(inner as *const syn::ExprCall);
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
                 }
             }
             Expr::Struct(s) => {
                 if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
                 }
             }
-            Expr::Path(p) if self.comparison == 0 && self.tool_values == 0 => {
+            // A named code constant counts where an error is built with it (or a const is defined
+            // from it); elsewhere it is usually read (`e.is_error_code(ErrorCode::X)`).
+            Expr::Path(p)
+                if self.comparison == 0
+                    && self.tool_values == 0
+                    && (self.protocol_args > 0 || self.is_const_body()) =>
+            {
                 if self.dialect.is_code_constant(&p.path) {
                     if let Some(code) = self.dialect.code_use(expr, self.index) {
                         self.facts.codes.push(CodeSite {
@@ -978,8 +1109,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             _ => {}
         }
         self.tool_values += usize::from(tool_value);
+        self.protocol_args += usize::from(protocol_value);
         visit::visit_expr(self, expr);
         self.tool_values -= usize::from(tool_value);
+        self.protocol_args -= usize::from(protocol_value);
     }
 
     fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
@@ -1047,6 +1180,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        if self.dispatch_if(i) {
+            return;
+        }
         let Expr::Let(l) = &*i.cond else {
             return visit::visit_expr_if(self, i);
         };
@@ -1229,6 +1365,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_try(&mut self, t: &'a syn::ExprTry) {
+        if self.unknown_tool_conversion(t) {
+            return visit::visit_expr_try(self, t);
+        }
         self.try_operand(t);
         visit::visit_expr_try(self, t);
     }
@@ -1314,6 +1453,24 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        if let Some((code, text, name)) = self
+            .dialect
+            .construction_of_macro(mac, self.index, self.file)
+        {
+            let span = self.file.span_of(mac);
+            let content = ContentFacts {
+                empty: false,
+                texts: vec![text],
+            };
+            self.add_site(
+                mac,
+                span,
+                Channel::Protocol,
+                code,
+                content,
+                Origin::Constructor(name),
+            );
+        }
         let name = mac
             .path
             .segments
@@ -1368,7 +1525,36 @@ impl<'a> Walker<'a, '_> {
         self.with_frame(frame, |w| w.visit_expr(branch));
     }
 
+    /// A const or static initialiser.
+    fn is_const_body(&self) -> bool {
+        self.body.kind.is_none() && matches!(self.body.code, BodyCode::Expr(_))
+    }
+
+    /// The error channel constructions take here.
+    fn returns(&self) -> ReturnFacts {
+        self.returns_override.unwrap_or(self.body.returns)
+    }
+
+    /// Whether an expression is itself an SDK tool-result construction.
+    fn builds_tool_result(&self, expr: &Expr) -> bool {
+        let expr = match expr {
+            Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => &*m.receiver,
+            other => other,
+        };
+        match expr {
+            Expr::Call(c) => matches!(
+                self.dialect
+                    .construction_of_call(c, self.index, &self.returns()),
+                Some(Construction::ToolResult { .. })
+            ),
+            _ => false,
+        }
+    }
+
     fn tool_error_value_call(&mut self, call: &'a syn::ExprCall, value: &'a Expr) {
+        if self.builds_tool_result(value) {
+            return;
+        }
         let content = self.dialect.error_value_text(value, self.file);
         let span = self.file.span_of(call);
         self.add_site(
@@ -1659,6 +1845,30 @@ fn catch_all_binding(pat: &Pat) -> Option<String> {
         Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" => Some(i.ident.to_string()),
         _ => None,
     }
+}
+
+/// `name == "add"` / `request.tool_name() == "add"`: the literal and the name expression.
+fn tool_name_test(cond: &Expr) -> Option<(String, String)> {
+    let Expr::Binary(b) = cond else { return None };
+    if !matches!(b.op, syn::BinOp::Eq(_)) {
+        return None;
+    }
+    let literal = |e: &Expr| match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    };
+    let (lit, other) = match (literal(&b.left), literal(&b.right)) {
+        (Some(l), None) => (l, &*b.right),
+        (None, Some(l)) => (l, &*b.left),
+        _ => return None,
+    };
+    let tokens = other.to_token_stream_string();
+    tokens
+        .contains("name")
+        .then(|| (lit, name_expression(&tokens)))
 }
 
 /// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.

@@ -104,7 +104,6 @@ fn check(cx: &mut LintContext<'_>) {
             || code == codes::INVALID_PARAMS
             || code == codes::METHOD_NOT_FOUND
             || site.path.server_fault
-            || site.path.schema_level
         {
             continue;
         }

@@ -344,6 +344,19 @@ impl Dialect {
         }
     }
 
+    /// A macro that returns a protocol error (`bail!`): its code, message and name.
+    pub fn construction_of_macro(
+        &self,
+        mac: &syn::Macro,
+        index: &Index<'_>,
+        file: &crate::source::SourceFile,
+    ) -> Option<(Option<i64>, MessageText, String)> {
+        match &self.names {
+            Names::Rmcp(_) => None,
+            Names::Table(t, _) => table::construction_of_macro(t, mac, index, file),
+        }
+    }
+
     /// The message the SDK writes for a constructor called without one.
     pub fn default_message(&self, call: &ExprCall) -> Option<&'static str> {
         match &self.names {
@@ -387,6 +400,26 @@ impl Dialect {
                 _ => TryMeaning::FromImpls,
             },
         }
+    }
+
+    /// `CallToolResult::from(err)`, `CallToolResult::with_error(err)`: the SDK makes an error
+    /// value into an isError result.
+    pub fn wraps_error_as_result(&self, call: &ExprCall) -> bool {
+        let Names::Table(t, n) = &self.names else {
+            return false;
+        };
+        let Expr::Path(p) = &*call.func else {
+            return false;
+        };
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        matches!(segs.last().map(String::as_str), Some("from" | "with_error"))
+            && n.canonical(t, &segs)
+                .is_some_and(|c| t.result_types.contains(&c))
     }
 
     /// Whether a type name is the SDK's tool error type (`CallToolError`).

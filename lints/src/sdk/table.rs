@@ -78,6 +78,9 @@ pub struct SdkTable {
     /// The protocol code the SDK's own `From<tool error> for <protocol error>` gives when `?`
     /// carries a tool error into a protocol-error handler (rust-mcp-sdk: -32603).
     pub tool_error_to_protocol_code: Option<i64>,
+    /// Macros that return a protocol error: name and code (`None`: the first argument is the
+    /// code, as in mcp-attr's `bail_public!(ErrorCode::X, "..")`).
+    pub error_macros: &'static [(&'static str, Option<i64>)],
     /// Method calls whose closure argument is a tool (`.tool_typed("name", |args, extra| ..)`).
     pub closure_registrations: &'static [&'static str],
     /// Match-arm patterns that hold a tool call inside a general request handler.
@@ -99,6 +102,8 @@ impl std::fmt::Debug for SdkTable {
 pub struct Names {
     /// Local name → canonical type name.
     types: HashMap<String, &'static str>,
+    /// Local names of the SDK's `Result<T>` alias (`use pmcp::Result;`).
+    sdk_results: std::collections::HashSet<String>,
 }
 
 impl Names {
@@ -131,7 +136,18 @@ impl Names {
                 types.insert(name.clone(), canonical);
             }
         }
-        Names { types }
+        let sdk_results = index
+            .all_imports()
+            .filter(|(_, path)| {
+                path.first()
+                    .is_some_and(|r| table.roots.contains(&r.as_str()))
+                    && path.last().is_some_and(|l| {
+                        l == "Result" || table.result_aliases.contains(&l.as_str())
+                    })
+            })
+            .map(|(local, _)| local.clone())
+            .collect();
+        Names { types, sdk_results }
     }
 
     /// The canonical type a path's type segment names (`PmcpError::internal` → `Error`).
@@ -148,18 +164,6 @@ impl Names {
                 .then(|| table.ctors.iter().map(|c| c.ty).find(|t| t == ty))
                 .flatten()
         })
-    }
-
-    fn type_is(&self, ty: &Type, set: &[&str]) -> bool {
-        type_name(ty)
-            .and_then(|n| {
-                self.types
-                    .get(&n)
-                    .copied()
-                    .or(Some(""))
-                    .filter(|c| !c.is_empty())
-            })
-            .is_some_and(|c| set.contains(&c))
     }
 }
 
@@ -194,6 +198,7 @@ pub fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {
 /// `Result<T, E>` and the SDK's `Result<T>` aliases: (ok, err type name or "<alias>").
 fn result_parts<'t>(
     table: &SdkTable,
+    names: &Names,
     ty: &'t Type,
     index: &Index<'t>,
     depth: usize,
@@ -215,10 +220,15 @@ fn result_parts<'t>(
     if name == "Result" || table.result_aliases.contains(&name.as_str()) {
         let err = match args.get(1) {
             Some(e) => type_name(e),
-            // `pmcp::Result<T>`, `McpResult<T>`: the SDK's protocol error.
-            None if p.path.segments.len() > 1
-                || table.result_aliases.contains(&name.as_str())
-                || args.len() == 1 =>
+            // `pmcp::Result<T>`, `McpResult<T>`, `Result<T>` imported from the SDK: the SDK's
+            // protocol error. (`anyhow::Result<T>` is not.)
+            None if args.len() == 1
+                && (table.result_aliases.contains(&name.as_str())
+                    || p.path
+                        .segments
+                        .first()
+                        .is_some_and(|r| table.roots.contains(&r.ident.to_string().as_str()))
+                    || (p.path.segments.len() == 1 && names.sdk_results.contains(&name))) =>
             {
                 Some(format!("<{}>", table.name))
             }
@@ -228,7 +238,7 @@ fn result_parts<'t>(
     }
     if depth < 4 {
         if let Some(alias) = index.type_aliases.get(&name) {
-            return result_parts(table, alias, index, depth + 1);
+            return result_parts(table, names, alias, index, depth + 1);
         }
     }
     None
@@ -250,7 +260,7 @@ pub fn return_facts(
         return unknown;
     };
     let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
-    let Some((ok, err)) = result_parts(table, ty, index, 0) else {
+    let Some((ok, err)) = result_parts(table, names, ty, index, 0) else {
         return ReturnFacts {
             ok_is_text: is_text(Some(ty)),
             ..unknown
@@ -505,6 +515,8 @@ pub fn code_use(table: &SdkTable, expr: &Expr, index: &Index<'_>) -> Option<(i64
         }
         Expr::Paren(p) => code_use(table, &p.expr, index),
         Expr::Cast(c) => code_use(table, &c.expr, index),
+        // `SdkErrorCodes::REQUEST_TIMEOUT.into()`, `ErrorCode::X.code()`
+        Expr::MethodCall(m) if m.args.is_empty() => code_use(table, &m.receiver, index),
         _ => index.eval_int(expr).map(|v| (v, false)),
     }
 }
@@ -548,4 +560,30 @@ pub fn is_tool_call_arm(table: &SdkTable, pat: &syn::Pat) -> bool {
     path.segments
         .last()
         .is_some_and(|s| table.tool_call_arm_variants.iter().any(|v| s.ident == v))
+}
+
+/// `bail!("..", x)`, `bail_public!(ErrorCode::X, "..")`: the code and the message.
+pub fn construction_of_macro(
+    table: &SdkTable,
+    mac: &syn::Macro,
+    index: &Index<'_>,
+    file: &crate::source::SourceFile,
+) -> Option<(Option<i64>, crate::text::MessageText, String)> {
+    let name = mac.path.segments.last()?.ident.to_string();
+    let (_, code) = table.error_macros.iter().find(|(m, _)| *m == name)?;
+    let args = mac
+        .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let args: Vec<&Expr> = args.iter().collect();
+    let (code, rest) = match code {
+        Some(c) => (Some(*c), &args[..]),
+        None => (
+            args.first()
+                .and_then(|c| code_use(table, c, index))
+                .map(|c| c.0),
+            args.get(1..).unwrap_or(&[]),
+        ),
+    };
+    let text = crate::text::format_args_message(rest, file);
+    Some((code, text, format!("{name}!")))
 }
