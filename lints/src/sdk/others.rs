@@ -82,6 +82,12 @@ pub static RUST_MCP_SDK: SdkTable = SdkTable {
             builds: Builds::ProtocolCodeArg { code: 0, msg: Some(1) },
             default_message: None,
         },
+        Ctor {
+            ty: "SdkError",
+            method: "new",
+            builds: Builds::ProtocolCodeArg { code: 0, msg: Some(1) },
+            default_message: None,
+        },
         protocol("SdkError", "connection_closed", -32000, None, None),
         protocol("SdkError", "request_timeout", -32001, None, None),
         protocol("SdkError", "resource_not_found", -32002, None, None),
@@ -131,6 +137,14 @@ pub static PMCP: SdkTable = SdkTable {
     result_aliases: &[],
     result_types: &["CallToolResult"],
     ctors: &[
+        // Tuple variants written directly (`Error::Validation("..".into())`).
+        protocol("Error", "Validation", -32603, Some(0), None),
+        protocol("Error", "Internal", -32603, Some(0), None),
+        protocol("Error", "NotFound", -32603, Some(0), None),
+        protocol("Error", "Authentication", -32603, Some(0), None),
+        protocol("Error", "InvalidState", -32603, Some(0), None),
+        protocol("Error", "Capability", -32603, Some(0), None),
+        protocol("Error", "Other", -32603, None, None),
         result("Error", "tool_rejected", Builds::ToolErrorText { msg: 0 }),
         protocol("Error", "internal", -32603, Some(0), None),
         protocol("Error", "validation", -32603, Some(0), None),
