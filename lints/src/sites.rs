@@ -10,7 +10,8 @@ use crate::context::{BodyCode, BodyId, BodyInfo};
 use crate::index::Index;
 use crate::model::FileId;
 use crate::sdk::{
-    Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning,
+    Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt, ReturnFacts,
+    TryMeaning,
 };
 use crate::source::{SourceFile, Span};
 use crate::text::{message_from_expr, MessageText};
@@ -1087,6 +1088,20 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     self.construction(expr, built);
                 }
             }
+            // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built.
+            Expr::Unary(_) | Expr::Path(_)
+                if self.dialect.bare_codes() && self.protocol_args > 0 && self.comparison == 0 =>
+            {
+                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span: self.file.span_of(expr),
+                        value: code.value,
+                        written: code.written,
+                        named: false,
+                    });
+                }
+            }
             // A named code constant counts where an error is built with it (or a const is defined
             // from it); elsewhere it is usually read (`e.is_error_code(ErrorCode::X)`).
             Expr::Path(p)
@@ -1453,23 +1468,53 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_macro(&mut self, mac: &'a syn::Macro) {
-        if let Some((code, text, name)) = self
+        match self
             .dialect
             .construction_of_macro(mac, self.index, self.file)
         {
-            let span = self.file.span_of(mac);
-            let content = ContentFacts {
-                empty: false,
-                texts: vec![text],
-            };
-            self.add_site(
-                mac,
-                span,
-                Channel::Protocol,
+            Some(MacroBuilt::Protocol {
                 code,
+                code_span,
+                message,
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                if let (Some(value), Some(code_span)) = (code, code_span) {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span: code_span,
+                        value,
+                        written: value.to_string(),
+                        named: false,
+                    });
+                }
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![message],
+                };
+                self.add_site(
+                    mac,
+                    span,
+                    Channel::Protocol,
+                    code,
+                    content,
+                    Origin::Constructor(name),
+                );
+            }
+            Some(MacroBuilt::ToolResult {
+                is_error,
                 content,
-                Origin::Constructor(name),
-            );
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                let channel = if is_error {
+                    Channel::ToolError
+                } else {
+                    Channel::ToolSuccess
+                };
+                self.add_site(mac, span, channel, None, content, Origin::Constructor(name));
+            }
+            None => {}
         }
         let name = mac
             .path

@@ -2,6 +2,7 @@
 //! asks a [`Dialect`] "is this a handler, which channel does this `Err` take, what does this
 //! expression build" and never names an SDK itself.
 
+pub mod jsonrpc;
 pub mod others;
 pub mod rmcp;
 pub mod table;
@@ -19,6 +20,8 @@ pub enum Sdk {
     /// One of the SDKs described as a table (rust-mcp-sdk, pmcp, turbomcp, mcp-attr,
     /// ultrafast-mcp).
     Table(&'static str),
+    /// No SDK: JSON-RPC written by hand (`json!` bodies, serde structs).
+    JsonRpc,
 }
 
 impl Sdk {
@@ -26,6 +29,7 @@ impl Sdk {
         match self {
             Sdk::Rmcp => "rmcp",
             Sdk::Table(name) => name,
+            Sdk::JsonRpc => "hand-rolled JSON-RPC",
         }
     }
 }
@@ -153,6 +157,23 @@ pub struct CodeUse {
 enum Names {
     Rmcp(rmcp::Names),
     Table(&'static table::SdkTable, table::Names),
+    JsonRpc(jsonrpc::Facts),
+}
+
+/// What a macro builds (`bail!(..)`, a `json!` error object or tool result).
+pub enum MacroBuilt {
+    Protocol {
+        code: Option<i64>,
+        /// Where the code is written, when it is a literal inside the macro.
+        code_span: Option<crate::source::Span>,
+        message: MessageText,
+        name: String,
+    },
+    ToolResult {
+        is_error: bool,
+        content: ContentFacts,
+        name: String,
+    },
 }
 
 /// One crate's dialect, with the crate-specific names it resolved (aliases of the SDK's types).
@@ -240,7 +261,16 @@ impl Dialect {
         }
         // Manifest dependencies first (stable order otherwise).
         found.sort_by_key(|(from_manifest, _)| !from_manifest);
-        found.into_iter().map(|(_, d)| d).collect()
+        let mut found: Vec<Dialect> = found.into_iter().map(|(_, d)| d).collect();
+        // No SDK, but a `"tools/call"` route: a hand-rolled server.
+        if found.is_empty() && mentions_root(&format!("\"{}\"", jsonrpc::TOOLS_CALL)) {
+            found.push(Dialect {
+                sdk: Sdk::JsonRpc,
+                version: None,
+                names: Names::JsonRpc(jsonrpc::Facts::collect(index)),
+            });
+        }
+        found
     }
 
     /// Whether a file that imports these paths belongs to this dialect.
@@ -248,6 +278,7 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(_) => roots_of(&["rmcp"], imports),
             Names::Table(t, _) => roots_of(t.roots, imports),
+            Names::JsonRpc(_) => false,
         }
     }
 
@@ -255,6 +286,7 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(_) => rmcp::handler_kind(f),
             Names::Table(t, _) => table::handler_kind(t, f),
+            Names::JsonRpc(facts) => facts.handler_kind(f),
         }
     }
 
@@ -268,13 +300,14 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(_) => rmcp::handler_closure(call),
             Names::Table(t, _) => table::handler_closure_of_call(t, call),
+            Names::JsonRpc(_) => None,
         }
     }
 
     /// A closure that an SDK registration method makes into a tool handler.
     pub fn handler_closure_of_method<'e>(&self, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
         match &self.names {
-            Names::Rmcp(_) => None,
+            Names::Rmcp(_) | Names::JsonRpc(_) => None,
             Names::Table(t, _) => table::handler_closure_of_method(t, mc),
         }
     }
@@ -289,6 +322,7 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(n) => rmcp::return_facts(n, kind, ret, index),
             Names::Table(t, n) => table::return_facts(t, n, kind, ret, index),
+            Names::JsonRpc(_) => ReturnFacts::UNKNOWN,
         }
     }
 
@@ -313,6 +347,7 @@ impl Dialect {
                 n.canonical(t, &[name, String::new()])
                     .is_some_and(|c| t.protocol_error_types.contains(&c))
             }),
+            Names::JsonRpc(_) => false,
         }
     }
 
@@ -327,6 +362,7 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(n) => rmcp::construction_of_call(n, call, index),
             Names::Table(t, n) => table::construction_of_call(t, n, call, index, returns),
+            Names::JsonRpc(_) => jsonrpc::construction_of_call(call, index),
         }
     }
 
@@ -339,28 +375,63 @@ impl Dialect {
         returns: &ReturnFacts,
     ) -> Option<(Construction<'e>, &'e ExprCall)> {
         match &self.names {
-            Names::Rmcp(_) => None,
+            Names::Rmcp(_) | Names::JsonRpc(_) => None,
             Names::Table(t, n) => table::construction_of_method(t, n, mc, index, returns),
         }
     }
 
-    /// A macro that returns a protocol error (`bail!`): its code, message and name.
+    /// What a macro builds: `bail!(..)`, a `json!` error object or tool result.
     pub fn construction_of_macro(
         &self,
         mac: &syn::Macro,
         index: &Index<'_>,
         file: &crate::source::SourceFile,
-    ) -> Option<(Option<i64>, MessageText, String)> {
+    ) -> Option<MacroBuilt> {
         match &self.names {
             Names::Rmcp(_) => None,
-            Names::Table(t, _) => table::construction_of_macro(t, mac, index, file),
+            Names::Table(t, _) => table::construction_of_macro(t, mac, index, file).map(
+                |(code, code_span, message, name)| MacroBuilt::Protocol {
+                    code,
+                    code_span,
+                    message,
+                    name,
+                },
+            ),
+            Names::JsonRpc(_) => {
+                let name = "json!".to_string();
+                jsonrpc::construction_of_json(mac, file, index).map(|built| match built {
+                    jsonrpc::JsonBuilt::Protocol {
+                        code,
+                        code_span,
+                        message,
+                    } => MacroBuilt::Protocol {
+                        code,
+                        code_span,
+                        message,
+                        name,
+                    },
+                    jsonrpc::JsonBuilt::ToolResult { is_error, content } => {
+                        MacroBuilt::ToolResult {
+                            is_error,
+                            content,
+                            name,
+                        }
+                    }
+                })
+            }
         }
+    }
+
+    /// Codes written as bare integers or consts in an error's arguments count as codes
+    /// (hand-rolled servers have no code type).
+    pub fn bare_codes(&self) -> bool {
+        matches!(self.names, Names::JsonRpc(_))
     }
 
     /// The message the SDK writes for a constructor called without one.
     pub fn default_message(&self, call: &ExprCall) -> Option<&'static str> {
         match &self.names {
-            Names::Rmcp(_) => None,
+            Names::Rmcp(_) | Names::JsonRpc(_) => None,
             Names::Table(t, n) => table::default_message(t, n, call),
         }
     }
@@ -374,6 +445,7 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(n) => rmcp::construction_of_struct(n, s, index),
             Names::Table(t, n) => table::construction_of_struct(t, n, s, index),
+            Names::JsonRpc(_) => jsonrpc::construction_of_struct(s, index),
         }
     }
 
@@ -389,7 +461,7 @@ impl Dialect {
             return TryMeaning::Nothing;
         }
         match &self.names {
-            Names::Rmcp(_) => TryMeaning::FromImpls,
+            Names::Rmcp(_) | Names::JsonRpc(_) => TryMeaning::FromImpls,
             Names::Table(t, _) => match (
                 operand_error_is_tool_error,
                 t.tool_error_to_protocol_code,
@@ -425,7 +497,7 @@ impl Dialect {
     /// Whether a type name is the SDK's tool error type (`CallToolError`).
     pub fn is_tool_error_type_name(&self, name: &str) -> bool {
         match &self.names {
-            Names::Rmcp(_) => false,
+            Names::Rmcp(_) | Names::JsonRpc(_) => false,
             Names::Table(t, n) => n
                 .canonical(t, &[name.to_string(), String::new()])
                 .is_some_and(|c| t.tool_error_types.contains(&c)),
@@ -438,6 +510,7 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(_) => false,
             Names::Table(t, _) => table::is_tool_call_arm(t, pat),
+            Names::JsonRpc(_) => jsonrpc::is_tools_call_pat(pat),
         }
     }
 
@@ -467,6 +540,7 @@ impl Dialect {
                     .replace(' ', "");
                 Some(CodeUse { value, written })
             }
+            Names::JsonRpc(_) => jsonrpc::code_use(expr, index),
         }
     }
 
@@ -490,9 +564,15 @@ impl Dialect {
 
     /// The SDK's *named* -32002 (`resource_not_found`, `ErrorCode::RESOURCE_NOT_FOUND`) already
     /// fits each peer: rmcp ≥ 1.8 rewrites it to -32602 for 2026-07-28 peers, and older rmcp
-    /// cannot negotiate 2026-07-28 at all (its peers still expect -32002). Other SDKs send it as is.
+    /// cannot negotiate 2026-07-28 at all (its peers still expect -32002).
     pub fn named_resource_not_found_fits_peer(&self) -> bool {
-        matches!(self.sdk, Sdk::Rmcp)
+        match self.sdk {
+            Sdk::Rmcp => true,
+            // Their newest protocol is 2025-11-25 (pmcp's 2026-07-28 is opt-in): their peers
+            // still expect -32002. rust-mcp-sdk 2.x speaks 2026-07-28 and sends it unchanged.
+            Sdk::Table(name) => name != "rust-mcp-sdk",
+            Sdk::JsonRpc => false,
+        }
     }
 
     /// The expression to write for an isError result carrying `message`.
@@ -500,6 +580,9 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(n) => rmcp::tool_error_snippet(n, message, dispatcher),
             Names::Table(t, _) => t.tool_error_snippet.replace("{msg}", message),
+            Names::JsonRpc(_) => format!(
+                "json!({{\"content\": [{{\"type\": \"text\", \"text\": {message}}}], \"isError\": true}})"
+            ),
         }
     }
 
@@ -508,6 +591,9 @@ impl Dialect {
         match &self.names {
             Names::Rmcp(n) => rmcp::unknown_tool_snippet(n, name_binding),
             Names::Table(t, _) => t.unknown_tool_snippet.replace("<name>", name_binding),
+            Names::JsonRpc(_) => format!(
+                "json!({{\"code\": -32602, \"message\": format!(\"Unknown tool: {{}}\", {name_binding})}})"
+            ),
         }
     }
 }

@@ -270,6 +270,7 @@ pub fn return_facts(
     let ReturnType::Type(_, ty) = ret else {
         return unknown;
     };
+    let ty = crate::index::unwrap_future(ty);
     let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
     let Some((ok, err)) = result_types(ty, index, 0) else {
         return ReturnFacts {

@@ -260,6 +260,7 @@ pub fn return_facts(
         return unknown;
     };
     let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
+    let ty = crate::index::unwrap_future(ty);
     let Some((ok, err)) = result_parts(table, names, ty, index, 0) else {
         return ReturnFacts {
             ok_is_text: is_text(Some(ty)),
@@ -307,14 +308,14 @@ pub fn construction_of_call<'e>(
         .iter()
         .find(|c| c.ty == canonical && c.method == method)?;
     let arg = |i: usize| call.args.iter().nth(i);
-    Some(build(
+    build(
         table,
         ctor,
         &format!("{canonical}::{method}"),
         &|i| arg(i),
         index,
         returns,
-    ))
+    )
 }
 
 fn build<'e>(
@@ -324,9 +325,9 @@ fn build<'e>(
     arg: &dyn Fn(usize) -> Option<&'e Expr>,
     index: &Index<'_>,
     returns: &ReturnFacts,
-) -> Construction<'e> {
+) -> Option<Construction<'e>> {
     let constructor = constructor.to_string();
-    match ctor.builds {
+    Some(match ctor.builds {
         Builds::Protocol { code, msg } => Construction::ProtocolError {
             constructor,
             code: Some(code),
@@ -339,6 +340,13 @@ fn build<'e>(
                 .map(|c| c.0),
             message: msg.and_then(arg),
         },
+        // Where the body's error channel is unknown (a helper returning the error value), what
+        // the value becomes depends on who returns it: not a site of its own.
+        Builds::ErrorValue { .. } | Builds::ErrorValueCodeArg { .. }
+            if returns.err == ErrChannel::Unknown =>
+        {
+            return None;
+        }
         Builds::ErrorValue { protocol_code, msg } => {
             if returns.err == ErrChannel::Protocol {
                 Construction::ProtocolError {
@@ -394,7 +402,7 @@ fn build<'e>(
             content: content.and_then(arg),
             never_empty: false,
         },
-    }
+    })
 }
 
 /// `RpcError::internal_error().with_message(m)`, `Error::new(code).with_message(m, true)`: the
@@ -568,22 +576,28 @@ pub fn construction_of_macro(
     mac: &syn::Macro,
     index: &Index<'_>,
     file: &crate::source::SourceFile,
-) -> Option<(Option<i64>, crate::text::MessageText, String)> {
+) -> Option<(
+    Option<i64>,
+    Option<crate::source::Span>,
+    crate::text::MessageText,
+    String,
+)> {
     let name = mac.path.segments.last()?.ident.to_string();
     let (_, code) = table.error_macros.iter().find(|(m, _)| *m == name)?;
     let args = mac
         .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
         .ok()?;
     let args: Vec<&Expr> = args.iter().collect();
-    let (code, rest) = match code {
-        Some(c) => (Some(*c), &args[..]),
+    let (code, code_span, rest) = match code {
+        Some(c) => (Some(*c), None, &args[..]),
         None => (
             args.first()
                 .and_then(|c| code_use(table, c, index))
                 .map(|c| c.0),
+            args.first().map(|c| file.span_of(*c)),
             args.get(1..).unwrap_or(&[]),
         ),
     };
     let text = crate::text::format_args_message(rest, file);
-    Some((code, text, format!("{name}!")))
+    Some((code, code_span, text, format!("{name}!")))
 }
