@@ -124,9 +124,14 @@ impl Baseline {
             );
         }
         if applied.stale > 0 {
+            let verb = if applied.stale == 1 {
+                "occurs"
+            } else {
+                "occur"
+            };
             let _ = writeln!(
                 err,
-                "note: {} recorded in the baseline `{shown}` no longer occur; lower the counts with `mcp-lint baseline --prune --output {shown}`",
+                "note: {} recorded in the baseline `{shown}` no longer {verb}; lower the counts with `mcp-lint baseline --prune --output {shown}`",
                 plural(applied.stale, "finding")
             );
         }
@@ -166,6 +171,13 @@ pub fn run(args: &BaselineArgs, cwd: &Path, err: &mut dyn Write) -> i32 {
     }
 
     let dir = parent(&target);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        let _ = writeln!(
+            err,
+            "error: could not create the directory for `{shown}`: {e}"
+        );
+        return EXIT_FAILURE;
+    }
     let checked: BTreeSet<String> = reports.iter().map(|r| key(&dir, cwd, &r.path)).collect();
     let current = counts(&reports, &dir, cwd);
     let previous = previous.unwrap_or_default();
@@ -189,7 +201,7 @@ pub fn run(args: &BaselineArgs, cwd: &Path, err: &mut dyn Write) -> i32 {
         let before: usize = previous.values().flat_map(|m| m.values()).sum();
         writeln!(
             err,
-            "pruned `{shown}`: {} fewer, {summary} remain",
+            "pruned `{shown}`: {} fewer, it now records {summary}",
             plural(before - total, "finding")
         )
     } else {

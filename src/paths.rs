@@ -5,11 +5,22 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::discover::normalize;
 
-/// `path` (relative ones taken from `cwd`) made absolute, with symlinks resolved when the file
-/// exists and `.`/`..` resolved lexically when it does not.
+/// `path` (relative ones taken from `cwd`) made absolute, with symlinks resolved as far as it
+/// exists (a file not written yet gets its directory's resolved path) and `.`/`..` resolved
+/// lexically beyond.
 pub fn resolve(cwd: &Path, path: &Path) -> PathBuf {
     let joined = normalize(&cwd.join(path));
-    std::fs::canonicalize(&joined).unwrap_or(joined)
+    for existing in joined.ancestors() {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let rest = joined.strip_prefix(existing).unwrap_or(Path::new(""));
+            return if rest.as_os_str().is_empty() {
+                real
+            } else {
+                real.join(rest)
+            };
+        }
+    }
+    joined
 }
 
 /// The repository root for `cwd`: the nearest directory at or above it holding `.git` (a
@@ -168,6 +179,19 @@ mod tests {
         std::fs::create_dir_all(root.join("wt/sub")).unwrap();
         std::fs::write(root.join("wt/.git"), "gitdir: elsewhere\n").unwrap();
         assert_eq!(repository_root(&root.join("wt/sub")), root.join("wt"));
+        // Symlinks resolve as far as the path exists.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(root.join("repo"), root.join("link")).unwrap();
+            assert_eq!(
+                resolve(&root, Path::new("link/server/x.json")),
+                root.join("repo/server/x.json")
+            );
+            assert_eq!(
+                resolve(&root.join("link"), Path::new("new/../y")),
+                root.join("repo/y")
+            );
+        }
         // Outside a repository (unless the temp dir itself is in one): the directory itself.
         if !root.ancestors().any(|d| d.join(".git").exists()) {
             assert_eq!(repository_root(&root.join("plain")), root.join("plain"));

@@ -14,83 +14,10 @@ use std::sync::Arc;
 
 use lints::{Applicability, Diagnostic, Edit, FileReport, Fix, SourceFile};
 use serde_json::Value;
-use tempfile::TempDir;
 
-const PACKAGE: &str =
-    "[package]\nname = \"server\"\nversion = \"0.1.0\"\n\n[dependencies]\nrmcp = \"0.8\"\n";
+mod support;
 
-/// Findings on a line with non-ASCII text before them (MCP001, line 9), spanning lines (MCP001,
-/// lines 14-17) and at warning level (MCP003, line 22); `src/broken.rs` adds a parse error.
-const SERVER: &str = r#"use rmcp::{ErrorData as McpError, model::*, tool, tool_router};
-
-pub struct S;
-
-#[tool_router]
-impl S {
-    #[tool(description = "d")]
-    async fn f(&self) -> Result<CallToolResult, McpError> {
-        let _café = "🦀"; return Err(McpError::internal_error("database connection refused while reading orders", None));
-    }
-
-    #[tool(description = "g")]
-    async fn g(&self) -> Result<CallToolResult, McpError> {
-        Err(McpError::internal_error(
-            format!("could not read the order file {}", 3),
-            None,
-        ))
-    }
-
-    #[tool(description = "h")]
-    async fn h(&self) -> Result<CallToolResult, McpError> {
-        Ok(CallToolResult::error(vec![Content::text("Something went wrong")]))
-    }
-}
-"#;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn mcp_lint(dir: &Path, args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run mcp-lint");
-    Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-fn write(dir: &Path, rel: &str, contents: &str) {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, contents).expect("write");
-}
-
-/// A repository (it has `.git`) holding the server crate in `server/`.
-fn repository() -> TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    std::fs::create_dir(tmp.path().join(".git")).expect(".git");
-    write(tmp.path(), "server/Cargo.toml", PACKAGE);
-    write(tmp.path(), "server/src/lib.rs", SERVER);
-    write(tmp.path(), "server/src/broken.rs", "fn main( {\n");
-    tmp
-}
+use support::{mcp_lint, repository, write};
 
 // ---------------------------------------------------------------- SARIF
 
@@ -152,6 +79,7 @@ fn validate(validator: &Path, file: &Path) -> Vec<Problem> {
         .arg("--output")
         .arg(&out)
         .args(["--log", "ForceOverwrite"])
+        .env("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT", "1")
         .output()
         .unwrap_or_else(|e| {
             panic!(
@@ -421,6 +349,9 @@ fn github_annotations_from_a_subdirectory_name_repository_paths() {
 
 // ---------------------------------------------------------------- JUnit
 
+/// A JUnit test case: name, line and failure type.
+type Case<'a> = (&'a str, &'a str, &'a str);
+
 #[test]
 fn junit_is_well_formed_with_a_suite_per_file() {
     let repo = repository();
@@ -431,7 +362,7 @@ fn junit_is_well_formed_with_a_suite_per_file() {
     assert_eq!(root.tag_name().name(), "testsuites");
     assert_eq!(root.attribute("tests"), Some("4"));
     assert_eq!(root.attribute("failures"), Some("4"));
-    let suites: Vec<(&str, Vec<(&str, &str, &str)>)> = root
+    let suites: Vec<(&str, Vec<Case>)> = root
         .children()
         .filter(|n| n.is_element())
         .map(|suite| {
