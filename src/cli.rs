@@ -76,18 +76,8 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
-    /// Set a lint, code, group or `all` to allow (repeatable; applied left to right).
-    #[arg(short = 'A', long = "allow", value_name = "SELECTOR")]
-    pub allow: Vec<String>,
-    /// Set a lint, code, group or `all` to warn.
-    #[arg(short = 'W', long = "warn", value_name = "SELECTOR")]
-    pub warn: Vec<String>,
-    /// Set a lint, code, group or `all` to deny.
-    #[arg(short = 'D', long = "deny", value_name = "SELECTOR")]
-    pub deny: Vec<String>,
-    /// Set a lint, code, group or `all` to forbid (inline suppressions cannot lower it).
-    #[arg(short = 'F', long = "forbid", value_name = "SELECTOR")]
-    pub forbid: Vec<String>,
+    #[command(flatten)]
+    pub levels: LevelArgs,
 
     /// Exit 1 on warnings too.
     #[arg(long)]
@@ -127,6 +117,24 @@ pub struct CheckArgs {
     pub level_flags: Vec<(String, Level)>,
 }
 
+/// `-A/-W/-D/-F`, shared by `check` and `baseline`. Their order across the four flags matters, so
+/// the command reads them as `level_flags` (see [`parse`]).
+#[derive(Debug, Args)]
+pub struct LevelArgs {
+    /// Set a lint, code, group or `all` to allow (repeatable; applied left to right).
+    #[arg(short = 'A', long = "allow", value_name = "SELECTOR")]
+    pub allow: Vec<String>,
+    /// Set a lint, code, group or `all` to warn.
+    #[arg(short = 'W', long = "warn", value_name = "SELECTOR")]
+    pub warn: Vec<String>,
+    /// Set a lint, code, group or `all` to deny.
+    #[arg(short = 'D', long = "deny", value_name = "SELECTOR")]
+    pub deny: Vec<String>,
+    /// Set a lint, code, group or `all` to forbid (inline suppressions cannot lower it).
+    #[arg(short = 'F', long = "forbid", value_name = "SELECTOR")]
+    pub forbid: Vec<String>,
+}
+
 /// `mcp-lint baseline`: lints like `check` (same paths, levels and config) and writes the counts.
 #[derive(Debug, Args)]
 pub struct BaselineArgs {
@@ -142,18 +150,8 @@ pub struct BaselineArgs {
     #[arg(long)]
     pub prune: bool,
 
-    /// Set a lint, code, group or `all` to allow (repeatable; applied left to right).
-    #[arg(short = 'A', long = "allow", value_name = "SELECTOR")]
-    pub allow: Vec<String>,
-    /// Set a lint, code, group or `all` to warn.
-    #[arg(short = 'W', long = "warn", value_name = "SELECTOR")]
-    pub warn: Vec<String>,
-    /// Set a lint, code, group or `all` to deny.
-    #[arg(short = 'D', long = "deny", value_name = "SELECTOR")]
-    pub deny: Vec<String>,
-    /// Set a lint, code, group or `all` to forbid.
-    #[arg(short = 'F', long = "forbid", value_name = "SELECTOR")]
-    pub forbid: Vec<String>,
+    #[command(flatten)]
+    pub levels: LevelArgs,
 
     /// The MCP specification version to check against.
     #[arg(long, value_name = "VERSION", value_parser = protocol_parser())]

@@ -41,6 +41,20 @@ const PROTOCOL_ERROR: &str =
     "Err(McpError::internal_error(\"upstream rejected the order id\", None))";
 const VAGUE: &str = "Ok(CallToolResult::error(vec![Content::text(\"Oops\")]))";
 
+/// `check --format concise --baseline mcp-lint-baseline.json` in `dir`.
+fn check_with_baseline(dir: &Path) -> support::Run {
+    mcp_lint(
+        dir,
+        &[
+            "check",
+            "--format",
+            "concise",
+            "--baseline",
+            "mcp-lint-baseline.json",
+        ],
+    )
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -83,16 +97,7 @@ fn moved_lines_do_not_break_the_baseline() {
         &SERVER[f_start..g_start].trim_end()
     ) + "\n}\n";
     write(&server, "src/lib.rs", &moved);
-    let check = mcp_lint(
-        &server,
-        &[
-            "check",
-            "--format",
-            "concise",
-            "--baseline",
-            "mcp-lint-baseline.json",
-        ],
-    );
+    let check = check_with_baseline(&server);
     assert_eq!(check.code, 0, "{check:?}");
     assert_eq!(check.stdout, "", "{check:?}");
     let unbaselined = mcp_lint(&server, &["check", "--format", "concise"]);
@@ -111,16 +116,7 @@ fn only_the_excess_is_reported_and_it_is_the_last_by_position() {
         .unwrap()
         + 1;
     write(&server, "src/lib.rs", &source);
-    let check = mcp_lint(
-        &server,
-        &[
-            "check",
-            "--format",
-            "concise",
-            "--baseline",
-            "mcp-lint-baseline.json",
-        ],
-    );
+    let check = check_with_baseline(&server);
     assert_eq!(check.code, 1, "{check:?}");
     let lines: Vec<&str> = check.stdout.lines().collect();
     assert_eq!(lines.len(), 1, "{check:?}");
@@ -143,16 +139,7 @@ fn only_the_excess_is_reported_and_it_is_the_last_by_position() {
         1,
     );
     write(&server, "src/lib.rs", &above);
-    let check = mcp_lint(
-        &server,
-        &[
-            "check",
-            "--format",
-            "concise",
-            "--baseline",
-            "mcp-lint-baseline.json",
-        ],
-    );
+    let check = check_with_baseline(&server);
     assert_eq!(check.code, 1, "{check:?}");
     let lines: Vec<&str> = check.stdout.lines().collect();
     assert_eq!(lines.len(), 1, "{check:?}");
@@ -163,16 +150,7 @@ fn only_the_excess_is_reported_and_it_is_the_last_by_position() {
 
     // A lint the file never had is new in full.
     write(&server, "src/lib.rs", &with_tool(SERVER, "z", VAGUE));
-    let check = mcp_lint(
-        &server,
-        &[
-            "check",
-            "--format",
-            "concise",
-            "--baseline",
-            "mcp-lint-baseline.json",
-        ],
-    );
+    let check = check_with_baseline(&server);
     assert_eq!(check.code, 0, "warnings only: {check:?}");
     assert_eq!(check.stdout.lines().count(), 1, "{check:?}");
     assert!(
@@ -291,16 +269,7 @@ fn prune_lowers_fixed_counts_and_never_admits_new_findings() {
     write(&server, "src/lib.rs", &with_tool(&fixed, "z", VAGUE));
     std::fs::remove_file(server.join("src/broken.rs")).unwrap();
 
-    let check = mcp_lint(
-        &server,
-        &[
-            "check",
-            "--format",
-            "concise",
-            "--baseline",
-            "mcp-lint-baseline.json",
-        ],
-    );
+    let check = check_with_baseline(&server);
     assert_eq!(check.code, 0, "{check:?}");
     assert_eq!(check.stdout.lines().count(), 1, "the new MCP003: {check:?}");
     assert!(
