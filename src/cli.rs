@@ -285,6 +285,47 @@ mod tests {
     }
 
     #[test]
+    fn baseline_takes_checks_lint_options_in_order() {
+        let argv = [
+            "mcp-lint",
+            "baseline",
+            "-A",
+            "all",
+            "--deny",
+            "MCP001",
+            "--prune",
+            "-o",
+            "ci/b.json",
+            "--target-protocol",
+            "2025-06-18",
+            "--include-tests",
+            "src",
+        ];
+        let Command::Baseline(b) = parse(argv).expect("parses").command else {
+            panic!("expected baseline");
+        };
+        assert!(b.prune);
+        assert_eq!(b.output, PathBuf::from("ci/b.json"));
+        let check = b.check_args();
+        assert_eq!(check.paths, vec![PathBuf::from("src")]);
+        assert_eq!(
+            check.level_flags,
+            vec![
+                ("all".to_string(), Level::Allow),
+                ("MCP001".to_string(), Level::Deny)
+            ]
+        );
+        assert_eq!(check.target_protocol, Some(ProtocolVersion::V2025_06_18));
+        assert!(check.include_tests);
+        assert_eq!(check.baseline, None);
+        let Command::Baseline(b) = parse(["mcp-lint", "baseline"]).unwrap().command else {
+            panic!("expected baseline");
+        };
+        assert_eq!(b.output, PathBuf::from("mcp-lint-baseline.json"));
+        assert!(!b.prune);
+    }
+
+    #[test]
     fn defaults_and_protocol_versions() {
         let c = check(&["check"]);
         assert_eq!(c.paths, vec![PathBuf::from(".")]);
