@@ -6,6 +6,7 @@ use std::path::Path;
 
 use lints::{CrateInput, FileReport, Options, SourceInput};
 
+use crate::baseline::Baseline;
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
 use crate::discover::{self, CrateFiles, Discovery, Exclude};
@@ -19,6 +20,45 @@ pub const EXIT_FAILURE: i32 = 2;
 
 /// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
 pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let baseline = match args.baseline.as_deref().map(|f| Baseline::load(f, cwd)) {
+        Some(Err(message)) => {
+            let _ = writeln!(err, "error: {message}");
+            return EXIT_FAILURE;
+        }
+        Some(Ok(b)) => Some(b),
+        None => None,
+    };
+    let (mut reports, tool_failed) = match lint_paths(args, cwd, err) {
+        Ok(linted) => linted,
+        Err(code) => return code,
+    };
+    if let Some(baseline) = &baseline {
+        baseline.apply(&mut reports, cwd, err);
+    }
+
+    let report_options = ReportOptions {
+        format: args.format,
+        statistics: args.statistics,
+        style: human_style(args.color),
+        cwd: cwd.to_path_buf(),
+    };
+    if let Err(e) = report::write(out, &reports, &report_options).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            let _ = writeln!(err, "error: could not write the report: {e}");
+            return EXIT_FAILURE;
+        }
+    }
+    exit_code(&reports, tool_failed, args)
+}
+
+/// Find, read and analyse the files under `args.paths`, printing mcp-lint's own problems to
+/// `err`. Returns the reports sorted by path and whether mcp-lint failed somewhere, or the exit
+/// code when nothing could be linted (bad configuration).
+pub fn lint_paths(
+    args: &CheckArgs,
+    cwd: &Path,
+    err: &mut dyn Write,
+) -> Result<(Vec<FileReport>, bool), i32> {
     let mut manifests = Manifests::new(cwd);
     let prepared =
         config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
@@ -38,7 +78,7 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
         Ok(p) => p,
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
-            return EXIT_FAILURE;
+            return Err(EXIT_FAILURE);
         }
     };
 
@@ -62,19 +102,7 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
 
     let mut reports = analyze_all(&inputs, &options);
     reports.sort_by(|a, b| a.path.cmp(&b.path));
-
-    let report_options = ReportOptions {
-        format: args.format,
-        statistics: args.statistics,
-        style: human_style(args.color),
-    };
-    if let Err(e) = report::write(out, &reports, &report_options).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            let _ = writeln!(err, "error: could not write the report: {e}");
-            return EXIT_FAILURE;
-        }
-    }
-    exit_code(&reports, !problems.is_empty(), args)
+    Ok((reports, !problems.is_empty()))
 }
 
 /// Read every file of every crate. Unreadable files become problems; the rest is still linted.
