@@ -212,8 +212,12 @@ impl<'a> Index<'a> {
             }
             Expr::Call(c) if c.args.len() == 1 => {
                 let Expr::Path(f) = &*c.func else { return None };
-                let last = f.path.segments.last()?.ident.to_string();
-                if last.ends_with("Code") {
+                let code_type = f
+                    .path
+                    .segments
+                    .iter()
+                    .any(|s| s.ident.to_string().ends_with("Code"));
+                if code_type {
                     self.eval_int(&c.args[0])
                 } else {
                     None

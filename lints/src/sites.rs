@@ -311,6 +311,7 @@ const SERVER_FAULT_WORDS: &[&str] = &[
     "serialization of the response",
     "cancellation",
     "request cancelled",
+    "cancelled by the client",
     "request was cancelled",
     "request canceled",
     "channel closed",
@@ -610,9 +611,22 @@ impl<'a, 'm> Walker<'a, 'm> {
                     content,
                     Origin::Constructor(constructor),
                 );
-                if let (Some(m), Some((site, _))) = (message, self.facts.sites.last_mut()) {
-                    let range = syn::spanned::Spanned::span(m).byte_range();
-                    site.message_source = self.file.text.get(range).map(str::to_string);
+                if let Some((site, _)) = self.facts.sites.last_mut() {
+                    if let Some(m) = message {
+                        let range = syn::spanned::Spanned::span(m).byte_range();
+                        site.message_source = self.file.text.get(range).map(str::to_string);
+                    }
+                    // `McpError::cancelled(..)`, `transport(..)`, `server_overloaded()`: the name
+                    // says the server, not the tool, failed.
+                    if let Origin::Constructor(c) = &site.origin {
+                        let c = c.to_lowercase();
+                        if ["cancel", "overloaded", "transport", "serializ", "shutdown"]
+                            .iter()
+                            .any(|w| c.contains(w))
+                        {
+                            site.path.server_fault = true;
+                        }
+                    }
                 }
             }
             Construction::ToolResult {
@@ -774,7 +788,23 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// `if name == "a" { .. } else if name == "b" { .. } else { unknown }` in a dispatcher.
     fn dispatch_if(&mut self, i: &'a syn::ExprIf) -> bool {
         let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
-        if !(dispatcher || self.in_tool_call_arm) || tool_name_test(&i.cond).is_none() {
+        if !(dispatcher || self.in_tool_call_arm) {
+            return false;
+        }
+        // `if name != "export" { unknown }`: a guard before the one tool's code.
+        if let Some((_, name)) = tool_name_guard(&i.cond) {
+            self.visit_expr(&i.cond);
+            let outer = self
+                .arm
+                .replace(SiteContext::UnknownToolArm { binding: name });
+            self.visit_block(&i.then_branch);
+            self.arm = outer;
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+            return true;
+        }
+        if tool_name_test(&i.cond).is_none() {
             return false;
         }
         let mut branch = i;
@@ -1085,6 +1115,20 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             Expr::Struct(s) => {
                 if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
                     protocol_value = matches!(built, Construction::ProtocolError { .. });
+                    self.construction(expr, built);
+                }
+            }
+            // `Error::RateLimited`: a unit variant that is an error.
+            Expr::Path(p)
+                if self
+                    .dialect
+                    .construction_of_path(&p.path, self.index, &self.returns())
+                    .is_some() =>
+            {
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                {
                     self.construction(expr, built);
                 }
             }
@@ -1470,7 +1514,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     fn visit_macro(&mut self, mac: &'a syn::Macro) {
         match self
             .dialect
-            .construction_of_macro(mac, self.index, self.file)
+            .construction_of_macro(mac, self.index, self.file, &self.returns())
         {
             Some(MacroBuilt::Protocol {
                 code,
@@ -1892,12 +1936,24 @@ fn catch_all_binding(pat: &Pat) -> Option<String> {
     }
 }
 
+/// `name != "export"`: the literal and the name expression.
+fn tool_name_guard(cond: &Expr) -> Option<(String, String)> {
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Ne(_)) => literal_comparison(b),
+        _ => None,
+    }
+}
+
 /// `name == "add"` / `request.tool_name() == "add"`: the literal and the name expression.
 fn tool_name_test(cond: &Expr) -> Option<(String, String)> {
-    let Expr::Binary(b) = cond else { return None };
-    if !matches!(b.op, syn::BinOp::Eq(_)) {
-        return None;
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => literal_comparison(b),
+        _ => None,
     }
+}
+
+/// One side a string literal, the other an expression mentioning a name.
+fn literal_comparison(b: &syn::ExprBinary) -> Option<(String, String)> {
     let literal = |e: &Expr| match e {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),

@@ -386,15 +386,29 @@ impl Dialect {
         mac: &syn::Macro,
         index: &Index<'_>,
         file: &crate::source::SourceFile,
+        returns: &ReturnFacts,
     ) -> Option<MacroBuilt> {
         match &self.names {
             Names::Rmcp(_) => None,
             Names::Table(t, _) => table::construction_of_macro(t, mac, index, file).map(
-                |(code, code_span, message, name)| MacroBuilt::Protocol {
-                    code,
-                    code_span,
-                    message,
-                    name,
+                |(code, code_span, message, name, value_like)| {
+                    if value_like && returns.err != ErrChannel::Protocol {
+                        MacroBuilt::ToolResult {
+                            is_error: true,
+                            content: ContentFacts {
+                                empty: message.is_blank(),
+                                texts: vec![message],
+                            },
+                            name,
+                        }
+                    } else {
+                        MacroBuilt::Protocol {
+                            code,
+                            code_span,
+                            message,
+                            name,
+                        }
+                    }
                 },
             ),
             Names::JsonRpc(_) => {
@@ -426,6 +440,19 @@ impl Dialect {
     /// (hand-rolled servers have no code type).
     pub fn bare_codes(&self) -> bool {
         matches!(self.names, Names::JsonRpc(_))
+    }
+
+    /// A unit variant that builds an error (`Error::RateLimited`).
+    pub fn construction_of_path<'e>(
+        &self,
+        path: &syn::Path,
+        index: &Index<'_>,
+        returns: &ReturnFacts,
+    ) -> Option<Construction<'e>> {
+        match &self.names {
+            Names::Table(t, n) => table::construction_of_path(t, n, path, index, returns),
+            _ => None,
+        }
     }
 
     /// The message the SDK writes for a constructor called without one.

@@ -80,7 +80,9 @@ pub struct SdkTable {
     pub tool_error_to_protocol_code: Option<i64>,
     /// Macros that return a protocol error: name and code (`None`: the first argument is the
     /// code, as in mcp-attr's `bail_public!(ErrorCode::X, "..")`).
-    pub error_macros: &'static [(&'static str, Option<i64>)],
+    /// The third field: the macro builds an error *value* that follows the handler's channel
+    /// (turbomcp's `mcp_err!`), rather than a protocol error outright.
+    pub error_macros: &'static [(&'static str, Option<i64>, bool)],
     /// Method calls whose closure argument is a tool (`.tool_typed("name", |args, extra| ..)`).
     pub closure_registrations: &'static [&'static str],
     /// Match-arm patterns that hold a tool call inside a general request handler.
@@ -581,9 +583,10 @@ pub fn construction_of_macro(
     Option<crate::source::Span>,
     crate::text::MessageText,
     String,
+    bool,
 )> {
     let name = mac.path.segments.last()?.ident.to_string();
-    let (_, code) = table.error_macros.iter().find(|(m, _)| *m == name)?;
+    let (_, code, value_like) = table.error_macros.iter().find(|(m, _, _)| *m == name)?;
     let args = mac
         .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
         .ok()?;
@@ -591,13 +594,43 @@ pub fn construction_of_macro(
     let (code, code_span, rest) = match code {
         Some(c) => (Some(*c), None, &args[..]),
         None => (
-            args.first()
-                .and_then(|c| code_use(table, c, index))
-                .map(|c| c.0),
+            match args.first() {
+                // `bail_public!(_, ..)`: the default code, internal error.
+                Some(Expr::Infer(_)) => Some(-32603),
+                c => c.and_then(|c| code_use(table, c, index)).map(|c| c.0),
+            },
             args.first().map(|c| file.span_of(*c)),
             args.get(1..).unwrap_or(&[]),
         ),
     };
     let text = crate::text::format_args_message(rest, file);
-    Some((code, code_span, text, format!("{name}!")))
+    Some((code, code_span, text, format!("{name}!"), *value_like))
+}
+
+/// A unit variant written as a path (`Error::RateLimited`).
+pub fn construction_of_path<'e>(
+    table: &SdkTable,
+    names: &Names,
+    path: &syn::Path,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> Option<Construction<'e>> {
+    let segs = segments(path);
+    let canonical = names.canonical(table, &segs)?;
+    let name = segs.last()?.as_str();
+    if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let ctor = table
+        .ctors
+        .iter()
+        .find(|c| c.ty == canonical && c.method == name)?;
+    build(
+        table,
+        ctor,
+        &format!("{canonical}::{name}"),
+        &|_| None,
+        index,
+        returns,
+    )
 }
