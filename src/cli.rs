@@ -1,4 +1,4 @@
-//! The command line, as agreed in the README: `check`, `rules`, `explain`.
+//! The command line, as agreed in the README: `check`, `rules`, `explain`, `server`.
 //!
 //! clap parses; the only thing done by hand is ordering `-A/-W/-D/-F`, which must apply in
 //! command-line order across all four flags (`-A all -D MCP001` differs from `-D MCP001 -A all`).
@@ -30,6 +30,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print a lint's documentation.
     Explain(ExplainArgs),
+    /// Run the language server on stdin/stdout (for editors; see the README).
+    Server,
 }
 
 /// Output format of `check`.
