@@ -338,7 +338,10 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
     assert_eq!(caps["textDocumentSync"]["openClose"], true);
     assert_eq!(caps["textDocumentSync"]["change"], 2, "incremental");
     assert!(caps["textDocumentSync"]["save"].is_object());
-    assert_eq!(caps["codeActionProvider"]["codeActionKinds"], json!(["quickfix"]));
+    assert_eq!(
+        caps["codeActionProvider"]["codeActionKinds"],
+        json!(["quickfix"])
+    );
     assert_eq!(caps["workspace"]["workspaceFolders"]["supported"], true);
     assert_eq!(init["serverInfo"]["name"], "mcp-lint");
 
@@ -366,7 +369,10 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
     let start = BAD_LINE.find(FINDING).expect("finding");
     let start_col = utf16_len(&BAD_LINE[..start]);
     let end_col = start_col + utf16_len(FINDING);
-    assert_ne!(start_col, start as u64, "the line has non-ASCII text before the finding");
+    assert_ne!(
+        start_col, start as u64,
+        "the line has non-ASCII text before the finding"
+    );
     assert_eq!(d["range"], range((LINE, start_col), (LINE, end_col)));
     assert_eq!(d["code"], "tool_failure_as_protocol_error");
     assert_eq!(d["severity"], 1, "error");
@@ -409,7 +415,11 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
         }),
     );
     let actions = actions.as_array().expect("actions");
-    assert_eq!(actions.len(), 1, "no fix yet, one suppression: {actions:#?}");
+    assert_eq!(
+        actions.len(),
+        1,
+        "no fix yet, one suppression: {actions:#?}"
+    );
     let action = &actions[0];
     assert_eq!(
         action["title"],
@@ -459,7 +469,12 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
     assert_eq!(server.diagnostics(&main, Some(5)), Vec::<Value>::new());
 
     // Back to the mistake; a second open document of the crate is published with it.
-    change(&mut server, &main, 6, json!([{ "text": main_rs(BAD_LINE) }]));
+    change(
+        &mut server,
+        &main,
+        6,
+        json!([{ "text": main_rs(BAD_LINE) }]),
+    );
     assert_eq!(server.diagnostics(&main, Some(6)).len(), 1);
     open(&mut server, &util, "pub fn helper() {}\n");
     assert_eq!(server.diagnostics(&util, Some(1)), Vec::<Value>::new());
@@ -467,7 +482,11 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
 
     // mcp-lint.toml allows the lint: diagnostics are cleared once the change is announced.
     let config = root.join("mcp-lint.toml");
-    std::fs::write(&config, "[lints]\ntool_failure_as_protocol_error = \"allow\"\n").expect("write");
+    std::fs::write(
+        &config,
+        "[lints]\ntool_failure_as_protocol_error = \"allow\"\n",
+    )
+    .expect("write");
     server.notify(
         "workspace/didChangeWatchedFiles",
         json!({ "changes": [{ "uri": uri(&config), "type": 1 }] }),
@@ -475,12 +494,18 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
     assert_eq!(server.diagnostics(&main, Some(6)), Vec::<Value>::new());
 
     // A broken configuration is shown to the user, not swallowed.
-    std::fs::write(&config, "[lints]\ntool_failure_as_protocol_error = \"alow\"\n").expect("write");
+    std::fs::write(
+        &config,
+        "[lints]\ntool_failure_as_protocol_error = \"alow\"\n",
+    )
+    .expect("write");
     server.notify(
         "workspace/didChangeWatchedFiles",
         json!({ "changes": [{ "uri": uri(&config), "type": 2 }] }),
     );
-    let shown = server.wait_for("window/showMessage", |m| m["method"] == "window/showMessage");
+    let shown = server.wait_for("window/showMessage", |m| {
+        m["method"] == "window/showMessage"
+    });
     assert_eq!(shown["params"]["type"], 1, "error");
     let text = shown["params"]["message"].as_str().expect("message");
     assert!(
@@ -501,7 +526,10 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
         }
     };
     assert_eq!(found[0]["code"], "tool_failure_as_protocol_error");
-    server.notify("textDocument/didClose", json!({ "textDocument": { "uri": main } }));
+    server.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": main } }),
+    );
     assert_eq!(server.diagnostics(&main, None), Vec::<Value>::new());
 
     assert_eq!(server.call("shutdown", Value::Null), Value::Null);
@@ -540,5 +568,9 @@ fn utf8_positions_when_offered_unknown_requests_and_exit_without_shutdown() {
     assert_eq!(response["error"]["code"], -32601, "{response:#}");
 
     server.notify("exit", Value::Null);
-    assert_eq!(server.exit_status().code(), Some(1), "exit without shutdown");
+    assert_eq!(
+        server.exit_status().code(),
+        Some(1),
+        "exit without shutdown"
+    );
 }

@@ -166,7 +166,7 @@ mod tests {
     use super::*;
     use crate::lsp::document::Encoding;
     use lints::{Applicability, Edit, Fix, SourceFile};
-    use lsp_types::{Range, Url};
+    use lsp_types::Url;
 
     const TEXT: &str = "fn f() {\n    let r = Err(McpError::internal_error(\"x\", None));\n}\n";
     const NEEDLE: &str = "Err(McpError::internal_error(\"x\", None))";
@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn a_fix_becomes_a_quick_fix_preferred_when_machine_applicable() {
         let d = published(Some(Applicability::MachineApplicable));
-        let actions = code_actions(&doc(), &[d.clone()], caps(false, false, false));
+        let actions = code_actions(&doc(), std::slice::from_ref(&d), caps(false, false, false));
         assert_eq!(actions.len(), 2, "{actions:#?}");
         let fix = &actions[0];
         assert_eq!(fix["title"], "return the failure as an error result");
@@ -273,7 +273,7 @@ mod tests {
         assert_eq!(uri.as_str(), "file:///p/src/lib.rs");
         assert_eq!(cursor, Position::new(1, directive.len() as u32));
 
-        let snippet = code_actions(&doc(), &[d.clone()], caps(true, true, true));
+        let snippet = code_actions(&doc(), std::slice::from_ref(&d), caps(true, true, true));
         assert_eq!(snippet[0].get("command"), None);
         assert_eq!(
             snippet[0]["edit"]["documentChanges"][0]["edits"][0]["snippet"],

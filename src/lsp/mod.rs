@@ -5,8 +5,9 @@
 //! document of that crate, and publishes diagnostics for all of them; it offers quick fixes from
 //! each finding's fix and a suppression comment; it re-reads `mcp-lint.toml` and Cargo.toml when
 //! they change. Linting runs after a short pause in edits (and before any request is answered,
-//! so code actions see the current text). Nothing but protocol goes to stdout; logs go to stderr
-//! and, for failures, to `window/logMessage`.
+//! so code actions see the current text). Nothing but protocol goes to stdout; the log goes to
+//! the client (`window/logMessage`), and warnings and errors also to stderr. A panic while
+//! handling a message is logged and the server goes on.
 
 mod actions;
 mod convert;
@@ -53,13 +54,13 @@ pub fn run() -> i32 {
     let code = match serve(&connection) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("mcp-lint server: {e}");
+            stderr_line(&e);
             return 1;
         }
     };
     drop(connection);
     if let Err(e) = io_threads.join() {
-        eprintln!("mcp-lint server: {e}");
+        stderr_line(&e.to_string());
     }
     code
 }
@@ -180,8 +181,13 @@ impl ClientInfo {
     }
 }
 
+/// The directory of a `file:` URI (in JSON); `None` for other schemes and malformed URIs.
 fn folder_path(uri: &Value) -> Option<PathBuf> {
     let uri: Url = serde_json::from_value(uri.clone()).ok()?;
+    file_path(&uri)
+}
+
+fn file_path(uri: &Url) -> Option<PathBuf> {
     uri.to_file_path()
         .ok()
         .map(|p| crate::discover::normalize(&p))
@@ -283,7 +289,7 @@ impl<'c> Server<'c> {
                 }
             };
             let Some(message) = message else {
-                eprintln!("mcp-lint server: the client closed the connection without `exit`");
+                stderr_line("the client closed the connection without `exit`");
                 return 1;
             };
             match message {
@@ -414,13 +420,13 @@ impl<'c> Server<'c> {
                 let Some(p) = self.params::<DidSaveTextDocumentParams>(&n) else {
                     return;
                 };
-                let Ok(path) = p.text_document.uri.to_file_path() else {
+                let Some(path) = file_path(&p.text_document.uri) else {
                     return;
                 };
                 if is_config_file(&path) {
                     self.config_changed(&path);
                 } else if self.documents.contains_key(&p.text_document.uri) {
-                    self.dirty.path(&crate::discover::normalize(&path));
+                    self.dirty.path(&path);
                 }
             }
             notif::DidCloseTextDocument::METHOD => {
@@ -440,10 +446,9 @@ impl<'c> Server<'c> {
                     return;
                 };
                 for change in p.changes {
-                    let Ok(path) = change.uri.to_file_path() else {
+                    let Some(path) = file_path(&change.uri) else {
                         continue;
                     };
-                    let path = crate::discover::normalize(&path);
                     if is_config_file(&path) {
                         self.config_changed(&path);
                     } else if is_rust_file(&path) && !self.documents.contains_key(&change.uri) {
@@ -457,12 +462,12 @@ impl<'c> Server<'c> {
                     return;
                 };
                 for removed in p.event.removed {
-                    if let Some(path) = folder_path(&Value::String(removed.uri.to_string())) {
+                    if let Some(path) = file_path(&removed.uri) {
                         self.client.folders.retain(|f| *f != path);
                     }
                 }
                 for added in p.event.added {
-                    if let Some(path) = folder_path(&Value::String(added.uri.to_string())) {
+                    if let Some(path) = file_path(&added.uri) {
                         if !self.client.folders.contains(&path) {
                             self.client.folders.push(path);
                         }
@@ -490,9 +495,9 @@ impl<'c> Server<'c> {
     }
 
     fn config_changed(&mut self, path: &Path) {
-        eprintln!(
-            "mcp-lint server: {} changed; re-reading the configuration",
-            path.display()
+        self.log(
+            MessageType::INFO,
+            &format!("{} changed; re-reading the configuration", path.display()),
         );
         self.shown.clear();
         self.dirty.everything();
@@ -629,7 +634,7 @@ impl<'c> Server<'c> {
     fn code_actions(&self, params: CodeActionParams) -> Vec<Value> {
         let quickfix_kind = CodeActionKind::QUICKFIX;
         let quickfix = quickfix_kind.as_str();
-        let wanted = params.context.only.as_ref().map_or(true, |only| {
+        let wanted = params.context.only.as_ref().is_none_or(|only| {
             only.iter().any(|k| {
                 let k = k.as_str();
                 k.is_empty() || k == quickfix || quickfix.starts_with(&format!("{k}."))
@@ -723,15 +728,16 @@ impl<'c> Server<'c> {
         folders.join(", ")
     }
 
-    /// Log to stderr; warnings and errors also to the client's log.
+    /// Log to the client (`window/logMessage`; it decides what to keep); warnings and errors
+    /// also go to stderr.
     fn log(&self, typ: MessageType, message: &str) {
-        eprintln!("mcp-lint server: {message}");
         if typ == MessageType::ERROR || typ == MessageType::WARNING {
-            self.notify::<notif::LogMessage>(LogMessageParams {
-                typ,
-                message: message.to_string(),
-            });
+            stderr_line(message);
         }
+        self.notify::<notif::LogMessage>(LogMessageParams {
+            typ,
+            message: message.to_string(),
+        });
     }
 
     /// Tell the user once (until the configuration changes), and log it.
@@ -763,6 +769,13 @@ impl<'c> Server<'c> {
     fn respond(&self, response: Response) {
         let _ = self.connection.sender.send(response.into());
     }
+}
+
+/// One line on stderr, in a single write (clients log stderr as it arrives).
+fn stderr_line(message: &str) {
+    use std::io::Write;
+    let line = format!("mcp-lint server: {message}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 fn overlaps(a: Range, b: Range) -> bool {
