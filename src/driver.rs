@@ -8,7 +8,7 @@ use lints::{CrateInput, FileReport, Options, SourceInput};
 
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
-use crate::discover::{self, CrateFiles, Discovery, Exclude};
+use crate::discover::{self, CrateFiles, Discovery};
 use crate::manifest::Manifests;
 use crate::report::{self, human::HumanStyle, ReportOptions, Summary};
 
@@ -23,15 +23,7 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
     let prepared =
         config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
             let options = config::options(config.as_ref(), args)?;
-            let exclude = match &config {
-                Some(c) => Exclude::new(&c.dir, &c.exclude).map_err(|e| {
-                    format!(
-                        "{}: `exclude`: {e}",
-                        discover::relative_to(&c.file, cwd).display()
-                    )
-                })?,
-                None => Exclude::default(),
-            };
+            let exclude = config::exclude(config.as_ref(), cwd)?;
             Ok((options, exclude))
         });
     let (options, exclude) = match prepared {

@@ -66,15 +66,7 @@ pub fn lint_crate(
     let mut manifests = Manifests::new(cwd);
     let config = config::load(None, cwd, &[key.start().to_path_buf()], &mut manifests)?;
     let options = config::options(config.as_ref(), &default_check_args()?)?;
-    let exclude = match &config {
-        Some(c) => Exclude::new(&c.dir, &c.exclude).map_err(|e| {
-            format!(
-                "{}: `exclude`: {e}",
-                discover::relative_to(&c.file, cwd).display()
-            )
-        })?,
-        None => Exclude::default(),
-    };
+    let exclude = config::exclude(config.as_ref(), cwd)?;
 
     let mut outcome = Outcome::default();
     let files = match key {
