@@ -794,3 +794,69 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn client_capabilities_and_folders_are_read_leniently() {
+        let info = ClientInfo::from_initialize(&json!({
+            "workspaceFolders": [{ "uri": "file:///w/a", "name": "a" }, { "uri": "untitled:x" }],
+            "rootUri": "file:///ignored",
+            "capabilities": {
+                "general": { "positionEncodings": ["utf-8"] },
+                "workspace": {
+                    "workspaceEdit": { "documentChanges": true, "snippetEditSupport": "yes" },
+                    "didChangeWatchedFiles": { "dynamicRegistration": true }
+                },
+                "window": { "showDocument": { "support": true } }
+            }
+        }));
+        assert_eq!(info.encoding, Encoding::Utf8);
+        assert_eq!(info.folders, vec![PathBuf::from("/w/a")]);
+        assert!(info.edits.document_changes && info.edits.show_document && info.dynamic_watchers);
+        assert!(!info.edits.snippet_edits, "not a boolean");
+
+        let info =
+            ClientInfo::from_initialize(&json!({ "rootPath": "/w/b/../c", "capabilities": 3 }));
+        assert_eq!(info.encoding, Encoding::Utf16);
+        assert_eq!(info.folders, vec![PathBuf::from("/w/c")]);
+        assert!(!info.dynamic_watchers);
+    }
+
+    #[test]
+    fn a_panic_is_logged_to_the_client_and_the_server_goes_on() {
+        let (server_side, client_side) = Connection::memory();
+        let mut server = Server::new(&server_side, ClientInfo::from_initialize(&json!({})));
+        assert!(!server.guarded("a test", |_| panic!("boom")));
+        let message = client_side
+            .receiver
+            .recv_timeout(Duration::from_secs(5))
+            .expect("a log message");
+        let Message::Notification(n) = message else {
+            panic!("expected a notification, got {message:?}")
+        };
+        assert_eq!(n.method, "window/logMessage");
+        assert_eq!(n.params["type"], 1, "error");
+        assert_eq!(
+            n.params["message"],
+            "mcp-lint failed while handling a test: boom"
+        );
+        assert!(server.guarded("more", |_| {}));
+    }
+
+    #[test]
+    fn edits_are_linted_after_a_pause_but_not_later_than_the_cap() {
+        let mut dirty = Dirty::default();
+        assert!(dirty.is_empty());
+        dirty.path(Path::new("/p/src/lib.rs"));
+        assert!(!dirty.is_empty());
+        assert!(dirty.wait() <= DEBOUNCE);
+        if let Some(earlier) = Instant::now().checked_sub(MAX_DELAY) {
+            dirty.first = Some(earlier);
+            assert_eq!(dirty.wait(), Duration::ZERO, "capped");
+        }
+    }
+}
