@@ -9,7 +9,7 @@ use lints::{CrateInput, FileReport, Options, SourceInput};
 use crate::baseline::Baseline;
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
-use crate::discover::{self, CrateFiles, Discovery, Exclude};
+use crate::discover::{self, CrateFiles, Discovery};
 use crate::manifest::Manifests;
 use crate::report::{self, human::HumanStyle, ReportOptions, Summary};
 
@@ -63,15 +63,7 @@ pub fn lint_paths(
     let prepared =
         config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
             let options = config::options(config.as_ref(), args)?;
-            let exclude = match &config {
-                Some(c) => Exclude::new(&c.dir, &c.exclude).map_err(|e| {
-                    format!(
-                        "{}: `exclude`: {e}",
-                        discover::relative_to(&c.file, cwd).display()
-                    )
-                })?,
-                None => Exclude::default(),
-            };
+            let exclude = config::exclude(config.as_ref(), cwd)?;
             Ok((options, exclude))
         });
     let (options, exclude) = match prepared {

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod discover;
 pub mod driver;
+pub mod lsp;
 pub mod manifest;
 pub mod paths;
 pub mod report;
@@ -31,6 +32,10 @@ where
             return e.exit_code();
         }
     };
+    if let Command::Server = cli.command {
+        // Before anything locks stdout: the server's writer thread owns it.
+        return lsp::run();
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -45,6 +50,7 @@ where
             Ok(code) => code,
             Err(e) => finish(Err(e), &mut err),
         },
+        Command::Server => unreachable!("handled above"),
     };
     let _ = out.flush();
     code
