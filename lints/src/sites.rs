@@ -1151,18 +1151,17 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             Expr::Path(p)
                 if self.comparison == 0
                     && self.tool_values == 0
-                    && (self.protocol_args > 0 || self.is_const_body()) =>
+                    && (self.protocol_args > 0 || self.is_const_body())
+                    && self.dialect.is_code_constant(&p.path) =>
             {
-                if self.dialect.is_code_constant(&p.path) {
-                    if let Some(code) = self.dialect.code_use(expr, self.index) {
-                        self.facts.codes.push(CodeSite {
-                            file: self.body.file,
-                            span: self.file.span_of(expr),
-                            value: code.value,
-                            written: code.written,
-                            named: true,
-                        });
-                    }
+                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span: self.file.span_of(expr),
+                        value: code.value,
+                        written: code.written,
+                        named: true,
+                    });
                 }
             }
             _ => {}
