@@ -70,6 +70,7 @@ pub enum ColorChoice {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("fixing").args(["fix", "diff"]).multiple(true)))]
 pub struct CheckArgs {
     /// Files or directories to lint.
     #[arg(default_value = ".")]
@@ -113,6 +114,16 @@ pub struct CheckArgs {
     /// Report only findings beyond the counts recorded in this baseline file (see `baseline`).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+
+    /// Apply the fixes that are certain (MachineApplicable), then report what remains.
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix or --diff: also apply fixes that may be incorrect (MaybeIncorrect).
+    #[arg(long, requires = "fixing")]
+    pub unsafe_fixes: bool,
+    /// Print what --fix would change as a unified diff, and write nothing.
+    #[arg(long)]
+    pub diff: bool,
 
     /// `-A/-W/-D/-F` in command-line order; filled from the matches' indices.
     #[arg(skip)]

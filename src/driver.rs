@@ -28,11 +28,27 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
         Some(Ok(b)) => Some(b),
         None => None,
     };
-    let (mut reports, tool_failed) = match lint_paths(args, cwd, err) {
+    if args.fix || args.diff {
+        return crate::fix::run(args, cwd, baseline.as_ref(), out, err);
+    }
+    let (reports, tool_failed) = match lint_paths(args, cwd, err) {
         Ok(linted) => linted,
         Err(code) => return code,
     };
-    if let Some(baseline) = &baseline {
+    report_and_exit(args, cwd, reports, tool_failed, baseline.as_ref(), out, err)
+}
+
+/// Apply the baseline, print the reports in the chosen format and return the exit code.
+pub fn report_and_exit(
+    args: &CheckArgs,
+    cwd: &Path,
+    mut reports: Vec<FileReport>,
+    tool_failed: bool,
+    baseline: Option<&Baseline>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    if let Some(baseline) = baseline {
         baseline.apply(&mut reports, cwd, err);
     }
 
@@ -59,6 +75,20 @@ pub fn lint_paths(
     cwd: &Path,
     err: &mut dyn Write,
 ) -> Result<(Vec<FileReport>, bool), i32> {
+    let (inputs, options, tool_failed) = prepare(args, cwd, err)?;
+    let mut reports = analyze_all(&inputs, &options);
+    reports.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((reports, tool_failed))
+}
+
+/// Load the configuration, find the crates under `args.paths` and read their files, printing
+/// mcp-lint's own problems to `err`. Returns the crates, the options and whether mcp-lint failed
+/// somewhere, or the exit code when nothing can be linted (bad configuration).
+pub fn prepare(
+    args: &CheckArgs,
+    cwd: &Path,
+    err: &mut dyn Write,
+) -> Result<(Vec<CrateInput>, Options, bool), i32> {
     let mut manifests = Manifests::new(cwd);
     let prepared =
         config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
@@ -92,9 +122,7 @@ pub fn lint_paths(
         );
     }
 
-    let mut reports = analyze_all(&inputs, &options);
-    reports.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok((reports, !problems.is_empty()))
+    Ok((inputs, options, !problems.is_empty()))
 }
 
 /// Read every file of every crate. Unreadable files become problems; the rest is still linted.

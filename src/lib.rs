@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod discover;
 pub mod driver;
+pub mod fix;
 pub mod lsp;
 pub mod manifest;
 pub mod paths;

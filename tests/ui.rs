@@ -69,6 +69,10 @@ impl Fixture {
     fn stderr_path(&self) -> PathBuf {
         self.path.with_extension("stderr")
     }
+
+    fn fixed_path(&self) -> PathBuf {
+        self.path.with_extension("fixed")
+    }
 }
 
 /// Every fixture, sorted by path; plus problems with the directory layout itself.
@@ -114,13 +118,13 @@ fn collect_fixtures() -> (Vec<Fixture>, Vec<String>) {
                     }),
                     Err(e) => problems.push(format!("{display}: cannot read: {e}")),
                 },
-                Some("stderr") if path.with_extension("rs").is_file() => {}
-                Some("stderr") => problems.push(format!(
+                Some("stderr" | "fixed") if path.with_extension("rs").is_file() => {}
+                Some(ext @ ("stderr" | "fixed")) => problems.push(format!(
                     "{display}: stale expected output, there is no {}.rs (remove it, or bless)",
-                    name.trim_end_matches(".stderr")
+                    name.trim_end_matches(&format!(".{ext}"))
                 )),
                 _ => problems.push(format!(
-                    "{display}: unexpected file (ui-tests holds only .rs fixtures and .stderr outputs)"
+                    "{display}: unexpected file (ui-tests holds only .rs fixtures and their .stderr and .fixed outputs)"
                 )),
             }
         }
@@ -497,10 +501,9 @@ fn check_fixture(fixture: &Fixture, bless: bool) -> Vec<String> {
         Ok(a) => a,
         Err(errors) => return errors.into_iter().map(prefix).collect(),
     };
-    let reports = lints::analyze(
-        &input_for(fixture, &directives),
-        &options_for(lint, &directives),
-    );
+    let input = input_for(fixture, &directives);
+    let options = options_for(lint, &directives);
+    let reports = lints::analyze(&input, &options);
     let (source, findings) = match reports.as_slice() {
         [report] => (report.source.as_ref(), report.diagnostics.as_slice()),
         other => {
@@ -514,6 +517,11 @@ fn check_fixture(fixture: &Fixture, bless: bool) -> Vec<String> {
         .into_iter()
         .map(prefix)
         .collect();
+    problems.extend(
+        check_fixed(fixture, &input, &options, findings, bless)
+            .into_iter()
+            .map(prefix),
+    );
     let actual = render_all(fixture, source, findings);
     let stderr = fixture.stderr_path();
     let expected = std::fs::read_to_string(&stderr).ok();
@@ -544,6 +552,96 @@ fn check_fixture(fixture: &Fixture, bless: bool) -> Vec<String> {
                 file_name(&stderr),
                 line_diff(&expected, &actual)
             ))),
+            Some(_) => {}
+        }
+    }
+    problems
+}
+
+/// Clippy's rustfix mode: when findings carry fixes that `--fix --unsafe-fixes` applies, apply
+/// them as the engine does (rounds until nothing changes) and compare the result with the
+/// blessed `<case>.fixed`. The result must parse, carry no applicable fix any more, and have no
+/// finding the fixes did not account for: per lint, at most the findings before minus the fixes
+/// applied. A fixture with nothing to apply has no `.fixed`.
+fn check_fixed(
+    fixture: &Fixture,
+    input: &CrateInput,
+    options: &Options,
+    findings: &[Diagnostic],
+    bless: bool,
+) -> Vec<String> {
+    let fixed_path = fixture.fixed_path();
+    let applicable = |d: &Diagnostic| {
+        d.fix
+            .as_ref()
+            .is_some_and(|f| mcp_lint::fix::applies(f.applicability, true))
+    };
+    let expected = std::fs::read_to_string(&fixed_path).ok();
+    if !findings.iter().any(applicable) {
+        return match expected {
+            Some(_) if bless => std::fs::remove_file(&fixed_path)
+                .err()
+                .map(|e| format!("cannot remove {}: {e}", fixed_path.display()))
+                .into_iter()
+                .collect(),
+            Some(_) => vec![format!(
+                "{} is stale: no finding carries an applicable fix (run with {BLESS_VAR}=1 to remove it)",
+                file_name(&fixed_path)
+            )],
+            None => Vec::new(),
+        };
+    }
+    let result = mcp_lint::fix::fix_crate(input, options, true);
+    let mut problems = Vec::new();
+    for path in &result.unparsable {
+        problems.push(format!("the fixed {} does not parse", path.display()));
+    }
+    let Some((_, fixed)) = result.changed.first() else {
+        problems.push("findings carry applicable fixes, but applying them changed nothing".into());
+        return problems;
+    };
+    if let Err(e) = syn::parse_file(fixed) {
+        problems.push(format!("{} does not parse with syn: {e}", file_name(&fixed_path)));
+    }
+    let after: &[Diagnostic] = result
+        .reports
+        .first()
+        .map_or(&[], |r| r.diagnostics.as_slice());
+    for d in after.iter().filter(|d| applicable(d)) {
+        problems.push(format!(
+            "after fixing, {}:{} {} still carries a fix",
+            d.span.start_line, d.span.start_column, d.lint.name
+        ));
+    }
+    let lints: BTreeSet<&str> = findings.iter().chain(after).map(|d| d.lint.name).collect();
+    for name in lints {
+        let count = |ds: &[Diagnostic]| ds.iter().filter(|d| d.lint.name == name).count();
+        let fixed_here = result.applied.iter().filter(|l| l.name == name).count();
+        let (before, now) = (count(findings), count(after));
+        if now + fixed_here > before {
+            problems.push(format!(
+                "after fixing, {name} reports {now} findings; {before} before, {fixed_here} fixed"
+            ));
+        }
+    }
+    if bless {
+        if expected.as_deref() != Some(fixed.as_str()) {
+            if let Err(e) = std::fs::write(&fixed_path, fixed) {
+                problems.push(format!("cannot bless {}: {e}", fixed_path.display()));
+            }
+        }
+    } else {
+        match expected {
+            None => problems.push(format!(
+                "no {} yet; the fixed file reads:\n{}(run with {BLESS_VAR}=1 to write it)",
+                file_name(&fixed_path),
+                indent(fixed)
+            )),
+            Some(expected) if expected != *fixed => problems.push(format!(
+                "fixed output differs from {} (run with {BLESS_VAR}=1 to update):\n{}",
+                file_name(&fixed_path),
+                line_diff(&expected, fixed)
+            )),
             Some(_) => {}
         }
     }

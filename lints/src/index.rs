@@ -246,7 +246,7 @@ impl<'a> Index<'a> {
     }
 }
 
-fn collect_use(tree: &syn::UseTree, prefix: Vec<String>, out: &mut FileImports) {
+pub(crate) fn collect_use(tree: &syn::UseTree, prefix: Vec<String>, out: &mut FileImports) {
     match tree {
         syn::UseTree::Path(p) => {
             let mut next = prefix;

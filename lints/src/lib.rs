@@ -8,6 +8,7 @@ pub mod codes;
 pub mod context;
 pub mod diagnostic;
 pub mod docs;
+pub mod fix;
 pub mod index;
 pub mod lints;
 pub mod model;

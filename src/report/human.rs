@@ -109,7 +109,11 @@ pub fn write(
             writeln!(out, "{}", render(source, d, style))?;
         }
     }
-    writeln!(out, "{}", summary.line())
+    writeln!(out, "{}", summary.line())?;
+    match crate::fix::availability(reports) {
+        Some(fixes) => writeln!(out, "{fixes}"),
+        None => Ok(()),
+    }
 }
 
 /// `  note: text`, wrapped like miette wraps `help:`.

@@ -29,6 +29,26 @@ struct JsonDiagnostic<'a> {
     end_column: usize,
     message: &'a str,
     help: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+/// A finding's fix: its edits as 1-based line/column ranges (columns count characters, the end
+/// is exclusive) with the text that replaces each.
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    message: &'a str,
+    applicability: &'static str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    content: &'a str,
 }
 
 #[derive(Serialize)]
@@ -66,6 +86,24 @@ pub fn write(
             end_column: d.span.end_column,
             message: &d.message,
             help: d.help.as_deref(),
+            fix: d.fix.as_ref().zip(r.source.as_deref()).map(|(fix, source)| JsonFix {
+                message: &fix.message,
+                applicability: fix.applicability.as_str(),
+                edits: fix
+                    .edits
+                    .iter()
+                    .map(|e| {
+                        let span = source.span(e.start, e.end);
+                        JsonEdit {
+                            line: span.start_line,
+                            column: span.start_column,
+                            end_line: span.end_line,
+                            end_column: span.end_column,
+                            content: &e.replacement,
+                        }
+                    })
+                    .collect(),
+            }),
         })
         .collect();
     let stats = with_statistics.then(|| {

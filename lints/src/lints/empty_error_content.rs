@@ -120,13 +120,14 @@ fn check(cx: &mut LintContext<'_>) {
                 site.built_with()
             ),
         };
-        let d = cx
+        let mut d = cx
             .diagnostic(site.span, message)
             .with_label("the model learns that the call failed, but not why")
             .with_help(format!(
                 "say what failed and what to do instead: `{}`",
                 dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
             ));
+        d.fix = crate::fix::empty_content_text(cx.model, site);
         cx.report(site.file, d);
     }
 }

@@ -87,13 +87,14 @@ fn check(cx: &mut LintContext<'_>) {
         {
             continue;
         }
-        let d = cx
+        let mut d = cx
             .diagnostic(site.span, "a failure is answered with a success result")
             .with_label("`isError` is not set, so the model and the host take this as success")
             .with_help(format!(
                 "return `{}`",
                 dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
             ));
+        d.fix = crate::fix::success_to_error(cx.model, site);
         cx.report(site.file, d);
     }
 }

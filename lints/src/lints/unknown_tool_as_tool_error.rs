@@ -92,11 +92,12 @@ fn check(cx: &mut LintContext<'_>) {
             Channel::ToolSuccess => "a success tool result",
             Channel::Protocol => continue,
         };
-        let d = cx
+        let mut d = cx
             .diagnostic(site.span, format!("unknown tool answered with {kind}"))
             .with_label("the spec answers an unknown tool with a protocol error")
             .with_help(format!("return `{}`", dialect.unknown_tool_snippet(binding)))
             .with_note("SEP-2145 (pending) may change this; turn the lint off with `unknown_tool_as_tool_error = \"allow\"` if you follow it");
+        d.fix = crate::fix::unknown_tool_error(cx.model, site, binding);
         cx.report(site.file, d);
     }
 }

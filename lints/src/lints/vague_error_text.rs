@@ -110,12 +110,13 @@ fn check(cx: &mut LintContext<'_>) {
                 Channel::Protocol => "this protocol error",
                 _ => "this tool result",
             };
-            let d = cx
+            let mut d = cx
                 .diagnostic(*span, format!("vague error text {value:?}"))
                 .with_label(format!("{audience} says neither what failed nor what to change"))
                 .with_help(
                     "name what failed and what valid input looks like, e.g. `format!(\"cannot read {path}: {e}\")` or \"date must be YYYY-MM-DD\"",
                 );
+            d.fix = Some(crate::fix::specific_text(*span));
             cx.report(site.file, d);
         }
     }

@@ -621,4 +621,39 @@ impl Dialect {
             ),
         }
     }
+    /// What fixes need besides the snippets: the SDK types the snippets name and how to import
+    /// them, and how a success result becomes an isError one. `None`: no fixes for this SDK yet.
+    pub fn fix_vocabulary(&self) -> Option<FixVocabulary> {
+        match &self.names {
+            Names::Rmcp(n) => Some(rmcp::fix_vocabulary(n, self.version)),
+            Names::Table(..) | Names::JsonRpc(_) => None,
+        }
+    }
 }
+
+/// A type a fix writes, and the path a `use` brings it in by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SdkName {
+    /// The name the snippets write (`ContentBlock`, the user's `McpError`).
+    pub name: String,
+    /// The full path (`rmcp::model::ContentBlock`); imported `as name` when its last segment
+    /// differs.
+    pub path: Vec<String>,
+}
+
+/// The SDK facts fixes rely on (see [`Dialect::fix_vocabulary`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixVocabulary {
+    /// The tool result type (`CallToolResult`).
+    pub result: SdkName,
+    /// The content block type the snippets write (`ContentBlock`, `Content`).
+    pub content: SdkName,
+    /// The protocol error type, by the name the crate uses for it (`McpError`).
+    pub error: SdkName,
+    /// `Ok` types of handlers that take the tool result through `.into()` (`CallToolResponse`),
+    /// including wrapper variants written around it (`CallToolResponse::Complete(..)`).
+    pub wrapped_results: Vec<String>,
+    /// Constructors of a success result and their isError counterparts (`success` → `error`).
+    pub error_constructors: Vec<(String, String)>,
+}
+

@@ -609,6 +609,33 @@ pub fn unknown_tool_snippet(names: &Names, name_binding: &str) -> String {
     )
 }
 
+/// The names rmcp fixes write: `CallToolResult`, `ContentBlock` (2.x+) or `Content`, and the
+/// crate's name for `ErrorData` (`rmcp::Error` before 0.3, which has no root `ErrorData`).
+pub fn fix_vocabulary(names: &Names, version: Option<Version>) -> super::FixVocabulary {
+    let model = |name: &str| super::SdkName {
+        name: name.to_string(),
+        path: vec!["rmcp".into(), "model".into(), name.into()],
+    };
+    let error_path: &[&str] = match version {
+        Some(v) if v.major == 0 && v.minor < 3 => &["rmcp", "Error"],
+        Some(_) => &["rmcp", "ErrorData"],
+        None => &["rmcp", "model", "ErrorData"],
+    };
+    super::FixVocabulary {
+        result: model("CallToolResult"),
+        content: model(names.content_type()),
+        error: super::SdkName {
+            name: names.display_error.clone(),
+            path: error_path.iter().map(|s| s.to_string()).collect(),
+        },
+        wrapped_results: vec!["CallToolResponse".to_string()],
+        error_constructors: vec![
+            ("success".to_string(), "error".to_string()),
+            ("structured".to_string(), "structured_error".to_string()),
+        ],
+    }
+}
+
 /// The wire name from `#[tool(name = "..")]`, else the fn name.
 pub fn tool_name(f: &FnItem<'_>) -> String {
     use proc_macro2::TokenTree;

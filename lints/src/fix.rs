@@ -1,0 +1,1078 @@
+//! Fixes: the text edits that rewrite a finding, built from the syntax around its site.
+//!
+//! Lints call the builders below; each returns `None` when the site is not in a shape it can
+//! rewrite. The SDK's own words come from the dialect ([`Dialect::tool_error_snippet`],
+//! [`Dialect::unknown_tool_snippet`], [`Dialect::fix_vocabulary`]); this module decides where
+//! the text goes, which names the file already has for the SDK's types (adding a `use` when one
+//! is missing), and how sure the rewrite is (rustc's [`Applicability`]).
+//!
+//! Edits are byte ranges of the file as it is: the text around them is kept as written.
+
+use std::collections::{BTreeMap, HashSet};
+
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+use syn::{Expr, ImplItem, Item, TraitItem};
+
+use crate::diagnostic::{Applicability, Edit, Fix};
+use crate::index::{collect_use, FileImports};
+use crate::model::Model;
+use crate::sdk::{Dialect, FixVocabulary, SdkName};
+use crate::sites::{tail_expr, ErrorSite, Origin, SiteContext};
+use crate::source::Span;
+
+/// Where the text of an error goes in a suggestion that cannot know it.
+pub const PLACEHOLDER_TEXT: &str = "\"<what failed and what to do instead>\"";
+/// The replacement a vague message is shown with.
+pub const VAGUE_PLACEHOLDER: &str = "\"<what failed and what valid input looks like>\"";
+/// Stands for the message while a snippet's names are rewritten (an identifier no snippet uses).
+const MESSAGE_MARK: &str = "__mcp_lint_message__";
+
+/// MCP001/MCP006: `Err(<protocol error>)` returned by a tool, or `.map_err(|e| <protocol
+/// error>)?` / `.ok_or_else(|| ..)?` / `.ok_or(..)?` in it, rewritten to return the SDK's isError
+/// result with the same message.
+pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
+    if !matches!(site.origin, Origin::Constructor(_))
+        || !matches!(site.context, SiteContext::Tool { helper: None, .. })
+    {
+        return None;
+    }
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let returns = cx.returns()?;
+    let wrapped = match returns.ok_kind? {
+        OkKind::Result => false,
+        OkKind::Wrapped => true,
+    };
+    let found = cx.find(&[]);
+    let (message, mut applicability) = match &site.message_source {
+        Some(m) => (m.clone(), Applicability::MachineApplicable),
+        None => (PLACEHOLDER_TEXT.to_string(), Applicability::HasPlaceholders),
+    };
+    // `Some(data)` is dropped: the isError result has no place for it.
+    if found.target.is_some_and(carries_data) {
+        applicability = applicability.max_risk(Applicability::MaybeIncorrect);
+    }
+    let mut names = cx.names(&returns);
+    let snippet = cx.snippet(
+        &cx.dialect.tool_error_snippet(MESSAGE_MARK, wrapped),
+        &mut names,
+        &[&cx.vocab.result, &cx.vocab.content],
+    );
+    let snippet = snippet.replace(MESSAGE_MARK, &message);
+    let mut edits = Vec::new();
+    let returned = returned_ranges(cx.located.body);
+    if let Some((call, false)) = found.err_call {
+        if !returned.contains(&range(call)) {
+            return None;
+        }
+        edits.push(cx.replace(range(call), snippet));
+    } else if let Some((form, false)) = found.try_form {
+        if !form.evident(&cx) {
+            applicability = applicability.max_risk(Applicability::MaybeIncorrect);
+        }
+        edits.extend(cx.match_edits(&form, &format!("return {snippet}")));
+    } else {
+        return None;
+    }
+    edits.extend(names.use_edit(&cx));
+    Some(Fix {
+        message: "return the failure as an isError tool result the model can read".to_string(),
+        applicability,
+        edits,
+    })
+}
+
+/// MCP007: the unknown-tool branch's `Ok(<tool result>)` replaced by the SDK's -32602 protocol
+/// error naming the tool.
+pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Option<Fix> {
+    if !matches!(site.origin, Origin::Constructor(_)) {
+        return None;
+    }
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let returns = cx.returns()?;
+    let found = cx.find(&cx.vocab.wrapped_results);
+    let (call, false) = found.ok_call? else {
+        return None;
+    };
+    if !returned_ranges(cx.located.body).contains(&range(call)) {
+        return None;
+    }
+    let mut names = cx.names(&returns);
+    let snippet = cx.snippet(
+        &cx.dialect.unknown_tool_snippet(binding),
+        &mut names,
+        &[&cx.vocab.error],
+    );
+    // A binding the match introduced is certainly in scope; an expression read from the
+    // scrutinee (`request.name`) usually is.
+    let applicability = if is_place_expression(binding) {
+        Applicability::MachineApplicable
+    } else {
+        Applicability::MaybeIncorrect
+    };
+    let mut edits = vec![cx.replace(range(call), snippet)];
+    edits.extend(names.use_edit(&cx));
+    Some(Fix {
+        message: "answer an unknown tool with the protocol error -32602 `Unknown tool: <name>`"
+            .to_string(),
+        applicability,
+        edits,
+    })
+}
+
+/// MCP009: a success result built on a failure path made an isError one
+/// (`CallToolResult::success(x)` → `CallToolResult::error(x)`), keeping its content.
+pub fn success_to_error(model: &Model, site: &ErrorSite) -> Option<Fix> {
+    if !matches!(site.origin, Origin::Constructor(_)) {
+        return None;
+    }
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let Some(Expr::Call(call)) = cx.find(&[]).target else {
+        return None;
+    };
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let method = p.path.segments.last()?;
+    let (_, error) = cx
+        .vocab
+        .error_constructors
+        .iter()
+        .find(|(success, _)| method.ident == success)?;
+    // Certain inside an `Err(e) =>` arm or error closure; built from the error elsewhere, the
+    // path may be a deliberate recovery.
+    let applicability = if site.path.on_failure_path {
+        Applicability::MachineApplicable
+    } else {
+        Applicability::MaybeIncorrect
+    };
+    Some(Fix {
+        message: format!("mark the result as an error with `{error}`"),
+        applicability,
+        edits: vec![cx.replace(range(&method.ident), error.clone())],
+    })
+}
+
+/// MCP002: where the text goes in an isError result without readable content (never applied:
+/// the text is a placeholder).
+pub fn empty_content_text(model: &Model, site: &ErrorSite) -> Option<Fix> {
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let target = cx.find(&[]).target?;
+    let mut blanks = Blanks::default();
+    blanks.visit_expr(target);
+    let mut names = cx.names(&Returns::default());
+    let mut edits = Vec::new();
+    for (start, end, blank) in blanks.found {
+        let replacement = match blank {
+            Blank::Vec => {
+                let content = content_snippet(cx.dialect)?;
+                cx.snippet(&content, &mut names, &[&cx.vocab.content])
+                    .replace(MESSAGE_MARK, PLACEHOLDER_TEXT)
+            }
+            Blank::Literal => PLACEHOLDER_TEXT.to_string(),
+            Blank::NewString => format!("String::from({PLACEHOLDER_TEXT})"),
+        };
+        edits.push(cx.replace((start, end), replacement));
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    edits.extend(names.use_edit(&cx));
+    Some(Fix {
+        message: "say what failed and what to do instead".to_string(),
+        applicability: Applicability::HasPlaceholders,
+        edits,
+    })
+}
+
+/// MCP003: the vague text replaced by a placeholder that says what belongs there (never applied).
+pub fn specific_text(literal: Span) -> Fix {
+    Fix {
+        message: "replace the text with what failed and what valid input looks like".to_string(),
+        applicability: Applicability::HasPlaceholders,
+        edits: vec![Edit {
+            start: literal.start,
+            end: literal.end,
+            replacement: VAGUE_PLACEHOLDER.to_string(),
+        }],
+    }
+}
+
+impl Applicability {
+    /// The less certain of two applicabilities.
+    fn max_risk(self, other: Applicability) -> Applicability {
+        let rank = |a: Applicability| match a {
+            Applicability::MachineApplicable => 0,
+            Applicability::MaybeIncorrect => 1,
+            Applicability::HasPlaceholders => 2,
+            Applicability::Unspecified => 3,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+fn range(node: &impl Spanned) -> (usize, usize) {
+    let r = node.span().byte_range();
+    (r.start, r.end)
+}
+
+/// `x`, `self.name`, `request.name`: a name or field path, in scope wherever the branch is.
+fn is_place_expression(text: &str) -> bool {
+    let ident = |s: &str| {
+        let mut chars = s.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && chars.all(|c| c.is_alphanumeric() || c == '_')
+    };
+    !text.is_empty() && text.split('.').all(ident)
+}
+
+/// A call or struct literal passing `Some(..)` (rmcp's `data`): information the rewrite drops.
+fn carries_data(expr: &Expr) -> bool {
+    let is_some = |e: &Expr| matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Some")));
+    match expr {
+        Expr::Call(c) => c.args.iter().any(is_some),
+        Expr::Struct(s) => s.fields.iter().any(|f| is_some(&f.expr)),
+        _ => false,
+    }
+}
+
+/// The content argument of the dialect's isError snippet (`vec![ContentBlock::text(MARK)]`).
+fn content_snippet(dialect: &Dialect) -> Option<String> {
+    let snippet = dialect.tool_error_snippet(MESSAGE_MARK, false);
+    let expr: Expr = syn::parse_str(&snippet).ok()?;
+    struct FindVec(Option<(usize, usize)>);
+    impl<'v> Visit<'v> for FindVec {
+        fn visit_expr_macro(&mut self, m: &'v syn::ExprMacro) {
+            if self.0.is_none()
+                && m.mac.path.is_ident("vec")
+                && m.mac.tokens.to_string().contains(MESSAGE_MARK)
+            {
+                self.0 = Some(range(m));
+            }
+        }
+    }
+    let mut find = FindVec(None);
+    find.visit_expr(&expr);
+    let (start, end) = find.0?;
+    snippet.get(start..end).map(str::to_string)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where the site sits
+
+/// The fn whose body holds a site, with the module scopes around it.
+struct Located<'f> {
+    sig: &'f syn::Signature,
+    /// The block `return` and `?` leave: the fn's body, or the async block it returns.
+    body: &'f syn::Block,
+    /// Item lists from the file root to the fn's module (innermost last).
+    scopes: Vec<&'f [Item]>,
+}
+
+fn locate(file: &syn::File, start: usize, end: usize) -> Option<Located<'_>> {
+    fn walk<'f>(
+        items: &'f [Item],
+        start: usize,
+        end: usize,
+        scopes: &mut Vec<&'f [Item]>,
+    ) -> Option<(&'f syn::Signature, &'f syn::Block)> {
+        scopes.push(items);
+        let holds = |node: &dyn Spanned| {
+            let (s, e) = range(&node.span());
+            s <= start && end <= e
+        };
+        for item in items.iter().filter(|i| holds(*i)) {
+            let found = match item {
+                Item::Fn(f) => Some((&f.sig, &*f.block)),
+                Item::Impl(imp) => imp.items.iter().find_map(|ii| match ii {
+                    ImplItem::Fn(f) if holds(&f.block) => Some((&f.sig, &f.block)),
+                    _ => None,
+                }),
+                Item::Trait(t) => t.items.iter().find_map(|ti| match ti {
+                    TraitItem::Fn(f) => f
+                        .default
+                        .as_ref()
+                        .filter(|b| holds(*b))
+                        .map(|b| (&f.sig, b)),
+                    _ => None,
+                }),
+                Item::Mod(m) => match &m.content {
+                    Some((_, inner)) => return walk(inner, start, end, scopes),
+                    None => None,
+                },
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        scopes.pop();
+        None
+    }
+    let mut scopes = Vec::new();
+    let (sig, block) = walk(&file.items, start, end, &mut scopes)?;
+    Some(Located {
+        sig,
+        body: handler_block(sig, block),
+        scopes,
+    })
+}
+
+/// `fn f() -> impl Future<..> { async move { .. } }` (and `Box::pin(async move { .. })`): the
+/// async block is what `return` and `?` leave.
+fn handler_block<'f>(sig: &syn::Signature, block: &'f syn::Block) -> &'f syn::Block {
+    if sig.asyncness.is_some() || block.stmts.len() != 1 {
+        return block;
+    }
+    let inner = match &block.stmts[0] {
+        syn::Stmt::Expr(Expr::Async(a), None) => Some(&a.block),
+        syn::Stmt::Expr(Expr::Call(c), None) if c.args.len() == 1 => match &c.args[0] {
+            Expr::Async(a) => Some(&a.block),
+            _ => None,
+        },
+        _ => None,
+    };
+    inner.unwrap_or(block)
+}
+
+/// Byte ranges of the expressions a body returns: its tail and every `return` operand, followed
+/// through blocks, `if`, `match` and parentheses. Closures and async blocks return elsewhere.
+fn returned_ranges(body: &syn::Block) -> HashSet<(usize, usize)> {
+    struct Returns<'a>(Vec<&'a Expr>);
+    impl<'a> Visit<'a> for Returns<'a> {
+        fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
+            if let Some(e) = &r.expr {
+                self.0.push(e);
+            }
+            visit::visit_expr_return(self, r);
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'a Item) {}
+    }
+    fn expand(e: &Expr, out: &mut HashSet<(usize, usize)>) {
+        out.insert(range(e));
+        match e {
+            Expr::Block(b) => block_tail(&b.block, out),
+            Expr::Unsafe(u) => block_tail(&u.block, out),
+            Expr::If(i) => {
+                block_tail(&i.then_branch, out);
+                if let Some((_, e)) = &i.else_branch {
+                    expand(e, out);
+                }
+            }
+            Expr::Match(m) => m.arms.iter().for_each(|a| expand(&a.body, out)),
+            Expr::Paren(p) => expand(&p.expr, out),
+            Expr::Return(r) => {
+                if let Some(e) = &r.expr {
+                    expand(e, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn block_tail(b: &syn::Block, out: &mut HashSet<(usize, usize)>) {
+        if let Some(syn::Stmt::Expr(e, None)) = b.stmts.last() {
+            expand(e, out);
+        }
+    }
+    let mut out = HashSet::new();
+    block_tail(body, &mut out);
+    let mut returns = Returns(Vec::new());
+    returns.visit_block(body);
+    for e in returns.0 {
+        expand(e, &mut out);
+    }
+    out
+}
+
+/// `value.map_err(|e| site)?`, `value.ok_or_else(|| site)?` or `value.ok_or(site)?`.
+struct TryForm<'a> {
+    try_expr: &'a syn::ExprTry,
+    receiver: &'a Expr,
+    /// `Err(<pattern>)` for `map_err`; `None` for an `Option`.
+    err_pattern: Option<String>,
+    /// The closure body (`None` for `ok_or`), and the site inside it.
+    handler: Option<&'a Expr>,
+    site: &'a Expr,
+}
+
+impl TryForm<'_> {
+    /// `ok_or*` works on an `Option`; `map_err` on a value whose type the source shows only when
+    /// it is a call to a fn of the crate declared to return a `Result`.
+    fn evident(&self, cx: &FixCx<'_>) -> bool {
+        if self.err_pattern.is_none() {
+            return true;
+        }
+        let mut receiver = self.receiver;
+        while let Expr::Await(a) = receiver {
+            receiver = &a.base;
+        }
+        let name = match receiver {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            },
+            Expr::MethodCall(m) => Some(m.method.to_string()),
+            _ => None,
+        };
+        name.is_some_and(|n| cx.crate_fns_return_result(&n))
+    }
+}
+
+/// What the finder saw around the site.
+#[derive(Default)]
+struct Found<'a> {
+    /// The site's own expression.
+    target: Option<&'a Expr>,
+    /// `Err(site)`, and whether it sits in a closure or async block.
+    err_call: Option<(&'a syn::ExprCall, bool)>,
+    /// `Ok(site)` (through `.into()` and wrapper variants), and whether nested.
+    ok_call: Option<(&'a syn::ExprCall, bool)>,
+    try_form: Option<(TryForm<'a>, bool)>,
+}
+
+struct Finder<'a, 'w> {
+    target: (usize, usize),
+    wrappers: &'w [String],
+    nested: usize,
+    found: Found<'a>,
+}
+
+impl<'a> Finder<'a, '_> {
+    /// `site`, `site.into()`, `Wrapper::Variant(site)`: whether `e` is the site.
+    fn answers_with_site(&self, e: &Expr) -> bool {
+        match e {
+            Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => {
+                self.answers_with_site(&m.receiver)
+            }
+            Expr::Call(c) if c.args.len() == 1 => {
+                let wrapper = matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2
+                    && self.wrappers.iter().any(|w| p.path.segments[p.path.segments.len() - 2].ident == w));
+                range(e) == self.target || (wrapper && self.answers_with_site(&c.args[0]))
+            }
+            other => range(other) == self.target,
+        }
+    }
+}
+
+impl<'a> Visit<'a> for Finder<'a, '_> {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        if self.found.target.is_none() && range(e) == self.target {
+            self.found.target = Some(e);
+        }
+        visit::visit_expr(self, e);
+    }
+
+    fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+        if let (Expr::Path(p), 1) = (&*c.func, c.args.len()) {
+            let nested = self.nested > 0;
+            if p.path.is_ident("Err") && range(&c.args[0]) == self.target {
+                self.found.err_call = Some((c, nested));
+            }
+            if p.path.is_ident("Ok") && self.answers_with_site(&c.args[0]) {
+                self.found.ok_call = Some((c, nested));
+            }
+        }
+        visit::visit_expr_call(self, c);
+    }
+
+    fn visit_expr_try(&mut self, t: &'a syn::ExprTry) {
+        if let Expr::MethodCall(mc) = &*t.expr {
+            let method = mc.method.to_string();
+            let form = match (method.as_str(), mc.args.first(), mc.args.len()) {
+                ("map_err" | "ok_or_else", Some(Expr::Closure(c)), 1) => {
+                    let site = tail_expr(&c.body);
+                    let err_pattern = (method == "map_err").then(|| {
+                        c.inputs
+                            .first()
+                            .map(|p| match p {
+                                syn::Pat::Type(t) => quote::ToTokens::to_token_stream(&t.pat),
+                                p => quote::ToTokens::to_token_stream(p),
+                            })
+                            .map_or_else(|| "_".to_string(), |t| t.to_string())
+                    });
+                    Some(TryForm {
+                        try_expr: t,
+                        receiver: &mc.receiver,
+                        err_pattern,
+                        handler: Some(&c.body),
+                        site,
+                    })
+                }
+                ("ok_or", Some(arg), 1) => Some(TryForm {
+                    try_expr: t,
+                    receiver: &mc.receiver,
+                    err_pattern: None,
+                    handler: None,
+                    site: arg,
+                }),
+                _ => None,
+            };
+            if let Some(form) = form.filter(|f| range(f.site) == self.target) {
+                self.found.try_form = Some((form, self.nested > 0));
+            }
+        }
+        visit::visit_expr_try(self, t);
+    }
+
+    fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
+        self.nested += 1;
+        visit::visit_expr_closure(self, c);
+        self.nested -= 1;
+    }
+
+    fn visit_expr_async(&mut self, a: &'a syn::ExprAsync) {
+        self.nested += 1;
+        visit::visit_expr_async(self, a);
+        self.nested -= 1;
+    }
+
+    fn visit_item(&mut self, _: &'a Item) {}
+}
+
+/// Empty content or blank text inside an isError result.
+#[derive(Clone, Copy)]
+enum Blank {
+    /// `vec![]`, `Vec::new()`, `Vec::default()`.
+    Vec,
+    /// `""`, `"  "`.
+    Literal,
+    /// `String::new()`.
+    NewString,
+}
+
+#[derive(Default)]
+struct Blanks {
+    found: Vec<(usize, usize, Blank)>,
+}
+
+impl<'v> Visit<'v> for Blanks {
+    fn visit_expr(&mut self, e: &'v Expr) {
+        let blank = match e {
+            Expr::Macro(m) if m.mac.path.is_ident("vec") && m.mac.tokens.is_empty() => {
+                Some(Blank::Vec)
+            }
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) if s.value().trim().is_empty() => Some(Blank::Literal),
+            Expr::Call(c) if c.args.is_empty() => match &*c.func {
+                Expr::Path(p) => {
+                    let segs: Vec<String> =
+                        p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                    match segs.as_slice() {
+                        [.., ty, m] if ty == "Vec" && (m == "new" || m == "default") => {
+                            Some(Blank::Vec)
+                        }
+                        [.., ty, m] if ty == "String" && m == "new" => Some(Blank::NewString),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match blank {
+            Some(b) => {
+                let (s, end) = range(e);
+                self.found.push((s, end, b));
+            }
+            None => visit::visit_expr(self, e),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fn's declared result, and the names the file has
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OkKind {
+    /// `Ok` is the tool result type itself.
+    Result,
+    /// `Ok` takes the tool result through `.into()` (rmcp 3's `CallToolResponse`).
+    Wrapped,
+}
+
+/// What the enclosing fn declares it returns.
+#[derive(Default)]
+struct Returns {
+    ok_kind: Option<OkKind>,
+    /// The `Ok` type as written, when it is the tool result type.
+    ok_written: Option<String>,
+    /// The `Err` type as written, when it is the SDK's protocol error type.
+    err_written: Option<String>,
+}
+
+/// Everything one fix looks at: the file, the fn around the site, the dialect.
+struct FixCx<'m> {
+    model: &'m Model,
+    text: &'m str,
+    dialect: &'m Dialect,
+    vocab: FixVocabulary,
+    located: Located<'m>,
+    target: (usize, usize),
+}
+
+impl<'m> FixCx<'m> {
+    fn new(model: &'m Model, span: Span, file: crate::model::FileId) -> Option<FixCx<'m>> {
+        let dialect = model.dialect_of(file)?;
+        let vocab = dialect.fix_vocabulary()?;
+        let f = model.files.get(file.0)?;
+        let (source, syntax) = (f.source.as_deref()?, f.syntax.as_ref()?);
+        let located = locate(syntax, span.start, span.end)?;
+        Some(FixCx {
+            model,
+            text: &source.text,
+            dialect,
+            vocab,
+            located,
+            target: (span.start, span.end),
+        })
+    }
+
+    fn find(&self, wrappers: &[String]) -> Found<'m> {
+        let mut finder = Finder {
+            target: self.target,
+            wrappers,
+            nested: 0,
+            found: Found::default(),
+        };
+        finder.visit_block(self.located.body);
+        finder.found
+    }
+
+    fn source_of(&self, node: &impl Spanned) -> Option<String> {
+        let (s, e) = range(node);
+        self.text.get(s..e).map(str::to_string)
+    }
+
+    /// `Result<Ok, Err>` of the fn (through `impl Future<Output = ..>`): whether `Ok` is the
+    /// tool result and `Err` the protocol error. `None` when `Err` is not the protocol error.
+    fn returns(&self) -> Option<Returns> {
+        let syn::ReturnType::Type(_, ty) = &self.located.sig.output else {
+            return None;
+        };
+        let syn::Type::Path(p) = crate::index::unwrap_future(ty) else {
+            return None;
+        };
+        let last = p.path.segments.last()?;
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        let types: Vec<&syn::Type> = args
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let [ok, err] = types.as_slice() else {
+            return None;
+        };
+        if last.ident != "Result" || !self.dialect.is_protocol_error_type(err) {
+            return None;
+        }
+        let ok_name = crate::index::type_name(ok).unwrap_or_default();
+        let ok_kind = if ok_name == self.vocab.result.name {
+            Some(OkKind::Result)
+        } else if self.vocab.wrapped_results.contains(&ok_name) {
+            Some(OkKind::Wrapped)
+        } else {
+            None
+        };
+        Some(Returns {
+            ok_kind,
+            ok_written: (ok_kind == Some(OkKind::Result))
+                .then(|| self.source_of(ok))
+                .flatten(),
+            err_written: self.source_of(err),
+        })
+    }
+
+    /// Whether every fn of the crate named `name` is declared to return a `Result`.
+    fn crate_fns_return_result(&self, name: &str) -> bool {
+        struct Sigs<'n> {
+            name: &'n str,
+            results: Vec<bool>,
+        }
+        impl<'v> Visit<'v> for Sigs<'_> {
+            fn visit_signature(&mut self, sig: &'v syn::Signature) {
+                if sig.ident == self.name {
+                    let result = match &sig.output {
+                        syn::ReturnType::Type(_, ty) => {
+                            crate::index::type_name(crate::index::unwrap_future(ty))
+                                .is_some_and(|n| n == "Result")
+                        }
+                        syn::ReturnType::Default => false,
+                    };
+                    self.results.push(result);
+                }
+            }
+        }
+        let mut sigs = Sigs {
+            name,
+            results: Vec::new(),
+        };
+        for f in &self.model.files {
+            if let Some(syntax) = &f.syntax {
+                sigs.visit_file(syntax);
+            }
+        }
+        !sigs.results.is_empty() && sigs.results.iter().all(|r| *r)
+    }
+
+    fn names(&self, returns: &Returns) -> Names {
+        Names {
+            ok_written: returns.ok_written.clone(),
+            err_written: returns.err_written.clone(),
+            uses: BTreeMap::new(),
+        }
+    }
+
+    /// A dialect snippet with the SDK names in `wanted` spelled as this file spells them.
+    fn snippet(&self, snippet: &str, names: &mut Names, wanted: &[&SdkName]) -> String {
+        let mut renames = Vec::new();
+        for name in wanted {
+            let spelled = names.spell(self, name);
+            if spelled != name.name {
+                renames.push((name.name.clone(), spelled));
+            }
+        }
+        rename_idents(snippet, &renames)
+    }
+
+    fn replace(&self, (start, end): (usize, usize), replacement: String) -> Edit {
+        Edit {
+            start,
+            end,
+            replacement,
+        }
+    }
+
+    /// The leading whitespace of the line holding byte `at`.
+    fn indent_at(&self, at: usize) -> String {
+        let line_start = self.text[..at.min(self.text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        self.text[line_start..]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect()
+    }
+
+    /// `receiver.map_err(|e| site)?` → `match receiver { Ok(value) => value, Err(e) => <arm> }`
+    /// as two edits around the receiver, which stays as written.
+    fn match_edits(&self, form: &TryForm<'_>, arm: &str) -> Vec<Edit> {
+        let (receiver_start, receiver_end) = range(form.receiver);
+        let (try_start, try_end) = range(form.try_expr);
+        let indent = self.indent_at(try_start);
+        // The arm: the closure's block with the site replaced, so statements and comments in it
+        // stay; or just the return.
+        let arm_body = match form.handler {
+            Some(Expr::Block(b)) if !b.block.stmts.is_empty() => {
+                let (block_start, block_end) = range(b);
+                let (site_start, site_end) = range(form.site);
+                format!(
+                    "{}{arm}{}",
+                    &self.text[block_start..site_start],
+                    &self.text[site_end..block_end]
+                )
+            }
+            _ => arm.to_string(),
+        };
+        let (ok_arm, err_arm) = match &form.err_pattern {
+            Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
+            None => ("Some(value) => value".to_string(), "None".to_string()),
+        };
+        // `x.map_err(..)?.len()`: a `match` needs parentheses before a method, field or `?`.
+        let postfix = self.text[try_end..]
+            .trim_start()
+            .starts_with(['.', '?', '[']);
+        let (open, close) = if postfix { ("(", ")") } else { ("", "") };
+        vec![
+            Edit {
+                start: receiver_start,
+                end: receiver_start,
+                replacement: format!("{open}match "),
+            },
+            Edit {
+                start: receiver_end,
+                end: try_end,
+                replacement: format!(
+                    " {{\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body},\n{indent}}}{close}"
+                ),
+            },
+        ]
+    }
+}
+
+/// Names one fix writes, and the `use` lines it needs.
+struct Names {
+    ok_written: Option<String>,
+    err_written: Option<String>,
+    /// Module path → names to import from it (`name` or `name as alias`).
+    uses: BTreeMap<Vec<String>, Vec<String>>,
+}
+
+impl Names {
+    /// How the fn's module names `name`: the fn's own signature's spelling, an import, a glob,
+    /// a type alias; else the name with a new `use`, or the full path when the name is taken.
+    fn spell(&mut self, cx: &FixCx<'_>, name: &SdkName) -> String {
+        let is_error = *name == cx.vocab.error;
+        let written = if is_error {
+            &self.err_written
+        } else if *name == cx.vocab.result {
+            &self.ok_written
+        } else {
+            &None
+        };
+        if let Some(w) = written {
+            return w.clone();
+        }
+        let scope = Scope::of(&cx.located.scopes);
+        if let Some(local) = scope.find(cx, name, is_error) {
+            return local;
+        }
+        let (module, last) = match name.path.split_last() {
+            Some((last, module)) => (module.to_vec(), last.clone()),
+            None => return name.name.clone(),
+        };
+        if scope.defines(&name.name) {
+            return name.path.join("::");
+        }
+        let entry = if last == name.name {
+            last
+        } else {
+            format!("{last} as {}", name.name)
+        };
+        let list = self.uses.entry(module).or_default();
+        if !list.contains(&entry) {
+            list.push(entry);
+        }
+        name.name.clone()
+    }
+
+    /// One insertion with every missing `use`, after the last `use` of the fn's module (or
+    /// before its first item).
+    fn use_edit(&self, cx: &FixCx<'_>) -> Option<Edit> {
+        if self.uses.is_empty() {
+            return None;
+        }
+        let lines: Vec<String> = self
+            .uses
+            .iter()
+            .map(|(module, names)| match names.as_slice() {
+                [one] => format!("use {}::{one};", module.join("::")),
+                many => format!("use {}::{{{}}};", module.join("::"), many.join(", ")),
+            })
+            .collect();
+        let items = cx.located.scopes.last()?;
+        if let Some(last_use) = items.iter().rev().find(|i| matches!(i, Item::Use(_))) {
+            let (_, end) = range(last_use);
+            let indent = cx.indent_at(end);
+            let text: String = lines.iter().map(|l| format!("\n{indent}{l}")).collect();
+            return Some(Edit {
+                start: end,
+                end,
+                replacement: text,
+            });
+        }
+        let first = items.first()?;
+        let (start, _) = range(first);
+        let line_start = cx.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let before = &cx.text[line_start..start];
+        if before.trim().is_empty() {
+            let text: String = lines.iter().map(|l| format!("{before}{l}\n")).collect();
+            Some(Edit {
+                start: line_start,
+                end: line_start,
+                replacement: text,
+            })
+        } else {
+            Some(Edit {
+                start,
+                end: start,
+                replacement: format!("{} ", lines.join(" ")),
+            })
+        }
+    }
+}
+
+/// The imports and names visible in the fn's module: its own `use`s and items, and through
+/// `use super::*` those of the modules around it.
+struct Scope<'f> {
+    imports: Vec<FileImports>,
+    items: Vec<&'f [Item]>,
+}
+
+impl<'f> Scope<'f> {
+    fn of(scopes: &[&'f [Item]]) -> Scope<'f> {
+        let mut imports = Vec::new();
+        let mut items = Vec::new();
+        for module in scopes.iter().rev() {
+            let mut found = FileImports::default();
+            for item in module.iter() {
+                if let Item::Use(u) = item {
+                    collect_use(&u.tree, Vec::new(), &mut found);
+                }
+            }
+            let glob_super = found.globs.iter().any(|g| g == &["super".to_string()]);
+            imports.push(found);
+            items.push(*module);
+            if !glob_super {
+                break;
+            }
+        }
+        Scope { imports, items }
+    }
+
+    fn find(&self, cx: &FixCx<'_>, name: &SdkName, is_error: bool) -> Option<String> {
+        let (module, last) = match name.path.split_last() {
+            Some((last, module)) => (module, last),
+            None => return None,
+        };
+        for imports in &self.imports {
+            let mut sorted: Vec<(&String, &Vec<String>)> = imports.names.iter().collect();
+            sorted.sort();
+            for (local, path) in &sorted {
+                let is_same = if is_error {
+                    syn::parse_str::<syn::Type>(&path.join("::"))
+                        .is_ok_and(|t| cx.dialect.is_protocol_error_type(&t))
+                } else {
+                    **path == name.path
+                };
+                if is_same {
+                    return Some((*local).clone());
+                }
+                if path.len() < name.path.len() && name.path.starts_with(path) {
+                    let rest = name.path[path.len()..].join("::");
+                    return Some(format!("{local}::{rest}"));
+                }
+            }
+            if imports.globs.iter().any(|g| g.as_slice() == module) {
+                return Some(last.clone());
+            }
+        }
+        if is_error {
+            // `type McpError = rmcp::ErrorData;` in the module.
+            for items in &self.items {
+                for item in items.iter() {
+                    if let Item::Type(t) = item {
+                        if cx.dialect.is_protocol_error_type(&t.ty) {
+                            return Some(t.ident.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the module already has an item or import called `name`.
+    fn defines(&self, name: &str) -> bool {
+        let item_named = |item: &Item| {
+            let ident = match item {
+                Item::Struct(i) => Some(&i.ident),
+                Item::Enum(i) => Some(&i.ident),
+                Item::Type(i) => Some(&i.ident),
+                Item::Trait(i) => Some(&i.ident),
+                Item::Union(i) => Some(&i.ident),
+                Item::Fn(i) => Some(&i.sig.ident),
+                Item::Const(i) => Some(&i.ident),
+                Item::Static(i) => Some(&i.ident),
+                Item::Mod(i) => Some(&i.ident),
+                _ => None,
+            };
+            ident.is_some_and(|i| i == name)
+        };
+        self.imports.iter().any(|i| i.names.contains_key(name))
+            || self.items.iter().any(|items| items.iter().any(item_named))
+    }
+}
+
+/// Replace whole identifiers outside string literals: `[("McpError", "ErrorData")]`.
+fn rename_idents(code: &str, renames: &[(String, String)]) -> String {
+    if renames.is_empty() {
+        return code.to_string();
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut chars = code.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '"' {
+            out.push(c);
+            let mut escaped = false;
+            for (_, c) in chars.by_ref() {
+                out.push(c);
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => break,
+                    _ => escaped = false,
+                }
+            }
+            continue;
+        }
+        if c.is_alphabetic() || c == '_' {
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                if d.is_alphanumeric() || d == '_' {
+                    end = j + d.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            let word = &code[i..end];
+            match renames.iter().find(|(from, _)| from == word) {
+                Some((_, to)) => out.push_str(to),
+                None => out.push_str(word),
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renames_whole_identifiers_outside_strings() {
+        let renames = vec![
+            ("McpError".to_string(), "rmcp::ErrorData".to_string()),
+            ("Content".to_string(), "C".to_string()),
+        ];
+        assert_eq!(
+            rename_idents(
+                "Err(McpError::invalid_params(format!(\"McpError {x}\\\" Content\"), None)) ContentBlock Content::text",
+                &renames
+            ),
+            "Err(rmcp::ErrorData::invalid_params(format!(\"McpError {x}\\\" Content\"), None)) ContentBlock C::text"
+        );
+    }
+
+    #[test]
+    fn place_expressions() {
+        assert!(is_place_expression("other"));
+        assert!(is_place_expression("request.name"));
+        assert!(!is_place_expression("request.name.to_string()"));
+        assert!(!is_place_expression(""));
+    }
+
+    #[test]
+    fn riskier_applicability_wins() {
+        use Applicability::*;
+        assert_eq!(MachineApplicable.max_risk(MaybeIncorrect), MaybeIncorrect);
+        assert_eq!(HasPlaceholders.max_risk(MaybeIncorrect), HasPlaceholders);
+        assert_eq!(MachineApplicable.max_risk(MachineApplicable), MachineApplicable);
+    }
+}
