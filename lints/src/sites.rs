@@ -121,7 +121,16 @@ impl ErrorSite {
 
     /// Whether it was re-reported at a call into a shared helper.
     pub fn is_delegated(&self) -> bool {
-        matches!(self.origin, Origin::HelperCall { .. })
+        matches!(
+            self.origin,
+            Origin::HelperCall { .. } | Origin::TextArgument { .. }
+        )
+    }
+
+    /// Whether its text was passed in by a call (`fail(id, "invalid input")`): the text lints
+    /// judge it there.
+    pub fn is_text_argument(&self) -> bool {
+        matches!(self.origin, Origin::TextArgument { .. })
     }
 
     /// How it was built, for messages (`McpError::internal_error`).
@@ -137,6 +146,7 @@ impl ErrorSite {
                 ..
             } => format!("`{constructor}` in helper `{helper}`"),
             Origin::QuestionMark => "`?`".to_string(),
+            Origin::TextArgument { helper, .. } => format!("`{helper}(..)`"),
         }
     }
 }
@@ -160,6 +170,8 @@ pub enum Origin {
     },
     /// `?` converting through the crate's `impl From<X> for` the protocol error type.
     QuestionMark,
+    /// A call passing the text of a result or error a helper builds (`fail(id, "..")`).
+    TextArgument { helper: String, built_at: Span },
 }
 
 /// Facts about the failure path an expression is on.
@@ -203,6 +215,9 @@ pub struct ErrorSite {
     pub texts: Vec<MessageText>,
     /// The source text of the message expression (protocol errors), for help texts.
     pub message_source: Option<String>,
+    /// The body's text parameter the message comes from (`fn fail(text: &str)`), so each call's
+    /// argument is the text.
+    pub text_param: Option<usize>,
     /// Tool results statically known to have no readable content.
     pub empty_content: bool,
     pub origin: Origin,
@@ -222,6 +237,8 @@ pub struct CodeSite {
     /// Written by the SDK's name for it (`resource_not_found(..)`, `ErrorCode::RESOURCE_NOT_FOUND`)
     /// rather than as a number.
     pub named: bool,
+    /// The body it was found in.
+    pub body: BodyId,
 }
 
 /// `unwrap`, `expect`, `panic!` and friends.
@@ -243,6 +260,8 @@ pub struct CallEdge {
     /// The failure path at the call (`spawn_blocking(..).await.map_err(helper)` is a server
     /// fault whatever `helper` builds).
     pub path: PathFacts,
+    /// The call's arguments read as text (receiver not counted).
+    pub args: Vec<MessageText>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -560,6 +579,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 span,
                 channel,
                 code,
+                text_param: self.text_param_of(built, &content.texts),
                 texts: content.texts,
                 message_source: None,
                 empty_content: content.empty,
@@ -593,13 +613,15 @@ impl<'a, 'm> Walker<'a, 'm> {
                     (None, None) => MessageText::Absent,
                 };
                 // A code the constructor's name carries (`resource_not_found`, `rate_limited`).
-                let named_code = code.is_some_and(|c| !crate::codes::is_standard(c))
+                let named_code = self.dialect.constructor_names_code()
+                    && code.is_some_and(|c| !crate::codes::is_standard(c))
                     && !["::new", "{ .. }", "::protocol", "::from_rpc_code"]
                         .iter()
                         .any(|suffix| constructor.ends_with(suffix));
                 if named_code && self.comparison == 0 && self.tool_values == 0 {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span,
                         value: code.unwrap_or_default(),
                         written: constructor.clone(),
@@ -715,9 +737,22 @@ impl<'a, 'm> Walker<'a, 'm> {
         self.frames.pop();
     }
 
-    fn call_edge(&mut self, name: String, span: Span) {
+    /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`).
+    fn call_edge<'x>(
+        &mut self,
+        name: String,
+        span: Span,
+        args: impl IntoIterator<Item = &'x Expr>,
+    ) {
         if self.fn_names.contains_key(&name) {
             self.push_edge(Callee::Name(name), span, None);
+            let texts = args
+                .into_iter()
+                .map(|a| message_from_expr(a, self.file))
+                .collect();
+            if let Some(edge) = self.facts.calls.last_mut() {
+                edge.args = texts;
+            }
         }
     }
 
@@ -742,6 +777,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             span,
             context_override: self.arm.clone(),
             path,
+            args: Vec::new(),
         });
     }
 
@@ -1078,6 +1114,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: self.file.span_of(call),
                         value: code.value,
                         written: code.written,
@@ -1090,7 +1127,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     .first()
                     .is_some_and(|s| s == "crate" || s == "self" || s == "super" || s == "Self")
             {
-                self.call_edge(last, self.file.span_of(call));
+                self.call_edge(last, self.file.span_of(call), &call.args);
             }
             if code_call {
                 self.code_calls += 1;
@@ -1156,6 +1193,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let Some(code) = self.dialect.code_use(expr, self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: self.file.span_of(expr),
                         value: code.value,
                         written: code.written,
@@ -1174,6 +1212,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let Some(code) = self.dialect.code_use(expr, self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: self.file.span_of(expr),
                         value: code.value,
                         written: code.written,
@@ -1434,7 +1473,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         let on_self = matches!(&*mc.receiver, Expr::Path(p) if p.path.is_ident("self"));
         if on_self || !UNRESOLVED_METHODS.contains(&method.as_str()) {
-            self.call_edge(method, self.file.span_of(mc));
+            self.call_edge(method, self.file.span_of(mc), &mc.args);
         }
         visit::visit_expr_method_call(self, mc);
     }
@@ -1542,6 +1581,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let (Some(value), Some(code_span)) = (code, code_span) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: code_span,
                         value,
                         written: value.to_string(),
@@ -1633,6 +1673,24 @@ impl<'a> Walker<'a, '_> {
     /// A const or static initialiser.
     fn is_const_body(&self) -> bool {
         self.body.kind.is_none() && matches!(self.body.code, BodyCode::Expr(_))
+    }
+
+    /// The text parameter an opaque message comes from: the one text-typed parameter the built
+    /// expression mentions.
+    fn text_param_of(&self, built: &dyn quote::ToTokens, texts: &[MessageText]) -> Option<usize> {
+        if texts.is_empty() || !texts.iter().all(|t| matches!(t, MessageText::Opaque)) {
+            return None;
+        }
+        let tokens = built.to_token_stream().to_string();
+        let mut mentioned = self
+            .body
+            .text_params
+            .iter()
+            .filter(|(_, name)| mentions_ident(&tokens, name));
+        match (mentioned.next(), mentioned.next()) {
+            (Some((i, _)), None) => Some(*i),
+            _ => None,
+        }
     }
 
     /// The error channel constructions take here.
