@@ -119,6 +119,27 @@ impl ErrorSite {
         }
     }
 
+    /// Whether its text says the thing looked up is not there ("not found", "expired").
+    pub fn says_missing(&self) -> bool {
+        const MISSING: &[&str] = &[
+            "not found",
+            "expired",
+            "unknown",
+            "no such",
+            "does not exist",
+            "doesn't exist",
+            "invalid",
+            "missing",
+            "no longer",
+            "not exist",
+            "closed",
+        ];
+        self.texts.iter().any(|t| {
+            let known = t.known_lowercase();
+            MISSING.iter().any(|m| known.contains(m))
+        })
+    }
+
     /// Whether it was re-reported at a call into a shared helper.
     pub fn is_delegated(&self) -> bool {
         matches!(
@@ -182,6 +203,8 @@ pub struct PathFacts {
     pub on_failure_path: bool,
     /// The failure is a lookup miss (`get`/`remove` → `None`/`Err`) on a runtime key.
     pub lookup_miss: bool,
+    /// That lookup's key or store names a handle (`sessions.get(&session_id)`), not a search.
+    pub handle_lookup: bool,
     /// The failed operation or the message marks a genuine server fault (poisoned lock,
     /// `JoinError`, serialising the server's own output, cancellation, internal channels).
     pub server_fault: bool,
@@ -475,6 +498,8 @@ pub struct Walker<'a, 'm> {
     protocol_args: usize,
     /// Inside `ErrorCode(..)`-style calls (their code site is the call).
     code_calls: usize,
+    /// Paths that are the callee of a call (`Error::Validation` in `Error::Validation(..)`).
+    callee_paths: std::collections::HashSet<*const syn::ExprPath>,
     /// `CallToolResult::from(error)`: an error value made into a tool result, whatever the
     /// body's own error channel.
     returns_override: Option<ReturnFacts>,
@@ -512,6 +537,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             returns_override: None,
             protocol_args: 0,
             code_calls: 0,
+            callee_paths: std::collections::HashSet::new(),
         }
     }
 
@@ -545,6 +571,12 @@ impl<'a, 'm> Walker<'a, 'm> {
                 .frames
                 .last()
                 .is_some_and(|f| f.kind == FrameKind::LookupMiss),
+            handle_lookup: self
+                .frames
+                .last()
+                .filter(|f| f.kind == FrameKind::LookupMiss)
+                .and_then(|f| f.cause)
+                .is_some_and(lookup_names_a_handle),
             server_fault: cause_calls(SERVER_FAULT_CALLS)
                 || causes.iter().any(|c| is_serializing_call(c))
                 || mentions(SERVER_FAULT_WORDS)
@@ -698,13 +730,19 @@ impl<'a, 'm> Walker<'a, 'm> {
     fn text_success(&mut self, expr: &'a Expr) {
         let tail = tail_expr(expr);
         let text = message_from_expr(tail, self.file);
-        let json = matches!(tail, Expr::Macro(m) if m.mac.path.is_ident("json"));
-        let stringish = !matches!(text, MessageText::Opaque) || is_to_string(tail) || json;
+        let json = match tail {
+            Expr::Macro(m) if m.mac.path.is_ident("json") => {
+                Some(crate::text::json_texts(&m.mac, self.file))
+            }
+            _ => None,
+        };
+        let stringish =
+            !matches!(text, MessageText::Opaque) || is_to_string(tail) || json.is_some();
         if stringish && !self.frames.is_empty() && self.nested == 0 {
             let span = self.file.span_of(tail);
             let content = ContentFacts {
                 empty: text.is_blank(),
-                texts: vec![text],
+                texts: json.unwrap_or_else(|| vec![text]),
             };
             self.add_site(
                 tail,
@@ -1144,6 +1182,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         let mut protocol_value = false;
         match expr {
             Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
+                if let Expr::Path(p) = &*call.func {
+                    self.callee_paths.insert(p as *const syn::ExprPath);
+                }
                 if let Some(built) =
                     self.dialect
                         .construction_of_call(call, self.index, &self.returns())
@@ -1169,12 +1210,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     self.construction(expr, built);
                 }
             }
-            // `Error::RateLimited`: a unit variant that is an error.
+            // `Error::RateLimited`: a unit variant that is an error (not the callee of a call).
             Expr::Path(p)
-                if self
-                    .dialect
-                    .construction_of_path(&p.path, self.index, &self.returns())
-                    .is_some() =>
+                if !self.callee_paths.contains(&(p as *const syn::ExprPath))
+                    && self
+                        .dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                        .is_some() =>
             {
                 if let Some(built) =
                     self.dialect
@@ -1190,7 +1232,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     && self.code_calls == 0
                     && self.comparison == 0 =>
             {
-                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                // A const declared with a code type is reported at its definition.
+                let typed_const = matches!(expr, Expr::Path(p) if p.path.get_ident().is_some_and(|id| {
+                    self.index.consts.get(&id.to_string()).is_some_and(|c| c.typed_code)
+                }));
+                if let (Some(code), false) = (self.dialect.code_use(expr, self.index), typed_const)
+                {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
                         body: self.body.id,
@@ -1957,6 +2004,67 @@ fn is_lookup(expr: &Expr) -> bool {
         Expr::Reference(r) => is_lookup(&r.expr),
         _ => false,
     }
+}
+
+/// Words in a key or a store's name that make a lookup a handle lookup (`sessions.get(&id)`,
+/// `uploads.remove(upload_id)`), not a search by name.
+const HANDLE_WORDS: &[&str] = &[
+    "id",
+    "handle",
+    "session",
+    "token",
+    "ticket",
+    "job",
+    "task",
+    "upload",
+    "cursor",
+    "lease",
+    "basket",
+    "cart",
+    "conn",
+    "connection",
+    "draft",
+    "stream",
+    "subscription",
+    "run",
+    "tx",
+    "transaction",
+    "browser",
+    "page",
+    "tab",
+    "process",
+    "pid",
+];
+
+/// The lookup inside a cause chain names a handle.
+fn lookup_names_a_handle(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::MethodCall(m)
+            if LOOKUP_METHODS.iter().any(|l| m.method == l) && m.args.len() == 1 =>
+        {
+            names_a_handle(&m.receiver, &m.args[0])
+        }
+        Expr::MethodCall(m) => lookup_names_a_handle(&m.receiver),
+        Expr::Reference(r) => lookup_names_a_handle(&r.expr),
+        _ => false,
+    }
+}
+
+fn names_a_handle(receiver: &Expr, key: &Expr) -> bool {
+    let tokens = format!(
+        "{} {}",
+        receiver.to_token_stream_string(),
+        key.to_token_stream_string()
+    )
+    .to_lowercase();
+    tokens
+        .split(|c: char| !c.is_alphanumeric())
+        .flat_map(|w| w.split('_'))
+        .any(|w| {
+            HANDLE_WORDS
+                .iter()
+                .any(|h| w == *h || w.strip_suffix('s') == Some(h))
+        })
 }
 
 /// `Err(e)` / `Err(_)` / `Err(..)`: `Some(binding)` (binding `None` when not an ident).

@@ -82,6 +82,7 @@ fn check(cx: &mut LintContext<'_>) {
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
             || !site.path.lookup_miss
+            || !(site.path.handle_lookup || site.says_missing())
             || !site.context.is_tool()
         {
             continue;
