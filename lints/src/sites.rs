@@ -625,6 +625,29 @@ impl<'a, 'm> Walker<'a, 'm> {
     }
 
     fn construction(&mut self, expr: &'a Expr, built: Construction<'a>) {
+        // `tool_not_found(name)`, `CallToolError::unknown_tool(name)`: the unknown-tool answer,
+        // wherever a dispatcher builds it (`None => Err(tool_not_found(&p.name))`).
+        let constructor = match &built {
+            Construction::ProtocolError { constructor, .. }
+            | Construction::ToolResult { constructor, .. } => constructor.to_lowercase(),
+        };
+        let names_unknown_tool =
+            constructor.ends_with("tool_not_found") || constructor.ends_with("unknown_tool");
+        if names_unknown_tool
+            && self.body.kind == Some(HandlerKind::Dispatcher)
+            && !matches!(self.arm, Some(SiteContext::UnknownToolArm { .. }))
+        {
+            let outer = self.arm.replace(SiteContext::UnknownToolArm {
+                binding: "name".to_string(),
+            });
+            self.construction_in_context(expr, built);
+            self.arm = outer;
+            return;
+        }
+        self.construction_in_context(expr, built);
+    }
+
+    fn construction_in_context(&mut self, expr: &'a Expr, built: Construction<'a>) {
         let span = self.file.span_of(expr);
         match built {
             Construction::ProtocolError {
@@ -823,11 +846,17 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// unknown-tool branch.
     fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
         let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
-        if !dispatcher && !self.in_tool_call_arm {
+        let scrutinee = m.expr.to_token_stream_string();
+        // A helper routing by a tool name of its own (`match tool { "lint" => .., other => .. }`).
+        let tool_router = self.arm.is_none()
+            && self.body.kind != Some(HandlerKind::Other)
+            && scrutinee
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == "tool" || w == "tool_name");
+        if !dispatcher && !self.in_tool_call_arm && !tool_router {
             return false;
         }
-        let scrutinee = m.expr.to_token_stream_string();
-        if !scrutinee.contains("name") {
+        if !scrutinee.contains("name") && !tool_router {
             return false;
         }
         let literal_arms = m
