@@ -1,10 +1,12 @@
 //! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
 
+pub mod cargo;
 pub mod cli;
 pub mod config;
 pub mod discover;
 pub mod driver;
 pub mod manifest;
+pub mod message_format;
 pub mod report;
 pub mod rules;
 

@@ -1,5 +1,6 @@
 //! Reporters: turn the sorted [`lints::FileReport`]s into human, concise or JSON output.
 
+pub mod cargo_json;
 pub mod concise;
 pub mod human;
 pub mod json;
