@@ -411,6 +411,32 @@ mod tests {
             child.spans[0].suggested_replacement.as_deref(),
             Some("tool_error")
         );
+
+        // Wrapped as cargo does, the line is a `compiler-message` for rust-analyzer's parser,
+        // and the fix child has what its quick fixes need: primary spans with replacements.
+        let target = serde_json::json!({
+            "kind": ["lib"], "crate_types": ["lib"], "name": "server",
+            "src_path": "/ws/src/lib.rs", "edition": "2021",
+            "doc": true, "doctest": true, "test": true
+        });
+        let owner = Owner {
+            package_id: "path+file:///ws#server@0.1.0",
+            manifest_path: Path::new("/ws/Cargo.toml"),
+            target: &target,
+        };
+        let line = message_line(Some(&owner), &rustc);
+        let mut parsed = cargo_metadata::Message::parse_stream(line.as_bytes());
+        let Some(Ok(cargo_metadata::Message::CompilerMessage(m))) = parsed.next() else {
+            panic!("not a compiler-message: {line}");
+        };
+        assert_eq!(m.package_id.repr, "path+file:///ws#server@0.1.0");
+        assert_eq!(m.target.name, "server");
+        let fix = m.message.children.last().expect("fix child");
+        assert!(fix
+            .spans
+            .iter()
+            .all(|s| s.is_primary && s.suggested_replacement.is_some()));
+        assert_eq!(fix.spans[0].byte_start as usize, start);
     }
 
     #[test]
