@@ -138,7 +138,11 @@ fn package_selection_follows_cargo() {
         (".", &["--all"], &["app", "server"]),
         (".", &["--workspace", "--exclude", "app"], &["server"]),
         (".", &["-p", "server"], &["server"]),
-        (".", &["-p", "server", "--package", "app"], &["app", "server"]),
+        (
+            ".",
+            &["-p", "server", "--package", "app"],
+            &["app", "server"],
+        ),
         (".", &["-p", "serv*"], &["server"]),
         (".", &["-p", "server@0.3.0"], &["server"]),
         (".", &["--manifest-path", "server/Cargo.toml"], &["server"]),
@@ -157,7 +161,11 @@ fn package_selection_follows_cargo() {
             "{dir}: {args:?}\n{run:?}"
         );
         let clean = expected.is_empty();
-        assert_eq!(run.code, if clean { 0 } else { 1 }, "{dir}: {args:?}\n{run:?}");
+        assert_eq!(
+            run.code,
+            if clean { 0 } else { 1 },
+            "{dir}: {args:?}\n{run:?}"
+        );
         assert_eq!(build_finished(&run), clean);
         assert_eq!(run.stderr, "", "{dir}: {args:?}\n{run:?}");
     }
@@ -249,18 +257,33 @@ fn messages_carry_cargo_metadata_and_rustc_spans() {
         let line = &span.text[0];
         assert_eq!(span.line_start, 9);
         assert_eq!(
-            line.text.chars().skip(line.highlight_start - 1).take(line.highlight_end - line.highlight_start).collect::<String>(),
+            line.text
+                .chars()
+                .skip(line.highlight_start - 1)
+                .take(line.highlight_end - line.highlight_start)
+                .collect::<String>(),
             highlighted
         );
-        assert_eq!((span.column_start, span.column_end), (line.highlight_start, line.highlight_end));
-        assert!(span.label.as_deref().is_some_and(|l| l.contains("never sees")));
+        assert_eq!(
+            (span.column_start, span.column_end),
+            (line.highlight_start, line.highlight_end)
+        );
+        assert!(span
+            .label
+            .as_deref()
+            .is_some_and(|l| l.contains("never sees")));
         assert!(
-            d.children.iter().any(|c| c.level == DiagnosticLevel::Help && c.spans.is_empty()),
+            d.children
+                .iter()
+                .any(|c| c.level == DiagnosticLevel::Help && c.spans.is_empty()),
             "{d:?}"
         );
         let rendered = d.rendered.as_deref().expect("rendered");
         assert!(rendered.contains("error[MCP001/tool_failure_as_protocol_error]"));
-        assert!(rendered.contains(&format!("{}:9:13", span.file_name)), "{rendered}");
+        assert!(
+            rendered.contains(&format!("{}:9:13", span.file_name)),
+            "{rendered}"
+        );
         assert!(!rendered.contains('\u{1b}'), "no colour in plain json");
     }
     let files: Vec<String> = messages
@@ -346,7 +369,11 @@ fn files_belong_to_the_target_that_owns_them() {
 fn rendered_forms_follow_the_message_format() {
     let (_tmp, root) = workspace();
     let run = cargo_mcp_lint(&root, &["--message-format=json-diagnostic-rendered-ansi"]);
-    let rendered = compiler_messages(&run)[0].message.rendered.clone().expect("rendered");
+    let rendered = compiler_messages(&run)[0]
+        .message
+        .rendered
+        .clone()
+        .expect("rendered");
     assert!(rendered.contains('\u{1b}'), "ANSI colours: {rendered:?}");
     let run = cargo_mcp_lint(&root, &["--message-format", "json,json-diagnostic-short"]);
     assert_eq!(
@@ -379,15 +406,13 @@ fn human_output_levels_and_exit_codes_pass_through() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stdout.contains("server/src/lib.rs:9:13"), "{run:?}");
     assert!(
-        run.stdout.ends_with("2 errors, 0 warnings (6 files checked)\n"),
+        run.stdout
+            .ends_with("2 errors, 0 warnings (6 files checked)\n"),
         "{run:?}"
     );
     let run = cargo_mcp_lint(&root, &["--workspace", "--exit-zero"]);
     assert_eq!(run.code, 0, "{run:?}");
-    let run = cargo_mcp_lint(
-        &root,
-        &["--workspace", "-A", "MCP001", "--format", "json"],
-    );
+    let run = cargo_mcp_lint(&root, &["--workspace", "-A", "MCP001", "--format", "json"]);
     assert_eq!(run.code, 0, "{run:?}");
     let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(report["summary"]["errors"], 0);
@@ -457,8 +482,7 @@ fn cargo_from_the_environment_is_used() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))
-            .expect("chmod");
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-mcp-lint"));
     cmd.args(["mcp-lint", "--offline", "-p", "server"]);
@@ -504,12 +528,16 @@ fn with_check_forwards_cargo_check_and_adds_ours() {
     assert_eq!(run.code, 1, "{run:?}");
     let all = messages(&run);
     assert!(
-        all.iter().any(|m| matches!(m, Message::CompilerArtifact(_))),
+        all.iter()
+            .any(|m| matches!(m, Message::CompilerArtifact(_))),
         "cargo check's artifact lines are forwarded: {run:?}"
     );
     assert_eq!(
         codes(&compiler_messages(&run)),
-        ["unused_variables", "mcp_lint::tool_failure_as_protocol_error"],
+        [
+            "unused_variables",
+            "mcp_lint::tool_failure_as_protocol_error"
+        ],
         "cargo check's messages first, then ours: {run:?}"
     );
     assert!(!build_finished(&run), "our error fails the run");
@@ -518,7 +546,13 @@ fn with_check_forwards_cargo_check_and_adds_ours() {
     let (_tmp, root) = tiny_crate("pub fn f() -> u32 {\n    \"not a number\"\n}\n");
     let run = cargo_mcp_lint(
         &root,
-        &["--message-format=json", "--with-check", "-A", "all", "--exit-zero"],
+        &[
+            "--message-format=json",
+            "--with-check",
+            "-A",
+            "all",
+            "--exit-zero",
+        ],
     );
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(codes(&compiler_messages(&run)), ["E0308"], "{run:?}");
@@ -542,7 +576,10 @@ fn with_check_clippy_runs_cargo_clippy() {
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
         codes(&compiler_messages(&run)),
-        ["clippy::len_zero", "mcp_lint::tool_failure_as_protocol_error"],
+        [
+            "clippy::len_zero",
+            "mcp_lint::tool_failure_as_protocol_error"
+        ],
         "{run:?}"
     );
 }
@@ -569,10 +606,7 @@ fn check_subcommand_prints_cargo_messages_in_a_package_and_bare_ones_elsewhere()
         bare.code.map(|c| c.code).as_deref(),
         Some("mcp_lint::tool_failure_as_protocol_error")
     );
-    assert_eq!(
-        Path::new(&bare.spans[0].file_name),
-        loose.join("server.rs")
-    );
+    assert_eq!(Path::new(&bare.spans[0].file_name), loose.join("server.rs"));
     assert!(!build_finished(&Run {
         code: run.code,
         stdout: lines[1..].join("\n"),

@@ -86,7 +86,10 @@ fn run_hook(hook: &Hook, repo: &Path, changed: &[&str], chunks: usize) -> Option
     let mut base: Vec<String> = words.map(str::to_string).collect();
     base.extend(hook.args.iter().cloned());
     let groups: Vec<Vec<&str>> = if hook.pass_filenames {
-        files.chunks(files.len().div_ceil(chunks).max(1)).map(<[&str]>::to_vec).collect()
+        files
+            .chunks(files.len().div_ceil(chunks).max(1))
+            .map(<[&str]>::to_vec)
+            .collect()
     } else {
         vec![Vec::new()]
     };
@@ -202,9 +205,15 @@ fn the_files_hook_reports_changed_files_and_keeps_excludes() {
         let runs = run_hook(&hook, &repo, &changed, chunks).expect("rust files changed");
         let failed: Vec<&Run> = runs.iter().filter(|r| r.code != 0).collect();
         assert_eq!(failed.len(), 1, "{runs:?}");
-        assert!(failed[0].stdout.contains("╭─[src/tools.rs:16:64]"), "{runs:?}");
+        assert!(
+            failed[0].stdout.contains("╭─[src/tools.rs:16:64]"),
+            "{runs:?}"
+        );
         for r in &runs {
-            assert!(!r.stdout.contains("parse_error"), "excluded files stay excluded: {r:?}");
+            assert!(
+                !r.stdout.contains("parse_error"),
+                "excluded files stay excluded: {r:?}"
+            );
             assert!(r.code == 0 || r.code == 1, "{r:?}");
         }
     }
@@ -215,40 +224,73 @@ fn the_files_hook_reports_changed_files_and_keeps_excludes() {
     // A clean changed file passes even though another file of its crate has a finding.
     let runs = run_hook(&hook, &repo, &["src/helpers.rs"], 1).expect("runs");
     assert_eq!(runs[0].code, 0, "{runs:?}");
-    assert!(runs[0].stdout.contains("no findings (1 file checked)"), "{runs:?}");
+    assert!(
+        runs[0].stdout.contains("no findings (1 file checked)"),
+        "{runs:?}"
+    );
 }
 
 #[test]
 fn the_workspace_hook_lints_everything_whatever_changed() {
     let (_tmp, repo) = repository();
-    let runs = run_hook(&hook("mcp-lint-workspace"), &repo, &["README.md"], 4).expect("always runs");
+    let runs =
+        run_hook(&hook("mcp-lint-workspace"), &repo, &["README.md"], 4).expect("always runs");
     assert_eq!(runs.len(), 1);
     let run = &runs[0];
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stdout.contains("╭─[src/tools.rs:16:64]"), "{run:?}");
-    assert!(run.stdout.contains("(4 files checked)"), "generated files excluded: {run:?}");
+    assert!(
+        run.stdout.contains("(4 files checked)"),
+        "generated files excluded: {run:?}"
+    );
 }
 
 #[test]
 fn force_exclude_applies_config_excludes_to_explicit_paths() {
     let (_tmp, repo) = repository();
     // Without it, a path given explicitly is linted even if the config excludes it (ruff's rule).
-    let run = mcp_lint(&repo, &["check", "--format", "concise", "src/schema.gen.rs", "src/generated/out.rs"]);
+    let run = mcp_lint(
+        &repo,
+        &[
+            "check",
+            "--format",
+            "concise",
+            "src/schema.gen.rs",
+            "src/generated/out.rs",
+        ],
+    );
     assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(run.stdout.matches("error[MCP900/parse_error]").count(), 2, "{run:?}");
+    assert_eq!(
+        run.stdout.matches("error[MCP900/parse_error]").count(),
+        2,
+        "{run:?}"
+    );
     assert!(run.stdout.contains("src/generated/out.rs:1:"), "{run:?}");
     assert!(run.stdout.contains("src/schema.gen.rs:1:"), "{run:?}");
     // With it, files and directories under an excluded pattern are skipped.
     for path in ["src/schema.gen.rs", "src/generated/out.rs", "src/generated"] {
-        let run = mcp_lint(&repo, &["check", "--force-exclude", "--format", "concise", path]);
+        let run = mcp_lint(
+            &repo,
+            &["check", "--force-exclude", "--format", "concise", path],
+        );
         assert_eq!(run.code, 0, "{path}: {run:?}");
         assert_eq!(run.stdout, "", "{path}: {run:?}");
-        assert!(run.stderr.contains("no Rust files found"), "{path}: {run:?}");
+        assert!(
+            run.stderr.contains("no Rust files found"),
+            "{path}: {run:?}"
+        );
     }
     // Paths that are not excluded are linted as usual.
     let run = mcp_lint(
         &repo,
-        &["check", "--force-exclude", "--format", "concise", "src/tools.rs", "src/schema.gen.rs"],
+        &[
+            "check",
+            "--force-exclude",
+            "--format",
+            "concise",
+            "src/tools.rs",
+            "src/schema.gen.rs",
+        ],
     );
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stdout.starts_with(TOOLS_FINDING), "{run:?}");
@@ -303,14 +345,18 @@ fn real_pre_commit_try_repo() {
     };
     git(&["init", "-q"]);
     git(&["add", "."]);
-    let cache = repository_root().join("target/pre-commit");
+    let home = tempfile::tempdir().expect("tempdir");
     let try_repo = |args: &[&str]| {
         let mut cmd = Command::new(&pre_commit);
         cmd.arg("try-repo").arg(repository_root()).args(args);
         quiet_env(&mut cmd, &repo);
-        cmd.env("PRE_COMMIT_HOME", cache.join("home"))
-            // A fast, reusable build for `cargo install`: this checks the hook, not the optimiser.
-            .env("CARGO_TARGET_DIR", cache.join("target"))
+        cmd.env("PRE_COMMIT_HOME", home.path())
+            // A fast build for `cargo install`, kept for the next run: this test checks the
+            // hook, not the optimiser.
+            .env(
+                "CARGO_TARGET_DIR",
+                repository_root().join("target/pre-commit-install"),
+            )
             .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
             .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
             .env("CARGO_PROFILE_RELEASE_INCREMENTAL", "true")
@@ -321,9 +367,18 @@ fn real_pre_commit_try_repo() {
             .env("GIT_COMMITTER_EMAIL", "test@example.invalid");
         capture(&mut cmd)
     };
-    let run = try_repo(&["mcp-lint", "--files", "src/tools.rs", "src/schema.gen.rs", "README.md"]);
+    let run = try_repo(&[
+        "mcp-lint",
+        "--files",
+        "src/tools.rs",
+        "src/schema.gen.rs",
+        "README.md",
+    ]);
     assert_eq!(run.code, 1, "{run:?}");
-    assert!(run.stdout.contains("mcp-lint") && run.stdout.contains("Failed"), "{run:?}");
+    assert!(
+        run.stdout.contains("mcp-lint") && run.stdout.contains("Failed"),
+        "{run:?}"
+    );
     assert!(run.stdout.contains("src/tools.rs:16:64"), "{run:?}");
     assert!(!run.stdout.contains("parse_error"), "{run:?}");
     let run = try_repo(&["mcp-lint", "--files", "src/helpers.rs"]);

@@ -43,6 +43,10 @@ impl CheckTool {
     }
 }
 
+/// Help heading of the cargo flags that only matter to a build.
+const HEADING: &str =
+    "Cargo build flags (no effect on mcp-lint's findings; passed on by --with-check)";
+
 /// cargo's flags, as `cargo check` (and rust-analyzer's check command) passes them.
 #[derive(Debug, Default, Args)]
 pub struct CargoArgs {
@@ -84,77 +88,77 @@ pub struct CargoArgs {
 /// target of a package, for every configuration, without building.
 #[derive(Debug, Default, Args)]
 pub struct BuildFlags {
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub lib: bool,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub bins: bool,
     #[arg(
         long = "bin",
         value_name = "NAME",
-        help_heading = "Passed to --with-check"
+        help_heading = HEADING
     )]
     pub bin: Vec<String>,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub tests: bool,
     #[arg(
         long = "test",
         value_name = "NAME",
-        help_heading = "Passed to --with-check"
+        help_heading = HEADING
     )]
     pub test: Vec<String>,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub examples: bool,
     #[arg(
         long = "example",
         value_name = "NAME",
-        help_heading = "Passed to --with-check"
+        help_heading = HEADING
     )]
     pub example: Vec<String>,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub benches: bool,
     #[arg(
         long = "bench",
         value_name = "NAME",
-        help_heading = "Passed to --with-check"
+        help_heading = HEADING
     )]
     pub bench: Vec<String>,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub all_targets: bool,
-    #[arg(long, value_name = "FEATURES", help_heading = "Passed to --with-check")]
+    #[arg(long, value_name = "FEATURES", help_heading = HEADING)]
     pub features: Vec<String>,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub all_features: bool,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub no_default_features: bool,
-    #[arg(long, value_name = "TRIPLE", help_heading = "Passed to --with-check")]
+    #[arg(long, value_name = "TRIPLE", help_heading = HEADING)]
     pub target: Vec<String>,
-    #[arg(long, value_name = "DIR", help_heading = "Passed to --with-check")]
+    #[arg(long, value_name = "DIR", help_heading = HEADING)]
     pub target_dir: Option<PathBuf>,
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub keep_going: bool,
     #[arg(
         short = 'j',
         long,
         value_name = "N",
-        help_heading = "Passed to --with-check"
+        help_heading = HEADING
     )]
     pub jobs: Option<String>,
-    #[arg(short = 'r', long, help_heading = "Passed to --with-check")]
+    #[arg(short = 'r', long, help_heading = HEADING)]
     pub release: bool,
-    #[arg(long, value_name = "NAME", help_heading = "Passed to --with-check")]
+    #[arg(long, value_name = "NAME", help_heading = HEADING)]
     pub profile: Option<String>,
     /// Also passed to `cargo metadata`.
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub frozen: bool,
     /// Also passed to `cargo metadata`.
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub locked: bool,
     /// Also passed to `cargo metadata`.
-    #[arg(long, help_heading = "Passed to --with-check")]
+    #[arg(long, help_heading = HEADING)]
     pub offline: bool,
-    #[arg(short = 'q', long, help_heading = "Passed to --with-check")]
+    #[arg(short = 'q', long, help_heading = HEADING)]
     pub quiet: bool,
-    #[arg(short = 'v', long, action = ArgAction::Count, help_heading = "Passed to --with-check")]
+    #[arg(short = 'v', long, action = ArgAction::Count, help_heading = HEADING)]
     pub verbose: u8,
 }
 
@@ -241,9 +245,10 @@ impl CargoArgs {
 pub fn command() -> clap::Command {
     let cmd = clap::Command::new("cargo-mcp-lint")
         .bin_name("cargo mcp-lint")
-        .version(env!("CARGO_PKG_VERSION"))
-        .about("Lint the MCP servers of a cargo workspace");
-    let cmd = CargoArgs::augment_args(CheckArgs::augment_args(cmd));
+        .version(env!("CARGO_PKG_VERSION"));
+    let cmd = CargoArgs::augment_args(CheckArgs::augment_args(cmd))
+        .about("Lint the MCP servers of a cargo workspace (the packages `cargo check` would check)")
+        .long_about(None);
     cmd.mut_arg("paths", |a| {
         a.default_value(None).help(
             "Report only on files under these paths (default: every file of the selected packages)",
