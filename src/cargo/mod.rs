@@ -329,6 +329,7 @@ pub fn lint(inv: &Invocation, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wri
                     let owners = Owners {
                         cwd: cwd.to_path_buf(),
                         workspaces: vec![analysis.workspace],
+                        relative: true,
                     };
                     cargo_json::write_messages(
                         out,
@@ -543,11 +544,15 @@ fn is_build_finished(line: &[u8]) -> bool {
 pub struct Owners {
     cwd: PathBuf,
     workspaces: Vec<Workspace>,
+    /// Span paths relative to the workspace root, as cargo prints them (`cargo mcp-lint`, run
+    /// for one workspace); otherwise absolute (`mcp-lint check`, whose files may belong to
+    /// several workspaces).
+    relative: bool,
 }
 
 impl Owners {
     /// For `mcp-lint check --message-format=json`: the workspaces of the packages that have
-    /// findings, one `cargo metadata` call per workspace. A package cargo cannot describe (no
+    /// findings, one `cargo metadata` call per workspace; span paths are absolute. A package cargo cannot describe (no
     /// cargo, a package outside its workspace) gets bare rustc diagnostics, with a warning.
     pub fn for_check(
         reports: &[FileReport],
@@ -558,6 +563,7 @@ impl Owners {
         let mut owners = Owners {
             cwd: cwd.to_path_buf(),
             workspaces: Vec::new(),
+            relative: false,
         };
         let mut failed: Vec<PathBuf> = Vec::new();
         for report in reports.iter().filter(|r| !r.diagnostics.is_empty()) {
@@ -607,9 +613,10 @@ impl Owners {
             let Some(target) = member.owning_target(&abs) else {
                 continue;
             };
-            let file_name = abs
-                .strip_prefix(&ws.root)
-                .map_or_else(|_| abs.clone(), Path::to_path_buf);
+            let file_name = match abs.strip_prefix(&ws.root) {
+                Ok(rel) if self.relative => rel.to_path_buf(),
+                _ => abs.clone(),
+            };
             return Located {
                 file_name: file_name.display().to_string(),
                 owner: Some(Owner {

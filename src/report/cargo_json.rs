@@ -74,7 +74,7 @@ pub struct Owner<'a> {
 /// Where a reported file goes in the output.
 #[derive(Clone, Debug)]
 pub struct Located<'a> {
-    /// `file_name` in spans: relative to the workspace root for cargo packages (as cargo
+    /// `file_name` in spans: relative to the workspace root with `cargo mcp-lint` (as cargo
     /// prints it), absolute otherwise.
     pub file_name: String,
     /// `None`: print bare rustc diagnostics, which rust-analyzer also accepts.
