@@ -127,12 +127,7 @@ pub fn discover(
     force_exclude: bool,
     manifests: &mut Manifests,
 ) -> Discovery {
-    let mut walker = Walker {
-        cwd,
-        exclude,
-        errors: Vec::new(),
-        seen: HashMap::new(),
-    };
+    let mut walker = Walker::new(cwd, exclude);
     let mut asked: Vec<Found> = Vec::new();
     for given in paths {
         let abs = normalize(&cwd.join(given));
@@ -166,7 +161,16 @@ struct Walker<'a> {
     seen: HashMap<PathBuf, ()>,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    fn new(cwd: &'a Path, exclude: &'a Exclude) -> Self {
+        Walker {
+            cwd,
+            exclude,
+            errors: Vec::new(),
+            seen: HashMap::new(),
+        }
+    }
+
     fn add(&mut self, path: PathBuf, display: PathBuf, out: &mut Vec<Found>) {
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         if self.seen.insert(key, ()).is_none() {
@@ -302,12 +306,7 @@ pub fn discover_packages(
     exclude: &Exclude,
     manifests: &mut Manifests,
 ) -> Discovery {
-    let mut walker = Walker {
-        cwd,
-        exclude,
-        errors: Vec::new(),
-        seen: HashMap::new(),
-    };
+    let mut walker = Walker::new(cwd, exclude);
     let mut crates = Vec::new();
     for seed in seeds {
         let mut files = walker.package_files(&seed.root, true, manifests);

@@ -10,7 +10,7 @@ use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
 use crate::discover::{self, CrateFiles, Discovery, Exclude};
 use crate::manifest::Manifests;
-use crate::message_format::{JsonOptions, MessageFormat};
+use crate::message_format::MessageFormat;
 use crate::report::{self, cargo_json, human::HumanStyle, ReportOptions, Summary};
 
 /// Exit codes, as documented.
@@ -66,7 +66,10 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
     let written = match message_format {
         MessageFormat::Json(json) => {
             let owners = crate::cargo::Owners::for_check(&reports, &discovery, cwd, err);
-            write_cargo_json(out, err, &reports, &|r| owners.locate(r), &json, code)
+            let finished = cargo_json::build_finished_line(code == EXIT_CLEAN);
+            cargo_json::write_messages(out, err, &reports, &|r| owners.locate(r), &json)
+                .and_then(|()| writeln!(out, "{finished}"))
+                .and_then(|()| out.flush())
         }
         _ => write_report(out, &reports, args, message_format),
     };
@@ -122,24 +125,6 @@ pub fn write_report(
         style: human_style(args.color),
     };
     report::write(out, reports, &report_options).and_then(|()| out.flush())
-}
-
-/// `--message-format=json`: one line per finding, then `build-finished`.
-pub fn write_cargo_json<'a>(
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-    reports: &'a [FileReport],
-    locate: &dyn Fn(&'a FileReport) -> cargo_json::Located<'a>,
-    json: &JsonOptions,
-    code: i32,
-) -> std::io::Result<()> {
-    cargo_json::write_messages(out, err, reports, locate, json)?;
-    writeln!(
-        out,
-        "{}",
-        cargo_json::build_finished_line(code == EXIT_CLEAN)
-    )?;
-    out.flush()
 }
 
 /// A failed write: a closed pipe keeps the exit code, anything else is a failure.

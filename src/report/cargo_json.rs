@@ -113,7 +113,7 @@ pub fn diagnostic(
             .edits
             .iter()
             .map(|e| {
-                let (start, end) = clamp(&source.text, e.start, e.end);
+                let (start, end) = human::clamp(&source.text, e.start, e.end);
                 let mut s = span(file_name, Some(source), &source.span(start, end));
                 s.is_primary = true;
                 s.suggested_replacement = Some(e.replacement.clone());
@@ -190,19 +190,6 @@ fn span(file_name: &str, source: Option<&SourceFile>, s: &Span) -> RustcSpan {
         suggestion_applicability: None,
         expansion: None,
     }
-}
-
-/// An edit's byte range, inside the text and on char boundaries.
-fn clamp(text: &str, start: usize, end: usize) -> (usize, usize) {
-    let mut start = start.min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = end.clamp(start, text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    (start, end)
 }
 
 /// The human form (`json-diagnostic-short`: the one-line form), as rustc puts it in `rendered`.
