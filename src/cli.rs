@@ -30,6 +30,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print a lint's documentation.
     Explain(ExplainArgs),
+    /// Record the current findings in a baseline file, so `check --baseline` reports only new ones.
+    Baseline(BaselineArgs),
 }
 
 /// Output format of `check`.
@@ -41,6 +43,12 @@ pub enum Format {
     Concise,
     /// One JSON document.
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions annotations (workflow commands).
+    Github,
+    /// JUnit XML.
+    Junit,
 }
 
 /// Output format of `rules`.
@@ -68,18 +76,8 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
-    /// Set a lint, code, group or `all` to allow (repeatable; applied left to right).
-    #[arg(short = 'A', long = "allow", value_name = "SELECTOR")]
-    pub allow: Vec<String>,
-    /// Set a lint, code, group or `all` to warn.
-    #[arg(short = 'W', long = "warn", value_name = "SELECTOR")]
-    pub warn: Vec<String>,
-    /// Set a lint, code, group or `all` to deny.
-    #[arg(short = 'D', long = "deny", value_name = "SELECTOR")]
-    pub deny: Vec<String>,
-    /// Set a lint, code, group or `all` to forbid (inline suppressions cannot lower it).
-    #[arg(short = 'F', long = "forbid", value_name = "SELECTOR")]
-    pub forbid: Vec<String>,
+    #[command(flatten)]
+    pub levels: LevelArgs,
 
     /// Exit 1 on warnings too.
     #[arg(long)]
@@ -121,9 +119,83 @@ pub struct CheckArgs {
     #[arg(long)]
     pub force_exclude: bool,
 
+    /// Report only findings beyond the counts recorded in this baseline file (see `baseline`).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
     /// `-A/-W/-D/-F` in command-line order; filled from the matches' indices.
     #[arg(skip)]
     pub level_flags: Vec<(String, Level)>,
+}
+
+/// `-A/-W/-D/-F`, shared by `check` and `baseline`. Their order across the four flags matters, so
+/// the command reads them as `level_flags` (see [`parse`]).
+#[derive(Debug, Args)]
+pub struct LevelArgs {
+    /// Set a lint, code, group or `all` to allow (repeatable; applied left to right).
+    #[arg(short = 'A', long = "allow", value_name = "SELECTOR")]
+    pub allow: Vec<String>,
+    /// Set a lint, code, group or `all` to warn.
+    #[arg(short = 'W', long = "warn", value_name = "SELECTOR")]
+    pub warn: Vec<String>,
+    /// Set a lint, code, group or `all` to deny.
+    #[arg(short = 'D', long = "deny", value_name = "SELECTOR")]
+    pub deny: Vec<String>,
+    /// Set a lint, code, group or `all` to forbid (inline suppressions cannot lower it).
+    #[arg(short = 'F', long = "forbid", value_name = "SELECTOR")]
+    pub forbid: Vec<String>,
+}
+
+/// `mcp-lint baseline`: lints like `check` (same paths, levels and config) and writes the counts.
+#[derive(Debug, Args)]
+pub struct BaselineArgs {
+    /// Files or directories to lint.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// The baseline file; paths in it are relative to its directory.
+    #[arg(short, long, value_name = "FILE", default_value = crate::baseline::DEFAULT_FILE)]
+    pub output: PathBuf,
+
+    /// Only lower counts and drop entries that no longer occur; never record new findings.
+    #[arg(long)]
+    pub prune: bool,
+
+    #[command(flatten)]
+    pub levels: LevelArgs,
+
+    /// The MCP specification version to check against.
+    #[arg(long, value_name = "VERSION", value_parser = protocol_parser())]
+    pub target_protocol: Option<ProtocolVersion>,
+
+    /// Lint test code too.
+    #[arg(long)]
+    pub include_tests: bool,
+
+    /// Use this config file instead of searching for one.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[arg(skip)]
+    pub level_flags: Vec<(String, Level)>,
+}
+
+impl BaselineArgs {
+    /// The `check` that finds what the baseline records: the same paths, levels and config.
+    pub fn check_args(&self) -> CheckArgs {
+        let Ok(Cli {
+            command: Command::Check(mut check),
+        }) = parse(["mcp-lint", "check"])
+        else {
+            unreachable!("`mcp-lint check` parses");
+        };
+        check.paths = self.paths.clone();
+        check.level_flags = self.level_flags.clone();
+        check.target_protocol = self.target_protocol;
+        check.include_tests = self.include_tests;
+        check.config = self.config.clone();
+        check
+    }
 }
 
 #[derive(Debug, Args)]
@@ -178,9 +250,12 @@ where
 {
     let matches = Cli::command().try_get_matches_from(args)?;
     let mut cli = Cli::from_arg_matches(&matches)?;
-    if let (Command::Check(check), Some(("check", sub))) = (&mut cli.command, matches.subcommand())
-    {
-        check.level_flags = ordered_level_flags(sub);
+    match (&mut cli.command, matches.subcommand()) {
+        (Command::Check(check), Some(("check", sub))) => {
+            check.level_flags = ordered_level_flags(sub)
+        }
+        (Command::Baseline(b), Some(("baseline", sub))) => b.level_flags = ordered_level_flags(sub),
+        _ => {}
     }
     Ok(cli)
 }
@@ -218,6 +293,47 @@ mod tests {
                 ("x".to_string(), Level::Deny),
             ]
         );
+    }
+
+    #[test]
+    fn baseline_takes_checks_lint_options_in_order() {
+        let argv = [
+            "mcp-lint",
+            "baseline",
+            "-A",
+            "all",
+            "--deny",
+            "MCP001",
+            "--prune",
+            "-o",
+            "ci/b.json",
+            "--target-protocol",
+            "2025-06-18",
+            "--include-tests",
+            "src",
+        ];
+        let Command::Baseline(b) = parse(argv).expect("parses").command else {
+            panic!("expected baseline");
+        };
+        assert!(b.prune);
+        assert_eq!(b.output, PathBuf::from("ci/b.json"));
+        let check = b.check_args();
+        assert_eq!(check.paths, vec![PathBuf::from("src")]);
+        assert_eq!(
+            check.level_flags,
+            vec![
+                ("all".to_string(), Level::Allow),
+                ("MCP001".to_string(), Level::Deny)
+            ]
+        );
+        assert_eq!(check.target_protocol, Some(ProtocolVersion::V2025_06_18));
+        assert!(check.include_tests);
+        assert_eq!(check.baseline, None);
+        let Command::Baseline(b) = parse(["mcp-lint", "baseline"]).unwrap().command else {
+            panic!("expected baseline");
+        };
+        assert_eq!(b.output, PathBuf::from("mcp-lint-baseline.json"));
+        assert!(!b.prune);
     }
 
     #[test]

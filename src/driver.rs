@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use lints::{CrateInput, FileReport, Manifest, Options, SourceInput};
 
+use crate::baseline::Baseline;
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
 use crate::discover::{self, CrateFiles, Discovery, Exclude};
@@ -27,55 +28,47 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
             return EXIT_FAILURE;
         }
     };
-    let mut manifests = Manifests::new(cwd);
-    let (options, exclude) = match prepare(args, cwd, &args.paths, &mut manifests) {
-        Ok(p) => p,
-        Err(message) => {
-            let _ = writeln!(err, "error: {message}");
-            return EXIT_FAILURE;
-        }
+    let baseline = match load_baseline(args, cwd, err) {
+        Ok(b) => b,
+        Err(code) => return code,
     };
-
-    let discovery = discover::discover(
-        &args.paths,
-        cwd,
-        &exclude,
-        args.force_exclude,
-        &mut manifests,
-    );
-    let mut problems = discovery.errors.clone();
-    let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
-    problems.extend(manifests.take_errors());
-    problems.sort();
-    problems.dedup();
-    for p in &problems {
-        let _ = writeln!(err, "error: {p}");
+    let (mut reports, tool_failed) = match lint_paths(args, cwd, err) {
+        Ok(linted) => linted,
+        Err(code) => return code,
+    };
+    if let Some(baseline) = &baseline {
+        baseline.apply(&mut reports, cwd, err);
     }
-    if discovery.reported_files() == 0 && problems.is_empty() {
-        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        let _ = writeln!(
-            err,
-            "warning: no Rust files found under {}",
-            paths.join(", ")
-        );
-    }
-
-    let mut reports = analyze_all(&inputs, &options);
-    reports.sort_by(|a, b| a.path.cmp(&b.path));
-    let code = exit_code(&reports, !problems.is_empty(), args);
+    let code = exit_code(&reports, tool_failed, args);
     let written = match message_format {
         MessageFormat::Json(json) => {
-            let owners = crate::cargo::Owners::for_check(&reports, &discovery, cwd, err);
+            let owners = crate::cargo::Owners::for_check(&reports, cwd, err);
             let finished = cargo_json::build_finished_line(code == EXIT_CLEAN);
             cargo_json::write_messages(out, err, &reports, &|r| owners.locate(r), &json)
                 .and_then(|()| writeln!(out, "{finished}"))
                 .and_then(|()| out.flush())
         }
-        _ => write_report(out, &reports, args, message_format),
+        _ => write_report(out, &reports, args, message_format, cwd),
     };
     match written {
         Ok(()) => code,
         Err(e) => write_failed(e, err, code),
+    }
+}
+
+/// `--baseline FILE`, loaded; a bad file is printed and exits 2.
+pub fn load_baseline(
+    args: &CheckArgs,
+    cwd: &Path,
+    err: &mut dyn Write,
+) -> Result<Option<Baseline>, i32> {
+    match args.baseline.as_deref().map(|f| Baseline::load(f, cwd)) {
+        Some(Err(message)) => {
+            let _ = writeln!(err, "error: {message}");
+            Err(EXIT_FAILURE)
+        }
+        Some(Ok(b)) => Ok(Some(b)),
+        None => Ok(None),
     }
 }
 
@@ -110,12 +103,13 @@ pub fn prepare(
     Ok((options, exclude))
 }
 
-/// Human, concise or JSON output (`--format`, or `--message-format=short`).
+/// The `--format` report (or `--message-format=short`: concise).
 pub fn write_report(
     out: &mut dyn Write,
     reports: &[FileReport],
     args: &CheckArgs,
     message_format: MessageFormat,
+    cwd: &Path,
 ) -> std::io::Result<()> {
     let report_options = ReportOptions {
         format: message_format
@@ -123,6 +117,7 @@ pub fn write_report(
             .unwrap_or(args.format),
         statistics: args.statistics,
         style: human_style(args.color),
+        cwd: cwd.to_path_buf(),
     };
     report::write(out, reports, &report_options).and_then(|()| out.flush())
 }
@@ -134,6 +129,52 @@ pub fn write_failed(e: std::io::Error, err: &mut dyn Write, code: i32) -> i32 {
     }
     let _ = writeln!(err, "error: could not write the report: {e}");
     EXIT_FAILURE
+}
+
+/// Find, read and analyse the files under `args.paths`, printing mcp-lint's own problems to
+/// `err`. Returns the reports sorted by path and whether mcp-lint failed somewhere, or the exit
+/// code when nothing could be linted (bad configuration).
+pub fn lint_paths(
+    args: &CheckArgs,
+    cwd: &Path,
+    err: &mut dyn Write,
+) -> Result<(Vec<FileReport>, bool), i32> {
+    let mut manifests = Manifests::new(cwd);
+    let (options, exclude) = match prepare(args, cwd, &args.paths, &mut manifests) {
+        Ok(p) => p,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return Err(EXIT_FAILURE);
+        }
+    };
+
+    let discovery = discover::discover(
+        &args.paths,
+        cwd,
+        &exclude,
+        args.force_exclude,
+        &mut manifests,
+    );
+    let mut problems = discovery.errors.clone();
+    let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
+    problems.extend(manifests.take_errors());
+    problems.sort();
+    problems.dedup();
+    for p in &problems {
+        let _ = writeln!(err, "error: {p}");
+    }
+    if discovery.reported_files() == 0 && problems.is_empty() {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        let _ = writeln!(
+            err,
+            "warning: no Rust files found under {}",
+            paths.join(", ")
+        );
+    }
+
+    let mut reports = analyze_all(&inputs, &options);
+    reports.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((reports, !problems.is_empty()))
 }
 
 /// Read every file of every crate. Unreadable files become problems; the rest is still linted.

@@ -1,5 +1,6 @@
 //! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
 
+pub mod baseline;
 pub mod cargo;
 pub mod cli;
 pub mod config;
@@ -7,6 +8,7 @@ pub mod discover;
 pub mod driver;
 pub mod manifest;
 pub mod message_format;
+pub mod paths;
 pub mod report;
 pub mod rules;
 
@@ -36,13 +38,10 @@ where
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut err = stderr.lock();
     let code = match &cli.command {
-        Command::Check(args) => match std::env::current_dir() {
-            Ok(cwd) => driver::check(args, &cwd, &mut out, &mut err),
-            Err(e) => {
-                let _ = writeln!(err, "error: cannot determine the current directory: {e}");
-                driver::EXIT_FAILURE
-            }
-        },
+        Command::Check(args) => {
+            in_cwd(&mut err, |cwd, err| driver::check(args, cwd, &mut out, err))
+        }
+        Command::Baseline(args) => in_cwd(&mut err, |cwd, err| baseline::run(args, cwd, err)),
         Command::Rules(args) => finish(rules::write_rules(&mut out, args.format), &mut err),
         Command::Explain(args) => match rules::explain(&mut out, &mut err, &args.lint) {
             Ok(code) => code,
@@ -51,6 +50,17 @@ where
     };
     let _ = out.flush();
     code
+}
+
+/// Run `f` in the current directory, or fail (exit 2) when it cannot be determined.
+fn in_cwd(err: &mut dyn Write, f: impl FnOnce(&std::path::Path, &mut dyn Write) -> i32) -> i32 {
+    match std::env::current_dir() {
+        Ok(cwd) => f(&cwd, err),
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot determine the current directory: {e}");
+            driver::EXIT_FAILURE
+        }
+    }
 }
 
 /// Exit code for a command whose only failure is writing its output.

@@ -270,7 +270,13 @@ fn readme_sample_output_is_what_mcp_lint_prints() {
 
     let mut stale = Vec::new();
     // Back to front, so blessing one block does not move the ones before it.
-    for (name, format) in [("json", "json"), ("concise", "concise"), ("human", "human")] {
+    for (name, format) in [
+        ("junit", "junit"),
+        ("github", "github"),
+        ("json", "json"),
+        ("concise", "concise"),
+        ("human", "human"),
+    ] {
         let actual = normalise(&run_sample(dir.path(), format));
         let (range, documented) = sample_block(&readme, name).unwrap_or_else(|e| panic!("{e}"));
         if normalise(&documented) == actual {

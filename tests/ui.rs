@@ -3,8 +3,12 @@
 //! against the blessed `<case>.stderr` next to it (the plain human rendering of every finding).
 //!
 //! Leading `//@` comments configure the run:
-//! - `//@ rmcp = "0.8"`: the crate has a Cargo.toml depending on that rmcp version (without it
-//!   the fixture is analysed with no manifest);
+//! - `//@ rmcp = "0.8"`: the crate has a Cargo.toml depending on that rmcp version;
+//! - `//@ dep: pmcp = "2.23"` (repeatable): the crate's Cargo.toml has that dependency, under the
+//!   crate's Cargo name (`rust-mcp-sdk`, `mcp-attr`, `serde_json`, ...); `//@ dep: name` without a
+//!   version is a path or git dependency. Several SDKs, an SDK next to `rmcp`, or a hand-rolled
+//!   server's plain `serde_json` dependency are written this way. Without any `rmcp`/`dep`
+//!   directive the fixture is analysed with no manifest, like a lone `.rs` file;
 //! - `//@ target-protocol: 2025-11-25`;
 //! - `//@ include-tests`: lint test code too;
 //! - `//@ role: test`: the file sits under `tests/` (`FileRole::Test`);
@@ -144,6 +148,8 @@ fn file_name(path: &Path) -> String {
 #[derive(Debug, Default, PartialEq)]
 struct Directives {
     rmcp: Option<String>,
+    /// `//@ dep:` lines, in order: (crate name, version requirement).
+    deps: Vec<(String, Option<String>)>,
     target_protocol: Option<ProtocolVersion>,
     include_tests: bool,
     test_role: bool,
@@ -196,7 +202,15 @@ fn apply_directive(d: &mut Directives, body: &str) -> Result<(), String> {
         }
     };
     match key {
-        "rmcp" => d.rmcp = Some(need(value)?),
+        "rmcp" => set_rmcp(d, need(value)?)?,
+        "dep" => match parse_dep(&need(value)?)? {
+            (name, Some(version)) if name == "rmcp" => set_rmcp(d, version)?,
+            (name, _) if name == "rmcp" => return Err("`dep: rmcp` needs a version".to_string()),
+            (name, _) if d.deps.iter().any(|(n, _)| *n == name) => {
+                return Err(format!("dependency `{name}` is listed twice"))
+            }
+            dep => d.deps.push(dep),
+        },
         "target-protocol" => d.target_protocol = Some(need(value)?.parse()?),
         "include-tests" if value.is_none() => d.include_tests = true,
         "role" => match need(value)?.as_str() {
@@ -212,12 +226,42 @@ fn apply_directive(d: &mut Directives, body: &str) -> Result<(), String> {
         "server-fault-marker" => d.server_fault_markers.push(need(value)?),
         _ => {
             return Err(format!(
-                "unknown directive `{body}` (known: rmcp = \"<version>\", target-protocol: <date>, \
-                 include-tests, role: test, vague-phrase: <text>, server-fault-marker: <name>)"
+                "unknown directive `{body}` (known: rmcp = \"<version>\", dep: <crate> = \"<version>\", \
+                 target-protocol: <date>, include-tests, role: test, vague-phrase: <text>, \
+                 server-fault-marker: <name>)"
             ))
         }
     }
     Ok(())
+}
+
+fn set_rmcp(d: &mut Directives, version: String) -> Result<(), String> {
+    if d.rmcp.is_some() {
+        return Err("dependency `rmcp` is listed twice".to_string());
+    }
+    d.rmcp = Some(version);
+    Ok(())
+}
+
+/// `<crate> = "<version>"` or a bare `<crate>` (a path or git dependency).
+fn parse_dep(value: &str) -> Result<(String, Option<String>), String> {
+    let (name, version) = match value.split_once('=') {
+        Some((name, version)) => (name.trim(), Some(unquote(version.trim()))),
+        None => (value.trim(), None),
+    };
+    let valid_name = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !valid_name {
+        return Err(format!(
+            "`dep: {value}` is not `<crate> = \"<version>\"` (a crate name is letters, digits, `-` and `_`)"
+        ));
+    }
+    match version {
+        Some("") => Err(format!("`dep: {value}` has an empty version")),
+        version => Ok((name.to_string(), version.map(str::to_string))),
+    }
 }
 
 fn unquote(s: &str) -> &str {
@@ -378,13 +422,7 @@ fn options_for(fixture_lint: &'static Lint, d: &Directives) -> Options {
 fn input_for(fixture: &Fixture, d: &Directives) -> CrateInput {
     CrateInput {
         root: None,
-        manifest: d.rmcp.as_ref().map(|version| Manifest {
-            package_name: Some("ui-fixture".to_string()),
-            dependencies: vec![Dependency {
-                name: "rmcp".to_string(),
-                version: Some(version.clone()),
-            }],
-        }),
+        manifest: manifest_for(d),
         files: vec![SourceInput {
             path: PathBuf::from(&fixture.display),
             contents: fixture.bytes.clone(),
@@ -396,6 +434,23 @@ fn input_for(fixture: &Fixture, d: &Directives) -> CrateInput {
             report: true,
         }],
     }
+}
+
+/// The Cargo.toml facts the directives describe: `rmcp` first, then every `dep` in order; `None`
+/// when there is neither.
+fn manifest_for(d: &Directives) -> Option<Manifest> {
+    let rmcp = d
+        .rmcp
+        .iter()
+        .map(|version| ("rmcp".to_string(), Some(version.clone())));
+    let dependencies: Vec<Dependency> = rmcp
+        .chain(d.deps.iter().cloned())
+        .map(|(name, version)| Dependency { name, version })
+        .collect();
+    (!dependencies.is_empty()).then(|| Manifest {
+        package_name: Some("ui-fixture".to_string()),
+        dependencies,
+    })
 }
 
 /// The expected-output text of a fixture: every finding, rendered as the human reporter does.
@@ -669,12 +724,16 @@ fn annotation_grammar() {
 
 #[test]
 fn directive_grammar() {
-    let text = "//@ rmcp = \"0.8\"\n//@ target-protocol: 2025-11-25\n// a comment\n//@ include-tests\n//@ role: test\n//@ vague-phrase: no luck\nuse x;\n";
+    let text = "//@ rmcp = \"0.8\"\n//@ target-protocol: 2025-11-25\n// a comment\n//@ include-tests\n//@ role: test\n//@ vague-phrase: no luck\n//@ dep: rust-mcp-sdk = \"0.7\"\n//@ dep: local_helpers\nuse x;\n";
     let d = parse_directives(text).expect("well-formed");
     assert_eq!(
         d,
         Directives {
             rmcp: Some("0.8".into()),
+            deps: vec![
+                ("rust-mcp-sdk".into(), Some("0.7".into())),
+                ("local_helpers".into(), None),
+            ],
             target_protocol: Some(ProtocolVersion::V2025_11_25),
             include_tests: true,
             test_role: true,
@@ -690,6 +749,40 @@ fn directive_grammar() {
     assert!(errors[0].contains("unknown protocol version"), "{errors:?}");
     assert!(errors[1].contains("unknown directive"), "{errors:?}");
     assert!(errors[2].contains("belong at the top"), "{errors:?}");
+}
+
+#[test]
+fn dep_directives_build_the_manifest() {
+    let d = parse_directives("//@ dep: pmcp = \"2.23\"\n//@ rmcp = \"1.8\"\n//@ dep: serde_json\n")
+        .expect("well-formed");
+    let manifest = manifest_for(&d).expect("a manifest");
+    let deps: Vec<(&str, Option<&str>)> = manifest
+        .dependencies
+        .iter()
+        .map(|dep| (dep.name.as_str(), dep.version.as_deref()))
+        .collect();
+    assert_eq!(
+        deps,
+        vec![
+            ("rmcp", Some("1.8")),
+            ("pmcp", Some("2.23")),
+            ("serde_json", None)
+        ]
+    );
+    let same = parse_directives("//@ dep: rmcp = \"1.8\"\n").expect("well-formed");
+    assert_eq!(same.rmcp.as_deref(), Some("1.8"));
+    assert!(manifest_for(&Directives::default()).is_none());
+
+    let errors = parse_directives(
+        "//@ dep: pmcp = \"2\"\n//@ dep: pmcp = \"1\"\n//@ rmcp = \"1.8\"\n//@ dep: rmcp = \"2\"\n//@ dep: a b = \"1\"\n//@ dep: x = \"\"\n//@ dep\n",
+    )
+    .unwrap_err();
+    assert_eq!(errors.len(), 5, "{errors:?}");
+    assert!(errors[0].contains("`pmcp` is listed twice"), "{errors:?}");
+    assert!(errors[1].contains("`rmcp` is listed twice"), "{errors:?}");
+    assert!(errors[2].contains("is not `<crate> = "), "{errors:?}");
+    assert!(errors[3].contains("empty version"), "{errors:?}");
+    assert!(errors[4].contains("needs a value"), "{errors:?}");
 }
 
 #[test]

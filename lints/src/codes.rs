@@ -11,6 +11,14 @@ pub const INTERNAL_ERROR: i64 = -32603;
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
 pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 
+/// -32700 and -32600..-32603.
+pub fn is_standard(code: i64) -> bool {
+    matches!(
+        code,
+        PARSE_ERROR | INVALID_REQUEST | METHOD_NOT_FOUND | INVALID_PARAMS | INTERNAL_ERROR
+    )
+}
+
 /// What a code means under a target protocol version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CodeClass {

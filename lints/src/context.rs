@@ -1,13 +1,13 @@
 //! Where tool context is: handler bodies (from the dialect), the crate-wide call map by name,
 //! which helpers only tools reach, and the final context of every site.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use syn::{Expr, ImplItem, Item};
 
 use crate::index::{FnItem, Index, Owner};
 use crate::model::FileId;
-use crate::sdk::{rmcp, Dialect, ErrChannel, HandlerKind, ReturnFacts};
+use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::sites::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -36,9 +36,9 @@ pub struct BodyInfo<'a> {
 }
 
 /// Turn every fn of the index into a body, with what the dialect says about it.
-pub fn fn_bodies<'a>(
+pub fn fn_bodies<'a, 'd>(
     index: &Index<'a>,
-    dialect: &Dialect,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
     include_tests: bool,
 ) -> Vec<BodyInfo<'a>> {
     index
@@ -46,17 +46,21 @@ pub fn fn_bodies<'a>(
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let kind = dialect.handler_kind(f);
+            let dialect = dialect_of(f.file);
+            let kind = dialect.and_then(|d| d.handler_kind(f));
             BodyInfo {
                 id: BodyId(i),
                 file: f.file,
                 name: f.name.clone(),
-                tool_name: (kind == Some(HandlerKind::Tool)).then(|| rmcp::tool_name(f)),
+                tool_name: (kind == Some(HandlerKind::Tool))
+                    .then(|| dialect.map(|d| d.tool_name(f)).unwrap_or_default()),
                 kind,
                 is_test: f.is_test && !include_tests,
-                returns: dialect.return_facts(kind, &f.sig.output, index),
+                returns: dialect.map_or(ReturnFacts::UNKNOWN, |d| {
+                    d.return_facts(kind, &f.sig.output, index)
+                }),
                 code: BodyCode::Block(f.block),
-                is_from_impl: is_from_impl(f, dialect),
+                is_from_impl: dialect.is_some_and(|d| is_from_impl(f, d)),
             }
         })
         .collect()
@@ -86,6 +90,7 @@ pub fn closure_body<'a>(
     file: FileId,
     closure: &'a Expr,
     is_test: bool,
+    returns: ReturnFacts,
 ) -> BodyInfo<'a> {
     // `|ctx| Box::pin(async move { .. })`: the async block is the handler.
     let code = match closure {
@@ -99,11 +104,7 @@ pub fn closure_body<'a>(
         tool_name: Some("tool closure".to_string()),
         kind: Some(HandlerKind::Tool),
         is_test,
-        returns: ReturnFacts {
-            err: ErrChannel::Protocol,
-            err_is_unit: false,
-            ok_is_text: false,
-        },
+        returns,
         code,
         is_from_impl: false,
     }
@@ -219,37 +220,44 @@ impl Reach {
         for (i, e) in edges.iter().enumerate() {
             out_edges[e.from.0].push(i);
         }
-        for root in bodies.iter().filter(|b| !b.is_test) {
-            let names: Vec<String> = match root.kind {
-                Some(HandlerKind::Tool) => {
-                    vec![root.tool_name.clone().unwrap_or_else(|| root.name.clone())]
-                }
-                Some(HandlerKind::Dispatcher) => vec![root.name.clone()],
-                _ => continue,
-            };
-            let mut stack = vec![root.id];
-            let mut seen = HashSet::new();
-            while let Some(b) = stack.pop() {
-                if !seen.insert(b) {
+        // A root's own names: a tool's wire name, a dispatcher's fn name.
+        let root_names = |b: &BodyInfo<'_>| -> Option<BTreeSet<String>> {
+            match b.kind {
+                Some(HandlerKind::Tool) => Some(BTreeSet::from([b
+                    .tool_name
+                    .clone()
+                    .unwrap_or_else(|| b.name.clone())])),
+                Some(HandlerKind::Dispatcher) => Some(BTreeSet::from([b.name.clone()])),
+                _ => None,
+            }
+        };
+        // Propagate to a fixpoint: an edge carries its caller's tools, or the tool arm it sits
+        // in (a dispatcher's `"add" =>`, a request handler's `CallToolRequest(..) =>`); the
+        // unknown-tool arm carries none.
+        loop {
+            let mut changed = false;
+            for (ei, e) in edges.iter().enumerate() {
+                let caller = &bodies[e.from.0];
+                if caller.is_test {
                     continue;
                 }
-                for &ei in &out_edges[b.0] {
-                    // The dispatcher's unknown-tool arm is not a tool.
-                    let names = match &edges[ei].context_override {
-                        Some(SiteContext::UnknownToolArm { .. }) => continue,
-                        Some(SiteContext::Tool { tools, .. }) if b == root.id => tools.clone(),
-                        _ => names.clone(),
-                    };
-                    for &callee in &callees[ei] {
-                        if bodies[callee.0].kind.is_none() {
-                            let before = tools[callee.0].len();
-                            tools[callee.0].extend(names.iter().cloned());
-                            if tools[callee.0].len() != before || !seen.contains(&callee) {
-                                stack.push(callee);
-                            }
-                        }
+                let names = match &e.context_override {
+                    Some(SiteContext::UnknownToolArm { .. }) => continue,
+                    Some(SiteContext::Tool { tools, .. }) => tools.iter().cloned().collect(),
+                    _ => root_names(caller).unwrap_or_else(|| tools[caller.id.0].clone()),
+                };
+                if names.is_empty() {
+                    continue;
+                }
+                for &callee in &callees[ei] {
+                    if bodies[callee.0].kind.is_none() && !names.is_subset(&tools[callee.0]) {
+                        tools[callee.0].extend(names.iter().cloned());
+                        changed = true;
                     }
                 }
+            }
+            if !changed {
+                break;
             }
         }
 
@@ -266,9 +274,11 @@ impl Reach {
                     caller.kind,
                     Some(HandlerKind::Tool) | Some(HandlerKind::Dispatcher)
                 );
-                let outside = (!caller_is_tool_root && tools[caller.id.0].is_empty())
-                    || shared[caller.id.0]
-                    || matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. }));
+                let in_tool_arm = matches!(e.context_override, Some(SiteContext::Tool { .. }));
+                let outside = !in_tool_arm
+                    && ((!caller_is_tool_root && tools[caller.id.0].is_empty())
+                        || shared[caller.id.0]
+                        || matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. })));
                 if !outside {
                     continue;
                 }

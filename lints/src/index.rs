@@ -212,8 +212,12 @@ impl<'a> Index<'a> {
             }
             Expr::Call(c) if c.args.len() == 1 => {
                 let Expr::Path(f) = &*c.func else { return None };
-                let last = f.path.segments.last()?.ident.to_string();
-                if last.ends_with("Code") {
+                let code_type = f
+                    .path
+                    .segments
+                    .iter()
+                    .any(|s| s.ident.to_string().ends_with("Code"));
+                if code_type {
                     self.eval_int(&c.args[0])
                 } else {
                     None
@@ -285,6 +289,74 @@ pub fn type_name(ty: &Type) -> Option<String> {
         Type::Tuple(t) if t.elems.is_empty() => Some("()".to_string()),
         _ => None,
     }
+}
+
+/// The output of a future-returning signature: `impl Future<Output = T>`,
+/// `Pin<Box<dyn Future<Output = T> + Send>>`, `BoxFuture<'_, T>`; other types as they are.
+pub fn unwrap_future(ty: &Type) -> &Type {
+    let bounds = match ty {
+        Type::ImplTrait(i) => Some(&i.bounds),
+        Type::TraitObject(t) => Some(&t.bounds),
+        Type::Path(p) => {
+            let last = match p.path.segments.last() {
+                Some(l) => l,
+                None => return ty,
+            };
+            let name = last.ident.to_string();
+            if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                let types: Vec<&Type> = a
+                    .args
+                    .iter()
+                    .filter_map(|g| match g {
+                        syn::GenericArgument::Type(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                match (name.as_str(), types.as_slice()) {
+                    ("Pin" | "Box", [inner]) => return unwrap_future(inner),
+                    ("BoxFuture" | "LocalBoxFuture", [inner]) => return inner,
+                    _ => {}
+                }
+            }
+            None
+        }
+        _ => None,
+    };
+    let Some(bounds) = bounds else { return ty };
+    for b in bounds {
+        if let syn::TypeParamBound::Trait(t) = b {
+            if let Some(last) = t.path.segments.last() {
+                if last.ident == "Future" {
+                    if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                        for g in &a.args {
+                            if let syn::GenericArgument::AssocType(at) = g {
+                                if at.ident == "Output" {
+                                    return &at.ty;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ty
+}
+
+/// The error type's name of `Result<T, E>` (`E`'s last segment).
+pub fn result_error_name(ty: &Type) -> Option<String> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    a.args.iter().nth(1).and_then(|g| match g {
+        syn::GenericArgument::Type(t) => type_name(t),
+        _ => None,
+    })
 }
 
 /// The last segment name of an attribute's path (`#[rmcp::tool(..)]` → `tool`).

@@ -38,8 +38,11 @@ pub struct ContextPanic {
 
 pub struct Model {
     pub files: Vec<ModelFile>,
-    /// The crate's SDK dialect; `None` when the crate is not an MCP server we understand.
-    pub dialect: Option<Dialect>,
+    /// The SDK dialects the crate uses (empty when it is not an MCP server we understand),
+    /// the one its manifest names first.
+    pub dialects: Vec<Dialect>,
+    /// Which dialect each file speaks (by its imports, else the crate's first).
+    pub file_dialect: Vec<Option<usize>>,
     pub sites: Vec<ErrorSite>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<ContextPanic>,
@@ -50,7 +53,8 @@ impl Model {
         let files: Vec<ModelFile> = input.files.iter().map(parse_one).collect();
         let mut model = Model {
             files,
-            dialect: None,
+            dialects: Vec::new(),
+            file_dialect: Vec::new(),
             sites: Vec::new(),
             codes: Vec::new(),
             panics: Vec::new(),
@@ -75,22 +79,40 @@ impl Model {
             .iter()
             .filter_map(|f| f.source.as_ref().map(|s| s.text.as_str()))
             .collect();
-        let Some(dialect) = Dialect::detect(input.manifest.as_ref(), &index, |needle| {
+        let dialects = Dialect::detect_all(input.manifest.as_ref(), &index, |needle| {
             texts.iter().any(|t| t.contains(needle))
-        }) else {
+        });
+        if dialects.is_empty() {
             return;
-        };
+        }
+        let file_dialect: Vec<Option<usize>> = (0..self.files.len())
+            .map(|i| {
+                let imports = index.imports.get(i);
+                let claimed = imports.and_then(|imp| {
+                    dialects
+                        .iter()
+                        .position(|d| d.claims(&mut imp.names.values().chain(imp.globs.iter())))
+                });
+                claimed.or(Some(0))
+            })
+            .collect();
+        let dialect_of = |file: FileId| file_dialect[file.0].map(|i| &dialects[i]);
 
-        let mut bodies = context::fn_bodies(&index, &dialect, options.include_tests);
+        let mut bodies = context::fn_bodies(&index, &dialect_of, options.include_tests);
         let first_const = bodies.len();
         bodies.extend(context::const_bodies(&parsed, first_const));
         let mut fn_names: HashMap<String, ProtocolReturn> = HashMap::new();
         for f in &index.fns {
+            let Some(dialect) = dialect_of(f.file) else {
+                continue;
+            };
             let protocol =
                 dialect.return_facts(None, &f.sig.output, &index).err == ErrChannel::Protocol;
             let entry = fn_names.entry(f.name.clone()).or_default();
             entry.any |= protocol;
             entry.non_handler |= protocol && dialect.handler_kind(f).is_none();
+            entry.tool_error |= matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
+                if crate::index::result_error_name(ty).is_some_and(|e| dialect.is_tool_error_type_name(&e)));
         }
 
         // Walk every body once; closures registered as tools become bodies and are walked too.
@@ -101,11 +123,14 @@ impl Model {
         while next < bodies.len() {
             let body = &bodies[next];
             next += 1;
-            let Some(source) = self.files[body.file.0].source.clone() else {
+            let (Some(source), Some(dialect)) = (
+                self.files[body.file.0].source.clone(),
+                dialect_of(body.file),
+            ) else {
                 continue;
             };
             let walker = Walker::new(
-                &dialect,
+                dialect,
                 &index,
                 &source,
                 body,
@@ -122,7 +147,8 @@ impl Model {
             edges.extend(facts.calls);
             for closure in facts.closures {
                 let id = context::BodyId(bodies.len());
-                bodies.push(context::closure_body(id, file, closure, is_test));
+                let returns = dialect.closure_returns();
+                bodies.push(context::closure_body(id, file, closure, is_test, returns));
             }
         }
 
@@ -145,7 +171,22 @@ impl Model {
             })
             .collect();
         self.sites = sites;
-        self.dialect = Some(dialect);
+        self.dialects = dialects;
+        self.file_dialect = file_dialect;
+    }
+
+    /// The dialect a file speaks; `None` when the crate is not an MCP server we understand.
+    pub fn dialect_of(&self, file: FileId) -> Option<&Dialect> {
+        self.file_dialect
+            .get(file.0)
+            .copied()
+            .flatten()
+            .map(|i| &self.dialects[i])
+    }
+
+    /// Whether the crate uses an MCP SDK (or hand-rolls the protocol) at all.
+    pub fn is_mcp(&self) -> bool {
+        !self.dialects.is_empty()
     }
 
     pub fn source(&self, file: crate::model::FileId) -> Option<&SourceFile> {

@@ -9,7 +9,10 @@ use syn::{Expr, Pat};
 use crate::context::{BodyCode, BodyId, BodyInfo};
 use crate::index::Index;
 use crate::model::FileId;
-use crate::sdk::{Construction, ContentFacts, Dialect, ErrChannel, HandlerKind};
+use crate::sdk::{
+    Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt, ReturnFacts,
+    TryMeaning,
+};
 use crate::source::{SourceFile, Span};
 use crate::text::{message_from_expr, MessageText};
 
@@ -184,6 +187,8 @@ pub struct ProtocolReturn {
     pub any: bool,
     /// Any that is not a handler (tools are only ever called on `self`).
     pub non_handler: bool,
+    /// Any returns the SDK's tool error type (`Result<_, CallToolError>`).
+    pub tool_error: bool,
 }
 
 /// One error site.
@@ -306,6 +311,7 @@ const SERVER_FAULT_WORDS: &[&str] = &[
     "serialization of the response",
     "cancellation",
     "request cancelled",
+    "cancelled by the client",
     "request was cancelled",
     "request canceled",
     "channel closed",
@@ -437,6 +443,19 @@ pub struct Walker<'a, 'm> {
     lets: HashMap<String, &'a Expr>,
     /// The innermost `Err(..)` argument being visited in a tool-error body.
     err_arg: Option<&'a Expr>,
+    /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
+    tool_values: usize,
+    /// Constructor calls already read as part of a chain (`RpcError::internal_error()` in
+    /// `RpcError::internal_error().with_message(..)`).
+    consumed: std::collections::HashSet<*const syn::ExprCall>,
+    /// Inside the arguments of a protocol-error construction.
+    protocol_args: usize,
+    /// `CallToolResult::from(error)`: an error value made into a tool result, whatever the
+    /// body's own error channel.
+    returns_override: Option<ReturnFacts>,
+    /// Inside the tool-call arm of a general request handler: a tool-name `match` there is a
+    /// dispatch.
+    in_tool_call_arm: bool,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -462,6 +481,11 @@ impl<'a, 'm> Walker<'a, 'm> {
             comparison: 0,
             lets: HashMap::new(),
             err_arg: None,
+            tool_values: 0,
+            consumed: std::collections::HashSet::new(),
+            in_tool_call_arm: false,
+            returns_override: None,
+            protocol_args: 0,
         }
     }
 
@@ -549,11 +573,24 @@ impl<'a, 'm> Walker<'a, 'm> {
                 code,
                 message,
             } => {
-                let text = message.map_or(MessageText::Absent, |m| message_from_expr(m, self.file));
-                let named_code = matches!(code, Some(-32002) | Some(-32042))
-                    && !constructor.ends_with("::new")
-                    && !constructor.ends_with("{ .. }");
-                if named_code && self.comparison == 0 {
+                let default = match expr {
+                    Expr::Call(call) if message.is_none() => self.dialect.default_message(call),
+                    _ => None,
+                };
+                let text = match (message, default) {
+                    (Some(m), _) => message_from_expr(m, self.file),
+                    (None, Some(value)) => MessageText::Literal {
+                        value: value.to_string(),
+                        span,
+                    },
+                    (None, None) => MessageText::Absent,
+                };
+                // A code the constructor's name carries (`resource_not_found`, `rate_limited`).
+                let named_code = code.is_some_and(|c| !crate::codes::is_standard(c))
+                    && !["::new", "{ .. }", "::protocol", "::from_rpc_code"]
+                        .iter()
+                        .any(|suffix| constructor.ends_with(suffix));
+                if named_code && self.comparison == 0 && self.tool_values == 0 {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
                         span,
@@ -574,9 +611,22 @@ impl<'a, 'm> Walker<'a, 'm> {
                     content,
                     Origin::Constructor(constructor),
                 );
-                if let (Some(m), Some((site, _))) = (message, self.facts.sites.last_mut()) {
-                    let range = syn::spanned::Spanned::span(m).byte_range();
-                    site.message_source = self.file.text.get(range).map(str::to_string);
+                if let Some((site, _)) = self.facts.sites.last_mut() {
+                    if let Some(m) = message {
+                        let range = syn::spanned::Spanned::span(m).byte_range();
+                        site.message_source = self.file.text.get(range).map(str::to_string);
+                    }
+                    // `McpError::cancelled(..)`, `transport(..)`, `server_overloaded()`: the name
+                    // says the server, not the tool, failed.
+                    if let Origin::Constructor(c) = &site.origin {
+                        let c = c.to_lowercase();
+                        if ["cancel", "overloaded", "transport", "serializ", "shutdown"]
+                            .iter()
+                            .any(|w| c.contains(w))
+                        {
+                            site.path.server_fault = true;
+                        }
+                    }
                 }
             }
             Construction::ToolResult {
@@ -585,6 +635,11 @@ impl<'a, 'm> Walker<'a, 'm> {
                 content,
                 never_empty,
             } => {
+                // `CallToolResult::with_error(CallToolError::from_message(..))`: the inner
+                // constructor is the site (it has the text).
+                if content.is_some_and(|c| self.builds_tool_result(c)) {
+                    return;
+                }
                 // rmcp ≥ 1.4 forces `Err(CallToolResult::success(..))` to isError.
                 let forced_error = self.err_arg.is_some_and(|a| std::ptr::eq(a, expr));
                 let mut facts = content.map_or_else(ContentFacts::unknown, |c| {
@@ -685,7 +740,8 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// The tool-name `match` of a dispatcher: literal arms are tools, the catch-all is the
     /// unknown-tool branch.
     fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
-        if self.body.kind != Some(HandlerKind::Dispatcher) || self.arm.is_some() {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
+        if !dispatcher && !self.in_tool_call_arm {
             return false;
         }
         let scrutinee = m.expr.to_token_stream_string();
@@ -717,29 +773,206 @@ impl<'a, 'm> Walker<'a, 'm> {
                 },
                 _ => continue,
             };
-            self.arm = Some(context);
+            let outer = self.arm.replace(context);
+            let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
             if let Some((_, guard)) = &arm.guard {
                 self.visit_expr(guard);
             }
             self.visit_expr(&arm.body);
-            self.arm = None;
+            self.arm = outer;
+            self.in_tool_call_arm = in_tool_call_arm;
         }
         true
+    }
+
+    /// `if name == "a" { .. } else if name == "b" { .. } else { unknown }` in a dispatcher.
+    fn dispatch_if(&mut self, i: &'a syn::ExprIf) -> bool {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
+        if !(dispatcher || self.in_tool_call_arm) {
+            return false;
+        }
+        // `if name != "export" { unknown }`: a guard before the one tool's code.
+        if let Some((_, name)) = tool_name_guard(&i.cond) {
+            self.visit_expr(&i.cond);
+            let outer = self
+                .arm
+                .replace(SiteContext::UnknownToolArm { binding: name });
+            self.visit_block(&i.then_branch);
+            self.arm = outer;
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+            return true;
+        }
+        if tool_name_test(&i.cond).is_none() {
+            return false;
+        }
+        let mut branch = i;
+        loop {
+            let Some((literal, name)) = tool_name_test(&branch.cond) else {
+                // An `else if` that tests something else: not a plain dispatch; visit normally.
+                visit::visit_expr_if(self, branch);
+                return true;
+            };
+            self.visit_expr(&branch.cond);
+            let outer = self.arm.replace(SiteContext::Tool {
+                tools: vec![literal],
+                helper: None,
+            });
+            let in_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+            self.visit_block(&branch.then_branch);
+            match branch.else_branch.as_ref().map(|(_, e)| &**e) {
+                Some(Expr::If(next)) => {
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    branch = next;
+                }
+                Some(last) => {
+                    self.arm = Some(SiteContext::UnknownToolArm { binding: name });
+                    self.visit_expr(last);
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    return true;
+                }
+                None => {
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    return true;
+                }
+            }
+        }
     }
 
     /// `?` in a body whose error type is the protocol error: unless the operand already builds
     /// that type, the crate's `impl From<X> for` it does the conversion.
     fn try_operand(&mut self, t: &'a syn::ExprTry) {
         let operand = strip_await(&t.expr);
-        if self.body.returns.err != ErrChannel::Protocol
-            || explicit_conversion(operand, self.dialect, self.index)
-            || self.dialect.is_sdk_fallible_call(operand)
-            || self.returns_protocol_error(operand)
+        if self.body.returns.err != ErrChannel::Protocol {
+            return;
+        }
+        let tool_error = self.operand_error_is_tool_error(operand);
+        if !tool_error
+            && (explicit_conversion(operand, self.dialect, self.index, &self.body.returns)
+                || self.dialect.is_sdk_fallible_call(operand)
+                || self.returns_protocol_error(operand))
         {
             return;
         }
         let span = self.file.span_of(t);
-        self.push_edge(Callee::FromImpls, span, Some(operand));
+        match self.dialect.try_meaning(&self.body.returns, tool_error) {
+            TryMeaning::Nothing => {}
+            TryMeaning::FromImpls => self.push_edge(Callee::FromImpls, span, Some(operand)),
+            TryMeaning::Protocol(code) => {
+                // The SDK's own conversion: the `?` is where the protocol error is made.
+                self.frames.push(Frame {
+                    kind: FrameKind::Failure,
+                    binding: None,
+                    cause: Some(operand),
+                    definite: false,
+                });
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![MessageText::Opaque],
+                };
+                self.add_site(
+                    t,
+                    span,
+                    Channel::Protocol,
+                    Some(code),
+                    content,
+                    Origin::QuestionMark,
+                );
+                self.frames.pop();
+            }
+        }
+    }
+
+    /// `MyTools::try_from(params).map_err(CallToolError::new)?` in a dispatcher: the tool-enum
+    /// conversion (rust-mcp-sdk's `tool_box!`) fails exactly for an unknown tool, so the `?` is
+    /// the unknown-tool answer.
+    fn unknown_tool_conversion(&mut self, t: &'a syn::ExprTry) -> bool {
+        let dispatching = (self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none())
+            || self.in_tool_call_arm;
+        let operand = strip_await(&t.expr);
+        if !dispatching || !calls_any(operand, &["try_from", "try_into"]) {
+            return false;
+        }
+        // `.map_err(|_| CallToolError::unknown_tool(name))`: that constructor is this answer.
+        let closure_ctor = match operand {
+            Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
+                Some(Expr::Closure(c)) => match tail_expr(&c.body) {
+                    Expr::Call(call) => match &*call.func {
+                        Expr::Path(p) if p.path.segments.len() >= 2 => {
+                            let ty = p.path.segments[p.path.segments.len() - 2].ident.to_string();
+                            self.dialect.is_tool_error_type_name(&ty).then_some(call)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let (channel, code) = match self.body.returns.err {
+            ErrChannel::ToolError => (Channel::ToolError, None),
+            ErrChannel::Protocol => {
+                let tool_error =
+                    self.operand_error_is_tool_error(operand) || closure_ctor.is_some();
+                match self.dialect.try_meaning(&self.body.returns, tool_error) {
+                    TryMeaning::Protocol(code) => (Channel::Protocol, Some(code)),
+                    _ => return false,
+                }
+            }
+            ErrChannel::Unknown => return false,
+        };
+        if let Some(call) = closure_ctor {
+            self.consumed.insert(call as *const syn::ExprCall);
+        }
+        let span = self.file.span_of(t);
+        let outer = self.arm.replace(SiteContext::UnknownToolArm {
+            binding: "params.name".to_string(),
+        });
+        let content = ContentFacts {
+            empty: false,
+            texts: vec![MessageText::Opaque],
+        };
+        self.add_site(t, span, channel, code, content, Origin::QuestionMark);
+        self.arm = outer;
+        true
+    }
+
+    /// `.map_err(CallToolError::new)`, or a crate fn declared to return the SDK's tool error
+    /// type: `?` then goes through the SDK's conversion of that type.
+    fn operand_error_is_tool_error(&self, operand: &Expr) -> bool {
+        match operand {
+            Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
+                Some(Expr::Path(p)) => {
+                    let segs: Vec<String> = p
+                        .path
+                        .segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect();
+                    segs.len() >= 2 && self.dialect.is_tool_error_type_name(&segs[segs.len() - 2])
+                }
+                _ => false,
+            },
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => p
+                    .path
+                    .segments
+                    .last()
+                    .and_then(|s| self.fn_names.get(&s.ident.to_string()))
+                    .is_some_and(|r| r.tool_error),
+                _ => false,
+            },
+            Expr::MethodCall(mc) => self
+                .fn_names
+                .get(&mc.method.to_string())
+                .is_some_and(|r| r.tool_error),
+            _ => false,
+        }
     }
 
     /// A call to a crate fn declared to return the protocol error type. A method called on
@@ -788,6 +1021,15 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             return;
         }
+        if self.dialect.wraps_error_as_result(call) {
+            let outer = self.returns_override.replace(ReturnFacts {
+                err: ErrChannel::ToolError,
+                ..self.body.returns
+            });
+            visit::visit_expr_call(self, call);
+            self.returns_override = outer;
+            return;
+        }
         if let Expr::Path(p) = &*call.func {
             let segs: Vec<String> = p
                 .path
@@ -821,7 +1063,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }
                 _ => {}
             }
-            if last == "ErrorCode" && self.comparison == 0 {
+            let code_call = segs
+                .iter()
+                .any(|s| s.ends_with("Code") || s.ends_with("Codes"));
+            if code_call && self.comparison == 0 && self.tool_values == 0 {
                 if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
@@ -844,25 +1089,71 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        let mut tool_value = false;
+        let mut protocol_value = false;
         match expr {
-            Expr::Call(call) => {
-                if let Some(built) = self.dialect.construction_of_call(call, self.index) {
+            Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_call(call, self.index, &self.returns())
+                {
+                    tool_value = matches!(built, Construction::ToolResult { .. });
+                    protocol_value = !tool_value;
+                    self.construction(expr, built);
+                }
+            }
+            Expr::MethodCall(mc) => {
+                if let Some((built, inner)) =
+                    self.dialect
+                        .construction_of_method(mc, self.index, &self.returns())
+                {
+                    self.consumed.insert(inner as *const syn::ExprCall);
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
                 }
             }
             Expr::Struct(s) => {
                 if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
                 }
             }
-            Expr::Path(p) if self.comparison == 0 => {
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                if segs.len() >= 2 && segs[segs.len() - 2] == "ErrorCode" {
+            // `Error::RateLimited`: a unit variant that is an error.
+            Expr::Path(p)
+                if self
+                    .dialect
+                    .construction_of_path(&p.path, self.index, &self.returns())
+                    .is_some() =>
+            {
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                {
+                    self.construction(expr, built);
+                }
+            }
+            // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built.
+            Expr::Unary(_) | Expr::Path(_)
+                if self.dialect.bare_codes() && self.protocol_args > 0 && self.comparison == 0 =>
+            {
+                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span: self.file.span_of(expr),
+                        value: code.value,
+                        written: code.written,
+                        named: false,
+                    });
+                }
+            }
+            // A named code constant counts where an error is built with it (or a const is defined
+            // from it); elsewhere it is usually read (`e.is_error_code(ErrorCode::X)`).
+            Expr::Path(p)
+                if self.comparison == 0
+                    && self.tool_values == 0
+                    && (self.protocol_args > 0 || self.is_const_body()) =>
+            {
+                if self.dialect.is_code_constant(&p.path) {
                     if let Some(code) = self.dialect.code_use(expr, self.index) {
                         self.facts.codes.push(CodeSite {
                             file: self.body.file,
@@ -876,7 +1167,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             _ => {}
         }
+        self.tool_values += usize::from(tool_value);
+        self.protocol_args += usize::from(protocol_value);
         visit::visit_expr(self, expr);
+        self.tool_values -= usize::from(tool_value);
+        self.protocol_args -= usize::from(protocol_value);
     }
 
     fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
@@ -886,6 +1181,21 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.visit_expr(&m.expr);
         let lookup = is_lookup(&m.expr);
         for arm in &m.arms {
+            if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
+                // `RequestFromClient::CallToolRequest(params) =>`: this arm answers tool calls.
+                self.arm = Some(SiteContext::Tool {
+                    tools: vec!["tools/call".to_string()],
+                    helper: None,
+                });
+                self.in_tool_call_arm = true;
+                if let Some((_, g)) = &arm.guard {
+                    self.visit_expr(g);
+                }
+                self.visit_expr(&arm.body);
+                self.in_tool_call_arm = false;
+                self.arm = None;
+                continue;
+            }
             let frame = match &arm.pat {
                 p if variant_binding(p, "Err").is_some() => Some(Frame {
                     kind: if lookup {
@@ -929,6 +1239,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        if self.dispatch_if(i) {
+            return;
+        }
         let Expr::Let(l) = &*i.cond else {
             return visit::visit_expr_if(self, i);
         };
@@ -981,6 +1294,16 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
+        if let Some(closure) = self.dialect.handler_closure_of_method(mc) {
+            self.facts.closures.push(closure);
+            self.visit_expr(&mc.receiver);
+            for arg in &mc.args {
+                if !std::ptr::eq(arg, closure) {
+                    self.visit_expr(arg);
+                }
+            }
+            return;
+        }
         let method = mc.method.to_string();
         match method.as_str() {
             "unwrap" | "expect" if self.comparison == 0 => {
@@ -1101,6 +1424,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_try(&mut self, t: &'a syn::ExprTry) {
+        if self.unknown_tool_conversion(t) {
+            return visit::visit_expr_try(self, t);
+        }
         self.try_operand(t);
         visit::visit_expr_try(self, t);
     }
@@ -1116,8 +1442,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         .get_ident()
                         .and_then(|id| self.lets.get(&id.to_string()).copied())
                         .and_then(|init| match init {
-                            Expr::Call(c) => match self.dialect.construction_of_call(c, self.index)
-                            {
+                            Expr::Call(c) => match self.dialect.construction_of_call(
+                                c,
+                                self.index,
+                                &self.body.returns,
+                            ) {
                                 Some(Construction::ToolResult {
                                     content: Some(c),
                                     never_empty,
@@ -1183,6 +1512,54 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        match self
+            .dialect
+            .construction_of_macro(mac, self.index, self.file, &self.returns())
+        {
+            Some(MacroBuilt::Protocol {
+                code,
+                code_span,
+                message,
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                if let (Some(value), Some(code_span)) = (code, code_span) {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span: code_span,
+                        value,
+                        written: value.to_string(),
+                        named: false,
+                    });
+                }
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![message],
+                };
+                self.add_site(
+                    mac,
+                    span,
+                    Channel::Protocol,
+                    code,
+                    content,
+                    Origin::Constructor(name),
+                );
+            }
+            Some(MacroBuilt::ToolResult {
+                is_error,
+                content,
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                let channel = if is_error {
+                    Channel::ToolError
+                } else {
+                    Channel::ToolSuccess
+                };
+                self.add_site(mac, span, channel, None, content, Origin::Constructor(name));
+            }
+            None => {}
+        }
         let name = mac
             .path
             .segments
@@ -1237,7 +1614,36 @@ impl<'a> Walker<'a, '_> {
         self.with_frame(frame, |w| w.visit_expr(branch));
     }
 
+    /// A const or static initialiser.
+    fn is_const_body(&self) -> bool {
+        self.body.kind.is_none() && matches!(self.body.code, BodyCode::Expr(_))
+    }
+
+    /// The error channel constructions take here.
+    fn returns(&self) -> ReturnFacts {
+        self.returns_override.unwrap_or(self.body.returns)
+    }
+
+    /// Whether an expression is itself an SDK tool-result construction.
+    fn builds_tool_result(&self, expr: &Expr) -> bool {
+        let expr = match expr {
+            Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => &*m.receiver,
+            other => other,
+        };
+        match expr {
+            Expr::Call(c) => matches!(
+                self.dialect
+                    .construction_of_call(c, self.index, &self.returns()),
+                Some(Construction::ToolResult { .. })
+            ),
+            _ => false,
+        }
+    }
+
     fn tool_error_value_call(&mut self, call: &'a syn::ExprCall, value: &'a Expr) {
+        if self.builds_tool_result(value) {
+            return;
+        }
         let content = self.dialect.error_value_text(value, self.file);
         let span = self.file.span_of(call);
         self.add_site(
@@ -1275,7 +1681,12 @@ fn is_from_conversion(expr: &Expr) -> bool {
 
 /// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
 /// construction of the error type, so `?` converts nothing.
-fn explicit_conversion(expr: &Expr, dialect: &Dialect, index: &Index<'_>) -> bool {
+fn explicit_conversion(
+    expr: &Expr,
+    dialect: &Dialect,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> bool {
     let Expr::MethodCall(mc) = expr else {
         return false;
     };
@@ -1300,7 +1711,7 @@ fn explicit_conversion(expr: &Expr, dialect: &Dialect, index: &Index<'_>) -> boo
     };
     match value {
         Expr::Call(c) => {
-            dialect.construction_of_call(c, index).is_some()
+            dialect.construction_of_call(c, index, returns).is_some()
                 || !matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2 && index.local_types.contains(&p.path.segments[p.path.segments.len() - 2].ident.to_string()))
         }
         Expr::Struct(s) => dialect.construction_of_struct(s, index).is_some(),
@@ -1523,6 +1934,42 @@ fn catch_all_binding(pat: &Pat) -> Option<String> {
         Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" => Some(i.ident.to_string()),
         _ => None,
     }
+}
+
+/// `name != "export"`: the literal and the name expression.
+fn tool_name_guard(cond: &Expr) -> Option<(String, String)> {
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Ne(_)) => literal_comparison(b),
+        _ => None,
+    }
+}
+
+/// `name == "add"` / `request.tool_name() == "add"`: the literal and the name expression.
+fn tool_name_test(cond: &Expr) -> Option<(String, String)> {
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => literal_comparison(b),
+        _ => None,
+    }
+}
+
+/// One side a string literal, the other an expression mentioning a name.
+fn literal_comparison(b: &syn::ExprBinary) -> Option<(String, String)> {
+    let literal = |e: &Expr| match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    };
+    let (lit, other) = match (literal(&b.left), literal(&b.right)) {
+        (Some(l), None) => (l, &*b.right),
+        (None, Some(l)) => (l, &*b.left),
+        _ => return None,
+    };
+    let tokens = other.to_token_stream_string();
+    tokens
+        .contains("name")
+        .then(|| (lit, name_expression(&tokens)))
 }
 
 /// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.

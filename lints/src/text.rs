@@ -123,12 +123,20 @@ fn format_message(mac: &syn::Macro, file: &SourceFile) -> MessageText {
     else {
         return MessageText::Opaque;
     };
+    let args: Vec<&Expr> = args.iter().collect();
+    format_args_message(&args, file)
+}
+
+/// The message of format-style arguments (`"..", args`, as `format!` or `bail!` take them).
+pub fn format_args_message(args: &[&Expr], file: &SourceFile) -> MessageText {
     let Some(Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Str(fmt),
         ..
     })) = args.first()
     else {
-        return MessageText::Opaque;
+        return args
+            .first()
+            .map_or(MessageText::Absent, |a| message_from_expr(a, file));
     };
     let value = fmt.value();
     let span = file.span_of(fmt);

@@ -317,12 +317,19 @@ pub fn lint(inv: &Invocation, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wri
             return EXIT_FAILURE;
         }
     };
+    let baseline = match driver::load_baseline(&inv.check, cwd, err) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     let checked = inv
         .cargo
         .with_check
         .map(|tool| run_check_tool(tool, inv, format, cwd, out));
     let mut code = match analyse(inv, cwd, err) {
-        Ok(analysis) => {
+        Ok(mut analysis) => {
+            if let Some(baseline) = &baseline {
+                baseline.apply(&mut analysis.reports, cwd, err);
+            }
             let code = driver::exit_code(&analysis.reports, analysis.failed, &inv.check);
             let written = match format {
                 MessageFormat::Json(json) => {
@@ -339,7 +346,7 @@ pub fn lint(inv: &Invocation, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wri
                         &json,
                     )
                 }
-                _ => driver::write_report(out, &analysis.reports, &inv.check, format),
+                _ => driver::write_report(out, &analysis.reports, &inv.check, format, cwd),
             };
             match written {
                 Ok(()) => code,
@@ -554,31 +561,24 @@ impl Owners {
     /// For `mcp-lint check --message-format=json`: the workspaces of the packages that have
     /// findings, one `cargo metadata` call per workspace; span paths are absolute. A package cargo cannot describe (no
     /// cargo, a package outside its workspace) gets bare rustc diagnostics, with a warning.
-    pub fn for_check(
-        reports: &[FileReport],
-        discovery: &Discovery,
-        cwd: &Path,
-        err: &mut dyn Write,
-    ) -> Owners {
+    pub fn for_check(reports: &[FileReport], cwd: &Path, err: &mut dyn Write) -> Owners {
         let mut owners = Owners {
             cwd: cwd.to_path_buf(),
             workspaces: Vec::new(),
             relative: false,
         };
+        let mut manifests = Manifests::new(cwd);
         let mut failed: Vec<PathBuf> = Vec::new();
         for report in reports.iter().filter(|r| !r.diagnostics.is_empty()) {
-            let root = discovery.crates.iter().find_map(|c| {
-                c.files
-                    .iter()
-                    .any(|f| f.report && f.display == report.path)
-                    .then_some(c.package_root.as_ref())?
-            });
-            let Some(root) = root else { continue };
+            let abs = normalize(&cwd.join(&report.path));
+            let Some(root) = manifests.package_root(&abs) else {
+                continue;
+            };
             let known = owners
                 .workspaces
                 .iter()
-                .any(|w| w.members.iter().any(|m| &m.dir == root));
-            if known || failed.contains(root) {
+                .any(|w| w.members.iter().any(|m| m.dir == root));
+            if known || failed.contains(&root) {
                 continue;
             }
             let manifest = root.join("Cargo.toml");
@@ -594,9 +594,9 @@ impl Owners {
                     let _ = writeln!(
                         err,
                         "warning: {message}\nwarning: findings in {} are printed as bare rustc diagnostics, without a package",
-                        discover::relative_to(root, cwd).display()
+                        discover::relative_to(&root, cwd).display()
                     );
-                    failed.push(root.clone());
+                    failed.push(root);
                 }
             }
         }

@@ -2,7 +2,7 @@
 // An unknown tool answered with any protocol error is not this lint: -32602 "Unknown tool: .."
 // (the spec's example), rmcp's `method_not_found::<CallToolRequestMethod>()` turbofish (-32601,
 // what rmcp's docs suggest), or delegation to `ToolRouter::call`. Tool results inside the known
-// arms are not the unknown-tool branch.
+// arms are not the unknown-tool branch. (The -32601 answer is unknown_tool_wrong_code instead.)
 use rmcp::{
     handler::server::{router::tool::ToolRouter, tool::ToolCallContext},
     model::{CallToolRequestMethod, CallToolRequestParams, CallToolResult, Content},
@@ -38,7 +38,7 @@ impl ServerHandler for Docs {
     ) -> Result<CallToolResult, McpError> {
         match request.name.as_ref() {
             "version" => Ok(CallToolResult::success(vec![Content::text(env!("CARGO_PKG_VERSION"))])),
-            _ => Err(McpError::method_not_found::<CallToolRequestMethod>()),
+            _ => Err(McpError::method_not_found::<CallToolRequestMethod>()), //~ unknown_tool_wrong_code
         }
     }
 }

@@ -88,10 +88,10 @@ crate::declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    let Some(dialect) = &cx.model.dialect else {
-        return;
-    };
     for site in &cx.model.sites {
+        let Some(dialect) = cx.model.dialect_of(site.file) else {
+            continue;
+        };
         if site.channel != Channel::ToolError
             || !site.empty_content
             || !site.context.answers_tool_calls()

@@ -80,11 +80,11 @@ crate::declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    let Some(dialect) = &cx.model.dialect else {
-        return;
-    };
     let target = cx.options.target_protocol;
     for site in &cx.model.codes {
+        let Some(dialect) = cx.model.dialect_of(site.file) else {
+            continue;
+        };
         let d = match classify(site.value, target) {
             CodeClass::Legacy => cx
                 .diagnostic(

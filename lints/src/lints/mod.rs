@@ -19,6 +19,7 @@ register! {
     stale_handle_as_success,
     failure_as_success,
     panic_in_tool,
+    unknown_tool_wrong_code,
     parse_error,
     internal_error,
     unused_suppression,

@@ -94,17 +94,16 @@ crate::declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    let Some(dialect) = &cx.model.dialect else {
-        return;
-    };
     for site in &cx.model.sites {
+        let Some(dialect) = cx.model.dialect_of(site.file) else {
+            continue;
+        };
         let Some(code) = site.code else { continue };
         if site.channel != Channel::Protocol
             || !site.context.is_tool()
             || code == codes::INVALID_PARAMS
             || code == codes::METHOD_NOT_FOUND
             || site.path.server_fault
-            || site.path.schema_level
         {
             continue;
         }

@@ -88,13 +88,13 @@ crate::declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    let Some(dialect) = &cx.model.dialect else {
-        return;
-    };
     if cx.options.target_protocol < ProtocolVersion::V2025_11_25 {
         return;
     }
     for site in &cx.model.sites {
+        let Some(dialect) = cx.model.dialect_of(site.file) else {
+            continue;
+        };
         if site.channel != Channel::Protocol
             || site.code != Some(INVALID_PARAMS)
             || !site.context.is_tool()

@@ -80,10 +80,10 @@ crate::declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    let Some(dialect) = &cx.model.dialect else {
-        return;
-    };
     for site in &cx.model.sites {
+        let Some(dialect) = cx.model.dialect_of(site.file) else {
+            continue;
+        };
         let SiteContext::UnknownToolArm { binding } = &site.context else {
             continue;
         };

@@ -91,7 +91,7 @@ crate::declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    if cx.model.dialect.is_none() {
+    if !cx.model.is_mcp() {
         return;
     }
     let extra = &cx.options.vague_phrases;

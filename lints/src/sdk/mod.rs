@@ -2,26 +2,47 @@
 //! asks a [`Dialect`] "is this a handler, which channel does this `Err` take, what does this
 //! expression build" and never names an SDK itself.
 
+pub mod jsonrpc;
+pub mod others;
 pub mod rmcp;
+pub mod table;
 
-use syn::{Expr, ExprCall, ExprStruct, ReturnType};
+use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType};
 
 use crate::index::{FnItem, Index};
 use crate::options::Manifest;
 use crate::text::MessageText;
 
-/// The SDKs mcp-lint understands.
+/// The SDKs mcp-lint understands, by the name users know them by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sdk {
     Rmcp,
+    /// One of the SDKs described as a table (rust-mcp-sdk, pmcp, turbomcp, mcp-attr,
+    /// ultrafast-mcp).
+    Table(&'static str),
+    /// No SDK: JSON-RPC written by hand (`json!` bodies, serde structs).
+    JsonRpc,
 }
 
 impl Sdk {
     pub fn crate_name(self) -> &'static str {
         match self {
             Sdk::Rmcp => "rmcp",
+            Sdk::Table(name) => name,
+            Sdk::JsonRpc => "hand-rolled JSON-RPC",
         }
     }
+}
+
+/// What `?` does in a body, as far as the SDK and the crate's `From` impls tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TryMeaning {
+    /// Nothing to record (the operand already has the body's error type, or `Err` is not sent).
+    Nothing,
+    /// The crate's `impl From<X> for` the protocol error type converts.
+    FromImpls,
+    /// The SDK's own conversion makes a protocol error with this code.
+    Protocol(i64),
 }
 
 /// A `major.minor` version taken from a manifest requirement.
@@ -77,6 +98,15 @@ pub struct ReturnFacts {
     pub ok_is_text: bool,
 }
 
+impl ReturnFacts {
+    /// Nothing known: not a `Result`, or not one the SDK maps.
+    pub const UNKNOWN: ReturnFacts = ReturnFacts {
+        err: ErrChannel::Unknown,
+        err_is_unit: false,
+        ok_is_text: false,
+    };
+}
+
 /// The content of a tool result, as far as the source shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContentFacts {
@@ -122,54 +152,164 @@ pub struct CodeUse {
     pub written: String,
 }
 
+/// The names one crate uses for its SDK's types.
+#[derive(Clone, Debug)]
+enum Names {
+    Rmcp(rmcp::Names),
+    Table(&'static table::SdkTable, table::Names),
+    JsonRpc(jsonrpc::Facts),
+}
+
+/// What a macro builds (`bail!(..)`, a `json!` error object or tool result).
+pub enum MacroBuilt {
+    Protocol {
+        code: Option<i64>,
+        /// Where the code is written, when it is a literal inside the macro.
+        code_span: Option<crate::source::Span>,
+        message: MessageText,
+        name: String,
+    },
+    ToolResult {
+        is_error: bool,
+        content: ContentFacts,
+        name: String,
+    },
+}
+
 /// One crate's dialect, with the crate-specific names it resolved (aliases of the SDK's types).
 #[derive(Clone, Debug)]
 pub struct Dialect {
     pub sdk: Sdk,
     /// The SDK version from the manifest, if there is one.
     pub version: Option<Version>,
-    inner: rmcp::Names,
+    names: Names,
+}
+
+/// Crate roots a file imports (`use pmcp::..`), for choosing a file's dialect.
+pub fn roots_of(table_roots: &[&str], paths: &mut dyn Iterator<Item = &Vec<String>>) -> bool {
+    for p in paths {
+        if p.first().is_some_and(|r| table_roots.contains(&r.as_str())) {
+            return true;
+        }
+    }
+    false
 }
 
 impl Dialect {
-    /// Decide the crate's SDK from its manifest and the paths its files import.
-    /// `mentions_root` tells whether any file names the SDK by a fully qualified path.
-    pub fn detect(
+    /// Every SDK the crate uses, the one its manifest names first. `mentions_root` tells whether
+    /// any file names a crate root by a fully qualified path (`rmcp::`).
+    pub fn detect_all(
         manifest: Option<&Manifest>,
         index: &Index<'_>,
         mentions_root: impl Fn(&str) -> bool,
-    ) -> Option<Dialect> {
-        // The SDK's own crates define its constructors and codes; they are not servers.
-        let package = manifest.and_then(|m| m.package_name.as_deref());
-        if package.is_some_and(|p| p == "rmcp" || p.starts_with("rmcp-")) {
-            return None;
+    ) -> Vec<Dialect> {
+        // The SDKs' own crates define their constructors and codes; they are not servers.
+        let package = manifest
+            .and_then(|m| m.package_name.as_deref())
+            .unwrap_or("");
+        let own = |roots: &[&str]| {
+            let p = package.replace('-', "_");
+            roots.iter().any(|r| {
+                p == r.replace('-', "_") || p.starts_with(&format!("{}_", r.replace('-', "_")))
+            })
+        };
+        let dep = |names: &[&str]| {
+            manifest.and_then(|m| {
+                m.dependencies.iter().find(|d| {
+                    names
+                        .iter()
+                        .any(|n| d.name.replace('-', "_") == n.replace('-', "_"))
+                })
+            })
+        };
+        let imported = |roots: &[&str]| {
+            roots_of(
+                roots,
+                &mut index.all_imports().map(|(_, p)| p).chain(index.all_globs()),
+            ) || roots.iter().any(|r| mentions_root(&format!("{r}::")))
+        };
+        let mut found = Vec::new();
+        let rmcp_roots = ["rmcp"];
+        if !own(&rmcp_roots) && (dep(&rmcp_roots).is_some() || imported(&rmcp_roots)) {
+            let version = dep(&rmcp_roots)
+                .and_then(|d| d.version.as_deref())
+                .and_then(Version::from_requirement);
+            found.push((
+                dep(&rmcp_roots).is_some(),
+                Dialect {
+                    sdk: Sdk::Rmcp,
+                    version,
+                    names: Names::Rmcp(rmcp::Names::resolve(index, version)),
+                },
+            ));
         }
-        let dep = manifest.and_then(|m| m.dependencies.iter().find(|d| d.name == "rmcp"));
-        let imported = index
-            .all_imports()
-            .map(|(_, p)| p)
-            .chain(index.all_globs())
-            .any(|p| p.first().is_some_and(|s| s == "rmcp"));
-        if dep.is_none() && !imported && !mentions_root("rmcp::") {
-            return None;
+        for t in others::ALL {
+            if own(t.roots) || !(dep(t.roots).is_some() || imported(t.roots)) {
+                continue;
+            }
+            let version = dep(t.roots)
+                .and_then(|d| d.version.as_deref())
+                .and_then(Version::from_requirement);
+            found.push((
+                dep(t.roots).is_some(),
+                Dialect {
+                    sdk: Sdk::Table(t.name),
+                    version,
+                    names: Names::Table(t, table::Names::resolve(t, index)),
+                },
+            ));
         }
-        let version = dep
-            .and_then(|d| d.version.as_deref())
-            .and_then(Version::from_requirement);
-        Some(Dialect {
-            sdk: Sdk::Rmcp,
-            version,
-            inner: rmcp::Names::resolve(index, version),
-        })
+        // Manifest dependencies first (stable order otherwise).
+        found.sort_by_key(|(from_manifest, _)| !from_manifest);
+        let mut found: Vec<Dialect> = found.into_iter().map(|(_, d)| d).collect();
+        // No SDK, but a `"tools/call"` route: a hand-rolled server.
+        if found.is_empty() && mentions_root(&format!("\"{}\"", jsonrpc::TOOLS_CALL)) {
+            found.push(Dialect {
+                sdk: Sdk::JsonRpc,
+                version: None,
+                names: Names::JsonRpc(jsonrpc::Facts::collect(index)),
+            });
+        }
+        found
+    }
+
+    /// Whether a file that imports these paths belongs to this dialect.
+    pub fn claims(&self, imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool {
+        match &self.names {
+            Names::Rmcp(_) => roots_of(&["rmcp"], imports),
+            Names::Table(t, _) => roots_of(t.roots, imports),
+            Names::JsonRpc(_) => false,
+        }
     }
 
     pub fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
-        rmcp::handler_kind(f)
+        match &self.names {
+            Names::Rmcp(_) => rmcp::handler_kind(f),
+            Names::Table(t, _) => table::handler_kind(t, f),
+            Names::JsonRpc(facts) => facts.handler_kind(f),
+        }
+    }
+
+    /// The wire name of a tool handler.
+    pub fn tool_name(&self, f: &FnItem<'_>) -> String {
+        rmcp::tool_name(f)
     }
 
     /// A closure that an SDK registration call makes into a tool handler.
     pub fn handler_closure<'e>(&self, call: &'e ExprCall) -> Option<&'e Expr> {
-        rmcp::handler_closure(call)
+        match &self.names {
+            Names::Rmcp(_) => rmcp::handler_closure(call),
+            Names::Table(t, _) => table::handler_closure_of_call(t, call),
+            Names::JsonRpc(_) => None,
+        }
+    }
+
+    /// A closure that an SDK registration method makes into a tool handler.
+    pub fn handler_closure_of_method<'e>(&self, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
+        match &self.names {
+            Names::Rmcp(_) | Names::JsonRpc(_) => None,
+            Names::Table(t, _) => table::handler_closure_of_method(t, mc),
+        }
     }
 
     /// What the declared return type says about `Err` and the success value.
@@ -179,21 +319,148 @@ impl Dialect {
         ret: &ReturnType,
         index: &Index<'_>,
     ) -> ReturnFacts {
-        rmcp::return_facts(&self.inner, kind, ret, index)
+        match &self.names {
+            Names::Rmcp(n) => rmcp::return_facts(n, kind, ret, index),
+            Names::Table(t, n) => table::return_facts(t, n, kind, ret, index),
+            Names::JsonRpc(_) => ReturnFacts::UNKNOWN,
+        }
+    }
+
+    /// What a closure registered as a tool returns (its declared type is not written).
+    pub fn closure_returns(&self) -> ReturnFacts {
+        let err = match &self.names {
+            Names::Table(t, _) if t.tool_err_always_tool_error => ErrChannel::ToolError,
+            _ => ErrChannel::Protocol,
+        };
+        ReturnFacts {
+            err,
+            err_is_unit: false,
+            ok_is_text: false,
+        }
     }
 
     /// Whether a type is the SDK's protocol error type (or a local alias of it).
     pub fn is_protocol_error_type(&self, ty: &syn::Type) -> bool {
-        self.inner.is_error_type(ty)
+        match &self.names {
+            Names::Rmcp(n) => n.is_error_type(ty),
+            Names::Table(t, n) => crate::index::type_name(ty).is_some_and(|name| {
+                n.canonical(t, &[name, String::new()])
+                    .is_some_and(|c| t.protocol_error_types.contains(&c))
+            }),
+            Names::JsonRpc(_) => false,
+        }
     }
 
-    /// What a call expression builds, if it is one of the SDK's constructors.
+    /// What a call expression builds, if it is one of the SDK's constructors. `returns` is the
+    /// enclosing body's: some SDKs send the same error value either way.
     pub fn construction_of_call<'e>(
         &self,
         call: &'e ExprCall,
         index: &Index<'_>,
+        returns: &ReturnFacts,
     ) -> Option<Construction<'e>> {
-        rmcp::construction_of_call(&self.inner, call, index)
+        match &self.names {
+            Names::Rmcp(n) => rmcp::construction_of_call(n, call, index),
+            Names::Table(t, n) => table::construction_of_call(t, n, call, index, returns),
+            Names::JsonRpc(_) => jsonrpc::construction_of_call(call, index),
+        }
+    }
+
+    /// `RpcError::internal_error().with_message(..)`: a constructor chain, with the inner call it
+    /// consumed.
+    pub fn construction_of_method<'e>(
+        &self,
+        mc: &'e ExprMethodCall,
+        index: &Index<'_>,
+        returns: &ReturnFacts,
+    ) -> Option<(Construction<'e>, &'e ExprCall)> {
+        match &self.names {
+            Names::Rmcp(_) | Names::JsonRpc(_) => None,
+            Names::Table(t, n) => table::construction_of_method(t, n, mc, index, returns),
+        }
+    }
+
+    /// What a macro builds: `bail!(..)`, a `json!` error object or tool result.
+    pub fn construction_of_macro(
+        &self,
+        mac: &syn::Macro,
+        index: &Index<'_>,
+        file: &crate::source::SourceFile,
+        returns: &ReturnFacts,
+    ) -> Option<MacroBuilt> {
+        match &self.names {
+            Names::Rmcp(_) => None,
+            Names::Table(t, _) => table::construction_of_macro(t, mac, index, file).map(
+                |(code, code_span, message, name, value_like)| {
+                    if value_like && returns.err != ErrChannel::Protocol {
+                        MacroBuilt::ToolResult {
+                            is_error: true,
+                            content: ContentFacts {
+                                empty: message.is_blank(),
+                                texts: vec![message],
+                            },
+                            name,
+                        }
+                    } else {
+                        MacroBuilt::Protocol {
+                            code,
+                            code_span,
+                            message,
+                            name,
+                        }
+                    }
+                },
+            ),
+            Names::JsonRpc(_) => {
+                let name = "json!".to_string();
+                jsonrpc::construction_of_json(mac, file, index).map(|built| match built {
+                    jsonrpc::JsonBuilt::Protocol {
+                        code,
+                        code_span,
+                        message,
+                    } => MacroBuilt::Protocol {
+                        code,
+                        code_span,
+                        message,
+                        name,
+                    },
+                    jsonrpc::JsonBuilt::ToolResult { is_error, content } => {
+                        MacroBuilt::ToolResult {
+                            is_error,
+                            content,
+                            name,
+                        }
+                    }
+                })
+            }
+        }
+    }
+
+    /// Codes written as bare integers or consts in an error's arguments count as codes
+    /// (hand-rolled servers have no code type).
+    pub fn bare_codes(&self) -> bool {
+        matches!(self.names, Names::JsonRpc(_))
+    }
+
+    /// A unit variant that builds an error (`Error::RateLimited`).
+    pub fn construction_of_path<'e>(
+        &self,
+        path: &syn::Path,
+        index: &Index<'_>,
+        returns: &ReturnFacts,
+    ) -> Option<Construction<'e>> {
+        match &self.names {
+            Names::Table(t, n) => table::construction_of_path(t, n, path, index, returns),
+            _ => None,
+        }
+    }
+
+    /// The message the SDK writes for a constructor called without one.
+    pub fn default_message(&self, call: &ExprCall) -> Option<&'static str> {
+        match &self.names {
+            Names::Rmcp(_) | Names::JsonRpc(_) => None,
+            Names::Table(t, n) => table::default_message(t, n, call),
+        }
     }
 
     /// What a struct literal builds.
@@ -202,7 +469,76 @@ impl Dialect {
         s: &'e ExprStruct,
         index: &Index<'_>,
     ) -> Option<Construction<'e>> {
-        rmcp::construction_of_struct(&self.inner, s, index)
+        match &self.names {
+            Names::Rmcp(n) => rmcp::construction_of_struct(n, s, index),
+            Names::Table(t, n) => table::construction_of_struct(t, n, s, index),
+            Names::JsonRpc(_) => jsonrpc::construction_of_struct(s, index),
+        }
+    }
+
+    /// What `?` on `operand` does in a body whose `Err` takes channel `returns.err`;
+    /// `operand_error_is_tool_error` tells whether the operand's error is the SDK's tool error
+    /// type (built by a constructor or returned by a crate fn declared so).
+    pub fn try_meaning(
+        &self,
+        returns: &ReturnFacts,
+        operand_error_is_tool_error: bool,
+    ) -> TryMeaning {
+        if returns.err != ErrChannel::Protocol {
+            return TryMeaning::Nothing;
+        }
+        match &self.names {
+            Names::Rmcp(_) | Names::JsonRpc(_) => TryMeaning::FromImpls,
+            Names::Table(t, _) => match (
+                operand_error_is_tool_error,
+                t.tool_error_to_protocol_code,
+                t.question_mark_code,
+            ) {
+                (true, Some(code), _) => TryMeaning::Protocol(code),
+                (_, _, Some(code)) => TryMeaning::Protocol(code),
+                _ => TryMeaning::FromImpls,
+            },
+        }
+    }
+
+    /// `CallToolResult::from(err)`, `CallToolResult::with_error(err)`: the SDK makes an error
+    /// value into an isError result.
+    pub fn wraps_error_as_result(&self, call: &ExprCall) -> bool {
+        let Names::Table(t, n) = &self.names else {
+            return false;
+        };
+        let Expr::Path(p) = &*call.func else {
+            return false;
+        };
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        matches!(segs.last().map(String::as_str), Some("from" | "with_error"))
+            && n.canonical(t, &segs)
+                .is_some_and(|c| t.result_types.contains(&c))
+    }
+
+    /// Whether a type name is the SDK's tool error type (`CallToolError`).
+    pub fn is_tool_error_type_name(&self, name: &str) -> bool {
+        match &self.names {
+            Names::Rmcp(_) | Names::JsonRpc(_) => false,
+            Names::Table(t, n) => n
+                .canonical(t, &[name.to_string(), String::new()])
+                .is_some_and(|c| t.tool_error_types.contains(&c)),
+        }
+    }
+
+    /// A match arm holding a tool call inside a general request handler
+    /// (`RequestFromClient::CallToolRequest(params) =>`).
+    pub fn is_tool_call_arm(&self, pat: &syn::Pat) -> bool {
+        match &self.names {
+            Names::Rmcp(_) => false,
+            Names::Table(t, _) => table::is_tool_call_arm(t, pat),
+            Names::JsonRpc(_) => jsonrpc::is_tools_call_pat(pat),
+        }
     }
 
     /// The field that marks a tool result as an error (`is_error`).
@@ -220,9 +556,31 @@ impl Dialect {
         rmcp::error_value_text(expr, file)
     }
 
-    /// A code written in a code position: `ErrorCode(..)`, `ErrorCode::NAME`.
+    /// A code written in a code position: `ErrorCode(..)`, `ErrorCode::NAME`, `RpcErrorCodes::X`.
     pub fn code_use(&self, expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
-        rmcp::code_use(expr, index)
+        match &self.names {
+            Names::Rmcp(_) => rmcp::code_use(expr, index),
+            Names::Table(t, _) => {
+                let (value, _named) = table::code_use(t, expr, index)?;
+                let written = quote::ToTokens::to_token_stream(expr)
+                    .to_string()
+                    .replace(' ', "");
+                Some(CodeUse { value, written })
+            }
+            Names::JsonRpc(_) => jsonrpc::code_use(expr, index),
+        }
+    }
+
+    /// Whether a path is one of the SDK's named code constants (`SdkErrorCodes::REQUEST_TIMEOUT`).
+    pub fn is_code_constant(&self, path: &syn::Path) -> bool {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        match (&self.names, segs.as_slice()) {
+            (Names::Rmcp(_), [.., ty, _]) => ty == "ErrorCode",
+            (Names::Table(t, _), [.., ty, name]) => {
+                t.consts.iter().any(|(ct, cn, _)| ct == ty && cn == name)
+            }
+            _ => false,
+        }
     }
 
     /// Whether a protocol-error constructor or conversion is the SDK's own (`Content::json(..)?`)
@@ -237,21 +595,32 @@ impl Dialect {
     pub fn named_resource_not_found_fits_peer(&self) -> bool {
         match self.sdk {
             Sdk::Rmcp => true,
+            // Their newest protocol is 2025-11-25 (pmcp's 2026-07-28 is opt-in): their peers
+            // still expect -32002. rust-mcp-sdk 2.x speaks 2026-07-28 and sends it unchanged.
+            Sdk::Table(name) => name != "rust-mcp-sdk",
+            Sdk::JsonRpc => false,
         }
     }
 
     /// The expression to write for an isError result carrying `message`.
     pub fn tool_error_snippet(&self, message: &str, dispatcher: bool) -> String {
-        rmcp::tool_error_snippet(&self.inner, message, dispatcher)
+        match &self.names {
+            Names::Rmcp(n) => rmcp::tool_error_snippet(n, message, dispatcher),
+            Names::Table(t, _) => t.tool_error_snippet.replace("{msg}", message),
+            Names::JsonRpc(_) => format!(
+                "json!({{\"content\": [{{\"type\": \"text\", \"text\": {message}}}], \"isError\": true}})"
+            ),
+        }
     }
 
     /// The expression to write for the spec's unknown-tool protocol error.
     pub fn unknown_tool_snippet(&self, name_binding: &str) -> String {
-        rmcp::unknown_tool_snippet(&self.inner, name_binding)
-    }
-
-    /// The name users write for the protocol error type (their alias when they have one).
-    pub fn protocol_error_type_name(&self) -> &str {
-        self.inner.display_error_type()
+        match &self.names {
+            Names::Rmcp(n) => rmcp::unknown_tool_snippet(n, name_binding),
+            Names::Table(t, _) => t.unknown_tool_snippet.replace("<name>", name_binding),
+            Names::JsonRpc(_) => format!(
+                "json!({{\"code\": -32602, \"message\": format!(\"Unknown tool: {{}}\", {name_binding})}})"
+            ),
+        }
     }
 }

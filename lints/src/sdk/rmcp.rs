@@ -270,6 +270,7 @@ pub fn return_facts(
     let ReturnType::Type(_, ty) = ret else {
         return unknown;
     };
+    let ty = crate::index::unwrap_future(ty);
     let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
     let Some((ok, err)) = result_types(ty, index, 0) else {
         return ReturnFacts {
@@ -419,25 +420,31 @@ pub fn content_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
             }
         }
         Expr::Call(c) => match &*c.func {
-            Expr::Path(p) if c.args.is_empty() => {
-                let segs = segments(&p.path);
-                let empty = matches!(segs.as_slice(), [.., ty, m] if ty == "Vec" && (m == "new" || m == "default"));
+            Expr::Path(p)
+                if c.args.is_empty()
+                    && matches!(segments(&p.path).as_slice(), [.., ty, m] if ty == "Vec" && (m == "new" || m == "default")) =>
+            {
                 ContentFacts {
-                    empty,
+                    empty: true,
                     texts: Vec::new(),
                 }
             }
             Expr::Path(p) if p.path.is_ident("Some") && c.args.len() == 1 => {
                 content_facts(&c.args[0], file)
             }
-            _ => ContentFacts::unknown(),
+            // A text argument (`CallToolError::from_message(..)`, `ToolResult::error(..)`).
+            _ => error_value_text(expr, file),
         },
         Expr::Paren(p) => content_facts(&p.expr, file),
         // `structured_error(json!({"error": ".."}))`: the value is serialised as the text.
-        Expr::Macro(m) => ContentFacts {
+        Expr::Macro(m) if m.mac.path.is_ident("json") => ContentFacts {
             empty: false,
             texts: json_texts(&m.mac, file),
         },
+        // A text argument: a literal, `format!(..)`, `"..".to_string()`.
+        Expr::Macro(_) | Expr::Lit(_) | Expr::MethodCall(_) | Expr::Reference(_) => {
+            error_value_text(expr, file)
+        }
         _ => ContentFacts::unknown(),
     }
 }
@@ -457,6 +464,20 @@ fn block_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
                 return ContentFacts::unknown();
             };
             match segs.as_slice() {
+                // rust-mcp-schema: `ContentBlock::TextContent(TextContent::new(text, None, None))`
+                [.., ty, m] if ty == "ContentBlock" && m == "TextContent" && c.args.len() == 1 => {
+                    block_facts(&c.args[0], file)
+                }
+                [.., ty, m] if ty == "TextContent" && (m == "new" || m == "from") => {
+                    let text = c
+                        .args
+                        .first()
+                        .map_or(MessageText::Opaque, |a| message_from_expr(a, file));
+                    ContentFacts {
+                        empty: text.is_blank(),
+                        texts: vec![text],
+                    }
+                }
                 [.., ty, m] if m == "json" && (ty.ends_with("Content") || ty == "ContentBlock") => {
                     let texts = match c.args.first() {
                         Some(Expr::Macro(mac)) => json_texts(&mac.mac, file),
@@ -574,8 +595,16 @@ pub fn tool_error_snippet(names: &Names, message: &str, dispatcher: bool) -> Str
 }
 
 pub fn unknown_tool_snippet(names: &Names, name_binding: &str) -> String {
+    let simple = name_binding
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_');
+    let message = if simple {
+        format!("format!(\"Unknown tool: {{{name_binding}}}\")")
+    } else {
+        format!("format!(\"Unknown tool: {{}}\", {name_binding})")
+    };
     format!(
-        "Err({}::invalid_params(format!(\"Unknown tool: {{{name_binding}}}\"), None))",
+        "Err({}::invalid_params({message}, None))",
         names.display_error
     )
 }

@@ -1,0 +1,112 @@
+use crate::codes::{self, INVALID_PARAMS};
+use crate::sites::{Channel, SiteContext};
+use crate::text::MessageText;
+use crate::LintContext;
+
+crate::declare_lint! {
+    /// ### What it does
+    /// Finds the unknown-tool answer of a dispatcher (the fallback arm of the `match` over the tool
+    /// name, or the SDK's tool-enum conversion failing with `?`) when it is a protocol error with a
+    /// code other than -32602, or a -32602 whose message does not name the tool. The spec's example
+    /// is -32602 with the message `Unknown tool: <name>`.
+    ///
+    /// An unknown tool answered with an isError or success result is `unknown_tool_as_tool_error`
+    /// (MCP007), not this lint.
+    ///
+    /// ### Why is this bad?
+    /// Clients and hosts tell "the tool list is stale" from "the server is broken" by the code:
+    /// -32601 says the *method* (`tools/call`) does not exist, -32603 says the server failed, and a
+    /// code from the legacy range means nothing at all under 2026-07-28. A message without the name
+    /// leaves the host's log without the one fact needed to fix the call.
+    ///
+    /// ### Example
+    /// ```rust
+    /// use rmcp::{ErrorData as McpError, model::*, service::RequestContext, RoleServer, ServerHandler};
+    ///
+    /// impl ServerHandler for Calculator {
+    ///     async fn call_tool(
+    ///         &self,
+    ///         request: CallToolRequestParams,
+    ///         _context: RequestContext<RoleServer>,
+    ///     ) -> Result<CallToolResult, McpError> {
+    ///         match request.name.as_ref() {
+    ///             "add" => Ok(CallToolResult::success(vec![ContentBlock::text("3")])),
+    ///             _ => Err(McpError::method_not_found::<CallToolRequestMethod>()),
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ### Use instead
+    /// ```rust
+    /// match request.name.as_ref() {
+    ///     "add" => Ok(CallToolResult::success(vec![ContentBlock::text("3")])),
+    ///     other => Err(McpError::invalid_params(format!("Unknown tool: {other}"), None)),
+    /// }
+    /// ```
+    ///
+    /// ### Known problems
+    /// - Only hand-written dispatch is checked: the fallback arm of a `match` over the tool name and
+    ///   rust-mcp-sdk's `tool_box!` conversion (`MyTools::try_from(params)?`). Unknown tools that an
+    ///   SDK answers by itself (rmcp's `ToolRouter`, pmcp's and mcp-attr's generated dispatch) are
+    ///   outside your code and not reported.
+    /// - A message built at run time (`format!`, a variable) is assumed to name the tool.
+    ///
+    /// ### Spec
+    /// - `docs/specification/2026-07-28/server/tools.mdx` (Error Handling): protocol errors cover
+    ///   "Unknown tools", with the example `{"code": -32602, "message": "Unknown tool: invalid_tool_name"}`.
+    ///   The same example is in every version since 2024-11-05.
+    /// - `schema/2026-07-28/schema.ts`, `MethodNotFoundError` (-32601) covers unknown *methods* and
+    ///   methods behind a capability the server did not advertise.
+    ///
+    /// ### SDK notes
+    /// - rmcp: `ToolRouter::call` answers `invalid_params("tool not found")` itself (right code, the
+    ///   message does not name the tool, but it is the SDK's, so not reported); rmcp's docs suggest
+    ///   `METHOD_NOT_FOUND`, which this lint reports in a hand-written `call_tool`.
+    /// - rust-mcp-sdk: in `ServerHandlerCore::handle_request`, `?` on the `tool_box!` conversion
+    ///   carries `CallToolError::unknown_tool` through `From<CallToolError> for RpcError`: -32603.
+    /// - pmcp answers unknown tools with -32603 itself; mcp-attr's `tool_not_found` is -32601;
+    ///   ultrafast-mcp's `MCPError::method_not_found` is sent as -32603.
+    pub LINT,
+    name: "unknown_tool_wrong_code",
+    code: "MCP011",
+    group: Suspicious,
+    level: Warn,
+    summary: "an unknown tool is answered with another code than -32602, or without naming the tool",
+    since: "0.1.0",
+    check: Some(check),
+}
+
+fn check(cx: &mut LintContext<'_>) {
+    for site in &cx.model.sites {
+        let SiteContext::UnknownToolArm { binding } = &site.context else {
+            continue;
+        };
+        let Some(dialect) = cx.model.dialect_of(site.file) else {
+            continue;
+        };
+        if site.channel != Channel::Protocol {
+            continue;
+        }
+        let names_tool = !site
+            .texts
+            .iter()
+            .all(|t| matches!(t, MessageText::Literal { .. } | MessageText::Absent));
+        let message = match site.code {
+            Some(code) if code != INVALID_PARAMS => {
+                let name = codes::name(code).map_or(String::new(), |n| format!(" ({n})"));
+                format!("unknown tool answered with {code}{name} instead of -32602")
+            }
+            Some(_) if !names_tool => "unknown-tool error does not name the tool".to_string(),
+            _ => continue,
+        };
+        let d = cx
+            .diagnostic(site.span, message)
+            .with_label("the spec answers -32602 \"Unknown tool: <name>\"")
+            .with_help(format!(
+                "return `{}`",
+                dialect.unknown_tool_snippet(binding)
+            ));
+        cx.report(site.file, d);
+    }
+}

@@ -1,0 +1,362 @@
+//! Hand-rolled servers: JSON-RPC built with `serde_json::json!` or serde structs, no SDK. The
+//! `"tools/call"` dispatch and the functions it reaches are tool context; error objects, results
+//! with `"isError"` and their `"content"` are read from `json!` bodies.
+
+use std::collections::HashSet;
+
+use proc_macro2::{TokenStream, TokenTree};
+use syn::visit::Visit;
+use syn::{Expr, ExprCall, ExprStruct};
+
+use super::{CodeUse, Construction, ContentFacts, HandlerKind};
+use crate::index::{FnItem, Index};
+use crate::source::{SourceFile, Span};
+use crate::text::{message_from_expr, MessageText};
+
+/// The method name that routes tool calls.
+pub const TOOLS_CALL: &str = "tools/call";
+
+/// Functions a `"tools/call"` branch calls: the crate's tool dispatchers.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    dispatchers: HashSet<String>,
+}
+
+impl Facts {
+    pub fn collect(index: &Index<'_>) -> Facts {
+        let mut finder = ToolsCallBranches::default();
+        for f in &index.fns {
+            finder.visit_block(f.block);
+        }
+        Facts {
+            dispatchers: finder.callees,
+        }
+    }
+
+    pub fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
+        (self.dispatchers.contains(&f.name) && !f.is_test).then_some(HandlerKind::Dispatcher)
+    }
+}
+
+/// Collects the fns called directly inside `"tools/call" => ..` arms and `if m == "tools/call"`.
+#[derive(Default)]
+struct ToolsCallBranches {
+    callees: HashSet<String>,
+}
+
+impl<'v> Visit<'v> for ToolsCallBranches {
+    fn visit_arm(&mut self, arm: &'v syn::Arm) {
+        if is_tools_call_pat(&arm.pat) {
+            collect_calls(&arm.body, &mut self.callees);
+        }
+        syn::visit::visit_arm(self, arm);
+    }
+
+    fn visit_expr_if(&mut self, i: &'v syn::ExprIf) {
+        if let Expr::Binary(b) = &*i.cond {
+            let lit = |e: &Expr| matches!(e, Expr::Lit(l) if matches!(&l.lit, syn::Lit::Str(s) if s.value() == TOOLS_CALL));
+            if lit(&b.left) || lit(&b.right) {
+                for stmt in &i.then_branch.stmts {
+                    if let syn::Stmt::Expr(e, _) = stmt {
+                        collect_calls(e, &mut self.callees);
+                    }
+                    if let syn::Stmt::Local(l) = stmt {
+                        if let Some(init) = &l.init {
+                            collect_calls(&init.expr, &mut self.callees);
+                        }
+                    }
+                }
+            }
+        }
+        syn::visit::visit_expr_if(self, i);
+    }
+}
+
+fn collect_calls(expr: &Expr, out: &mut HashSet<String>) {
+    struct Calls<'o>(&'o mut HashSet<String>);
+    impl<'v> Visit<'v> for Calls<'_> {
+        fn visit_expr_call(&mut self, c: &'v ExprCall) {
+            if let Expr::Path(p) = &*c.func {
+                if let Some(last) = p.path.segments.last() {
+                    self.0.insert(last.ident.to_string());
+                }
+            }
+            syn::visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
+            if matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")) {
+                self.0.insert(m.method.to_string());
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    Calls(out).visit_expr(expr);
+}
+
+/// `"tools/call"` as a match arm pattern.
+pub fn is_tools_call_pat(pat: &syn::Pat) -> bool {
+    match pat {
+        syn::Pat::Lit(l) => matches!(&l.lit, syn::Lit::Str(s) if s.value() == TOOLS_CALL),
+        syn::Pat::Or(o) => o.cases.iter().any(is_tools_call_pat),
+        _ => false,
+    }
+}
+
+/// A parsed `json!` value: enough structure to find error objects and tool results.
+#[derive(Debug)]
+enum Json {
+    Object(Vec<(String, Json, Span)>),
+    Array(Vec<Json>),
+    /// A string literal.
+    Str(String, Span),
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer (possibly negative, possibly a const), with the tokens' span.
+    Int(i64, Span),
+    /// Any Rust expression.
+    Expr(Expr),
+}
+
+fn parse_value(tokens: &[TokenTree], file: &SourceFile, index: &Index<'_>) -> Json {
+    let span_of = |ts: &[TokenTree]| -> Span {
+        let start = ts.first().map(|t| t.span().byte_range().start).unwrap_or(0);
+        let end = ts
+            .last()
+            .map(|t| t.span().byte_range().end)
+            .unwrap_or(start);
+        file.span(start, end)
+    };
+    match tokens {
+        [TokenTree::Group(g)] if g.delimiter() == proc_macro2::Delimiter::Brace => {
+            parse_object(g.stream(), file, index)
+        }
+        [TokenTree::Group(g)] if g.delimiter() == proc_macro2::Delimiter::Bracket => Json::Array(
+            split_commas(g.stream())
+                .iter()
+                .map(|item| parse_value(item, file, index))
+                .collect(),
+        ),
+        [TokenTree::Ident(i)] if i == "true" || i == "false" => Json::Bool(i == "true"),
+        [TokenTree::Literal(l)] => match syn::parse_str::<syn::Lit>(&l.to_string()) {
+            Ok(syn::Lit::Str(s)) => Json::Str(s.value(), span_of(tokens)),
+            Ok(syn::Lit::Int(i)) => i
+                .base10_parse::<i64>()
+                .map_or(Json::Bool(false), |v| Json::Int(v, span_of(tokens))),
+            _ => Json::Bool(false),
+        },
+        _ => {
+            let stream: TokenStream = tokens.iter().cloned().collect();
+            match syn::parse2::<Expr>(stream) {
+                Ok(e) => match index.eval_int(&e) {
+                    Some(v) => Json::Int(v, span_of(tokens)),
+                    None => Json::Expr(e),
+                },
+                Err(_) => Json::Bool(false),
+            }
+        }
+    }
+}
+
+fn parse_object(stream: TokenStream, file: &SourceFile, index: &Index<'_>) -> Json {
+    let mut members = Vec::new();
+    for member in split_commas(stream) {
+        let Some(colon) = member
+            .iter()
+            .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':'))
+        else {
+            continue;
+        };
+        let key = match &member[..colon] {
+            [TokenTree::Literal(l)] => syn::parse_str::<syn::LitStr>(&l.to_string())
+                .map(|s| s.value())
+                .unwrap_or_default(),
+            _ => continue,
+        };
+        let value_tokens = &member[colon + 1..];
+        let start = value_tokens
+            .first()
+            .map(|t| t.span().byte_range().start)
+            .unwrap_or(0);
+        let end = value_tokens
+            .last()
+            .map(|t| t.span().byte_range().end)
+            .unwrap_or(start);
+        members.push((
+            key,
+            parse_value(value_tokens, file, index),
+            file.span(start, end),
+        ));
+    }
+    Json::Object(members)
+}
+
+fn split_commas(stream: TokenStream) -> Vec<Vec<TokenTree>> {
+    let mut out = vec![Vec::new()];
+    for t in stream {
+        match &t {
+            TokenTree::Punct(p) if p.as_char() == ',' => out.push(Vec::new()),
+            _ => out.last_mut().expect("never empty").push(t),
+        }
+    }
+    out.retain(|v| !v.is_empty());
+    out
+}
+
+impl Json {
+    fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(m) => m.iter().find(|(k, _, _)| k == key).map(|(_, v, _)| v),
+            _ => None,
+        }
+    }
+
+    fn text(&self, file: &SourceFile) -> MessageText {
+        match self {
+            Json::Str(value, span) => MessageText::Literal {
+                value: value.clone(),
+                span: *span,
+            },
+            Json::Expr(e) => message_from_expr(e, file),
+            _ => MessageText::Opaque,
+        }
+    }
+}
+
+/// What a `json!` body builds.
+pub enum JsonBuilt {
+    Protocol {
+        code: Option<i64>,
+        code_span: Option<Span>,
+        message: MessageText,
+    },
+    ToolResult {
+        is_error: bool,
+        content: ContentFacts,
+    },
+}
+
+/// Read a `json!` body: an `"error": {"code", "message"}` member, or a tool result (`"content"`
+/// with or without `"isError": true`), also inside `"result"`.
+pub fn construction_of_json(
+    mac: &syn::Macro,
+    file: &SourceFile,
+    index: &Index<'_>,
+) -> Option<JsonBuilt> {
+    if mac.path.segments.last()?.ident != "json" {
+        return None;
+    }
+    let tokens: Vec<TokenTree> = mac.tokens.clone().into_iter().collect();
+    let value = parse_value(&tokens, file, index);
+    read(&value, file)
+}
+
+fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
+    if let Some(error @ Json::Object(_)) = value.get("error") {
+        let code = error.get("code");
+        let (code, code_span) = match code {
+            Some(Json::Int(v, span)) => (Some(*v), Some(*span)),
+            _ => (None, None),
+        };
+        if code.is_some() || error.get("message").is_some() {
+            return Some(JsonBuilt::Protocol {
+                code,
+                code_span,
+                message: error
+                    .get("message")
+                    .map_or(MessageText::Absent, |m| m.text(file)),
+            });
+        }
+    }
+    if let Some(result) = value.get("result") {
+        if let Some(built) = read(result, file) {
+            return Some(built);
+        }
+    }
+    let content = value.get("content")?;
+    let is_error = matches!(value.get("isError"), Some(Json::Bool(true)));
+    let content = match content {
+        Json::Array(items) => {
+            let texts: Vec<MessageText> = items
+                .iter()
+                .filter_map(|item| item.get("text").map(|t| t.text(file)))
+                .collect();
+            ContentFacts {
+                empty: items.is_empty()
+                    || (texts.len() == items.len() && texts.iter().all(|t| t.is_blank())),
+                texts,
+            }
+        }
+        _ => ContentFacts::unknown(),
+    };
+    Some(JsonBuilt::ToolResult { is_error, content })
+}
+
+/// `JsonRpcError { code: -32603, message }`, user `CallToolResult { is_error: true, content }`.
+pub fn construction_of_struct<'e>(
+    s: &'e ExprStruct,
+    index: &Index<'_>,
+) -> Option<Construction<'e>> {
+    let name = s.path.segments.last()?.ident.to_string();
+    let field = |n: &str| {
+        s.fields.iter().find_map(|f| match &f.member {
+            syn::Member::Named(id) if id == n => Some(&f.expr),
+            _ => None,
+        })
+    };
+    if name.contains("Error") && field("code").is_some() && field("message").is_some() {
+        return Some(Construction::ProtocolError {
+            constructor: format!("{name} {{ .. }}"),
+            code: field("code").and_then(|c| index.eval_int(c)),
+            message: field("message"),
+        });
+    }
+    if name.contains("ToolResult") || name.contains("ToolResponse") {
+        let flag = field("is_error").or_else(|| field("isError"))?;
+        return Some(Construction::ToolResult {
+            constructor: format!("{name} {{ .. }}"),
+            is_error: super::rmcp::is_true(flag),
+            content: field("content"),
+            never_empty: false,
+        });
+    }
+    None
+}
+
+/// `error_response(id, -32603, "..")`, `JsonRpcResponse::error(id, CODE, msg)`: a helper whose name
+/// says error, given a JSON-RPC code.
+pub fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Construction<'e>> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let name = p.path.segments.last()?.ident.to_string().to_lowercase();
+    if !name.contains("error") {
+        return None;
+    }
+    let (code_at, code) = call.args.iter().enumerate().find_map(|(i, a)| {
+        index
+            .eval_int(a)
+            .filter(|v| (-32768..=-32000).contains(v))
+            .map(|v| (i, v))
+    })?;
+    let message = call
+        .args
+        .iter()
+        .skip(code_at + 1)
+        .find(|a| !matches!(a, Expr::Path(_)) || matches!(a, Expr::Macro(_)));
+    Some(Construction::ProtocolError {
+        constructor: p.path.segments.last()?.ident.to_string(),
+        code: Some(code),
+        message,
+    })
+}
+
+/// A bare code where a helper or literal takes one: `-32001`, `LEGACY_CODE`.
+pub fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
+    let value = index
+        .eval_int(expr)
+        .filter(|v| (-32768..=-32000).contains(v))?;
+    let written = quote::ToTokens::to_token_stream(expr)
+        .to_string()
+        .replace(' ', "");
+    Some(CodeUse { value, written })
+}

@@ -1,0 +1,636 @@
+//! SDKs described as data: their crate roots, types, constructors, codes and handlers. rmcp has
+//! its own module (it has the most generations); the others are tables read by one interpreter.
+
+use std::collections::HashMap;
+
+use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType, Type};
+
+use super::{Construction, ErrChannel, HandlerKind, ReturnFacts};
+use crate::index::{has_attr, type_name, FnItem, Index, Owner};
+
+/// What a constructor builds.
+#[derive(Clone, Copy, Debug)]
+pub enum Builds {
+    /// A protocol error with this code; `msg` is the message argument.
+    Protocol { code: i64, msg: Option<usize> },
+    /// A protocol error whose code is argument `code`; `msg` is the message argument.
+    ProtocolCodeArg { code: usize, msg: Option<usize> },
+    /// An error value the SDK turns into an isError result where the handler's error channel is
+    /// a tool error (and into this protocol code where it is a protocol error).
+    ErrorValue {
+        protocol_code: i64,
+        msg: Option<usize>,
+    },
+    /// Like `ErrorValue`, with the protocol code given as argument `code`.
+    ErrorValueCodeArg { code: usize, msg: Option<usize> },
+    /// An isError tool result; `content` is the content argument.
+    ToolError {
+        content: Option<usize>,
+        never_empty: bool,
+    },
+    /// An isError tool result whose argument `msg` is its text.
+    ToolErrorText { msg: usize },
+    /// A success tool result.
+    ToolSuccess { content: Option<usize> },
+}
+
+/// A message the SDK writes when the user gives none (`RpcError::internal_error()`).
+pub type DefaultMessage = Option<&'static str>;
+
+pub struct Ctor {
+    pub ty: &'static str,
+    pub method: &'static str,
+    pub builds: Builds,
+    pub default_message: DefaultMessage,
+}
+
+/// One SDK's description.
+pub struct SdkTable {
+    pub name: &'static str,
+    /// Crate roots in `use` paths and Cargo dependency names (with `-`).
+    pub roots: &'static [&'static str],
+    /// Types whose values are the SDK's protocol error (`Err` of them is a JSON-RPC error unless a
+    /// handler rule says otherwise).
+    pub protocol_error_types: &'static [&'static str],
+    /// Error types whose `Err` the SDK turns into an isError result.
+    pub tool_error_types: &'static [&'static str],
+    /// `Result` aliases the SDK exports (`pmcp::Result<T>`), whose error is the protocol error.
+    pub result_aliases: &'static [&'static str],
+    /// Tool result types and the field that marks an error.
+    pub result_types: &'static [&'static str],
+    pub ctors: &'static [Ctor],
+    /// `Type::CONST` code constants.
+    pub consts: &'static [(&'static str, &'static str, i64)],
+    /// `impl Trait for T { fn method }` handlers.
+    pub trait_handlers: &'static [(&'static str, &'static str, HandlerKind)],
+    /// Methods of the handler traits that are not tools (resources, prompts…).
+    pub other_handler_traits: &'static [&'static str],
+    /// Attributes that make a fn a handler; the second is an attribute the enclosing `impl` must
+    /// carry (empty: none needed).
+    pub attr_handlers: &'static [(&'static str, &'static str, HandlerKind)],
+    /// Inherent methods that are tools (rust-mcp-sdk's `#[mcp_tool]` structs' `call_tool`).
+    pub inherent_tool_methods: &'static [&'static str],
+    /// Tools whose every `Err` is an isError result, whatever the type (turbomcp `#[server]`).
+    pub tool_err_always_tool_error: bool,
+    /// What `?` on a foreign error does in a protocol-error handler: `Some(code)` when the SDK's
+    /// own `From` impls convert it (to that code); `None` when only the crate's impls can.
+    pub question_mark_code: Option<i64>,
+    /// The protocol code the SDK's own `From<tool error> for <protocol error>` gives when `?`
+    /// carries a tool error into a protocol-error handler (rust-mcp-sdk: -32603).
+    pub tool_error_to_protocol_code: Option<i64>,
+    /// Macros that return a protocol error: name and code (`None`: the first argument is the
+    /// code, as in mcp-attr's `bail_public!(ErrorCode::X, "..")`).
+    /// The third field: the macro builds an error *value* that follows the handler's channel
+    /// (turbomcp's `mcp_err!`), rather than a protocol error outright.
+    pub error_macros: &'static [(&'static str, Option<i64>, bool)],
+    /// Method calls whose closure argument is a tool (`.tool_typed("name", |args, extra| ..)`).
+    pub closure_registrations: &'static [&'static str],
+    /// Match-arm patterns that hold a tool call inside a general request handler.
+    pub tool_call_arm_variants: &'static [&'static str],
+    /// How a user writes an isError result, for help texts (`{msg}` is replaced).
+    pub tool_error_snippet: &'static str,
+    /// How a user writes the unknown-tool protocol error (`{name}` is replaced).
+    pub unknown_tool_snippet: &'static str,
+}
+
+impl std::fmt::Debug for SdkTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SdkTable({})", self.name)
+    }
+}
+
+/// Local names of an SDK's types in one crate (`use pmcp::Error as PmcpError`).
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    /// Local name → canonical type name.
+    types: HashMap<String, &'static str>,
+    /// Local names of the SDK's `Result<T>` alias (`use pmcp::Result;`).
+    sdk_results: std::collections::HashSet<String>,
+}
+
+impl Names {
+    pub fn resolve(table: &SdkTable, index: &Index<'_>) -> Names {
+        let mut known: Vec<&'static str> = Vec::new();
+        known.extend(table.protocol_error_types);
+        known.extend(table.tool_error_types);
+        known.extend(table.result_types);
+        known.extend(table.ctors.iter().map(|c| c.ty));
+        known.extend(table.consts.iter().map(|c| c.0));
+        let mut types = HashMap::new();
+        for name in &known {
+            if !index.local_types.contains(*name) {
+                types.insert(name.to_string(), *name);
+            }
+        }
+        for (local, path) in index.all_imports() {
+            let rooted = path
+                .first()
+                .is_some_and(|r| table.roots.contains(&r.as_str()));
+            if let (true, Some(last)) = (rooted, path.last()) {
+                if let Some(canonical) = known.iter().find(|k| **k == last) {
+                    types.insert(local.clone(), canonical);
+                }
+            }
+        }
+        // `type AppError = pmcp::Error;`
+        for (name, ty) in &index.type_aliases {
+            if let Some(canonical) = type_name(ty).and_then(|n| types.get(&n).copied()) {
+                types.insert(name.clone(), canonical);
+            }
+        }
+        let sdk_results = index
+            .all_imports()
+            .filter(|(_, path)| {
+                path.first()
+                    .is_some_and(|r| table.roots.contains(&r.as_str()))
+                    && path.last().is_some_and(|l| {
+                        l == "Result" || table.result_aliases.contains(&l.as_str())
+                    })
+            })
+            .map(|(local, _)| local.clone())
+            .collect();
+        Names { types, sdk_results }
+    }
+
+    /// The canonical type a path's type segment names (`PmcpError::internal` → `Error`).
+    pub fn canonical(&self, table: &SdkTable, segments: &[String]) -> Option<&'static str> {
+        let ty = match segments {
+            [.., ty, _method] => ty,
+            _ => return None,
+        };
+        let qualified = segments
+            .first()
+            .is_some_and(|r| table.roots.contains(&r.as_str()));
+        self.types.get(ty).copied().or_else(|| {
+            qualified
+                .then(|| table.ctors.iter().map(|c| c.ty).find(|t| t == ty))
+                .flatten()
+        })
+    }
+}
+
+fn segments(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
+pub fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {
+    for (attr, impl_attr, kind) in table.attr_handlers {
+        if has_attr(f.attrs, attr) && (impl_attr.is_empty() || has_attr(f.impl_attrs, impl_attr)) {
+            return Some(*kind);
+        }
+    }
+    if let Owner::Inherent { .. } = &f.owner {
+        if table.inherent_tool_methods.contains(&f.name.as_str()) {
+            return Some(HandlerKind::Tool);
+        }
+    }
+    if let Owner::Trait { trait_name, .. } = &f.owner {
+        for (t, method, kind) in table.trait_handlers {
+            if trait_name == t && (f.name == *method || method.is_empty()) {
+                return Some(*kind);
+            }
+        }
+        if table.other_handler_traits.contains(&trait_name.as_str()) {
+            return Some(HandlerKind::Other);
+        }
+    }
+    None
+}
+
+/// `Result<T, E>` and the SDK's `Result<T>` aliases: (ok, err type name or "<alias>").
+fn result_parts<'t>(
+    table: &SdkTable,
+    names: &Names,
+    ty: &'t Type,
+    index: &Index<'t>,
+    depth: usize,
+) -> Option<(Option<&'t Type>, Option<String>)> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    let name = last.ident.to_string();
+    let args: Vec<&Type> = match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    if name == "Result" || table.result_aliases.contains(&name.as_str()) {
+        let err = match args.get(1) {
+            Some(e) => type_name(e),
+            // `pmcp::Result<T>`, `McpResult<T>`, `Result<T>` imported from the SDK: the SDK's
+            // protocol error. (`anyhow::Result<T>` is not.)
+            None if args.len() == 1
+                && (table.result_aliases.contains(&name.as_str())
+                    || p.path
+                        .segments
+                        .first()
+                        .is_some_and(|r| table.roots.contains(&r.ident.to_string().as_str()))
+                    || (p.path.segments.len() == 1 && names.sdk_results.contains(&name))) =>
+            {
+                Some(format!("<{}>", table.name))
+            }
+            None => None,
+        };
+        return Some((args.first().copied(), err));
+    }
+    if depth < 4 {
+        if let Some(alias) = index.type_aliases.get(&name) {
+            return result_parts(table, names, alias, index, depth + 1);
+        }
+    }
+    None
+}
+
+pub fn return_facts(
+    table: &SdkTable,
+    names: &Names,
+    kind: Option<HandlerKind>,
+    ret: &ReturnType,
+    index: &Index<'_>,
+) -> ReturnFacts {
+    let unknown = ReturnFacts {
+        err: ErrChannel::Unknown,
+        err_is_unit: false,
+        ok_is_text: false,
+    };
+    let ReturnType::Type(_, ty) = ret else {
+        return unknown;
+    };
+    let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
+    let ty = crate::index::unwrap_future(ty);
+    let Some((ok, err)) = result_parts(table, names, ty, index, 0) else {
+        return ReturnFacts {
+            ok_is_text: is_text(Some(ty)),
+            ..unknown
+        };
+    };
+    let canonical = err.as_deref().and_then(|e| {
+        if e.starts_with('<') {
+            table.protocol_error_types.first().copied()
+        } else {
+            names.types.get(e).copied()
+        }
+    });
+    let err = match canonical {
+        _ if kind == Some(HandlerKind::Tool) && table.tool_err_always_tool_error => {
+            ErrChannel::ToolError
+        }
+        Some(c) if table.tool_error_types.contains(&c) => ErrChannel::ToolError,
+        Some(c) if table.protocol_error_types.contains(&c) => ErrChannel::Protocol,
+        _ => ErrChannel::Unknown,
+    };
+    ReturnFacts {
+        err,
+        err_is_unit: false,
+        ok_is_text: is_text(ok),
+    }
+}
+
+/// What a `Type::method(..)` call builds, given the body's error channel.
+pub fn construction_of_call<'e>(
+    table: &SdkTable,
+    names: &Names,
+    call: &'e ExprCall,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> Option<Construction<'e>> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let segs = segments(&p.path);
+    let canonical = names.canonical(table, &segs)?;
+    let method = segs.last()?.as_str();
+    let ctor = table
+        .ctors
+        .iter()
+        .find(|c| c.ty == canonical && c.method == method)?;
+    let arg = |i: usize| call.args.iter().nth(i);
+    build(
+        table,
+        ctor,
+        &format!("{canonical}::{method}"),
+        &|i| arg(i),
+        index,
+        returns,
+    )
+}
+
+fn build<'e>(
+    table: &SdkTable,
+    ctor: &Ctor,
+    constructor: &str,
+    arg: &dyn Fn(usize) -> Option<&'e Expr>,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> Option<Construction<'e>> {
+    let constructor = constructor.to_string();
+    Some(match ctor.builds {
+        Builds::Protocol { code, msg } => Construction::ProtocolError {
+            constructor,
+            code: Some(code),
+            message: msg.and_then(arg),
+        },
+        Builds::ProtocolCodeArg { code, msg } => Construction::ProtocolError {
+            constructor,
+            code: arg(code)
+                .and_then(|c| code_use(table, c, index))
+                .map(|c| c.0),
+            message: msg.and_then(arg),
+        },
+        // Where the body's error channel is unknown (a helper returning the error value), what
+        // the value becomes depends on who returns it: not a site of its own.
+        Builds::ErrorValue { .. } | Builds::ErrorValueCodeArg { .. }
+            if returns.err == ErrChannel::Unknown =>
+        {
+            return None;
+        }
+        Builds::ErrorValue { protocol_code, msg } => {
+            if returns.err == ErrChannel::Protocol {
+                Construction::ProtocolError {
+                    constructor,
+                    code: Some(protocol_code),
+                    message: msg.and_then(arg),
+                }
+            } else {
+                Construction::ToolResult {
+                    constructor,
+                    is_error: true,
+                    content: msg.and_then(arg),
+                    never_empty: msg.is_none(),
+                }
+            }
+        }
+        Builds::ErrorValueCodeArg { code, msg } => {
+            if returns.err == ErrChannel::Protocol {
+                Construction::ProtocolError {
+                    constructor,
+                    code: arg(code)
+                        .and_then(|c| code_use(table, c, index))
+                        .map(|c| c.0),
+                    message: msg.and_then(arg),
+                }
+            } else {
+                Construction::ToolResult {
+                    constructor,
+                    is_error: true,
+                    content: msg.and_then(arg),
+                    never_empty: msg.is_none(),
+                }
+            }
+        }
+        Builds::ToolErrorText { msg } => Construction::ToolResult {
+            constructor,
+            is_error: true,
+            content: arg(msg),
+            never_empty: false,
+        },
+        Builds::ToolError {
+            content,
+            never_empty,
+        } => Construction::ToolResult {
+            constructor,
+            is_error: true,
+            content: content.and_then(arg),
+            never_empty,
+        },
+        Builds::ToolSuccess { content } => Construction::ToolResult {
+            constructor,
+            is_error: false,
+            content: content.and_then(arg),
+            never_empty: false,
+        },
+    })
+}
+
+/// `RpcError::internal_error().with_message(m)`, `Error::new(code).with_message(m, true)`: the
+/// chain builds one error; returns it and the inner constructor call it consumed.
+pub fn construction_of_method<'e>(
+    table: &SdkTable,
+    names: &Names,
+    mc: &'e ExprMethodCall,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> Option<(Construction<'e>, &'e ExprCall)> {
+    if mc.method != "with_message" {
+        return None;
+    }
+    let mut inner = &*mc.receiver;
+    while let Expr::MethodCall(m) = inner {
+        if m.method != "with_data" {
+            break;
+        }
+        inner = &m.receiver;
+    }
+    let Expr::Call(call) = inner else { return None };
+    match construction_of_call(table, names, call, index, returns)? {
+        Construction::ProtocolError {
+            constructor, code, ..
+        } => Some((
+            Construction::ProtocolError {
+                constructor,
+                code,
+                message: mc.args.first(),
+            },
+            call,
+        )),
+        _ => None,
+    }
+}
+
+/// The SDK's default message for a constructor called without one.
+pub fn default_message(table: &SdkTable, names: &Names, call: &ExprCall) -> Option<&'static str> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let segs = segments(&p.path);
+    let canonical = names.canonical(table, &segs)?;
+    let method = segs.last()?;
+    table
+        .ctors
+        .iter()
+        .find(|c| c.ty == canonical && c.method == method)
+        .and_then(|c| c.default_message)
+}
+
+/// `Result { is_error: true, content: .. }` and `ProtocolError { code, message }` literals.
+pub fn construction_of_struct<'e>(
+    table: &SdkTable,
+    names: &Names,
+    s: &'e ExprStruct,
+    index: &Index<'_>,
+) -> Option<Construction<'e>> {
+    let segs = segments(&s.path);
+    let last = segs.last()?.as_str();
+    let canonical = names.types.get(last).copied().unwrap_or(last);
+    let field = |name: &str| {
+        s.fields.iter().find_map(|f| match &f.member {
+            syn::Member::Named(id) if id == name => Some(&f.expr),
+            _ => None,
+        })
+    };
+    if table.result_types.contains(&canonical) {
+        return Some(Construction::ToolResult {
+            constructor: format!("{last} {{ .. }}"),
+            is_error: field("is_error").is_some_and(super::rmcp::is_true),
+            content: field("content"),
+            never_empty: false,
+        });
+    }
+    // `Error::Protocol { code, message, .. }`, `RpcError { code, message, .. }`, `ErrorObject {..}`
+    let error_literal = table.protocol_error_types.contains(&canonical)
+        || segs.len() >= 2
+            && table
+                .protocol_error_types
+                .contains(&segs[segs.len() - 2].as_str());
+    if error_literal && field("code").is_some() {
+        return Some(Construction::ProtocolError {
+            constructor: format!("{} {{ .. }}", segs.join("::")),
+            code: field("code")
+                .and_then(|c| code_use(table, c, index))
+                .map(|c| c.0),
+            message: field("message"),
+        });
+    }
+    None
+}
+
+/// A code expression: a literal, a crate const, `Type::CONST` from the table, `ErrorCode(n)`,
+/// `ErrorCode::other(n)`. Returns the value and how it was written.
+pub fn code_use(table: &SdkTable, expr: &Expr, index: &Index<'_>) -> Option<(i64, bool)> {
+    match expr {
+        Expr::Path(p) => {
+            let segs = segments(&p.path);
+            match segs.as_slice() {
+                [.., ty, name] => table
+                    .consts
+                    .iter()
+                    .find(|(t, n, _)| t == ty && n == name)
+                    .map(|c| (c.2, true))
+                    .or_else(|| index.consts.get(name).map(|c| (c.value, false))),
+                [name] => index.consts.get(name).map(|c| (c.value, false)),
+                [] => None,
+            }
+        }
+        Expr::Call(c) if c.args.len() == 1 => {
+            let Expr::Path(p) = &*c.func else { return None };
+            let last = p.path.segments.last()?.ident.to_string();
+            (last.ends_with("Code") || last == "other" || last == "from_rpc_code")
+                .then(|| index.eval_int(&c.args[0]).map(|v| (v, false)))
+                .flatten()
+        }
+        Expr::Paren(p) => code_use(table, &p.expr, index),
+        Expr::Cast(c) => code_use(table, &c.expr, index),
+        // `SdkErrorCodes::REQUEST_TIMEOUT.into()`, `ErrorCode::X.code()`
+        Expr::MethodCall(m) if m.args.is_empty() => code_use(table, &m.receiver, index),
+        _ => index.eval_int(expr).map(|v| (v, false)),
+    }
+}
+
+/// A closure passed to a registration method (`.tool_typed("add", |args, extra| ..)`).
+pub fn handler_closure_of_method<'e>(table: &SdkTable, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
+    let m = mc.method.to_string();
+    if !table.closure_registrations.contains(&m.as_str()) {
+        return None;
+    }
+    mc.args.iter().find(|a| matches!(a, Expr::Closure(_)))
+}
+
+/// A closure passed to a registration function (`SimpleTool::new("add", |args, extra| ..)`).
+pub fn handler_closure_of_call<'e>(table: &SdkTable, call: &'e ExprCall) -> Option<&'e Expr> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let segs = segments(&p.path);
+    let registers = match segs.as_slice() {
+        [.., ty, m] => table
+            .closure_registrations
+            .iter()
+            .any(|r| r.split_once("::").is_some_and(|(t, mm)| t == ty && mm == m)),
+        _ => false,
+    };
+    if !registers {
+        return None;
+    }
+    call.args.iter().find(|a| matches!(a, Expr::Closure(_)))
+}
+
+/// Whether a match arm's pattern is the tool-call variant of a general request enum.
+pub fn is_tool_call_arm(table: &SdkTable, pat: &syn::Pat) -> bool {
+    let path = match pat {
+        syn::Pat::TupleStruct(t) => &t.path,
+        syn::Pat::Struct(s) => &s.path,
+        syn::Pat::Path(p) => &p.path,
+        _ => return false,
+    };
+    path.segments
+        .last()
+        .is_some_and(|s| table.tool_call_arm_variants.iter().any(|v| s.ident == v))
+}
+
+/// `bail!("..", x)`, `bail_public!(ErrorCode::X, "..")`: the code and the message.
+pub fn construction_of_macro(
+    table: &SdkTable,
+    mac: &syn::Macro,
+    index: &Index<'_>,
+    file: &crate::source::SourceFile,
+) -> Option<(
+    Option<i64>,
+    Option<crate::source::Span>,
+    crate::text::MessageText,
+    String,
+    bool,
+)> {
+    let name = mac.path.segments.last()?.ident.to_string();
+    let (_, code, value_like) = table.error_macros.iter().find(|(m, _, _)| *m == name)?;
+    let args = mac
+        .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let args: Vec<&Expr> = args.iter().collect();
+    let (code, code_span, rest) = match code {
+        Some(c) => (Some(*c), None, &args[..]),
+        None => (
+            match args.first() {
+                // `bail_public!(_, ..)`: the default code, internal error.
+                Some(Expr::Infer(_)) => Some(-32603),
+                c => c.and_then(|c| code_use(table, c, index)).map(|c| c.0),
+            },
+            args.first().map(|c| file.span_of(*c)),
+            args.get(1..).unwrap_or(&[]),
+        ),
+    };
+    let text = crate::text::format_args_message(rest, file);
+    Some((code, code_span, text, format!("{name}!"), *value_like))
+}
+
+/// A unit variant written as a path (`Error::RateLimited`).
+pub fn construction_of_path<'e>(
+    table: &SdkTable,
+    names: &Names,
+    path: &syn::Path,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> Option<Construction<'e>> {
+    let segs = segments(path);
+    let canonical = names.canonical(table, &segs)?;
+    let name = segs.last()?.as_str();
+    if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let ctor = table
+        .ctors
+        .iter()
+        .find(|c| c.ty == canonical && c.method == name)?;
+    build(
+        table,
+        ctor,
+        &format!("{canonical}::{name}"),
+        &|_| None,
+        index,
+        returns,
+    )
+}
