@@ -617,3 +617,39 @@ fn check_subcommand_prints_cargo_messages_in_a_package_and_bare_ones_elsewhere()
         stderr: String::new()
     }));
 }
+
+#[test]
+fn a_baseline_written_by_mcp_lint_applies_to_cargo_mcp_lint() {
+    let (_tmp, root) = workspace();
+    let run = mcp_lint(&root, &["baseline"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = cargo_mcp_lint(
+        &root,
+        &[
+            "--workspace",
+            "--baseline",
+            "mcp-lint-baseline.json",
+            "--message-format=json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(compiler_messages(&run).is_empty(), "{run:?}");
+    assert!(build_finished(&run));
+    // A new finding is reported.
+    write(&root, "plain/src/server.rs", MCP001_TOOL);
+    let run = cargo_mcp_lint(
+        &root,
+        &[
+            "--workspace",
+            "--baseline",
+            "mcp-lint-baseline.json",
+            "--message-format=json",
+        ],
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    let files: Vec<String> = compiler_messages(&run)
+        .iter()
+        .map(|m| m.message.spans[0].file_name.clone())
+        .collect();
+    assert_eq!(files, ["plain/src/server.rs"], "{run:?}");
+}
