@@ -1,4 +1,4 @@
-//! The command line, as agreed in the README: `check`, `rules`, `explain`.
+//! The command line, as agreed in the README: `check`, `rules`, `explain`, `server`.
 //!
 //! clap parses; the only thing done by hand is ordering `-A/-W/-D/-F`, which must apply in
 //! command-line order across all four flags (`-A all -D MCP001` differs from `-D MCP001 -A all`).
@@ -32,6 +32,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Record the current findings in a baseline file, so `check --baseline` reports only new ones.
     Baseline(BaselineArgs),
+    /// Run the language server on stdin/stdout (for editors; see the README).
+    Server,
 }
 
 /// Output format of `check`.

@@ -10,7 +10,7 @@ use lints::{Level, Options, ProtocolVersion, Selector};
 use toml::{Table, Value};
 
 use crate::cli::CheckArgs;
-use crate::discover::{normalize, relative_to};
+use crate::discover::{normalize, relative_to, Exclude};
 use crate::manifest::{read_toml, CargoToml, Manifests};
 
 pub const CONFIG_FILE: &str = "mcp-lint.toml";
@@ -301,6 +301,15 @@ fn with_suggestion(message: impl std::fmt::Display, suggestion: Option<String>) 
     match suggestion {
         Some(s) => format!("{message}; did you mean `{s}`?"),
         None => message.to_string(),
+    }
+}
+
+/// The config's `exclude` globs (none without a config); errors name the config file.
+pub fn exclude(config: Option<&Config>, cwd: &Path) -> Result<Exclude, String> {
+    match config {
+        Some(c) => Exclude::new(&c.dir, &c.exclude)
+            .map_err(|e| format!("{}: `exclude`: {e}", relative_to(&c.file, cwd).display())),
+        None => Ok(Exclude::default()),
     }
 }
 

@@ -18,7 +18,7 @@ use crate::manifest::Manifests;
 const SKIPPED_DIRS: [&str; 4] = ["target", "vendor", "third_party", "node_modules"];
 
 /// Package subdirectories whose files belong to the package's crate.
-const MEMBER_DIRS: [&str; 4] = ["src", "tests", "benches", "examples"];
+pub const MEMBER_DIRS: [&str; 4] = ["src", "tests", "benches", "examples"];
 
 /// Config `exclude` globs, matched against paths relative to the config's directory (a pattern
 /// without `/` also matches any file or directory name).
@@ -335,7 +335,7 @@ pub fn discover_packages(
 }
 
 /// The package `path` belongs to, with its role there, if it is one of the package's files.
-fn member_of(path: &Path, manifests: &mut Manifests) -> Option<(PathBuf, FileRole)> {
+pub fn member_of(path: &Path, manifests: &mut Manifests) -> Option<(PathBuf, FileRole)> {
     let root = manifests.package_root(path)?;
     let rel = path.strip_prefix(&root).ok()?;
     let first = rel.components().next()?.as_os_str().to_str()?;
@@ -353,7 +353,7 @@ fn member_of(path: &Path, manifests: &mut Manifests) -> Option<(PathBuf, FileRol
 }
 
 /// Role of a file outside any package: test when a path component is `tests` or `benches`.
-fn role_from_components(path: &Path) -> FileRole {
+pub fn role_from_components(path: &Path) -> FileRole {
     let is_test = path.parent().is_some_and(|dir| {
         dir.components()
             .any(|c| matches!(c.as_os_str().to_str(), Some("tests" | "benches")))

@@ -91,15 +91,7 @@ pub fn prepare(
 ) -> Result<(Options, Exclude), String> {
     let config = config::load(args.config.as_deref(), cwd, paths, manifests)?;
     let options = config::options(config.as_ref(), args)?;
-    let exclude = match &config {
-        Some(c) => Exclude::new(&c.dir, &c.exclude).map_err(|e| {
-            format!(
-                "{}: `exclude`: {e}",
-                discover::relative_to(&c.file, cwd).display()
-            )
-        })?,
-        None => Exclude::default(),
-    };
+    let exclude = config::exclude(config.as_ref(), cwd)?;
     Ok((options, exclude))
 }
 

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod discover;
 pub mod driver;
+pub mod lsp;
 pub mod manifest;
 pub mod message_format;
 pub mod paths;
@@ -33,6 +34,10 @@ where
             return e.exit_code();
         }
     };
+    if let Command::Server = cli.command {
+        // Before anything locks stdout: the server's writer thread owns it.
+        return lsp::run();
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -47,6 +52,7 @@ where
             Ok(code) => code,
             Err(e) => finish(Err(e), &mut err),
         },
+        Command::Server => unreachable!("handled above"),
     };
     let _ = out.flush();
     code

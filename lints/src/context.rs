@@ -331,28 +331,35 @@ impl Reach {
         sites: &[ErrorSite],
     ) -> Vec<ErrorSite> {
         let mut by_body: HashMap<usize, Vec<&ErrorSite>> = HashMap::new();
-        for s in sites.iter().filter(|s| s.channel == Channel::Protocol) {
+        for s in sites {
             by_body.entry(s.body.0).or_default().push(s);
         }
         let mut out = Vec::new();
         for (ei, e) in edges.iter().enumerate() {
             let caller = &bodies[e.from.0];
-            if caller.is_test
-                || matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. }))
-            {
+            if caller.is_test {
                 continue;
             }
+            // A helper called from the unknown-tool arm answers for it: every result or error
+            // it builds is that answer. A shared helper called from a tool: its protocol errors
+            // are that tool's.
+            let unknown_arm =
+                matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. }));
             let caller_context = self.context_of(caller, e.context_override.as_ref());
-            if !caller_context.is_tool() {
+            if !unknown_arm && !caller_context.is_tool() {
                 continue;
             }
             for &callee in &self.callees[ei] {
-                if !self.shared[callee.0] {
+                if !unknown_arm && !self.shared[callee.0] {
                     continue;
                 }
-                // Every protocol site the shared helper (and what it calls) builds.
                 for b in self.closure_of(callee) {
-                    for s in by_body.get(&b.0).into_iter().flatten() {
+                    let delegated = by_body
+                        .get(&b.0)
+                        .into_iter()
+                        .flatten()
+                        .filter(|s| unknown_arm || s.channel == Channel::Protocol);
+                    for s in delegated {
                         let constructor = match &s.origin {
                             Origin::Constructor(c) => c.clone(),
                             Origin::HelperCall { constructor, .. } => constructor.clone(),

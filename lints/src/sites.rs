@@ -370,6 +370,10 @@ const SCHEMA_WORDS: &[&str] = &[
     "input responses",
     "_meta",
     "failed to parse parameters",
+    "needs a tool name",
+    "missing tool name",
+    "no tool name",
+    "requires a tool name",
 ];
 
 /// Lookup methods whose `None` / `Err` means "no such handle".
@@ -1151,18 +1155,17 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             Expr::Path(p)
                 if self.comparison == 0
                     && self.tool_values == 0
-                    && (self.protocol_args > 0 || self.is_const_body()) =>
+                    && (self.protocol_args > 0 || self.is_const_body())
+                    && self.dialect.is_code_constant(&p.path) =>
             {
-                if self.dialect.is_code_constant(&p.path) {
-                    if let Some(code) = self.dialect.code_use(expr, self.index) {
-                        self.facts.codes.push(CodeSite {
-                            file: self.body.file,
-                            span: self.file.span_of(expr),
-                            value: code.value,
-                            written: code.written,
-                            named: true,
-                        });
-                    }
+                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                    self.facts.codes.push(CodeSite {
+                        file: self.body.file,
+                        span: self.file.span_of(expr),
+                        value: code.value,
+                        written: code.written,
+                        named: true,
+                    });
                 }
             }
             _ => {}
@@ -1923,15 +1926,22 @@ fn literal_names(pat: &Pat) -> Option<Vec<String>> {
             }
             Some(names)
         }
+        // `Some("add")` when matching on `params["name"].as_str()`.
+        Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {
+            literal_names(&ts.elems[0])
+        }
         _ => None,
     }
 }
 
-/// `_` or a plain binding: the catch-all arm.
+/// `_`, a plain binding or `Some(other)`: the catch-all arm.
 fn catch_all_binding(pat: &Pat) -> Option<String> {
     match pat {
         Pat::Wild(_) => Some("_".to_string()),
         Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" => Some(i.ident.to_string()),
+        Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {
+            catch_all_binding(&ts.elems[0])
+        }
         _ => None,
     }
 }

@@ -13,10 +13,11 @@
 use async_trait::async_trait;
 use serde::Deserialize;
 use ultrafast_mcp::types::resources::{ListResourceTemplatesRequest, ListResourceTemplatesResponse};
+use ultrafast_mcp::types::roots::RootOperation;
 use ultrafast_mcp::McpCoreError::ToolError;
 use ultrafast_mcp::{
     ListResourcesRequest, ListResourcesResponse, ListToolsRequest, ListToolsResponse, MCPError, MCPResult,
-    ReadResourceRequest, ReadResourceResponse, ResourceContent, ResourceHandler, Tool, ToolCall, ToolContent, ToolHandler,
+    ReadResourceRequest, ReadResourceResponse, ResourceContent, ResourceHandler, Root, Tool, ToolCall, ToolContent, ToolHandler,
     ToolResult,
 };
 
@@ -92,5 +93,9 @@ impl ResourceHandler for FileResources {
 
     async fn list_resource_templates(&self, _request: ListResourceTemplatesRequest) -> MCPResult<ListResourceTemplatesResponse> {
         Ok(ListResourceTemplatesResponse { resource_templates: vec![], next_cursor: None })
+    }
+
+    async fn validate_resource_access(&self, _uri: &str, _operation: RootOperation, _roots: &[Root]) -> MCPResult<()> {
+        Ok(())
     }
 }

@@ -390,27 +390,25 @@ impl Dialect {
     ) -> Option<MacroBuilt> {
         match &self.names {
             Names::Rmcp(_) => None,
-            Names::Table(t, _) => table::construction_of_macro(t, mac, index, file).map(
-                |(code, code_span, message, name, value_like)| {
-                    if value_like && returns.err != ErrChannel::Protocol {
-                        MacroBuilt::ToolResult {
-                            is_error: true,
-                            content: ContentFacts {
-                                empty: message.is_blank(),
-                                texts: vec![message],
-                            },
-                            name,
-                        }
-                    } else {
-                        MacroBuilt::Protocol {
-                            code,
-                            code_span,
-                            message,
-                            name,
-                        }
+            Names::Table(t, _) => table::construction_of_macro(t, mac, index, file).map(|m| {
+                if m.value_like && returns.err != ErrChannel::Protocol {
+                    MacroBuilt::ToolResult {
+                        is_error: true,
+                        content: ContentFacts {
+                            empty: m.message.is_blank(),
+                            texts: vec![m.message],
+                        },
+                        name: m.name,
                     }
-                },
-            ),
+                } else {
+                    MacroBuilt::Protocol {
+                        code: m.code,
+                        code_span: m.code_span,
+                        message: m.message,
+                        name: m.name,
+                    }
+                }
+            }),
             Names::JsonRpc(_) => {
                 let name = "json!".to_string();
                 jsonrpc::construction_of_json(mac, file, index).map(|built| match built {

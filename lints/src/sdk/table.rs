@@ -572,19 +572,23 @@ pub fn is_tool_call_arm(table: &SdkTable, pat: &syn::Pat) -> bool {
         .is_some_and(|s| table.tool_call_arm_variants.iter().any(|v| s.ident == v))
 }
 
+/// What an error macro builds.
+pub struct MacroError {
+    pub code: Option<i64>,
+    pub code_span: Option<crate::source::Span>,
+    pub message: crate::text::MessageText,
+    pub name: String,
+    /// An error value following the handler's channel (see `SdkTable::error_macros`).
+    pub value_like: bool,
+}
+
 /// `bail!("..", x)`, `bail_public!(ErrorCode::X, "..")`: the code and the message.
 pub fn construction_of_macro(
     table: &SdkTable,
     mac: &syn::Macro,
     index: &Index<'_>,
     file: &crate::source::SourceFile,
-) -> Option<(
-    Option<i64>,
-    Option<crate::source::Span>,
-    crate::text::MessageText,
-    String,
-    bool,
-)> {
+) -> Option<MacroError> {
     let name = mac.path.segments.last()?.ident.to_string();
     let (_, code, value_like) = table.error_macros.iter().find(|(m, _, _)| *m == name)?;
     let args = mac
@@ -604,7 +608,13 @@ pub fn construction_of_macro(
         ),
     };
     let text = crate::text::format_args_message(rest, file);
-    Some((code, code_span, text, format!("{name}!"), *value_like))
+    Some(MacroError {
+        code,
+        code_span,
+        message: text,
+        name: format!("{name}!"),
+        value_like: *value_like,
+    })
 }
 
 /// A unit variant written as a path (`Error::RateLimited`).
