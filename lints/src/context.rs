@@ -349,16 +349,20 @@ impl Reach {
             if !unknown_arm && !caller_context.is_tool() {
                 continue;
             }
+            // A helper called on a failure path (`Err(e) => text_result(id, ..)`): the success
+            // results it builds answer that failure.
+            let failure_call = e.path.on_failure_path || e.path.lookup_miss;
             for &callee in &self.callees[ei] {
-                if !unknown_arm && !self.shared[callee.0] {
+                let shared = self.shared[callee.0];
+                if !unknown_arm && !shared && !failure_call {
                     continue;
                 }
                 for b in self.closure_of(callee) {
-                    let delegated = by_body
-                        .get(&b.0)
-                        .into_iter()
-                        .flatten()
-                        .filter(|s| unknown_arm || s.channel == Channel::Protocol);
+                    let delegated = by_body.get(&b.0).into_iter().flatten().filter(|s| {
+                        unknown_arm
+                            || (shared && s.channel == Channel::Protocol)
+                            || (failure_call && s.channel == Channel::ToolSuccess)
+                    });
                     for s in delegated {
                         let constructor = match &s.origin {
                             Origin::Constructor(c) => c.clone(),

@@ -454,6 +454,8 @@ pub struct Walker<'a, 'm> {
     consumed: std::collections::HashSet<*const syn::ExprCall>,
     /// Inside the arguments of a protocol-error construction.
     protocol_args: usize,
+    /// Inside `ErrorCode(..)`-style calls (their code site is the call).
+    code_calls: usize,
     /// `CallToolResult::from(error)`: an error value made into a tool result, whatever the
     /// body's own error channel.
     returns_override: Option<ReturnFacts>,
@@ -490,6 +492,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             in_tool_call_arm: false,
             returns_override: None,
             protocol_args: 0,
+            code_calls: 0,
         }
     }
 
@@ -673,7 +676,8 @@ impl<'a, 'm> Walker<'a, 'm> {
     fn text_success(&mut self, expr: &'a Expr) {
         let tail = tail_expr(expr);
         let text = message_from_expr(tail, self.file);
-        let stringish = !matches!(text, MessageText::Opaque) || is_to_string(tail);
+        let json = matches!(tail, Expr::Macro(m) if m.mac.path.is_ident("json"));
+        let stringish = !matches!(text, MessageText::Opaque) || is_to_string(tail) || json;
         if stringish && !self.frames.is_empty() && self.nested == 0 {
             let span = self.file.span_of(tail);
             let content = ContentFacts {
@@ -1088,6 +1092,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             {
                 self.call_edge(last, self.file.span_of(call));
             }
+            if code_call {
+                self.code_calls += 1;
+                visit::visit_expr_call(self, call);
+                self.code_calls -= 1;
+                return;
+            }
         }
         visit::visit_expr_call(self, call);
     }
@@ -1138,7 +1148,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built.
             Expr::Unary(_) | Expr::Path(_)
-                if self.dialect.bare_codes() && self.protocol_args > 0 && self.comparison == 0 =>
+                if self.dialect.bare_codes()
+                    && self.protocol_args > 0
+                    && self.code_calls == 0
+                    && self.comparison == 0 =>
             {
                 if let Some(code) = self.dialect.code_use(expr, self.index) {
                     self.facts.codes.push(CodeSite {

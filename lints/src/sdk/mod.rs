@@ -435,9 +435,9 @@ impl Dialect {
     }
 
     /// Codes written as bare integers or consts in an error's arguments count as codes
-    /// (hand-rolled servers have no code type).
+    /// (hand-rolled servers and most SDKs take a plain integer; rmcp wraps it in `ErrorCode`).
     pub fn bare_codes(&self) -> bool {
-        matches!(self.names, Names::JsonRpc(_))
+        !matches!(self.names, Names::Rmcp(_))
     }
 
     /// A unit variant that builds an error (`Error::RateLimited`).

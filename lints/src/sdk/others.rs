@@ -431,10 +431,22 @@ pub static ULTRAFAST: SdkTable = SdkTable {
             default_message: None,
         },
     ],
-    consts: &consts!("error_codes":
-        INITIALIZATION_FAILED = -32000, CAPABILITY_NOT_SUPPORTED = -32001, RESOURCE_NOT_FOUND = -32002,
-        TOOL_EXECUTION_ERROR = -32003, PARSE_ERROR = -32700, INVALID_REQUEST = -32600,
-        METHOD_NOT_FOUND = -32601, INVALID_PARAMS = -32602, INTERNAL_ERROR = -32603),
+    consts: &{
+        let a = consts!("error_codes":
+            INITIALIZATION_FAILED = -32000, CAPABILITY_NOT_SUPPORTED = -32001, RESOURCE_NOT_FOUND = -32002,
+            TOOL_EXECUTION_ERROR = -32003, INVALID_URI = -32004, ACCESS_DENIED = -32005,
+            AUTHENTICATION_ERROR = -32006, VALIDATION_ERROR = -32007, RATE_LIMIT_ERROR = -32008,
+            PARSE_ERROR = -32700, INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601,
+            INVALID_PARAMS = -32602, INTERNAL_ERROR = -32603);
+        let b = consts!("mcp_error_codes":
+            INITIALIZATION_FAILED = -32000, CAPABILITY_NOT_SUPPORTED = -32001, RESOURCE_NOT_FOUND = -32002,
+            TOOL_EXECUTION_ERROR = -32003, INVALID_URI = -32004, ACCESS_DENIED = -32005,
+            REQUEST_TIMEOUT = -32006, PROTOCOL_VERSION_NOT_SUPPORTED = -32007);
+        [
+            a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+        ]
+    },
     trait_handlers: &[("ToolHandler", "handle_tool_call", Dispatcher)],
     other_handler_traits: &["ToolHandler", "ResourceHandler", "PromptHandler"],
     attr_handlers: &[],

@@ -261,7 +261,11 @@ pub fn return_facts(
     let ReturnType::Type(_, ty) = ret else {
         return unknown;
     };
-    let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
+    // Text or a JSON value returned as the tool's output (pmcp's `Result<Value>`).
+    let is_text = |t: Option<&Type>| {
+        t.and_then(type_name)
+            .is_some_and(|n| n == "String" || (n == "Value" && kind == Some(HandlerKind::Tool)))
+    };
     let ty = crate::index::unwrap_future(ty);
     let Some((ok, err)) = result_parts(table, names, ty, index, 0) else {
         return ReturnFacts {
