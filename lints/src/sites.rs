@@ -631,8 +631,26 @@ impl<'a, 'm> Walker<'a, 'm> {
             Construction::ProtocolError { constructor, .. }
             | Construction::ToolResult { constructor, .. } => constructor.to_lowercase(),
         };
-        let names_unknown_tool =
-            constructor.ends_with("tool_not_found") || constructor.ends_with("unknown_tool");
+        // …and an error whose own text says so (`invalid_params(format!("Unknown tool: {n}"))`).
+        let message_says = match &built {
+            Construction::ProtocolError {
+                message: Some(m), ..
+            } => {
+                let text = message_from_expr(m, self.file).known_lowercase();
+                [
+                    "unknown tool",
+                    "tool not found",
+                    "no tool named",
+                    "no such tool",
+                ]
+                .iter()
+                .any(|w| text.contains(w))
+            }
+            _ => false,
+        };
+        let names_unknown_tool = constructor.ends_with("tool_not_found")
+            || constructor.ends_with("unknown_tool")
+            || message_says;
         if names_unknown_tool
             && self.body.kind == Some(HandlerKind::Dispatcher)
             && !matches!(self.arm, Some(SiteContext::UnknownToolArm { .. }))
