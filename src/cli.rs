@@ -111,6 +111,17 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    /// Cargo-style output: `json` (also `json-diagnostic-rendered-ansi`, `json-diagnostic-short`,
+    /// `json-render-diagnostics`) prints one cargo `compiler-message` line per finding, for
+    /// rust-analyzer; `short` is `--format concise`.
+    #[arg(long, value_name = "FMT")]
+    pub message_format: Vec<String>,
+
+    /// Apply the config's `exclude` to paths given on the command line too (pre-commit passes
+    /// every changed file).
+    #[arg(long)]
+    pub force_exclude: bool,
+
     /// Report only findings beyond the counts recorded in this baseline file (see `baseline`).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -230,7 +241,7 @@ const LEVEL_FLAGS: [(&str, Level); 4] = [
 ];
 
 /// `-A/-W/-D/-F` values in the order they appeared on the command line.
-fn ordered_level_flags(matches: &ArgMatches) -> Vec<(String, Level)> {
+pub(crate) fn ordered_level_flags(matches: &ArgMatches) -> Vec<(String, Level)> {
     let mut flags: Vec<(usize, String, Level)> = Vec::new();
     for (id, level) in LEVEL_FLAGS {
         let (Some(indices), Some(values)) =

@@ -57,6 +57,15 @@ impl Exclude {
         })
     }
 
+    /// Is `path` or one of its directories (up to the config's directory) excluded? This is
+    /// the test for paths given on the command line with `--force-exclude`, which are not
+    /// reached by a walk that prunes excluded directories.
+    pub fn matches_path_or_parent(&self, path: &Path) -> bool {
+        path.ancestors()
+            .take_while(|p| p.starts_with(&self.base) && *p != self.base)
+            .any(|p| self.matches(p))
+    }
+
     /// Is `path` (absolute, normalised) excluded?
     pub fn matches(&self, path: &Path) -> bool {
         let Ok(rel) = path.strip_prefix(&self.base) else {
@@ -108,19 +117,17 @@ impl Discovery {
     }
 }
 
-/// Find and group the files under `paths` (relative ones are taken from `cwd`).
+/// Find and group the files under `paths` (relative ones are taken from `cwd`). Config excludes
+/// apply to what is found below the given paths; with `force_exclude` they apply to the given
+/// paths themselves too (ruff's `--force-exclude`, for pre-commit, which passes every file).
 pub fn discover(
     paths: &[PathBuf],
     cwd: &Path,
     exclude: &Exclude,
+    force_exclude: bool,
     manifests: &mut Manifests,
 ) -> Discovery {
-    let mut walker = Walker {
-        cwd,
-        exclude,
-        errors: Vec::new(),
-        seen: HashMap::new(),
-    };
+    let mut walker = Walker::new(cwd, exclude);
     let mut asked: Vec<Found> = Vec::new();
     for given in paths {
         let abs = normalize(&cwd.join(given));
@@ -128,9 +135,11 @@ pub fn discover(
             walker
                 .errors
                 .push(format!("path not found: {}", given.display()));
+        } else if force_exclude && exclude.matches_path_or_parent(&abs) {
+            continue;
         } else if abs.is_dir() {
             walker.walk(&abs, given, &mut asked);
-        } else if !exclude.matches(&abs) {
+        } else {
             let display = display_path(&abs, cwd, given, &abs);
             walker.add(abs, display, &mut asked);
         }
@@ -152,7 +161,16 @@ struct Walker<'a> {
     seen: HashMap<PathBuf, ()>,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    fn new(cwd: &'a Path, exclude: &'a Exclude) -> Self {
+        Walker {
+            cwd,
+            exclude,
+            errors: Vec::new(),
+            seen: HashMap::new(),
+        }
+    }
+
     fn add(&mut self, path: PathBuf, display: PathBuf, out: &mut Vec<Found>) {
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         if self.seen.insert(key, ()).is_none() {
@@ -214,31 +232,7 @@ impl Walker<'_> {
         }
         let mut crates = Vec::new();
         for (root, mut files) in packages {
-            let mut context = Vec::new();
-            for dir in MEMBER_DIRS {
-                let dir = root.join(dir);
-                if dir.is_dir() {
-                    self.walk(&dir, &dir, &mut context);
-                }
-            }
-            let build_rs = root.join("build.rs");
-            if build_rs.is_file() && !self.exclude.matches(&build_rs) {
-                let display = display_path(&build_rs, self.cwd, &build_rs, &build_rs);
-                self.add(build_rs, display, &mut context);
-            }
-            for found in context {
-                // A nested package inside `src/` (or a fixture crate) is not part of this one.
-                if let Some((r, role)) = member_of(&found.path, manifests) {
-                    if r == root {
-                        files.push(DiscoveredFile {
-                            path: found.path,
-                            display: found.display,
-                            role,
-                            report: false,
-                        });
-                    }
-                }
-            }
+            files.extend(self.package_files(&root, false, manifests));
             files.sort_by(|a, b| a.display.cmp(&b.display));
             crates.push(CrateFiles {
                 package_root: Some(root),
@@ -247,6 +241,45 @@ impl Walker<'_> {
         }
         singles.sort_by(|a, b| a.files[0].display.cmp(&b.files[0].display));
         crates.extend(singles);
+        self.finish(crates)
+    }
+
+    /// The package's files not found yet: `src/`, `tests/`, `benches/`, `examples/` and
+    /// `build.rs`, without excluded files and nested packages.
+    fn package_files(
+        &mut self,
+        root: &Path,
+        report: bool,
+        manifests: &mut Manifests,
+    ) -> Vec<DiscoveredFile> {
+        let mut found = Vec::new();
+        for dir in MEMBER_DIRS {
+            let dir = root.join(dir);
+            if dir.is_dir() {
+                self.walk(&dir, &dir, &mut found);
+            }
+        }
+        let build_rs = root.join("build.rs");
+        if build_rs.is_file() && !self.exclude.matches(&build_rs) {
+            let display = display_path(&build_rs, self.cwd, &build_rs, &build_rs);
+            self.add(build_rs, display, &mut found);
+        }
+        found
+            .into_iter()
+            .filter_map(|found| {
+                // A nested package inside `src/` (or a fixture crate) is not part of this one.
+                let (r, role) = member_of(&found.path, manifests)?;
+                (r == root).then_some(DiscoveredFile {
+                    path: found.path,
+                    display: found.display,
+                    role,
+                    report,
+                })
+            })
+            .collect()
+    }
+
+    fn finish(self, crates: Vec<CrateFiles>) -> Discovery {
         // A directory met again while collecting context must not be reported twice.
         let mut errors: Vec<String> = Vec::new();
         for e in self.errors {
@@ -256,6 +289,49 @@ impl Walker<'_> {
         }
         Discovery { crates, errors }
     }
+}
+
+/// A cargo package to lint whole, with the target files that lie outside its standard
+/// directories (`[lib] path = "lib.rs"` and the files its `mod` declarations reach).
+#[derive(Clone, Debug)]
+pub struct PackageSeed {
+    pub root: PathBuf,
+    pub extra_files: Vec<(PathBuf, FileRole)>,
+}
+
+/// Every file of each package, all reported (`cargo mcp-lint`). Config excludes apply.
+pub fn discover_packages(
+    seeds: &[PackageSeed],
+    cwd: &Path,
+    exclude: &Exclude,
+    manifests: &mut Manifests,
+) -> Discovery {
+    let mut walker = Walker::new(cwd, exclude);
+    let mut crates = Vec::new();
+    for seed in seeds {
+        let mut files = walker.package_files(&seed.root, true, manifests);
+        for (path, role) in &seed.extra_files {
+            let path = normalize(path);
+            if exclude.matches_path_or_parent(&path) {
+                continue;
+            }
+            let display = display_path(&path, cwd, &path, &path);
+            let mut added = Vec::new();
+            walker.add(path, display, &mut added);
+            files.extend(added.into_iter().map(|f| DiscoveredFile {
+                path: f.path,
+                display: f.display,
+                role: *role,
+                report: true,
+            }));
+        }
+        files.sort_by(|a, b| a.display.cmp(&b.display));
+        crates.push(CrateFiles {
+            package_root: Some(seed.root.clone()),
+            files,
+        });
+    }
+    walker.finish(crates)
 }
 
 /// The package `path` belongs to, with its role there, if it is one of the package's files.
@@ -366,7 +442,7 @@ mod tests {
 
     fn run(root: &Path, paths: &[&str], exclude: &Exclude) -> Discovery {
         let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-        discover(&paths, root, exclude, &mut Manifests::new(root))
+        discover(&paths, root, exclude, false, &mut Manifests::new(root))
     }
 
     fn summary(d: &Discovery) -> Vec<(Option<String>, Vec<String>)> {

@@ -2,16 +2,17 @@
 //! code (0 clean, 1 error-level findings, 2 mcp-lint could not do its job).
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use lints::{CrateInput, FileReport, Options, SourceInput};
+use lints::{CrateInput, FileReport, Manifest, Options, SourceInput};
 
 use crate::baseline::Baseline;
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
-use crate::discover::{self, CrateFiles, Discovery};
+use crate::discover::{self, CrateFiles, Discovery, Exclude};
 use crate::manifest::Manifests;
-use crate::report::{self, human::HumanStyle, ReportOptions, Summary};
+use crate::message_format::MessageFormat;
+use crate::report::{self, cargo_json, human::HumanStyle, ReportOptions, Summary};
 
 /// Exit codes, as documented.
 pub const EXIT_CLEAN: i32 = 0;
@@ -20,13 +21,16 @@ pub const EXIT_FAILURE: i32 = 2;
 
 /// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
 pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let baseline = match args.baseline.as_deref().map(|f| Baseline::load(f, cwd)) {
-        Some(Err(message)) => {
+    let message_format = match output_format(args) {
+        Ok(f) => f,
+        Err(message) => {
             let _ = writeln!(err, "error: {message}");
             return EXIT_FAILURE;
         }
-        Some(Ok(b)) => Some(b),
-        None => None,
+    };
+    let baseline = match load_baseline(args, cwd, err) {
+        Ok(b) => b,
+        Err(code) => return code,
     };
     if args.fix || args.diff {
         return crate::fix::run(args, cwd, baseline.as_ref(), out, err);
@@ -51,20 +55,88 @@ pub fn report_and_exit(
     if let Some(baseline) = baseline {
         baseline.apply(&mut reports, cwd, err);
     }
+    let code = exit_code(&reports, tool_failed, args);
+    let written = match message_format {
+        MessageFormat::Json(json) => {
+            let owners = crate::cargo::Owners::for_check(&reports, cwd, err);
+            let finished = cargo_json::build_finished_line(code == EXIT_CLEAN);
+            cargo_json::write_messages(out, err, &reports, &|r| owners.locate(r), &json)
+                .and_then(|()| writeln!(out, "{finished}"))
+                .and_then(|()| out.flush())
+        }
+        _ => write_report(out, &reports, args, message_format, cwd),
+    };
+    match written {
+        Ok(()) => code,
+        Err(e) => write_failed(e, err, code),
+    }
+}
 
+/// `--baseline FILE`, loaded; a bad file is printed and exits 2.
+pub fn load_baseline(
+    args: &CheckArgs,
+    cwd: &Path,
+    err: &mut dyn Write,
+) -> Result<Option<Baseline>, i32> {
+    match args.baseline.as_deref().map(|f| Baseline::load(f, cwd)) {
+        Some(Err(message)) => {
+            let _ = writeln!(err, "error: {message}");
+            Err(EXIT_FAILURE)
+        }
+        Some(Ok(b)) => Ok(Some(b)),
+        None => Ok(None),
+    }
+}
+
+/// `--message-format` combined, and checked against `--format` and `--statistics`.
+pub fn output_format(args: &CheckArgs) -> Result<MessageFormat, String> {
+    let format = MessageFormat::combine(&args.message_format)?;
+    format.report_format(args.format)?;
+    if format.is_json() && args.statistics {
+        return Err("`--statistics` cannot be combined with `--message-format=json`".into());
+    }
+    Ok(format)
+}
+
+/// The configuration for `paths`, merged with the command line, and its excludes.
+pub fn prepare(
+    args: &CheckArgs,
+    cwd: &Path,
+    paths: &[PathBuf],
+    manifests: &mut Manifests,
+) -> Result<(Options, Exclude), String> {
+    let config = config::load(args.config.as_deref(), cwd, paths, manifests)?;
+    let options = config::options(config.as_ref(), args)?;
+    let exclude = config::exclude(config.as_ref(), cwd)?;
+    Ok((options, exclude))
+}
+
+/// The `--format` report (or `--message-format=short`: concise).
+pub fn write_report(
+    out: &mut dyn Write,
+    reports: &[FileReport],
+    args: &CheckArgs,
+    message_format: MessageFormat,
+    cwd: &Path,
+) -> std::io::Result<()> {
     let report_options = ReportOptions {
-        format: args.format,
+        format: message_format
+            .report_format(args.format)
+            .unwrap_or(args.format),
         statistics: args.statistics,
         style: human_style(args.color),
         cwd: cwd.to_path_buf(),
     };
-    if let Err(e) = report::write(out, &reports, &report_options).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            let _ = writeln!(err, "error: could not write the report: {e}");
-            return EXIT_FAILURE;
-        }
+    report::write(out, reports, &report_options).and_then(|()| out.flush())
+}
+
+/// A failed write: a closed pipe keeps the exit code, anything else is a failure.
+pub fn write_failed(e: std::io::Error, err: &mut dyn Write, code: i32) -> i32 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return code;
     }
-    exit_code(&reports, tool_failed, args)
+    let _ = writeln!(err, "error: could not write the report: {e}");
+    EXIT_FAILURE
 }
 
 /// Find, read and analyse the files under `args.paths`, printing mcp-lint's own problems to
@@ -90,13 +162,7 @@ pub fn prepare(
     err: &mut dyn Write,
 ) -> Result<(Vec<CrateInput>, Options, bool), i32> {
     let mut manifests = Manifests::new(cwd);
-    let prepared =
-        config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
-            let options = config::options(config.as_ref(), args)?;
-            let exclude = config::exclude(config.as_ref(), cwd)?;
-            Ok((options, exclude))
-        });
-    let (options, exclude) = match prepared {
+    let (options, exclude) = match prepare(args, cwd, &args.paths, &mut manifests) {
         Ok(p) => p,
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
@@ -104,7 +170,13 @@ pub fn prepare(
         }
     };
 
-    let discovery = discover::discover(&args.paths, cwd, &exclude, &mut manifests);
+    let discovery = discover::discover(
+        &args.paths,
+        cwd,
+        &exclude,
+        args.force_exclude,
+        &mut manifests,
+    );
     let mut problems = discovery.errors.clone();
     let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
     problems.extend(manifests.take_errors());
@@ -144,6 +216,19 @@ fn crate_input(
     manifests: &mut Manifests,
     problems: &mut Vec<String>,
 ) -> CrateInput {
+    let manifest = files
+        .package_root
+        .as_deref()
+        .and_then(|root| manifests.facts(root));
+    read_crate(files, manifest, problems)
+}
+
+/// Read a crate's files; unreadable ones become problems and are left out.
+pub fn read_crate(
+    files: &CrateFiles,
+    manifest: Option<Manifest>,
+    problems: &mut Vec<String>,
+) -> CrateInput {
     let mut inputs = Vec::with_capacity(files.files.len());
     for f in &files.files {
         match std::fs::read(&f.path) {
@@ -158,10 +243,7 @@ fn crate_input(
     }
     CrateInput {
         root: files.package_root.clone(),
-        manifest: files
-            .package_root
-            .as_deref()
-            .and_then(|root| manifests.facts(root)),
+        manifest,
         files: inputs,
     }
 }

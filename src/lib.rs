@@ -1,6 +1,7 @@
 //! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
 
 pub mod baseline;
+pub mod cargo;
 pub mod cli;
 pub mod config;
 pub mod discover;
@@ -8,6 +9,7 @@ pub mod driver;
 pub mod fix;
 pub mod lsp;
 pub mod manifest;
+pub mod message_format;
 pub mod paths;
 pub mod report;
 pub mod rules;

@@ -33,6 +33,9 @@ pub struct BodyInfo<'a> {
     pub code: BodyCode<'a>,
     /// `impl From<X> for <protocol error type>`.
     pub is_from_impl: bool,
+    /// Parameters of a text type (`&str`, `String`, `impl Into<String>`…) by position (the
+    /// receiver not counted): text they carry may end up in a result this body builds.
+    pub text_params: Vec<(usize, String)>,
 }
 
 /// Turn every fn of the index into a body, with what the dialect says about it.
@@ -61,7 +64,30 @@ pub fn fn_bodies<'a, 'd>(
                 }),
                 code: BodyCode::Block(f.block),
                 is_from_impl: dialect.is_some_and(|d| is_from_impl(f, d)),
+                text_params: text_params(f.sig),
             }
+        })
+        .collect()
+}
+
+/// `(index, name)` of the parameters whose type is text.
+fn text_params(sig: &syn::Signature) -> Vec<(usize, String)> {
+    sig.inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::FnArg::Typed(t) => Some(t),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let syn::Pat::Ident(name) = &*t.pat else {
+                return None;
+            };
+            let ty = quote::ToTokens::to_token_stream(&*t.ty).to_string();
+            let text = ["str", "String", "Into < String >", "Display", "Cow"]
+                .iter()
+                .any(|w| ty.contains(w));
+            text.then(|| (i, name.ident.to_string()))
         })
         .collect()
 }
@@ -107,6 +133,7 @@ pub fn closure_body<'a>(
         returns,
         code,
         is_from_impl: false,
+        text_params: Vec::new(),
     }
 }
 
@@ -156,6 +183,7 @@ fn collect_consts<'a>(
             },
             code: BodyCode::Expr(expr),
             is_from_impl: false,
+            text_params: Vec::new(),
         });
     };
     for item in items {
@@ -387,6 +415,49 @@ impl Reach {
                             ..(*s).clone()
                         });
                     }
+                }
+            }
+        }
+        out.extend(self.text_arguments(bodies, edges, &by_body));
+        out
+    }
+
+    /// Text passed to a helper that builds a result or error with it (`fail(id, "failed")`):
+    /// a copy of the helper's site at each call, carrying the argument's text, for the text
+    /// lints.
+    fn text_arguments(
+        &self,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+        by_body: &HashMap<usize, Vec<&ErrorSite>>,
+    ) -> Vec<ErrorSite> {
+        let mut out = Vec::new();
+        for (ei, e) in edges.iter().enumerate() {
+            let caller = &bodies[e.from.0];
+            if caller.is_test || e.args.is_empty() {
+                continue;
+            }
+            let context = self.context_of(caller, e.context_override.as_ref());
+            for &callee in &self.callees[ei] {
+                for s in by_body.get(&callee.0).into_iter().flatten() {
+                    let Some(text) = s.text_param.and_then(|i| e.args.get(i)) else {
+                        continue;
+                    };
+                    out.push(ErrorSite {
+                        span: e.span,
+                        file: caller.file,
+                        texts: vec![text.clone()],
+                        empty_content: text.is_blank(),
+                        origin: Origin::TextArgument {
+                            helper: bodies[callee.0].name.clone(),
+                            built_at: s.span,
+                        },
+                        context: context.clone(),
+                        body: caller.id,
+                        text_param: None,
+                        message_source: None,
+                        ..(*s).clone()
+                    });
                 }
             }
         }

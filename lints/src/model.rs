@@ -163,6 +163,18 @@ impl Model {
             .collect();
         let delegated = reach.delegated_sites(&bodies, &edges, &sites);
         sites.extend(delegated);
+        // Hand-rolled servers: only what an MCP handler reaches is MCP.
+        let handler_only =
+            |file: FileId| dialect_of(file).is_some_and(|d| d.only_handler_code_counts());
+        sites.retain(|s| !(handler_only(s.file) && s.context == SiteContext::Unreached));
+        let codes = std::mem::take(&mut self.codes);
+        self.codes = codes
+            .into_iter()
+            .filter(|c| {
+                !handler_only(c.file)
+                    || reach.context_of(body_of(c.body), None) != SiteContext::Unreached
+            })
+            .collect();
         self.panics = raw_panics
             .into_iter()
             .map(|(site, arm)| ContextPanic {

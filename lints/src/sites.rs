@@ -119,9 +119,39 @@ impl ErrorSite {
         }
     }
 
+    /// Whether its text says the thing looked up is not there ("not found", "expired").
+    pub fn says_missing(&self) -> bool {
+        const MISSING: &[&str] = &[
+            "not found",
+            "expired",
+            "unknown",
+            "no such",
+            "does not exist",
+            "doesn't exist",
+            "invalid",
+            "missing",
+            "no longer",
+            "not exist",
+            "closed",
+        ];
+        self.texts.iter().any(|t| {
+            let known = t.known_lowercase();
+            MISSING.iter().any(|m| known.contains(m))
+        })
+    }
+
     /// Whether it was re-reported at a call into a shared helper.
     pub fn is_delegated(&self) -> bool {
-        matches!(self.origin, Origin::HelperCall { .. })
+        matches!(
+            self.origin,
+            Origin::HelperCall { .. } | Origin::TextArgument { .. }
+        )
+    }
+
+    /// Whether its text was passed in by a call (`fail(id, "invalid input")`): the text lints
+    /// judge it there.
+    pub fn is_text_argument(&self) -> bool {
+        matches!(self.origin, Origin::TextArgument { .. })
     }
 
     /// How it was built, for messages (`McpError::internal_error`).
@@ -137,6 +167,7 @@ impl ErrorSite {
                 ..
             } => format!("`{constructor}` in helper `{helper}`"),
             Origin::QuestionMark => "`?`".to_string(),
+            Origin::TextArgument { helper, .. } => format!("`{helper}(..)`"),
         }
     }
 }
@@ -160,6 +191,8 @@ pub enum Origin {
     },
     /// `?` converting through the crate's `impl From<X> for` the protocol error type.
     QuestionMark,
+    /// A call passing the text of a result or error a helper builds (`fail(id, "..")`).
+    TextArgument { helper: String, built_at: Span },
 }
 
 /// Facts about the failure path an expression is on.
@@ -170,6 +203,8 @@ pub struct PathFacts {
     pub on_failure_path: bool,
     /// The failure is a lookup miss (`get`/`remove` → `None`/`Err`) on a runtime key.
     pub lookup_miss: bool,
+    /// That lookup's key or store names a handle (`sessions.get(&session_id)`), not a search.
+    pub handle_lookup: bool,
     /// The failed operation or the message marks a genuine server fault (poisoned lock,
     /// `JoinError`, serialising the server's own output, cancellation, internal channels).
     pub server_fault: bool,
@@ -203,6 +238,9 @@ pub struct ErrorSite {
     pub texts: Vec<MessageText>,
     /// The source text of the message expression (protocol errors), for help texts.
     pub message_source: Option<String>,
+    /// The body's text parameter the message comes from (`fn fail(text: &str)`), so each call's
+    /// argument is the text.
+    pub text_param: Option<usize>,
     /// Tool results statically known to have no readable content.
     pub empty_content: bool,
     pub origin: Origin,
@@ -222,6 +260,8 @@ pub struct CodeSite {
     /// Written by the SDK's name for it (`resource_not_found(..)`, `ErrorCode::RESOURCE_NOT_FOUND`)
     /// rather than as a number.
     pub named: bool,
+    /// The body it was found in.
+    pub body: BodyId,
 }
 
 /// `unwrap`, `expect`, `panic!` and friends.
@@ -243,6 +283,8 @@ pub struct CallEdge {
     /// The failure path at the call (`spawn_blocking(..).await.map_err(helper)` is a server
     /// fault whatever `helper` builds).
     pub path: PathFacts,
+    /// The call's arguments read as text (receiver not counted).
+    pub args: Vec<MessageText>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -456,6 +498,8 @@ pub struct Walker<'a, 'm> {
     protocol_args: usize,
     /// Inside `ErrorCode(..)`-style calls (their code site is the call).
     code_calls: usize,
+    /// Paths that are the callee of a call (`Error::Validation` in `Error::Validation(..)`).
+    callee_paths: std::collections::HashSet<*const syn::ExprPath>,
     /// `CallToolResult::from(error)`: an error value made into a tool result, whatever the
     /// body's own error channel.
     returns_override: Option<ReturnFacts>,
@@ -493,6 +537,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             returns_override: None,
             protocol_args: 0,
             code_calls: 0,
+            callee_paths: std::collections::HashSet::new(),
         }
     }
 
@@ -526,6 +571,12 @@ impl<'a, 'm> Walker<'a, 'm> {
                 .frames
                 .last()
                 .is_some_and(|f| f.kind == FrameKind::LookupMiss),
+            handle_lookup: self
+                .frames
+                .last()
+                .filter(|f| f.kind == FrameKind::LookupMiss)
+                .and_then(|f| f.cause)
+                .is_some_and(lookup_names_a_handle),
             server_fault: cause_calls(SERVER_FAULT_CALLS)
                 || causes.iter().any(|c| is_serializing_call(c))
                 || mentions(SERVER_FAULT_WORDS)
@@ -560,6 +611,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 span,
                 channel,
                 code,
+                text_param: self.text_param_of(built, &content.texts),
                 texts: content.texts,
                 message_source: None,
                 empty_content: content.empty,
@@ -573,6 +625,47 @@ impl<'a, 'm> Walker<'a, 'm> {
     }
 
     fn construction(&mut self, expr: &'a Expr, built: Construction<'a>) {
+        // `tool_not_found(name)`, `CallToolError::unknown_tool(name)`: the unknown-tool answer,
+        // wherever a dispatcher builds it (`None => Err(tool_not_found(&p.name))`).
+        let constructor = match &built {
+            Construction::ProtocolError { constructor, .. }
+            | Construction::ToolResult { constructor, .. } => constructor.to_lowercase(),
+        };
+        // …and an error whose own text says so (`invalid_params(format!("Unknown tool: {n}"))`).
+        let message_says = match &built {
+            Construction::ProtocolError {
+                message: Some(m), ..
+            } => {
+                let text = message_from_expr(m, self.file).known_lowercase();
+                [
+                    "unknown tool",
+                    "tool not found",
+                    "no tool named",
+                    "no such tool",
+                ]
+                .iter()
+                .any(|w| text.contains(w))
+            }
+            _ => false,
+        };
+        let names_unknown_tool = constructor.ends_with("tool_not_found")
+            || constructor.ends_with("unknown_tool")
+            || message_says;
+        if names_unknown_tool
+            && self.body.kind == Some(HandlerKind::Dispatcher)
+            && !matches!(self.arm, Some(SiteContext::UnknownToolArm { .. }))
+        {
+            let outer = self.arm.replace(SiteContext::UnknownToolArm {
+                binding: "name".to_string(),
+            });
+            self.construction_in_context(expr, built);
+            self.arm = outer;
+            return;
+        }
+        self.construction_in_context(expr, built);
+    }
+
+    fn construction_in_context(&mut self, expr: &'a Expr, built: Construction<'a>) {
         let span = self.file.span_of(expr);
         match built {
             Construction::ProtocolError {
@@ -593,13 +686,15 @@ impl<'a, 'm> Walker<'a, 'm> {
                     (None, None) => MessageText::Absent,
                 };
                 // A code the constructor's name carries (`resource_not_found`, `rate_limited`).
-                let named_code = code.is_some_and(|c| !crate::codes::is_standard(c))
+                let named_code = self.dialect.constructor_names_code()
+                    && code.is_some_and(|c| !crate::codes::is_standard(c))
                     && !["::new", "{ .. }", "::protocol", "::from_rpc_code"]
                         .iter()
                         .any(|suffix| constructor.ends_with(suffix));
                 if named_code && self.comparison == 0 && self.tool_values == 0 {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span,
                         value: code.unwrap_or_default(),
                         written: constructor.clone(),
@@ -676,13 +771,19 @@ impl<'a, 'm> Walker<'a, 'm> {
     fn text_success(&mut self, expr: &'a Expr) {
         let tail = tail_expr(expr);
         let text = message_from_expr(tail, self.file);
-        let json = matches!(tail, Expr::Macro(m) if m.mac.path.is_ident("json"));
-        let stringish = !matches!(text, MessageText::Opaque) || is_to_string(tail) || json;
+        let json = match tail {
+            Expr::Macro(m) if m.mac.path.is_ident("json") => {
+                Some(crate::text::json_texts(&m.mac, self.file))
+            }
+            _ => None,
+        };
+        let stringish =
+            !matches!(text, MessageText::Opaque) || is_to_string(tail) || json.is_some();
         if stringish && !self.frames.is_empty() && self.nested == 0 {
             let span = self.file.span_of(tail);
             let content = ContentFacts {
                 empty: text.is_blank(),
-                texts: vec![text],
+                texts: json.unwrap_or_else(|| vec![text]),
             };
             self.add_site(
                 tail,
@@ -715,9 +816,22 @@ impl<'a, 'm> Walker<'a, 'm> {
         self.frames.pop();
     }
 
-    fn call_edge(&mut self, name: String, span: Span) {
+    /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`).
+    fn call_edge<'x>(
+        &mut self,
+        name: String,
+        span: Span,
+        args: impl IntoIterator<Item = &'x Expr>,
+    ) {
         if self.fn_names.contains_key(&name) {
             self.push_edge(Callee::Name(name), span, None);
+            let texts = args
+                .into_iter()
+                .map(|a| message_from_expr(a, self.file))
+                .collect();
+            if let Some(edge) = self.facts.calls.last_mut() {
+                edge.args = texts;
+            }
         }
     }
 
@@ -742,6 +856,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             span,
             context_override: self.arm.clone(),
             path,
+            args: Vec::new(),
         });
     }
 
@@ -749,11 +864,17 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// unknown-tool branch.
     fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
         let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
-        if !dispatcher && !self.in_tool_call_arm {
+        let scrutinee = m.expr.to_token_stream_string();
+        // A helper routing by a tool name of its own (`match tool { "lint" => .., other => .. }`).
+        let tool_router = self.arm.is_none()
+            && self.body.kind != Some(HandlerKind::Other)
+            && scrutinee
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == "tool" || w == "tool_name");
+        if !dispatcher && !self.in_tool_call_arm && !tool_router {
             return false;
         }
-        let scrutinee = m.expr.to_token_stream_string();
-        if !scrutinee.contains("name") {
+        if !scrutinee.contains("name") && !tool_router {
             return false;
         }
         let literal_arms = m
@@ -1078,6 +1199,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: self.file.span_of(call),
                         value: code.value,
                         written: code.written,
@@ -1090,7 +1212,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     .first()
                     .is_some_and(|s| s == "crate" || s == "self" || s == "super" || s == "Self")
             {
-                self.call_edge(last, self.file.span_of(call));
+                self.call_edge(last, self.file.span_of(call), &call.args);
             }
             if code_call {
                 self.code_calls += 1;
@@ -1107,6 +1229,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         let mut protocol_value = false;
         match expr {
             Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
+                if let Expr::Path(p) = &*call.func {
+                    self.callee_paths.insert(p as *const syn::ExprPath);
+                }
                 if let Some(built) =
                     self.dialect
                         .construction_of_call(call, self.index, &self.returns())
@@ -1132,12 +1257,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     self.construction(expr, built);
                 }
             }
-            // `Error::RateLimited`: a unit variant that is an error.
+            // `Error::RateLimited`: a unit variant that is an error (not the callee of a call).
             Expr::Path(p)
-                if self
-                    .dialect
-                    .construction_of_path(&p.path, self.index, &self.returns())
-                    .is_some() =>
+                if !self.callee_paths.contains(&(p as *const syn::ExprPath))
+                    && self
+                        .dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                        .is_some() =>
             {
                 if let Some(built) =
                     self.dialect
@@ -1153,9 +1279,15 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     && self.code_calls == 0
                     && self.comparison == 0 =>
             {
-                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                // A const declared with a code type is reported at its definition.
+                let typed_const = matches!(expr, Expr::Path(p) if p.path.get_ident().is_some_and(|id| {
+                    self.index.consts.get(&id.to_string()).is_some_and(|c| c.typed_code)
+                }));
+                if let (Some(code), false) = (self.dialect.code_use(expr, self.index), typed_const)
+                {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: self.file.span_of(expr),
                         value: code.value,
                         written: code.written,
@@ -1174,6 +1306,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let Some(code) = self.dialect.code_use(expr, self.index) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: self.file.span_of(expr),
                         value: code.value,
                         written: code.written,
@@ -1434,7 +1567,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         let on_self = matches!(&*mc.receiver, Expr::Path(p) if p.path.is_ident("self"));
         if on_self || !UNRESOLVED_METHODS.contains(&method.as_str()) {
-            self.call_edge(method, self.file.span_of(mc));
+            self.call_edge(method, self.file.span_of(mc), &mc.args);
         }
         visit::visit_expr_method_call(self, mc);
     }
@@ -1542,6 +1675,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let (Some(value), Some(code_span)) = (code, code_span) {
                     self.facts.codes.push(CodeSite {
                         file: self.body.file,
+                        body: self.body.id,
                         span: code_span,
                         value,
                         written: value.to_string(),
@@ -1633,6 +1767,24 @@ impl<'a> Walker<'a, '_> {
     /// A const or static initialiser.
     fn is_const_body(&self) -> bool {
         self.body.kind.is_none() && matches!(self.body.code, BodyCode::Expr(_))
+    }
+
+    /// The text parameter an opaque message comes from: the one text-typed parameter the built
+    /// expression mentions.
+    fn text_param_of(&self, built: &dyn quote::ToTokens, texts: &[MessageText]) -> Option<usize> {
+        if texts.is_empty() || !texts.iter().all(|t| matches!(t, MessageText::Opaque)) {
+            return None;
+        }
+        let tokens = built.to_token_stream().to_string();
+        let mut mentioned = self
+            .body
+            .text_params
+            .iter()
+            .filter(|(_, name)| mentions_ident(&tokens, name));
+        match (mentioned.next(), mentioned.next()) {
+            (Some((i, _)), None) => Some(*i),
+            _ => None,
+        }
     }
 
     /// The error channel constructions take here.
@@ -1899,6 +2051,67 @@ fn is_lookup(expr: &Expr) -> bool {
         Expr::Reference(r) => is_lookup(&r.expr),
         _ => false,
     }
+}
+
+/// Words in a key or a store's name that make a lookup a handle lookup (`sessions.get(&id)`,
+/// `uploads.remove(upload_id)`), not a search by name.
+const HANDLE_WORDS: &[&str] = &[
+    "id",
+    "handle",
+    "session",
+    "token",
+    "ticket",
+    "job",
+    "task",
+    "upload",
+    "cursor",
+    "lease",
+    "basket",
+    "cart",
+    "conn",
+    "connection",
+    "draft",
+    "stream",
+    "subscription",
+    "run",
+    "tx",
+    "transaction",
+    "browser",
+    "page",
+    "tab",
+    "process",
+    "pid",
+];
+
+/// The lookup inside a cause chain names a handle.
+fn lookup_names_a_handle(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::MethodCall(m)
+            if LOOKUP_METHODS.iter().any(|l| m.method == l) && m.args.len() == 1 =>
+        {
+            names_a_handle(&m.receiver, &m.args[0])
+        }
+        Expr::MethodCall(m) => lookup_names_a_handle(&m.receiver),
+        Expr::Reference(r) => lookup_names_a_handle(&r.expr),
+        _ => false,
+    }
+}
+
+fn names_a_handle(receiver: &Expr, key: &Expr) -> bool {
+    let tokens = format!(
+        "{} {}",
+        receiver.to_token_stream_string(),
+        key.to_token_stream_string()
+    )
+    .to_lowercase();
+    tokens
+        .split(|c: char| !c.is_alphanumeric())
+        .flat_map(|w| w.split('_'))
+        .any(|w| {
+            HANDLE_WORDS
+                .iter()
+                .any(|h| w == *h || w.strip_suffix('s') == Some(h))
+        })
 }
 
 /// `Err(e)` / `Err(_)` / `Err(..)`: `Some(binding)` (binding `None` when not an ident).

@@ -139,7 +139,7 @@ fn package_files(
     if build_rs.is_file() {
         paths.push(build_rs);
     }
-    let discovery = discover::discover(&paths, cwd, exclude, manifests);
+    let discovery = discover::discover(&paths, cwd, exclude, true, manifests);
     outcome.problems.extend(discovery.errors);
     let mut files: Vec<(PathBuf, FileRole)> = discovery
         .crates

@@ -143,6 +143,12 @@ fn wrap_note(note: &str, width: usize) -> String {
 
 /// A byte range miette can render: inside the text and on char boundaries.
 fn clamp_span(text: &str, start: usize, end: usize) -> SourceSpan {
+    let (start, end) = clamp(text, start, end);
+    SourceSpan::new(start.into(), end - start)
+}
+
+/// A byte range moved inside the text and onto char boundaries.
+pub(crate) fn clamp(text: &str, start: usize, end: usize) -> (usize, usize) {
     let mut start = start.min(text.len());
     while !text.is_char_boundary(start) {
         start -= 1;
@@ -151,7 +157,7 @@ fn clamp_span(text: &str, start: usize, end: usize) -> SourceSpan {
     while !text.is_char_boundary(end) {
         end += 1;
     }
-    SourceSpan::new(start.into(), end - start)
+    (start, end)
 }
 
 /// The file text under its display name, borrowed.

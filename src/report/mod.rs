@@ -1,6 +1,7 @@
 //! Reporters: turn the sorted [`lints::FileReport`]s into human, concise, JSON, SARIF, GitHub
 //! annotation or JUnit output.
 
+pub mod cargo_json;
 pub mod concise;
 pub mod github;
 pub mod human;

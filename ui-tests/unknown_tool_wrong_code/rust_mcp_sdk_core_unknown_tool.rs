@@ -72,7 +72,9 @@ impl ServerHandlerCore for ExampleCore {
             RequestFromClient::CallToolRequest(params) => {
                 let tool_name = params.name.to_string();
                 let tool_params = GreetingTools::try_from(params)
-                    .map_err(|_| CallToolError::unknown_tool(tool_name.clone()))?; //~ unknown_tool_wrong_code
+                    .map_err(|_| CallToolError::unknown_tool(tool_name.clone()))?;
+                //~^^ unknown_tool_wrong_code
+                // (The finding starts where the `?` expression starts: `GreetingTools::try_from`.)
                 let result = match tool_params {
                     GreetingTools::SayHelloTool(say_hello_tool) => say_hello_tool
                         .call_tool()

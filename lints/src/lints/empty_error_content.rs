@@ -95,7 +95,7 @@ fn check(cx: &mut LintContext<'_>) {
         if site.channel != Channel::ToolError
             || !site.empty_content
             || !site.context.answers_tool_calls()
-            || site.is_delegated()
+            || (site.is_delegated() && !site.is_text_argument())
         {
             continue;
         }

@@ -80,7 +80,8 @@ fn check(cx: &mut LintContext<'_>) {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        if site.channel != Channel::ToolSuccess
+        if site.is_text_argument()
+            || site.channel != Channel::ToolSuccess
             || site.path.lookup_miss
             || !site.context.is_tool()
             || !(site.path.on_failure_path || site.path.uses_error)

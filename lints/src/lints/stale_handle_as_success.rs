@@ -79,7 +79,11 @@ fn check(cx: &mut LintContext<'_>) {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        if site.channel != Channel::ToolSuccess || !site.path.lookup_miss || !site.context.is_tool()
+        if site.is_text_argument()
+            || site.channel != Channel::ToolSuccess
+            || !site.path.lookup_miss
+            || !(site.path.handle_lookup || site.says_missing())
+            || !site.context.is_tool()
         {
             continue;
         }

@@ -99,7 +99,8 @@ fn check(cx: &mut LintContext<'_>) {
             continue;
         };
         let Some(code) = site.code else { continue };
-        if site.channel != Channel::Protocol
+        if site.is_text_argument()
+            || site.channel != Channel::Protocol
             || !site.context.is_tool()
             || code == codes::INVALID_PARAMS
             || code == codes::METHOD_NOT_FOUND

@@ -95,7 +95,8 @@ fn check(cx: &mut LintContext<'_>) {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        if site.channel != Channel::Protocol
+        if site.is_text_argument()
+            || site.channel != Channel::Protocol
             || site.code != Some(INVALID_PARAMS)
             || !site.context.is_tool()
             || site.path.schema_level

@@ -87,6 +87,9 @@ fn check(cx: &mut LintContext<'_>) {
         let SiteContext::UnknownToolArm { binding } = &site.context else {
             continue;
         };
+        if site.is_text_argument() {
+            continue;
+        }
         let kind = match site.channel {
             Channel::ToolError => "an isError tool result",
             Channel::ToolSuccess => "a success tool result",

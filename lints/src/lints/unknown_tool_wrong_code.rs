@@ -82,6 +82,9 @@ fn check(cx: &mut LintContext<'_>) {
         let SiteContext::UnknownToolArm { binding } = &site.context else {
             continue;
         };
+        if site.is_text_argument() {
+            continue;
+        }
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };

@@ -96,7 +96,8 @@ fn check(cx: &mut LintContext<'_>) {
     }
     let extra = &cx.options.vague_phrases;
     for site in &cx.model.sites {
-        if site.channel == Channel::ToolSuccess || site.is_delegated() {
+        if site.channel == Channel::ToolSuccess || (site.is_delegated() && !site.is_text_argument())
+        {
             continue;
         }
         for text in &site.texts {

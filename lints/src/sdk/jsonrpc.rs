@@ -16,25 +16,41 @@ use crate::text::{message_from_expr, MessageText};
 /// The method name that routes tool calls.
 pub const TOOLS_CALL: &str = "tools/call";
 
-/// Functions a `"tools/call"` branch calls: the crate's tool dispatchers.
+/// Functions a `"tools/call"` branch calls (the crate's tool dispatchers) and functions that
+/// route JSON-RPC methods (they hold that branch).
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
     dispatchers: HashSet<String>,
+    routers: HashSet<String>,
 }
 
 impl Facts {
     pub fn collect(index: &Index<'_>) -> Facts {
         let mut finder = ToolsCallBranches::default();
+        let mut routers = HashSet::new();
         for f in &index.fns {
+            let before = finder.branches;
             finder.visit_block(f.block);
+            if finder.branches > before {
+                routers.insert(f.name.clone());
+            }
         }
         Facts {
             dispatchers: finder.callees,
+            routers,
         }
     }
 
     pub fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
-        (self.dispatchers.contains(&f.name) && !f.is_test).then_some(HandlerKind::Dispatcher)
+        if f.is_test {
+            None
+        } else if self.dispatchers.contains(&f.name) {
+            Some(HandlerKind::Dispatcher)
+        } else if self.routers.contains(&f.name) {
+            Some(HandlerKind::Other)
+        } else {
+            None
+        }
     }
 }
 
@@ -42,11 +58,14 @@ impl Facts {
 #[derive(Default)]
 struct ToolsCallBranches {
     callees: HashSet<String>,
+    /// How many `"tools/call"` branches were seen so far.
+    branches: usize,
 }
 
 impl<'v> Visit<'v> for ToolsCallBranches {
     fn visit_arm(&mut self, arm: &'v syn::Arm) {
         if is_tools_call_pat(&arm.pat) {
+            self.branches += 1;
             collect_calls(&arm.body, &mut self.callees);
         }
         syn::visit::visit_arm(self, arm);
@@ -56,6 +75,7 @@ impl<'v> Visit<'v> for ToolsCallBranches {
         if let Expr::Binary(b) = &*i.cond {
             let lit = |e: &Expr| matches!(e, Expr::Lit(l) if matches!(&l.lit, syn::Lit::Str(s) if s.value() == TOOLS_CALL));
             if lit(&b.left) || lit(&b.right) {
+                self.branches += 1;
                 for stmt in &i.then_branch.stmts {
                     if let syn::Stmt::Expr(e, _) = stmt {
                         collect_calls(e, &mut self.callees);
@@ -98,6 +118,10 @@ pub fn is_tools_call_pat(pat: &syn::Pat) -> bool {
     match pat {
         syn::Pat::Lit(l) => matches!(&l.lit, syn::Lit::Str(s) if s.value() == TOOLS_CALL),
         syn::Pat::Or(o) => o.cases.iter().any(is_tools_call_pat),
+        // `Some("tools/call")` when matching on `request["method"].as_str()`.
+        syn::Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {
+            is_tools_call_pat(&ts.elems[0])
+        }
         _ => false,
     }
 }

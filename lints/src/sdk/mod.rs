@@ -434,6 +434,18 @@ impl Dialect {
         }
     }
 
+    /// Whether a constructor's name carries its code (`resource_not_found`); a hand-rolled
+    /// helper (`error_response(id, code, ..)`) takes it as an argument.
+    pub fn constructor_names_code(&self) -> bool {
+        !matches!(self.names, Names::JsonRpc(_))
+    }
+
+    /// Hand-rolled servers: error JSON counts only where an MCP handler reaches it (an HTTP API
+    /// answering with the same shape is not MCP).
+    pub fn only_handler_code_counts(&self) -> bool {
+        matches!(self.names, Names::JsonRpc(_))
+    }
+
     /// Codes written as bare integers or consts in an error's arguments count as codes
     /// (hand-rolled servers and most SDKs take a plain integer; rmcp wraps it in `ErrorCode`).
     pub fn bare_codes(&self) -> bool {

@@ -364,7 +364,8 @@ pub static MCP_ATTR: SdkTable = SdkTable {
             ty: "Error",
             method: "new",
             builds: Builds::ProtocolCodeArg { code: 0, msg: None },
-            default_message: None,
+            // Without `.with_message(..)` the client gets the code's generic text.
+            default_message: Some("Internal error"),
         },
         protocol("errors", "tool_not_found", -32601, Some(0), None),
         protocol("errors", "prompt_not_found", -32601, Some(0), None),

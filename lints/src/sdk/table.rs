@@ -104,6 +104,8 @@ impl std::fmt::Debug for SdkTable {
 pub struct Names {
     /// Local name → canonical type name.
     types: HashMap<String, &'static str>,
+    /// Local name of a free constructor fn → (its module, its name) (`tool_not_found`).
+    fns: HashMap<String, (&'static str, &'static str)>,
     /// Local names of the SDK's `Result<T>` alias (`use pmcp::Result;`).
     sdk_results: std::collections::HashSet<String>,
 }
@@ -149,7 +151,26 @@ impl Names {
             })
             .map(|(local, _)| local.clone())
             .collect();
-        Names { types, sdk_results }
+        let mut fns = HashMap::new();
+        for (local, path) in index.all_imports() {
+            let rooted = path
+                .first()
+                .is_some_and(|r| table.roots.contains(&r.as_str()));
+            if let (true, [.., module, name]) = (rooted, path.as_slice()) {
+                if let Some(c) = table
+                    .ctors
+                    .iter()
+                    .find(|c| c.ty == module && c.method == name)
+                {
+                    fns.insert(local.clone(), (c.ty, c.method));
+                }
+            }
+        }
+        Names {
+            types,
+            fns,
+            sdk_results,
+        }
     }
 
     /// The canonical type a path's type segment names (`PmcpError::internal` → `Error`).
@@ -307,6 +328,16 @@ pub fn construction_of_call<'e>(
         return None;
     };
     let segs = segments(&p.path);
+    // A free constructor fn imported by name (`tool_not_found(name)`).
+    if let [single] = segs.as_slice() {
+        let (module, name) = names.fns.get(single)?;
+        let ctor = table
+            .ctors
+            .iter()
+            .find(|c| c.ty == *module && c.method == *name)?;
+        let arg = |i: usize| call.args.iter().nth(i);
+        return build(table, ctor, name, &|i| arg(i), index, returns);
+    }
     let canonical = names.canonical(table, &segs)?;
     let method = segs.last()?.as_str();
     let ctor = table
