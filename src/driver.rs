@@ -33,25 +33,41 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
         Err(code) => return code,
     };
     if args.fix || args.diff {
-        return crate::fix::run(args, cwd, baseline.as_ref(), out, err);
+        let output = Output {
+            message_format,
+            baseline: baseline.as_ref(),
+        };
+        return crate::fix::run(args, cwd, &output, out, err);
     }
     let (reports, tool_failed) = match lint_paths(args, cwd, err) {
         Ok(linted) => linted,
         Err(code) => return code,
     };
-    report_and_exit(args, cwd, reports, tool_failed, baseline.as_ref(), out, err)
+    let output = Output {
+        message_format,
+        baseline: baseline.as_ref(),
+    };
+    report_and_exit(args, cwd, &output, reports, tool_failed, out, err)
+}
+
+/// How `check` reports: the output format and the baseline that filters findings.
+pub struct Output<'a> {
+    pub message_format: MessageFormat,
+    pub baseline: Option<&'a Baseline>,
 }
 
 /// Apply the baseline, print the reports in the chosen format and return the exit code.
 pub fn report_and_exit(
     args: &CheckArgs,
     cwd: &Path,
+    output: &Output<'_>,
     mut reports: Vec<FileReport>,
     tool_failed: bool,
-    baseline: Option<&Baseline>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
+    let message_format = output.message_format;
+    let baseline = output.baseline;
     if let Some(baseline) = baseline {
         baseline.apply(&mut reports, cwd, err);
     }
@@ -147,7 +163,7 @@ pub fn lint_paths(
     cwd: &Path,
     err: &mut dyn Write,
 ) -> Result<(Vec<FileReport>, bool), i32> {
-    let (inputs, options, tool_failed) = prepare(args, cwd, err)?;
+    let (inputs, options, tool_failed) = read_inputs(args, cwd, err)?;
     let mut reports = analyze_all(&inputs, &options);
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     Ok((reports, tool_failed))
@@ -156,7 +172,7 @@ pub fn lint_paths(
 /// Load the configuration, find the crates under `args.paths` and read their files, printing
 /// mcp-lint's own problems to `err`. Returns the crates, the options and whether mcp-lint failed
 /// somewhere, or the exit code when nothing can be linted (bad configuration).
-pub fn prepare(
+pub fn read_inputs(
     args: &CheckArgs,
     cwd: &Path,
     err: &mut dyn Write,

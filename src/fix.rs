@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 
 use lints::{Applicability, CrateInput, Edit, FileReport, Fix, Lint, Options, SourceFile};
 
-use crate::baseline::Baseline;
 use crate::cli::CheckArgs;
 use crate::driver;
 
@@ -250,11 +249,11 @@ pub fn availability(reports: &[FileReport]) -> Option<String> {
 pub fn run(
     args: &CheckArgs,
     cwd: &Path,
-    baseline: Option<&Baseline>,
+    output: &driver::Output<'_>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let (inputs, options, mut tool_failed) = match driver::prepare(args, cwd, err) {
+    let (inputs, options, mut tool_failed) = match driver::read_inputs(args, cwd, err) {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
@@ -328,7 +327,7 @@ pub fn run(
             files(written)
         );
     }
-    driver::report_and_exit(args, cwd, reports, tool_failed, baseline, out, err)
+    driver::report_and_exit(args, cwd, output, reports, tool_failed, out, err)
 }
 
 #[cfg(test)]
