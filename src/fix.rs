@@ -217,6 +217,21 @@ pub fn unified_diff(path: &Path, before: &str, after: &str) -> String {
         .to_string()
 }
 
+/// What one fix changes, as diff hunks without context or file header (`@@ -3 +3,2 @@` and the
+/// lines): the preview ui-tests pin for every fix, including those never applied.
+pub fn preview(text: &str, fix: &Fix) -> String {
+    let (after, used) = apply_fixes(text, std::iter::once(fix));
+    if used.is_empty() {
+        return "(the fix's edits are malformed)\n".to_string();
+    }
+    let diff = similar::TextDiff::from_lines(text, &after);
+    let mut out = String::new();
+    for hunk in diff.unified_diff().context_radius(0).iter_hunks() {
+        out.push_str(&hunk.to_string());
+    }
+    out
+}
+
 /// "3 fixes available with `--fix` (1 more with `--fix --unsafe-fixes`)": what fixing would do
 /// for these findings; `None` when no finding has a fix that can be applied.
 pub fn availability(reports: &[FileReport]) -> Option<String> {

@@ -477,6 +477,10 @@ fn render_all(
         if !out.ends_with('\n') {
             out.push('\n');
         }
+        if let Some(fix) = &d.fix {
+            let _ = writeln!(out, "  fix ({}): {}", fix.applicability.as_str(), fix.message);
+            out.push_str(&indent(&mcp_lint::fix::preview(&source.text, fix)));
+        }
     }
     out
 }

@@ -776,17 +776,28 @@ impl<'m> FixCx<'m> {
         let indent = self.indent_at(try_start);
         // The arm: the closure's block with the site replaced, so statements and comments in it
         // stay; or just the return.
-        let arm_body = match form.handler {
+        let (arm_body, written_at) = match form.handler {
             Some(Expr::Block(b)) if !b.block.stmts.is_empty() => {
                 let (block_start, block_end) = range(b);
                 let (site_start, site_end) = range(form.site);
-                format!(
+                let body = format!(
                     "{}{arm}{}",
                     &self.text[block_start..site_start],
                     &self.text[site_end..block_end]
-                )
+                );
+                (body, (block_start, block_end))
             }
-            _ => arm.to_string(),
+            _ => (arm.to_string(), range(form.site)),
+        };
+        // Lines after the first moved with the arm: shift them from where they were written to
+        // the arm's indentation (unless a string literal spans lines there: its text would
+        // change).
+        let was = self.indent_at(written_at.0);
+        let arm_body = match self.text.get(written_at.0..written_at.1) {
+            Some(written) if !spans_lines_in_literal(written) && !was.contains('\t') => {
+                reindent(&arm_body, indent.len() as isize + 4 - was.len() as isize)
+            }
+            _ => arm_body,
         };
         let (ok_arm, err_arm) = match &form.err_pattern {
             Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
@@ -998,6 +1009,38 @@ impl<'f> Scope<'f> {
     }
 }
 
+/// Whether a string or byte-string literal in `code` spans lines.
+fn spans_lines_in_literal(code: &str) -> bool {
+    fn any(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Group(g) => any(g.stream()),
+            proc_macro2::TokenTree::Literal(l) => l.to_string().contains('\n'),
+            _ => false,
+        })
+    }
+    // Unlexable text: assume the worst.
+    code.parse::<proc_macro2::TokenStream>().map_or(true, any)
+}
+
+/// Shift every line after the first by `delta` columns (removing at most the spaces there are).
+fn reindent(text: &str, delta: isize) -> String {
+    let mut lines = text.split('\n');
+    let mut out = lines.next().unwrap_or_default().to_string();
+    for line in lines {
+        out.push('\n');
+        if line.trim().is_empty() {
+            out.push_str(line);
+        } else if delta >= 0 {
+            out.push_str(&" ".repeat(delta as usize));
+            out.push_str(line);
+        } else {
+            let spaces = line.len() - line.trim_start_matches(' ').len();
+            out.push_str(&line[spaces.min(delta.unsigned_abs())..]);
+        }
+    }
+    out
+}
+
 /// Replace whole identifiers outside string literals: `[("McpError", "ErrorData")]`.
 fn rename_idents(code: &str, renames: &[(String, String)]) -> String {
     if renames.is_empty() {
@@ -1058,6 +1101,15 @@ mod tests {
             ),
             "Err(rmcp::ErrorData::invalid_params(format!(\"McpError {x}\\\" Content\"), None)) ContentBlock C::text"
         );
+    }
+
+    #[test]
+    fn reindents_continuation_lines_only() {
+        assert_eq!(reindent("{\n    a\n}", 4), "{\n        a\n    }");
+        assert_eq!(reindent("{\n        a\n\n    }", -4), "{\n    a\n\n}");
+        assert_eq!(reindent("x\n  y", -4), "x\ny");
+        assert!(spans_lines_in_literal("f(\"a\nb\")"));
+        assert!(!spans_lines_in_literal("f(\n    \"a\",\n)"));
     }
 
     #[test]
