@@ -122,12 +122,14 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
 
 /// MCP009: a success result built on a failure path made an isError one
 /// (`CallToolResult::success(x)` → `CallToolResult::error(x)`), keeping its content.
-pub fn success_to_error(model: &Model, site: &ErrorSite) -> Option<Fix> {
+/// `certain`: the path is a failure beyond doubt (MachineApplicable); else MaybeIncorrect.
+pub fn success_to_error(model: &Model, site: &ErrorSite, certain: bool) -> Option<Fix> {
     if !matches!(site.origin, Origin::Constructor(_)) {
         return None;
     }
     let cx = FixCx::new(model, site.span, site.file)?;
-    let Some(Expr::Call(call)) = cx.find(&[]).target else {
+    let target = cx.find(&[]).target?;
+    let Expr::Call(call) = target else {
         return None;
     };
     let Expr::Path(p) = &*call.func else {
@@ -139,17 +141,24 @@ pub fn success_to_error(model: &Model, site: &ErrorSite) -> Option<Fix> {
         .error_constructors
         .iter()
         .find(|(success, _)| method.ident == success)?;
-    // Certain inside an `Err(e) =>` arm or error closure; built from the error elsewhere, the
-    // path may be a deliberate recovery.
-    let applicability = if site.path.on_failure_path {
+    let mut applicability = if certain {
         Applicability::MachineApplicable
     } else {
         Applicability::MaybeIncorrect
     };
+    let mut edits = vec![cx.replace(range(&method.ident), error.clone())];
+    // An error result needs text to read: where the content is blank, show where it goes.
+    if site.empty_content {
+        let mut names = cx.names(&Returns::default());
+        let blanks = cx.blank_edits(target, &mut names)?;
+        edits.extend(blanks);
+        edits.extend(names.use_edit(&cx));
+        applicability = Applicability::HasPlaceholders;
+    }
     Some(Fix {
         message: format!("mark the result as an error with `{error}`"),
         applicability,
-        edits: vec![cx.replace(range(&method.ident), error.clone())],
+        edits,
     })
 }
 
@@ -158,25 +167,8 @@ pub fn success_to_error(model: &Model, site: &ErrorSite) -> Option<Fix> {
 pub fn empty_content_text(model: &Model, site: &ErrorSite) -> Option<Fix> {
     let cx = FixCx::new(model, site.span, site.file)?;
     let target = cx.find(&[]).target?;
-    let mut blanks = Blanks::default();
-    blanks.visit_expr(target);
     let mut names = cx.names(&Returns::default());
-    let mut edits = Vec::new();
-    for (start, end, blank) in blanks.found {
-        let replacement = match blank {
-            Blank::Vec => {
-                let content = content_snippet(cx.dialect)?;
-                cx.snippet(&content, &mut names, &[&cx.vocab.content])
-                    .replace(MESSAGE_MARK, PLACEHOLDER_TEXT)
-            }
-            Blank::Literal => PLACEHOLDER_TEXT.to_string(),
-            Blank::NewString => format!("String::from({PLACEHOLDER_TEXT})"),
-        };
-        edits.push(cx.replace((start, end), replacement));
-    }
-    if edits.is_empty() {
-        return None;
-    }
+    let mut edits = cx.blank_edits(target, &mut names)?;
     edits.extend(names.use_edit(&cx));
     Some(Fix {
         message: "say what failed and what to do instead".to_string(),
@@ -579,12 +571,22 @@ impl<'v> Visit<'v> for Blanks {
             },
             _ => None,
         };
-        match blank {
-            Some(b) => {
+        match (blank, e) {
+            (Some(b), _) => {
                 let (s, end) = range(e);
                 self.found.push((s, end, b));
             }
-            None => visit::visit_expr(self, e),
+            // `vec![ContentBlock::text("")]`: the blocks are macro tokens; parsed, they keep
+            // their places in the file.
+            (None, Expr::Macro(m)) if m.mac.path.is_ident("vec") => {
+                let items = m.mac.parse_body_with(
+                    syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated,
+                );
+                for item in items.iter().flatten() {
+                    self.visit_expr(item);
+                }
+            }
+            (None, _) => visit::visit_expr(self, e),
         }
     }
 }
@@ -747,6 +749,27 @@ impl<'m> FixCx<'m> {
             }
         }
         rename_idents(snippet, &renames)
+    }
+
+    /// Placeholder text for every empty vector and blank string in `target`; `None` when there
+    /// is none.
+    fn blank_edits(&self, target: &Expr, names: &mut Names) -> Option<Vec<Edit>> {
+        let mut blanks = Blanks::default();
+        blanks.visit_expr(target);
+        let mut edits = Vec::new();
+        for (start, end, blank) in blanks.found {
+            let replacement = match blank {
+                Blank::Vec => {
+                    let content = content_snippet(self.dialect)?;
+                    self.snippet(&content, names, &[&self.vocab.content])
+                        .replace(MESSAGE_MARK, PLACEHOLDER_TEXT)
+                }
+                Blank::Literal => PLACEHOLDER_TEXT.to_string(),
+                Blank::NewString => format!("String::from({PLACEHOLDER_TEXT})"),
+            };
+            edits.push(self.replace((start, end), replacement));
+        }
+        (!edits.is_empty()).then_some(edits)
     }
 
     fn replace(&self, (start, end): (usize, usize), replacement: String) -> Edit {

@@ -95,7 +95,9 @@ fn check(cx: &mut LintContext<'_>) {
                 "return `{}`",
                 dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
             ));
-        d.fix = crate::fix::success_to_error(cx.model, site);
+        // Certain inside an `Err(e) =>` arm or error closure; built from the error elsewhere, the
+        // path may be a deliberate recovery.
+        d.fix = crate::fix::success_to_error(cx.model, site, site.path.on_failure_path);
         cx.report(site.file, d);
     }
 }

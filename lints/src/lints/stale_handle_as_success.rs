@@ -87,7 +87,7 @@ fn check(cx: &mut LintContext<'_>) {
         {
             continue;
         }
-        let d = cx
+        let mut d = cx
             .diagnostic(
                 site.span,
                 "a lookup miss on a handle or id is answered with a success result",
@@ -102,6 +102,8 @@ fn check(cx: &mut LintContext<'_>) {
                     false
                 )
             ));
+        // A miss can be a normal outcome the tool reports on purpose: never certain.
+        d.fix = crate::fix::success_to_error(cx.model, site, false);
         cx.report(site.file, d);
     }
 }
