@@ -407,7 +407,7 @@ fn human_output_levels_and_exit_codes_pass_through() {
     assert!(run.stdout.contains("server/src/lib.rs:9:13"), "{run:?}");
     assert!(
         run.stdout
-            .ends_with("2 errors, 0 warnings (6 files checked)\n"),
+            .ends_with("2 errors, 0 warnings (6 files checked)\n2 fixes available with `--fix`\n"),
         "{run:?}"
     );
     let run = cargo_mcp_lint(&root, &["--workspace", "--exit-zero"]);

@@ -417,10 +417,31 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
     let actions = actions.as_array().expect("actions");
     assert_eq!(
         actions.len(),
-        1,
-        "no fix yet, one suppression: {actions:#?}"
+        2,
+        "the finding's fix, then the suppression: {actions:#?}"
     );
-    let action = &actions[0];
+    // The fix rewrites `.map_err(..)?` into a `match`: MaybeIncorrect (the value's type is not
+    // evident), so offered but not preferred.
+    let fix = &actions[0];
+    assert_eq!(
+        fix["title"],
+        "return the failure as an isError tool result the model can read"
+    );
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["isPreferred"], false);
+    let fix_edits = &fix["edit"]["documentChanges"][0]["edits"];
+    let receiver = utf16_len("        let text = ");
+    assert_eq!(
+        fix_edits[0],
+        json!({ "range": range((LINE, receiver), (LINE, receiver)), "newText": "match " })
+    );
+    assert!(
+        fix_edits[1]["newText"]
+            .as_str()
+            .is_some_and(|t| t.contains("Err(e) => return Ok(CallToolResult::error(")),
+        "{fix_edits:#?}"
+    );
+    let action = &actions[1];
     assert_eq!(
         action["title"],
         "Suppress `tool_failure_as_protocol_error` on this line (then write why)"
