@@ -142,7 +142,12 @@ pub fn apply_fixes<'f>(text: &str, fixes: impl Iterator<Item = &'f Fix>) -> (Str
                 .iter()
                 .enumerate()
                 .all(|(j, a)| fix.edits[j + 1..].iter().all(|b| !overlaps(a, b)));
-        if !well_formed || fix.edits.iter().any(|a| taken.iter().any(|b| overlaps(a, b))) {
+        if !well_formed
+            || fix
+                .edits
+                .iter()
+                .any(|a| taken.iter().any(|b| overlaps(a, b)))
+        {
             continue;
         }
         taken.extend(&fix.edits);
@@ -394,8 +399,8 @@ mod tests {
     fn malformed_fixes_are_skipped() {
         let text = "héllo";
         let fixes = [
-            fix(vec![edit(2, 3, "e")]),          // inside 'é'
-            fix(vec![edit(4, 2, "x")]),          // backwards
+            fix(vec![edit(2, 3, "e")]),                  // inside 'é'
+            fix(vec![edit(4, 2, "x")]),                  // backwards
             fix(vec![edit(0, 2, "a"), edit(1, 3, "b")]), // overlapping itself
             fix(vec![edit(0, 1, "H")]),
         ];
@@ -441,7 +446,10 @@ mod tests {
     #[test]
     fn diff_names_the_file() {
         let d = unified_diff(Path::new("src/a.rs"), "a\nb\n", "a\nc\n");
-        assert!(d.starts_with("--- src/a.rs\n+++ src/a.rs\n@@ -1,2 +1,2 @@\n"), "{d}");
+        assert!(
+            d.starts_with("--- src/a.rs\n+++ src/a.rs\n@@ -1,2 +1,2 @@\n"),
+            "{d}"
+        );
         assert!(d.contains("-b\n+c\n"), "{d}");
     }
 }

@@ -478,7 +478,12 @@ fn render_all(
             out.push('\n');
         }
         if let Some(fix) = &d.fix {
-            let _ = writeln!(out, "  fix ({}): {}", fix.applicability.as_str(), fix.message);
+            let _ = writeln!(
+                out,
+                "  fix ({}): {}",
+                fix.applicability.as_str(),
+                fix.message
+            );
             out.push_str(&indent(&mcp_lint::fix::preview(&source.text, fix)));
         }
     }
@@ -605,7 +610,10 @@ fn check_fixed(
         return problems;
     };
     if let Err(e) = syn::parse_file(fixed) {
-        problems.push(format!("{} does not parse with syn: {e}", file_name(&fixed_path)));
+        problems.push(format!(
+            "{} does not parse with syn: {e}",
+            file_name(&fixed_path)
+        ));
     }
     let after: &[Diagnostic] = result
         .reports

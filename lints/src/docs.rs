@@ -16,6 +16,10 @@ pub const REQUIRED_HEADINGS: [&str; 6] = [
 /// The extra heading an MCP lint (every group but `meta`) carries, after the others.
 pub const SDK_NOTES_HEADING: &str = "SDK notes";
 
+/// The heading an MCP lint carries right after `### Use instead`: what `--fix` does for it and
+/// when that changes behaviour (or why there is no automatic fix).
+pub const FIX_SAFETY_HEADING: &str = "Fix safety";
+
 /// Longest first paragraph of `### What it does` (it becomes SARIF's `fullDescription`).
 pub const MAX_FULL_DESCRIPTION: usize = 1000;
 
@@ -136,6 +140,11 @@ pub fn doc_problems(lint: &Lint) -> Vec<String> {
 
     let mut expected: Vec<&str> = REQUIRED_HEADINGS.to_vec();
     if lint.group != Group::Meta {
+        let after_use_instead = expected
+            .iter()
+            .position(|h| *h == "Use instead")
+            .map_or(0, |i| i + 1);
+        expected.insert(after_use_instead, FIX_SAFETY_HEADING);
         expected.push(SDK_NOTES_HEADING);
     }
     for wanted in &expected {
@@ -305,6 +314,8 @@ mod tests {
         " ```rust",
         " let x = f()?;",
         " ```",
+        " ### Fix safety",
+        " No automatic fix.",
         " ### Known problems",
         " None known.",
         " ### Spec",
@@ -346,6 +357,7 @@ mod tests {
         assert!(has("missing heading `### Use instead`"), "{problems:?}");
         assert!(has("missing heading `### Known problems`"));
         assert!(has("missing heading `### SDK notes`"));
+        assert!(has("missing heading `### Fix safety`"));
         assert!(has("section `### Why is this bad?` is empty"));
         assert!(has("must start lowercase"));
         assert!(has("must not end with a period"));

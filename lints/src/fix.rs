@@ -82,8 +82,9 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
     })
 }
 
-/// MCP007: the unknown-tool branch's `Ok(<tool result>)` replaced by the SDK's -32602 protocol
-/// error naming the tool.
+/// MCP007/MCP011: the unknown-tool branch's answer (`Ok(<tool result>)`, or `Err(<protocol
+/// error>)` with another code or without the name) replaced by the SDK's -32602 protocol error
+/// naming the tool.
 pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Option<Fix> {
     if !matches!(site.origin, Origin::Constructor(_)) {
         return None;
@@ -91,8 +92,9 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
     let cx = FixCx::new(model, site.span, site.file)?;
     let returns = cx.returns()?;
     let found = cx.find(&cx.vocab.wrapped_results);
-    let (call, false) = found.ok_call? else {
-        return None;
+    let call = match (found.ok_call, found.err_call) {
+        (Some((call, false)), _) | (None, Some((call, false))) => call,
+        _ => return None,
     };
     if !returned_ranges(cx.located.body).contains(&range(call)) {
         return None;
@@ -216,9 +218,7 @@ fn range(node: &impl Spanned) -> (usize, usize) {
 fn is_place_expression(text: &str) -> bool {
     let ident = |s: &str| {
         let mut chars = s.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
             && chars.all(|c| c.is_alphanumeric() || c == '_')
     };
     !text.is_empty() && text.split('.').all(ident)
@@ -557,8 +557,12 @@ impl<'v> Visit<'v> for Blanks {
             }) if s.value().trim().is_empty() => Some(Blank::Literal),
             Expr::Call(c) if c.args.is_empty() => match &*c.func {
                 Expr::Path(p) => {
-                    let segs: Vec<String> =
-                        p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                    let segs: Vec<String> = p
+                        .path
+                        .segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect();
                     match segs.as_slice() {
                         [.., ty, m] if ty == "Vec" && (m == "new" || m == "default") => {
                             Some(Blank::Vec)
@@ -1148,6 +1152,9 @@ mod tests {
         use Applicability::*;
         assert_eq!(MachineApplicable.max_risk(MaybeIncorrect), MaybeIncorrect);
         assert_eq!(HasPlaceholders.max_risk(MaybeIncorrect), HasPlaceholders);
-        assert_eq!(MachineApplicable.max_risk(MachineApplicable), MachineApplicable);
+        assert_eq!(
+            MachineApplicable.max_risk(MachineApplicable),
+            MachineApplicable
+        );
     }
 }

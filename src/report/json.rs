@@ -86,24 +86,28 @@ pub fn write(
             end_column: d.span.end_column,
             message: &d.message,
             help: d.help.as_deref(),
-            fix: d.fix.as_ref().zip(r.source.as_deref()).map(|(fix, source)| JsonFix {
-                message: &fix.message,
-                applicability: fix.applicability.as_str(),
-                edits: fix
-                    .edits
-                    .iter()
-                    .map(|e| {
-                        let span = source.span(e.start, e.end);
-                        JsonEdit {
-                            line: span.start_line,
-                            column: span.start_column,
-                            end_line: span.end_line,
-                            end_column: span.end_column,
-                            content: &e.replacement,
-                        }
-                    })
-                    .collect(),
-            }),
+            fix: d
+                .fix
+                .as_ref()
+                .zip(r.source.as_deref())
+                .map(|(fix, source)| JsonFix {
+                    message: &fix.message,
+                    applicability: fix.applicability.as_str(),
+                    edits: fix
+                        .edits
+                        .iter()
+                        .map(|e| {
+                            let span = source.span(e.start, e.end);
+                            JsonEdit {
+                                line: span.start_line,
+                                column: span.start_column,
+                                end_line: span.end_line,
+                                end_column: span.end_column,
+                                content: &e.replacement,
+                            }
+                        })
+                        .collect(),
+                }),
         })
         .collect();
     let stats = with_statistics.then(|| {

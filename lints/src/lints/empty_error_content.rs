@@ -50,6 +50,14 @@ crate::declare_lint! {
     /// and declare `ping` as `-> Result<String, String>`, returning an `Err(format!(..))` that names the
     /// backend and the error. Before rmcp 2.0 the block is `Content::text(..)`.
     ///
+    /// ### Fix safety
+    /// The suggestion shows where the text goes: a text block with a placeholder in an empty vector
+    /// (`vec![ContentBlock::text("<what failed and what to do instead>")]`), the placeholder in blank
+    /// text, `String::from(..)` for `String::new()`. It is HasPlaceholders: shown in JSON and SARIF
+    /// output, never applied, because only you know what the message should say. `Err(())` and
+    /// `r.is_error = Some(true)` get no suggestion: the fix there changes a type or another
+    /// statement.
+    ///
     /// ### Known problems
     /// - Only content the source shows is checked: a vector filled at run time, or a text block built
     ///   from a variable that happens to be empty, is not reported.

@@ -40,6 +40,15 @@ crate::declare_lint! {
     /// }
     /// ```
     ///
+    /// ### Fix safety
+    /// `--fix` turns `CallToolResult::success(..)` into `CallToolResult::error(..)` and
+    /// `structured(..)` into `structured_error(..)`, keeping the content, so the result carries
+    /// `isError: true`: hosts and the model then see the failure. MachineApplicable in an `Err(e) =>`
+    /// arm, an `if let Err(e)` or a closure that receives the error; MaybeIncorrect (applied with
+    /// `--unsafe-fixes`) where the result is only built from the error, which may be a deliberate
+    /// recovery. Blank content gets a placeholder (HasPlaceholders, never applied). Text returned as
+    /// `Ok(String)` from a text tool gets no fix.
+    ///
     /// ### Known problems
     /// - An `Err` arm that recovers on purpose (serves a cached value, falls back to a default) is
     ///   reported too; suppress it with a reason.

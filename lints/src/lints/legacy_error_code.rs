@@ -43,6 +43,11 @@ crate::declare_lint! {
     /// Inside a tool, report the failure as an `isError` result instead (see MCP001). For a missing
     /// resource use -32602 (`McpError::invalid_params`) or rmcp's `resource_not_found`.
     ///
+    /// ### Fix safety
+    /// No automatic fix: the right replacement depends on what the error means (a tool's own failure
+    /// becomes an isError result, a malformed request a standard code such as -32602), which the
+    /// code alone does not tell.
+    ///
     /// ### Known problems
     /// - Codes are resolved through literals, `ErrorCode::NAME` and consts of this crate; a code computed
     ///   at run time or taken from another crate is not seen.

@@ -40,6 +40,10 @@ crate::declare_lint! {
     /// ```
     /// and answer the failed request the same way.
     ///
+    /// ### Fix safety
+    /// No automatic fix: replacing a panic needs an error message and a decision about what the
+    /// failure means for the call.
+    ///
     /// ### Known problems
     /// - Every panic site is reported, including ones that cannot fail in practice (`Regex::new` on a
     ///   literal, `.lock().unwrap()`); that is why the lint is opt-in. Suppress those with a reason.

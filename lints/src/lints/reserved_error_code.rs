@@ -47,6 +47,10 @@ crate::declare_lint! {
     /// ```
     /// Inside a tool, report the failure as an `isError` result instead (see MCP001).
     ///
+    /// ### Fix safety
+    /// No automatic fix: which defined code (or which isError result) replaces a reserved one depends
+    /// on what the error means, which the code alone does not tell.
+    ///
     /// ### Known problems
     /// - The lint checks numbers, not meanings: a defined code used for something else (-32021 for a
     ///   missing *server* feature) is not reported.

@@ -40,6 +40,13 @@ crate::declare_lint! {
     /// }
     /// ```
     ///
+    /// ### Fix safety
+    /// `--fix --unsafe-fixes` turns `CallToolResult::success(..)` into `CallToolResult::error(..)`
+    /// with the same content, so the result carries `isError: true`. It is MaybeIncorrect: a miss
+    /// can be an answer the tool gives on purpose, and the text may need to say how to get a new
+    /// handle. Blank content gets a placeholder (HasPlaceholders, never applied). Text returned as
+    /// `Ok(String)` gets no fix.
+    ///
     /// ### Known problems
     /// - A heuristic: the lint cannot tell a handle lookup from an optional lookup whose miss is a valid
     ///   answer ("no saved settings yet", a search without hits). Suppress those with a reason.

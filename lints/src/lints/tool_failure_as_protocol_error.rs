@@ -49,6 +49,23 @@ crate::declare_lint! {
     /// Before rmcp 2.0 write `Content::text(..)`. A `#[tool]` fn declared `-> Result<String, String>`
     /// gets the same outcome from `Err(format!(..))`.
     ///
+    /// ### Fix safety
+    /// `--fix` rewrites an `Err(McpError::..(msg, ..))` that a tool returns into
+    /// `Ok(CallToolResult::error(vec![ContentBlock::text(msg)]))` (`Content::text` before rmcp 2.0;
+    /// `.into()` in a 3.x `call_tool` that returns `CallToolResponse`), and `value.map_err(|e| ..)?`,
+    /// `.ok_or_else(|| ..)?` or `.ok_or(..)?` into a `match` whose error arm returns that result. It
+    /// writes the names the module already has for these types and adds a `use` for a missing one.
+    /// Changing the channel is the point: the client now gets a successful response whose result
+    /// has `isError: true`, so anything that counted JSON-RPC errors (host metrics, retries) sees the
+    /// failure as a tool result. The fix is MachineApplicable when the fn declares the SDK's tool
+    /// result as its `Ok` type; MaybeIncorrect (applied with `--unsafe-fixes`) when the error
+    /// carried `data` (`Some(..)`, which the isError result has no place for and which is dropped),
+    /// or when `.map_err` is called on a value whose type the source does not show (the `match`
+    /// assumes a `Result`; only a call to a fn of the crate declared to return one makes it evident).
+    /// There is no fix for an error built in a helper, kept in a variable, returned from a closure,
+    /// or in a fn whose `Ok` type is not the tool result: each needs a decision the source does not
+    /// show.
+    ///
     /// ### Known problems
     /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
     ///   channel, a `JoinError`, cancellation, serializing the server's own output, building an

@@ -49,6 +49,15 @@ crate::declare_lint! {
     /// }
     /// ```
     ///
+    /// ### Fix safety
+    /// `--fix` rewrites the -32602 the way `tool_failure_as_protocol_error` rewrites its errors:
+    /// `return Err(McpError::invalid_params(msg, None))` becomes
+    /// `return Ok(CallToolResult::error(vec![ContentBlock::text(msg)]))` (MachineApplicable), and
+    /// `.map_err(|e| McpError::invalid_params(..))?` a `match` (MaybeIncorrect unless the value's type
+    /// is evident). Dropping `Some(data)` makes it MaybeIncorrect. The client then gets an isError
+    /// result instead of a -32602 error; that is the change SEP-1303 asks for. A target before
+    /// 2025-11-25 turns the lint off, and with it the fix.
+    ///
     /// ### Known problems
     /// - Schema-level and value-level checks are told apart heuristically, from the condition checked and
     ///   the message text; a value check that only says "missing" may be taken for a schema check.

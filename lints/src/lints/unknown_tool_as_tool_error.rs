@@ -43,6 +43,16 @@ crate::declare_lint! {
     /// }
     /// ```
     ///
+    /// ### Fix safety
+    /// `--fix` replaces the branch's `Ok(<tool result>)` with
+    /// `Err(McpError::invalid_params(format!("Unknown tool: {name}"), None))`, naming the tool by the
+    /// arm's binding (or the name the dispatcher compares) and writing the error type as the fn's
+    /// signature does. The client gets a JSON-RPC error instead of a result, which is the point;
+    /// the branch's own text is replaced by the spec's message, and statements before the answer stay
+    /// (a variable that only built the old text becomes unused). MachineApplicable when the name is a
+    /// binding or a field path (`request.name`), MaybeIncorrect for other expressions. If you follow
+    /// SEP-2145, allow the lint instead of fixing.
+    ///
     /// ### Known problems
     /// - Only the fallback arm of a `match` on the tool name is recognised; dispatch through a map lookup
     ///   or an `if` chain is not.

@@ -45,6 +45,13 @@ crate::declare_lint! {
     /// }
     /// ```
     ///
+    /// ### Fix safety
+    /// `--fix` replaces the answer with `Err(McpError::invalid_params(format!("Unknown tool: {name}"),
+    /// None))`, naming the tool by the arm's binding (or the name the dispatcher compares) and writing
+    /// the error type as the fn's signature does. Clients see -32602 and the spec's message instead
+    /// of the old code and text. MachineApplicable when the name is a binding or a field path,
+    /// MaybeIncorrect for other expressions; the SDK's tool-enum conversion (`?`) gets no fix.
+    ///
     /// ### Known problems
     /// - Only hand-written dispatch is checked: the fallback arm of a `match` over the tool name and
     ///   rust-mcp-sdk's `tool_box!` conversion (`MyTools::try_from(params)?`). Unknown tools that an
@@ -103,13 +110,14 @@ fn check(cx: &mut LintContext<'_>) {
             Some(_) if !names_tool => "unknown-tool error does not name the tool".to_string(),
             _ => continue,
         };
-        let d = cx
+        let mut d = cx
             .diagnostic(site.span, message)
             .with_label("the spec answers -32602 \"Unknown tool: <name>\"")
             .with_help(format!(
                 "return `{}`",
                 dialect.unknown_tool_snippet(binding)
             ));
+        d.fix = crate::fix::unknown_tool_error(cx.model, site, binding);
         cx.report(site.file, d);
     }
 }

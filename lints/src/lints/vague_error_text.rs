@@ -55,6 +55,11 @@ crate::declare_lint! {
     /// }
     /// ```
     ///
+    /// ### Fix safety
+    /// The suggestion replaces the text with `"<what failed and what valid input looks like>"`. It is
+    /// HasPlaceholders: shown in JSON and SARIF output, never applied, because only you know the
+    /// specific words.
+    ///
     /// ### Known problems
     /// - Text the source does not show (`e.to_string()`, a variable, a helper's return value) is never
     ///   reported, and a `format!` with any placeholder counts as specific.

@@ -668,4 +668,3 @@ pub struct FixVocabulary {
     /// Constructors of a success result and their isError counterparts (`success` → `error`).
     pub error_constructors: Vec<(String, String)>,
 }
-
