@@ -803,8 +803,20 @@ impl<'m> FixCx<'m> {
         let indent = self.indent_at(try_start);
         // The arm: the closure's block with the site replaced, so statements and comments in it
         // stay; or just the return.
+        // A block with more than the site in it (statements, comments) is kept around it.
+        let keeps_block = |b: &syn::ExprBlock| {
+            let (block_start, block_end) = range(b);
+            let (site_start, site_end) = range(form.site);
+            let around = |r: std::ops::Range<usize>| {
+                self.text.get(r).is_none_or(|t| {
+                    t.trim_matches(|c: char| c.is_whitespace() || c == '{' || c == '}')
+                        .is_empty()
+                })
+            };
+            !(around(block_start..site_start) && around(site_end..block_end))
+        };
         let (arm_body, written_at) = match form.handler {
-            Some(Expr::Block(b)) if !b.block.stmts.is_empty() => {
+            Some(Expr::Block(b)) if keeps_block(b) => {
                 let (block_start, block_end) = range(b);
                 let (site_start, site_end) = range(form.site);
                 let body = format!(

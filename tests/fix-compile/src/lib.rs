@@ -1,0 +1,152 @@
+//! An rmcp 3.11 server whose tools report failures through the wrong channel, in the forms
+//! `mcp-lint check --fix --unsafe-fixes` rewrites. Every finding here carries a fix that applies;
+//! after fixing, the crate must still compile and mcp-lint must find nothing.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use rmcp::{
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CallToolResult},
+    schemars,
+    service::RequestContext,
+    tool, tool_handler, tool_router, ErrorData as McpError, RoleServer, ServerHandler,
+};
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct NoteArgs {
+    /// The note's title.
+    pub title: String,
+    /// The note's text, for `add`.
+    pub body: Option<String>,
+}
+
+pub struct Notes {
+    notes: Mutex<HashMap<String, String>>,
+    tool_router: ToolRouter<Self>,
+}
+
+impl Default for Notes {
+    fn default() -> Self {
+        Self {
+            notes: Mutex::new(HashMap::new()),
+            tool_router: Self::tool_router(),
+        }
+    }
+}
+
+/// A title the model can use, or why not.
+fn checked_title(title: &str) -> Result<&str, String> {
+    match title.chars().count() {
+        0 => Err("it is empty".to_string()),
+        n if n > 80 => Err(format!("it has {n} characters; at most 80")),
+        _ => Ok(title),
+    }
+}
+
+#[tool_router]
+impl Notes {
+    #[tool(description = "Add a note")]
+    async fn add(
+        &self,
+        Parameters(NoteArgs { title, body }): Parameters<NoteArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let title = checked_title(&title)
+            .map_err(|e| McpError::invalid_params(format!("title {title:?} cannot be used: {e}"), None))?;
+        let body = body.unwrap_or_default();
+        if body.trim().is_empty() {
+            return Err(McpError::invalid_params("a note needs a body with some text", None));
+        }
+        let mut notes = self
+            .notes
+            .lock()
+            .map_err(|_| McpError::internal_error("note store lock poisoned", None))?;
+        if notes.contains_key(title) {
+            return Err(McpError::internal_error(
+                format!("a note titled {title} already exists; pick another title"),
+                None,
+            ));
+        }
+        notes.insert(title.to_string(), body);
+        Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(format!("added {title}"))]))
+    }
+
+    #[tool(description = "Read a note")]
+    async fn read(
+        &self,
+        Parameters(NoteArgs { title, .. }): Parameters<NoteArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let notes = self
+            .notes
+            .lock()
+            .map_err(|_| McpError::internal_error("note store lock poisoned", None))?;
+        let body = notes
+            .get(&title)
+            .ok_or_else(|| McpError::internal_error(format!("no note titled {title}"), None))?;
+        Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(body.clone())]))
+    }
+
+    #[tool(description = "Import a note from a JSON file")]
+    async fn import(
+        &self,
+        Parameters(NoteArgs { title, .. }): Parameters<NoteArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let text = std::fs::read_to_string(&title).map_err(|e| {
+            McpError::internal_error(
+                format!("cannot read {title}: {e}"),
+                Some(serde_json::json!({ "path": title })),
+            )
+        })?;
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(v) => Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(v.to_string())])),
+            Err(e) => Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(format!(
+                "{title} is not JSON: {e}"
+            ))])),
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Notes {}
+
+/// A hand-written dispatcher (rmcp 3.x: `CallToolResponse`, results through `.into()`).
+pub struct Clock;
+
+impl ServerHandler for Clock {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        match request.name.as_ref() {
+            "now" => {
+                let secs = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_err(|e| McpError::internal_error(format!("the clock is set before 1970: {e}"), None))?
+                    .as_secs();
+                Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(secs.to_string())]).into())
+            }
+            other => Ok(CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
+                "there is no tool {other} here"
+            ))])
+            .into()),
+        }
+    }
+}
+
+/// A dispatcher that answers unknown tools with -32601.
+pub struct Ping;
+
+impl ServerHandler for Ping {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        match request.name.as_ref() {
+            "ping" => Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text("pong")]).into()),
+            _ => Err(McpError::method_not_found::<CallToolRequestMethod>()),
+        }
+    }
+}
