@@ -264,24 +264,31 @@ pub fn availability(reports: &[FileReport]) -> Option<String> {
     }
 }
 
-/// `mcp-lint check --fix` / `--diff`: fix every crate, then write the files and report what
-/// remains, or print the diff.
-pub fn run(
+/// What fixing the crates did, for the report that follows.
+#[derive(Debug)]
+pub struct FixRun {
+    /// The findings after fixing (with `--diff`: those the fixed code would have).
+    pub reports: Vec<FileReport>,
+    /// With `--diff`: the unified diff of every file that would change (empty: none would).
+    pub diff: Option<String>,
+    /// A file could not be written.
+    pub failed: bool,
+}
+
+/// Fix `inputs` as `args` asks (`--unsafe-fixes` or not), in memory; then print the diff
+/// (`--diff`) or write the changed files. Says on `err` how many findings were fixed.
+pub fn fix_inputs(
+    inputs: &[CrateInput],
+    options: &Options,
     args: &CheckArgs,
     cwd: &Path,
-    output: &driver::Output<'_>,
-    out: &mut dyn Write,
     err: &mut dyn Write,
-) -> i32 {
-    let (inputs, options, mut tool_failed) = match driver::read_inputs(args, cwd, err) {
-        Ok(prepared) => prepared,
-        Err(code) => return code,
-    };
+) -> FixRun {
     let mut reports = Vec::new();
     let mut changes: Vec<(PathBuf, String, String)> = Vec::new();
     let mut fixed = 0;
-    for input in &inputs {
-        let result = fix_crate(input, &options, args.unsafe_fixes);
+    for input in inputs {
+        let result = fix_crate(input, options, args.unsafe_fixes);
         for path in &result.unparsable {
             let _ = writeln!(
                 err,
@@ -303,15 +310,10 @@ pub fn run(
     let findings = |n: usize| if n == 1 { "finding" } else { "findings" };
 
     if args.diff {
-        for (path, before, after) in &changes {
-            if let Err(e) = out.write_all(unified_diff(path, before, after).as_bytes()) {
-                if e.kind() != io::ErrorKind::BrokenPipe {
-                    let _ = writeln!(err, "error: could not write the diff: {e}");
-                    return driver::EXIT_FAILURE;
-                }
-            }
-        }
-        let _ = out.flush();
+        let diff: String = changes
+            .iter()
+            .map(|(path, before, after)| unified_diff(path, before, after))
+            .collect();
         let _ = writeln!(
             err,
             "would fix {fixed} {} in {} {}",
@@ -319,23 +321,21 @@ pub fn run(
             changes.len(),
             files(changes.len())
         );
-        return if tool_failed {
-            driver::EXIT_FAILURE
-        } else if changes.is_empty() {
-            driver::EXIT_CLEAN
-        } else {
-            driver::EXIT_FINDINGS
+        return FixRun {
+            reports,
+            diff: Some(diff),
+            failed: false,
         };
     }
-
     let mut written = 0;
+    let mut failed = false;
     for (path, _, after) in &changes {
         let real = crate::discover::normalize(&cwd.join(path));
         match write_atomically(&real, after.as_bytes()) {
             Ok(()) => written += 1,
             Err(e) => {
                 let _ = writeln!(err, "error: could not write {}: {e}", path.display());
-                tool_failed = true;
+                failed = true;
             }
         }
     }
@@ -347,7 +347,50 @@ pub fn run(
             files(written)
         );
     }
-    driver::report_and_exit(args, cwd, output, reports, tool_failed, out, err)
+    FixRun {
+        reports,
+        diff: None,
+        failed,
+    }
+}
+
+/// Print a `--diff` and return its exit code: 2 when mcp-lint failed, 1 when there is something
+/// to fix, 0 when there is not.
+pub fn write_diff(diff: &str, tool_failed: bool, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    if let Err(e) = out.write_all(diff.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            let _ = writeln!(err, "error: could not write the diff: {e}");
+            return driver::EXIT_FAILURE;
+        }
+    }
+    if tool_failed {
+        driver::EXIT_FAILURE
+    } else if diff.is_empty() {
+        driver::EXIT_CLEAN
+    } else {
+        driver::EXIT_FINDINGS
+    }
+}
+
+/// `mcp-lint check --fix` / `--diff`: fix every crate, then report what remains, or print the
+/// diff.
+pub fn run(
+    args: &CheckArgs,
+    cwd: &Path,
+    output: &driver::Output<'_>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let (inputs, options, tool_failed) = match driver::read_inputs(args, cwd, err) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
+    };
+    let run = fix_inputs(&inputs, &options, args, cwd, err);
+    let tool_failed = tool_failed || run.failed;
+    match &run.diff {
+        Some(diff) => write_diff(diff, tool_failed, out, err),
+        None => driver::report_and_exit(args, cwd, output, run.reports, tool_failed, out, err),
+    }
 }
 
 #[cfg(test)]

@@ -653,3 +653,45 @@ fn a_baseline_written_by_mcp_lint_applies_to_cargo_mcp_lint() {
         .collect();
     assert_eq!(files, ["plain/src/server.rs"], "{run:?}");
 }
+
+#[test]
+fn fix_and_diff_work_through_cargo() {
+    let (_tmp, root) = workspace();
+    let run = cargo_mcp_lint(&root, &["--workspace", "--diff"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("--- server/src/lib.rs\n+++ server/src/lib.rs\n"),
+        "{run:?}"
+    );
+    // rmcp 0.8 in `server`, 2.x in `app`: each gets its generation's block type.
+    assert!(
+        run.stdout
+            .contains("+        Ok(CallToolResult::error(vec![Content::text(\"database"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout
+            .contains("+        Ok(CallToolResult::error(vec![ContentBlock::text(\"database"),
+        "{run:?}"
+    );
+    assert_eq!(
+        read(&root, "server/src/lib.rs"),
+        MCP001_TOOL,
+        "--diff wrote"
+    );
+
+    let run = cargo_mcp_lint(&root, &["--workspace", "--fix"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr.contains("fixed 2 findings in 2 files"),
+        "{run:?}"
+    );
+    assert!(read(&root, "server/src/lib.rs").contains("Ok(CallToolResult::error("));
+    // Test code is not linted, so it is not fixed either.
+    assert_eq!(read(&root, "tests/it.rs"), MCP001_TOOL);
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).expect("read")
+}

@@ -181,7 +181,8 @@ fn sarif_with_fixes_and_the_demo_server_pass_the_validator() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    // No lint produces fixes yet: write one by hand, on a non-ASCII line.
+    // A fix written by hand, on a non-ASCII line (UTF-16 columns); the demo server below carries
+    // the lints' own fixes.
     let text = "fn f() {\n    let é = 1; Err(\"é\".into())\n}\n";
     write(dir.path(), "src/a.rs", text);
     let source = SourceFile::new("src/a.rs".into(), text.to_string());

@@ -240,10 +240,11 @@ edition = "2021"
 rmcp = { version = "3", features = ["server"] }
 "#;
 
-/// Run `mcp-lint check --format FORMAT` in a crate holding the README's sample tool.
-fn run_sample(dir: &Path, format: &str) -> String {
+/// Run `mcp-lint check ARGS` in a crate holding the README's sample tool.
+fn run_sample(dir: &Path, args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-        .args(["check", "--color", "never", "--format", format])
+        .args(["check", "--color", "never"])
+        .args(args)
         .current_dir(dir)
         .env_remove("COLUMNS")
         .env_remove("NO_COLOR")
@@ -252,7 +253,7 @@ fn run_sample(dir: &Path, format: &str) -> String {
     assert_eq!(
         output.status.code(),
         Some(1),
-        "the README sample has an error-level finding; stderr: {}",
+        "the README sample has an error-level finding (and a fix); stderr: {}",
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).expect("output is UTF-8")
@@ -270,14 +271,15 @@ fn readme_sample_output_is_what_mcp_lint_prints() {
 
     let mut stale = Vec::new();
     // Back to front, so blessing one block does not move the ones before it.
-    for (name, format) in [
-        ("junit", "junit"),
-        ("github", "github"),
-        ("json", "json"),
-        ("concise", "concise"),
-        ("human", "human"),
+    for (name, args) in [
+        ("junit", &["--format", "junit"][..]),
+        ("github", &["--format", "github"]),
+        ("diff", &["--diff", "--unsafe-fixes"]),
+        ("json", &["--format", "json"]),
+        ("concise", &["--format", "concise"]),
+        ("human", &["--format", "human"]),
     ] {
-        let actual = normalise(&run_sample(dir.path(), format));
+        let actual = normalise(&run_sample(dir.path(), args));
         let (range, documented) = sample_block(&readme, name).unwrap_or_else(|e| panic!("{e}"));
         if normalise(&documented) == actual {
             continue;

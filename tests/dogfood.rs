@@ -4,7 +4,7 @@
 use std::process::Command;
 
 /// Directories whose findings are deliberate.
-const DELIBERATE: &[&str] = &["examples/demo-server/", "ui-tests/"];
+const DELIBERATE: &[&str] = &["examples/demo-server/", "ui-tests/", "tests/fix-compile/"];
 
 #[test]
 fn own_workspace_reports_only_deliberate_findings() {

@@ -326,6 +326,10 @@ pub fn lint(inv: &Invocation, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wri
         .with_check
         .map(|tool| run_check_tool(tool, inv, format, cwd, out));
     let mut code = match analyse(inv, cwd, err) {
+        Ok(analysis) if analysis.diff.is_some() => {
+            let diff = analysis.diff.as_deref().unwrap_or_default();
+            crate::fix::write_diff(diff, analysis.failed, out, err)
+        }
         Ok(mut analysis) => {
             if let Some(baseline) = &baseline {
                 baseline.apply(&mut analysis.reports, cwd, err);
@@ -383,6 +387,8 @@ struct Analysis {
     reports: Vec<FileReport>,
     /// mcp-lint could not do all of its job (an unreadable file, a broken manifest).
     failed: bool,
+    /// `--diff`: what `--fix` would change.
+    diff: Option<String>,
 }
 
 fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis, String> {
@@ -421,12 +427,20 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
     for p in &problems {
         let _ = writeln!(err, "error: {p}");
     }
-    let mut reports = driver::analyze_all(&inputs, &options);
+    // `--fix`/`--diff`: the files are fixed (or the diff made) first; the findings reported are
+    // those left.
+    let (mut reports, diff, write_failed) = if inv.check.fix || inv.check.diff {
+        let run = crate::fix::fix_inputs(&inputs, &options, &inv.check, cwd, err);
+        (run.reports, run.diff, run.failed)
+    } else {
+        (driver::analyze_all(&inputs, &options), None, false)
+    };
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Analysis {
         workspace,
         reports,
-        failed: !problems.is_empty(),
+        failed: !problems.is_empty() || write_failed,
+        diff,
     })
 }
 
