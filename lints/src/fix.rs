@@ -45,7 +45,7 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
     };
     let found = cx.find(&[]);
     let (message, mut applicability) = match &site.message_source {
-        Some(m) => (m.clone(), Applicability::MachineApplicable),
+        Some(m) => (without_into(m), Applicability::MachineApplicable),
         None => (PLACEHOLDER_TEXT.to_string(), Applicability::HasPlaceholders),
     };
     // `Some(data)` is dropped: the isError result has no place for it.
@@ -222,6 +222,17 @@ fn is_place_expression(text: &str) -> bool {
             && chars.all(|c| c.is_alphanumeric() || c == '_')
     };
     !text.is_empty() && text.split('.').all(ident)
+}
+
+/// `msg.into()` → `msg`: the text block's `impl Into<String>` cannot infer what `.into()` makes.
+fn without_into(message: &str) -> String {
+    match syn::parse_str::<Expr>(message) {
+        Ok(Expr::MethodCall(m)) if m.method == "into" && m.args.is_empty() => {
+            let (start, end) = range(&m.receiver);
+            message.get(start..end).unwrap_or(message).to_string()
+        }
+        _ => message.to_string(),
+    }
 }
 
 /// A call or struct literal passing `Some(..)` (rmcp's `data`): information the rewrite drops.
@@ -556,19 +567,16 @@ impl<'v> Visit<'v> for Blanks {
                 ..
             }) if s.value().trim().is_empty() => Some(Blank::Literal),
             Expr::Call(c) if c.args.is_empty() => match &*c.func {
-                Expr::Path(p) => {
-                    let segs: Vec<String> = p
-                        .path
-                        .segments
-                        .iter()
-                        .map(|s| s.ident.to_string())
-                        .collect();
-                    match segs.as_slice() {
-                        [.., ty, m] if ty == "Vec" && (m == "new" || m == "default") => {
-                            Some(Blank::Vec)
-                        }
-                        [.., ty, m] if ty == "String" && m == "new" => Some(Blank::NewString),
-                        _ => None,
+                Expr::Path(p) if p.path.segments.len() >= 2 => {
+                    let n = p.path.segments.len();
+                    let (ty, method) =
+                        (&p.path.segments[n - 2].ident, &p.path.segments[n - 1].ident);
+                    if ty == "Vec" && (method == "new" || method == "default") {
+                        Some(Blank::Vec)
+                    } else if ty == "String" && method == "new" {
+                        Some(Blank::NewString)
+                    } else {
+                        None
                     }
                 }
                 _ => None,
@@ -1149,6 +1157,14 @@ mod tests {
         assert_eq!(reindent("x\n  y", -4), "x\ny");
         assert!(spans_lines_in_literal("f(\"a\nb\")"));
         assert!(!spans_lines_in_literal("f(\n    \"a\",\n)"));
+    }
+
+    #[test]
+    fn messages_lose_a_trailing_into() {
+        assert_eq!(without_into("\"no such file\".into()"), "\"no such file\"");
+        assert_eq!(without_into("format!(\"{x}\").into()"), "format!(\"{x}\")");
+        assert_eq!(without_into("e.to_string()"), "e.to_string()");
+        assert_eq!(without_into("x.into_inner()"), "x.into_inner()");
     }
 
     #[test]

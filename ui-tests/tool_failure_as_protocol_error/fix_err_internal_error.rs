@@ -1,10 +1,11 @@
 //@ rmcp = "2.2"
-// `Err(McpError::..)` returned by a tool becomes `Ok(CallToolResult::error(..))` with the same
-// message (MachineApplicable). Dropping a `Some(data)` argument makes the fix MaybeIncorrect. An
-// `Err` the tool does not return, one inside a closure, and one built by a helper get no fix.
+// `Err(McpError::..)` returned by a tool (a constructor or a struct literal) becomes
+// `Ok(CallToolResult::error(..))` with the same message, less a trailing `.into()`
+// (MachineApplicable). Dropping a `Some(data)` argument makes the fix MaybeIncorrect. An `Err`
+// the tool does not return, one inside a closure, and one built by a helper get no fix.
 use rmcp::{
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
-    model::{CallToolResult, ContentBlock},
+    model::{CallToolResult, ContentBlock, ErrorCode},
     schemars, tool, tool_router, ErrorData as McpError,
 };
 use serde::Deserialize;
@@ -44,6 +45,18 @@ impl Shop {
             Some(left) => Ok(CallToolResult::success(vec![ContentBlock::text(format!("ordered; {left} left"))])),
             None => Err(McpError::internal_error(format!("only {available} in stock"), None)), //~ tool_failure_as_protocol_error
         }
+    }
+
+    #[tool(description = "Cancel an order")]
+    async fn cancel(&self, Parameters(OrderArgs { id, .. }): Parameters<OrderArgs>) -> Result<CallToolResult, McpError> {
+        if !self.stock.contains_key(&id) {
+            return Err(McpError { //~ tool_failure_as_protocol_error
+                code: ErrorCode::INTERNAL_ERROR,
+                message: format!("order {id} has shipped and can no longer be cancelled").into(),
+                data: None,
+            });
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!("cancelled {id}"))]))
     }
 
     #[tool(description = "Stock of a product")]

@@ -92,6 +92,13 @@ impl Notes {
         &self,
         Parameters(NoteArgs { title, .. }): Parameters<NoteArgs>,
     ) -> Result<CallToolResult, McpError> {
+        if title.ends_with(".tmp") {
+            return Err(McpError {
+                code: rmcp::model::ErrorCode::INTERNAL_ERROR,
+                message: format!("{title} is a temporary file; import the saved note instead").into(),
+                data: None,
+            });
+        }
         let text = std::fs::read_to_string(&title).map_err(|e| {
             McpError::internal_error(
                 format!("cannot read {title}: {e}"),
