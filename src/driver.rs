@@ -9,7 +9,7 @@ use lints::{CrateInput, FileReport, Options, SourceInput};
 use crate::baseline::Baseline;
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
-use crate::discover::{self, CrateFiles, Discovery};
+use crate::discover::{self, CrateFiles, Discovery, Exclude};
 use crate::manifest::Manifests;
 use crate::report::{self, human::HumanStyle, ReportOptions, Summary};
 
@@ -60,13 +60,7 @@ pub fn lint_paths(
     err: &mut dyn Write,
 ) -> Result<(Vec<FileReport>, bool), i32> {
     let mut manifests = Manifests::new(cwd);
-    let prepared =
-        config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
-            let options = config::options(config.as_ref(), args)?;
-            let exclude = config::exclude(config.as_ref(), cwd)?;
-            Ok((options, exclude))
-        });
-    let (options, exclude) = match prepared {
+    let (options, exclude) = match prepare(args, cwd, &mut manifests) {
         Ok(p) => p,
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
@@ -97,8 +91,21 @@ pub fn lint_paths(
     Ok((reports, !problems.is_empty()))
 }
 
+/// Find the configuration and merge it with `args` into the analysis options and the
+/// configured `exclude` globs. The error is the message for the user (bad config or selector).
+pub fn prepare(
+    args: &CheckArgs,
+    cwd: &Path,
+    manifests: &mut Manifests,
+) -> Result<(Options, Exclude), String> {
+    let config = config::load(args.config.as_deref(), cwd, &args.paths, manifests)?;
+    let options = config::options(config.as_ref(), args)?;
+    let exclude = config::exclude(config.as_ref(), cwd)?;
+    Ok((options, exclude))
+}
+
 /// Read every file of every crate. Unreadable files become problems; the rest is still linted.
-fn crate_inputs(
+pub fn crate_inputs(
     discovery: &Discovery,
     manifests: &mut Manifests,
     problems: &mut Vec<String>,
