@@ -592,6 +592,61 @@ fn the_server_s_own_code_has_no_findings() {
     });
 }
 
+/// Server mode cannot print: the only code that writes to stdout is `with_output` in
+/// src/lib.rs, which `mcp` never reaches, and the colour check in src/driver.rs only asks
+/// whether stdout is a terminal. Anything else in the front end or the analysis fails here.
+#[test]
+fn nothing_outside_the_printing_commands_writes_to_stdout() {
+    const ALLOWED: [(&str, &str); 2] = [
+        ("src/lib.rs", "let stdout = std::io::stdout();"),
+        ("src/driver.rs", "std::io::stdout().is_terminal()"),
+    ];
+    let root = repo_root();
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("src"), root.join("lints/src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("source dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 20, "the scan found the sources");
+    let mut found = Vec::new();
+    for file in files {
+        let rel = file
+            .strip_prefix(&root)
+            .expect("under root")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&file).expect("source");
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim();
+            if code.starts_with("//") {
+                continue;
+            }
+            // `eprintln!`/`eprint!` write to stderr.
+            let prints = ["println!", "print!(", "stdout()", "io::stdout", "Stdout"]
+                .iter()
+                .any(|p| {
+                    code.match_indices(p)
+                        .any(|(at, _)| !code[..at].ends_with('e'))
+                });
+            if prints && !ALLOWED.iter().any(|(f, l)| rel == *f && code == *l) {
+                found.push(format!("{rel}:{}: {code}", i + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "stdout writes outside the printing commands:\n{}",
+        found.join("\n")
+    );
+}
+
 /// rmcp's standard child-process transport works as well (the transport MCP hosts use).
 #[test]
 fn rmcp_child_process_transport_initializes_and_lists_tools() {

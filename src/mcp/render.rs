@@ -231,3 +231,74 @@ pub fn rules() -> Output {
         structured: Some(serde_json::to_value(&structured)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use lints::{Edit, Fix, Span};
+
+    use super::*;
+    use crate::mcp::fixes;
+
+    /// Two findings in one file, the first with an automatic fix.
+    fn analysis() -> Analysis {
+        let text = "fn a() -> &'static str {\n    \"error\"\n}\n";
+        let path = PathBuf::from("src/tools.rs");
+        let source = Arc::new(SourceFile::new(path.clone(), text.to_string()));
+        let lint = lints::registry::find("vague_error_text").expect("lint exists");
+        let start = text.find("\"error\"").expect("literal");
+        let mut fixed = Diagnostic::new(lint, source.span(start, start + 7), "vague error text");
+        fixed.fix = Some(Fix {
+            message: "name what failed".to_string(),
+            applicability: Applicability::MachineApplicable,
+            edits: vec![Edit {
+                start,
+                end: start + 7,
+                replacement: "\"no such note\"".to_string(),
+            }],
+        });
+        let other = Diagnostic::new(lint, Span::default(), "another finding");
+        Analysis {
+            reports: vec![FileReport {
+                path,
+                source: Some(source),
+                diagnostics: vec![fixed, other],
+            }],
+            problems: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn fix_preview_shows_the_diff_then_the_findings_without_a_fix() {
+        let analysis = analysis();
+        let preview = fixes::preview(&analysis.reports);
+        let text = fix_preview(&analysis, &preview).text;
+        assert_eq!(
+            text,
+            "1 automatic fix in 1 file; nothing was written. Apply the diff with `patch -p1` in \
+             the server's working directory, or make the same edits by hand:\n\n\
+             --- a/src/tools.rs\n+++ b/src/tools.rs\n@@ -1,3 +1,3 @@\n fn a() -> &'static str \
+             {\n-    \"error\"\n+    \"no such note\"\n }\n\n\
+             1 other finding has no automatic fix:\n  \
+             src/tools.rs:0:0: warning[MCP003/vague_error_text]: another finding\n"
+        );
+    }
+
+    #[test]
+    fn lint_text_names_an_automatic_fix() {
+        let output = lint(&analysis());
+        assert!(
+            output.text.contains(
+                "src/tools.rs:2:5: warning[MCP003/vague_error_text]: vague error text\n  2 | \
+                 \"error\"\n  fix: name what failed (automatic; `fix_preview` shows the diff)\n"
+            ),
+            "{}",
+            output.text
+        );
+        let structured = output.structured.expect("structured").expect("serializes");
+        assert_eq!(structured["summary"]["warnings"], 2);
+        assert!(structured.get("truncated").is_none());
+    }
+}
