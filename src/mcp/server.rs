@@ -68,7 +68,7 @@ impl LintServer {
     /// Lint Rust MCP server code.
     #[tool(
         title = "Lint MCP server error handling",
-        description = "Check Rust MCP server code (rmcp) for how its tools report failure: \
+        description = "Check Rust MCP server code for how its tools report failure: \
             failures sent as JSON-RPC protocol errors the model never sees, empty or vague error \
             text, legacy or reserved error codes, unknown tools answered as tool results, \
             failures returned as success. Call it after writing or changing a server's tool \
@@ -163,7 +163,7 @@ impl ServerHandler for LintServer {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("mcp-lint", env!("CARGO_PKG_VERSION")))
             .with_instructions(format!(
-                "mcp-lint checks how a Rust MCP server (rmcp) reports failure. Call `lint` on \
+                "mcp-lint checks how a Rust MCP server reports failure. Call `lint` on \
                  the server's crate after changing its tools, `explain` for a finding you do \
                  not know how to fix, `fix_preview` for automatic fixes, `rules` for the list \
                  of lints. Relative paths are resolved against {}.",
