@@ -592,9 +592,9 @@ fn the_server_s_own_code_has_no_findings() {
     });
 }
 
-/// Server mode cannot print: the only code that writes to stdout is `with_output` in
-/// src/lib.rs, which `mcp` never reaches, and the colour check in src/driver.rs only asks
-/// whether stdout is a terminal. Anything else in the front end or the analysis fails here.
+/// Server mode cannot print: the only code that takes stdout is `run` in src/lib.rs, after
+/// `mcp` (and `server`) have returned, and the colour check in src/driver.rs only asks whether
+/// stdout is a terminal. Anything else in the front end or the analysis fails here.
 #[test]
 fn nothing_outside_the_printing_commands_writes_to_stdout() {
     const ALLOWED: [(&str, &str); 2] = [
