@@ -170,7 +170,7 @@ pub fn lint_paths(
 }
 
 /// Read every file of every crate. Unreadable files become problems; the rest is still linted.
-fn crate_inputs(
+pub fn crate_inputs(
     discovery: &Discovery,
     manifests: &mut Manifests,
     problems: &mut Vec<String>,
