@@ -42,6 +42,7 @@ impl ToolHandler for DiskUsage {
         match self.handle_output(args, extra).await? {
             ToolOutput::Payload(value) => Ok(value),
             ToolOutput::Result(result) => Ok(serde_json::to_value(result)?),
+            _ => Ok(Value::Null),
         }
     }
 
