@@ -186,7 +186,7 @@ impl ServerHandler for LintServer {
                 .into_iter()
                 .map(|t| t.name.to_string())
                 .collect();
-            // mcp-lint: allow(tool_input_as_invalid_params) the unknown-tool branch: -32602 "Unknown tool: <name>" as the spec shows; the lint does not yet read a router's `has_route` check as that branch
+            // The unknown-tool answer the spec shows: -32602 "Unknown tool: <name>".
             return Err(McpError::invalid_params(
                 format!("Unknown tool: {}", request.name),
                 Some(serde_json::json!({ "tools": tools })),
