@@ -597,9 +597,11 @@ fn the_server_s_own_code_has_no_findings() {
 /// stdout is a terminal. Anything else in the front end or the analysis fails here.
 #[test]
 fn nothing_outside_the_printing_commands_writes_to_stdout() {
-    const ALLOWED: [(&str, &str); 2] = [
+    // The `check` and `cargo mcp-lint` entry points own stdout; `mcp` never reaches them.
+    const ALLOWED: [(&str, &str); 3] = [
         ("src/lib.rs", "let stdout = std::io::stdout();"),
         ("src/driver.rs", "std::io::stdout().is_terminal()"),
+        ("src/cargo/mod.rs", "let stdout = std::io::stdout();"),
     ];
     let root = repo_root();
     let mut files = Vec::new();
