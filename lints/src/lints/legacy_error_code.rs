@@ -72,8 +72,8 @@ crate::declare_lint! {
     /// - rust-mcp-sdk: `SdkErrorCodes` and the `SdkError` constructors are legacy (`CONNECTION_CLOSED`
     ///   -32000, `REQUEST_TIMEOUT` -32001, `RESOURCE_NOT_FOUND` -32002, `BAD_REQUEST` -32015,
     ///   `SESSION_NOT_FOUND` -32016). 2.x speaks 2026-07-28 and sends -32002 unchanged, so its named -32002
-    ///   is reported too (in 0.7 as well, whose peers are older: a known limit). `RpcErrorCodes`
-    ///   -32020..-32022 are the spec's.
+    ///   is reported too (not in 0.7, whose peers are older). `RpcErrorCodes` -32020..-32022 are the
+    ///   spec's.
     /// - pmcp: `ErrorCode::REQUEST_TIMEOUT` .. `CIRCUIT_BREAKER_OPEN` (-32001..-32006) and
     ///   `ErrorCode::other(n)` given to `Error::protocol(..)` or `Error::Protocol { code, .. }`.
     ///   `Error::timeout(..)`, `Error::RateLimited` and the other variants are sent as -32603: no code.
@@ -84,11 +84,12 @@ crate::declare_lint! {
     /// - ultrafast-mcp: the `error_codes`/`mcp_error_codes` consts given to `JsonRpcError::new(..)`,
     ///   reported where written although the server sends -32603 for them.
     /// - Named -32002 in pmcp, turbomcp and ultrafast-mcp: their peers cannot be on 2026-07-28 (pmcp's
-    ///   support is opt-in), so turbomcp's `McpError::resource_not_found(..)` is not reported. A named
-    ///   const given to a generic builder (`Error::protocol(ErrorCode::UNSUPPORTED_CAPABILITY, ..)`,
+    ///   support is opt-in), so their names for it are not reported: turbomcp's
+    ///   `McpError::resource_not_found(..)`, and named consts given to a generic builder
+    ///   (`Error::protocol(ErrorCode::UNSUPPORTED_CAPABILITY, ..)`,
     ///   `McpError::new(ErrorKind::ResourceNotFound, ..)`,
-    ///   `JsonRpcError::new(error_codes::RESOURCE_NOT_FOUND, ..)`) is still read as a plain -32002 and
-    ///   reported, a known limit. Hand-rolled servers are judged on every -32002.
+    ///   `JsonRpcError::new(error_codes::RESOURCE_NOT_FOUND, ..)`). Hand-rolled servers are judged on
+    ///   every -32002.
     pub LINT,
     name: "legacy_error_code",
     code: "MCP004",

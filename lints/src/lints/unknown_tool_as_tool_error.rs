@@ -44,8 +44,10 @@ crate::declare_lint! {
     /// ```
     ///
     /// ### Known problems
-    /// - Only the fallback arm of a `match` on the tool name is recognised; dispatch through a map lookup
-    ///   or an `if` chain is not.
+    /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
+    ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard, a helper
+    ///   routing on a `tool` argument, and SDK constructors that name it (`tool_not_found`,
+    ///   `CallToolError::unknown_tool`). Dispatch through a map lookup (`tools.get(name)`) is not.
     /// - SEP-2145 (pending) would make an unknown tool a tool execution error. Projects that follow it
     ///   turn the lint off with `unknown_tool_as_tool_error = "allow"` under `[lints]` (or `-A MCP007`),
     ///   or suppress the one arm with a reason.
