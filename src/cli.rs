@@ -34,6 +34,10 @@ pub enum Command {
     Baseline(BaselineArgs),
     /// Run the language server on stdin/stdout (for editors; see the README).
     Server,
+    /// Serve mcp-lint to a coding agent: an MCP server on stdin/stdout (tools `lint`,
+    /// `explain`, `fix_preview`, `rules`). Paths in tool calls are relative to the current
+    /// directory.
+    Mcp,
 }
 
 /// Output format of `check`.

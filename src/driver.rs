@@ -214,7 +214,7 @@ pub fn read_inputs(
 }
 
 /// Read every file of every crate. Unreadable files become problems; the rest is still linted.
-fn crate_inputs(
+pub fn crate_inputs(
     discovery: &Discovery,
     manifests: &mut Manifests,
     problems: &mut Vec<String>,

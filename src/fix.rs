@@ -81,7 +81,8 @@ pub fn fix_crate(input: &CrateInput, options: &Options, unsafe_fixes: bool) -> C
                 .filter_map(|d| d.fix.as_ref().map(|f| (f, d.lint)))
                 .filter(|(f, _)| applies(f.applicability, unsafe_fixes))
                 .collect();
-            let (text, used) = apply_fixes(&source.text, fixes.iter().map(|(f, _)| *f));
+            let Applied { text, used, .. } =
+                apply_fixes(&source.text, fixes.iter().map(|(f, _)| *f));
             if used.is_empty() || text == source.text {
                 continue;
             }
@@ -124,30 +125,46 @@ fn parses(path: &Path, bytes: &[u8]) -> bool {
     lints::parse::parse(&source).is_ok()
 }
 
+/// What [`apply_fixes`] did.
+#[derive(Debug)]
+pub struct Applied {
+    pub text: String,
+    /// Indices (in the order given) of the fixes applied.
+    pub used: Vec<usize>,
+    /// Fixes left out because they overlap one taken before (or their own edits overlap).
+    pub overlapping: usize,
+    /// Fixes left out because an edit lies outside the text or inside a character.
+    pub invalid: usize,
+}
+
 /// Apply every fix whose edits are well-formed and overlap no edit of a fix taken before it
-/// (fixes are taken in order of their first edit). Returns the text and the indices of the
-/// fixes applied.
-pub fn apply_fixes<'f>(text: &str, fixes: impl Iterator<Item = &'f Fix>) -> (String, Vec<usize>) {
+/// (fixes are taken in order of their first edit).
+pub fn apply_fixes<'f>(text: &str, fixes: impl Iterator<Item = &'f Fix>) -> Applied {
     let mut order: Vec<(usize, &Fix)> = fixes.enumerate().collect();
     order.sort_by_key(|(i, f)| (f.edits.iter().map(|e| e.start).min(), *i));
     let mut taken: Vec<&Edit> = Vec::new();
     let mut used = Vec::new();
+    let (mut overlapping, mut invalid) = (0, 0);
     for (i, fix) in order {
-        let well_formed = !fix.edits.is_empty()
-            && fix.edits.iter().all(|e| {
-                e.start <= e.end && text.is_char_boundary(e.start) && text.is_char_boundary(e.end)
-            })
-            && fix
-                .edits
-                .iter()
-                .enumerate()
-                .all(|(j, a)| fix.edits[j + 1..].iter().all(|b| !overlaps(a, b)));
-        if !well_formed
-            || fix
-                .edits
-                .iter()
-                .any(|a| taken.iter().any(|b| overlaps(a, b)))
-        {
+        if fix.edits.is_empty() {
+            continue;
+        }
+        let valid = fix.edits.iter().all(|e| {
+            e.start <= e.end
+                && e.end <= text.len()
+                && text.is_char_boundary(e.start)
+                && text.is_char_boundary(e.end)
+        });
+        if !valid {
+            invalid += 1;
+            continue;
+        }
+        let clashes = fix.edits.iter().enumerate().any(|(j, a)| {
+            fix.edits[j + 1..].iter().any(|b| overlaps(a, b))
+                || taken.iter().any(|b| overlaps(a, b))
+        });
+        if clashes {
+            overlapping += 1;
             continue;
         }
         taken.extend(&fix.edits);
@@ -161,7 +178,12 @@ pub fn apply_fixes<'f>(text: &str, fixes: impl Iterator<Item = &'f Fix>) -> (Str
         out.replace_range(e.start..e.end, &e.replacement);
     }
     used.sort_unstable();
-    (out, used)
+    Applied {
+        text: out,
+        used,
+        overlapping,
+        invalid,
+    }
 }
 
 /// Two edits touch the same text, or insert at the same place (whose order would be a guess).
@@ -212,24 +234,25 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     ))
 }
 
-/// A unified diff of one file, `---`/`+++` naming its path.
+/// A unified diff of one file, git-style (`--- a/<path>`, `+++ b/<path>`: `git apply` and
+/// `patch -p1` take it from the directory the path is relative to).
 pub fn unified_diff(path: &Path, before: &str, after: &str) -> String {
     let shown = path.display().to_string().replace('\\', "/");
     similar::TextDiff::from_lines(before, after)
         .unified_diff()
         .context_radius(3)
-        .header(&shown, &shown)
+        .header(&format!("a/{shown}"), &format!("b/{shown}"))
         .to_string()
 }
 
 /// What one fix changes, as diff hunks without context or file header (`@@ -3 +3,2 @@` and the
 /// lines): the preview ui-tests pin for every fix, including those never applied.
 pub fn preview(text: &str, fix: &Fix) -> String {
-    let (after, used) = apply_fixes(text, std::iter::once(fix));
-    if used.is_empty() {
+    let applied = apply_fixes(text, std::iter::once(fix));
+    if applied.used.is_empty() {
         return "(the fix's edits are malformed)\n".to_string();
     }
-    let diff = similar::TextDiff::from_lines(text, &after);
+    let diff = similar::TextDiff::from_lines(text, &applied.text);
     let mut out = String::new();
     for hunk in diff.unified_diff().context_radius(0).iter_hunks() {
         out.push_str(&hunk.to_string());
@@ -424,18 +447,19 @@ mod tests {
             // Inserts where another fix inserts: waits, its order would be a guess.
             fix(vec![edit(0, 0, "// again\n")]),
         ];
-        let (out, used) = apply_fixes(text, fixes.iter());
-        assert_eq!(used, vec![0, 2]);
-        assert_eq!(out, "// fixed\nlet a = uno(); let b = dos();");
+        let applied = apply_fixes(text, fixes.iter());
+        assert_eq!(applied.used, vec![0, 2]);
+        assert_eq!((applied.overlapping, applied.invalid), (2, 0));
+        assert_eq!(applied.text, "// fixed\nlet a = uno(); let b = dos();");
     }
 
     #[test]
     fn an_insertion_goes_before_text_replaced_at_the_same_offset() {
         let text = "x.map_err(f)?;";
         let f = fix(vec![edit(0, 0, "match "), edit(1, 13, " { .. }")]);
-        let (out, used) = apply_fixes(text, [f].iter());
-        assert_eq!(used, vec![0]);
-        assert_eq!(out, "match x { .. };");
+        let applied = apply_fixes(text, [f].iter());
+        assert_eq!(applied.used, vec![0]);
+        assert_eq!(applied.text, "match x { .. };");
     }
 
     #[test]
@@ -444,12 +468,14 @@ mod tests {
         let fixes = [
             fix(vec![edit(2, 3, "e")]),                  // inside 'é'
             fix(vec![edit(4, 2, "x")]),                  // backwards
-            fix(vec![edit(0, 2, "a"), edit(1, 3, "b")]), // overlapping itself
+            fix(vec![edit(3, 5, "a"), edit(4, 6, "b")]), // overlapping itself
+            fix(vec![edit(5, 99, "!")]),                 // past the end
             fix(vec![edit(0, 1, "H")]),
         ];
-        let (out, used) = apply_fixes(text, fixes.iter());
-        assert_eq!(used, vec![3]);
-        assert_eq!(out, "Héllo");
+        let applied = apply_fixes(text, fixes.iter());
+        assert_eq!(applied.used, vec![4]);
+        assert_eq!((applied.overlapping, applied.invalid), (1, 3));
+        assert_eq!(applied.text, "Héllo");
     }
 
     #[test]
@@ -490,7 +516,7 @@ mod tests {
     fn diff_names_the_file() {
         let d = unified_diff(Path::new("src/a.rs"), "a\nb\n", "a\nc\n");
         assert!(
-            d.starts_with("--- src/a.rs\n+++ src/a.rs\n@@ -1,2 +1,2 @@\n"),
+            d.starts_with("--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,2 +1,2 @@\n"),
             "{d}"
         );
         assert!(d.contains("-b\n+c\n"), "{d}");

@@ -9,6 +9,7 @@ pub mod driver;
 pub mod fix;
 pub mod lsp;
 pub mod manifest;
+pub mod mcp;
 pub mod message_format;
 pub mod paths;
 pub mod report;
@@ -35,9 +36,11 @@ where
             return e.exit_code();
         }
     };
-    if let Command::Server = cli.command {
-        // Before anything locks stdout: the server's writer thread owns it.
-        return lsp::run();
+    // Before anything locks stdout: in the servers it carries their protocol and nothing else.
+    match cli.command {
+        Command::Server => return lsp::run(),
+        Command::Mcp => return mcp::serve(),
+        _ => {}
     }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
@@ -53,7 +56,7 @@ where
             Ok(code) => code,
             Err(e) => finish(Err(e), &mut err),
         },
-        Command::Server => unreachable!("handled above"),
+        Command::Server | Command::Mcp => unreachable!("handled above"),
     };
     let _ = out.flush();
     code

@@ -661,7 +661,7 @@ fn fix_and_diff_work_through_cargo() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
-            .contains("--- server/src/lib.rs\n+++ server/src/lib.rs\n"),
+            .contains("--- a/server/src/lib.rs\n+++ b/server/src/lib.rs\n"),
         "{run:?}"
     );
     // rmcp 0.8 in `server`, 2.x in `app`: each gets its generation's block type.

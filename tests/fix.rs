@@ -137,7 +137,7 @@ fn diff_prints_the_changes_and_writes_nothing() {
     assert_eq!(run.stderr, "would fix 1 finding in 1 file\n", "{run:?}");
     assert_eq!(
         run.stdout,
-        "--- src/lib.rs\n+++ src/lib.rs\n@@ -9,7 +9,7 @@\n         if path.contains(\"..\") {\n             // The model can fix this.\n             let hint = \"use a path inside the notes directory\";\n-            return Err(McpError::internal_error(format!(\"{path} leaves the notes directory; {hint}\"), None));\n+            return Ok(CallToolResult::error(vec![Content::text(format!(\"{path} leaves the notes directory; {hint}\"))]));\n         }\n         let text = std::fs::read_to_string(&path)\n             .map_err(|e| McpError::internal_error(format!(\"cannot read {path}: {e}\"), None))?;\n"
+        "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -9,7 +9,7 @@\n         if path.contains(\"..\") {\n             // The model can fix this.\n             let hint = \"use a path inside the notes directory\";\n-            return Err(McpError::internal_error(format!(\"{path} leaves the notes directory; {hint}\"), None));\n+            return Ok(CallToolResult::error(vec![Content::text(format!(\"{path} leaves the notes directory; {hint}\"))]));\n         }\n         let text = std::fs::read_to_string(&path)\n             .map_err(|e| McpError::internal_error(format!(\"cannot read {path}: {e}\"), None))?;\n"
     );
     assert_eq!(read(dir, "src/lib.rs"), TOOLS, "--diff wrote the file");
 

@@ -75,11 +75,11 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         return None;
     }
     edits.extend(names.use_edit(&cx));
-    Some(Fix {
+    Some(in_file_order(Fix {
         message: "return the failure as an isError tool result the model can read".to_string(),
         applicability,
         edits,
-    })
+    }))
 }
 
 /// MCP007/MCP011: the unknown-tool branch's answer (`Ok(<tool result>)`, or `Err(<protocol
@@ -114,12 +114,12 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
     };
     let mut edits = vec![cx.replace(range(call), snippet)];
     edits.extend(names.use_edit(&cx));
-    Some(Fix {
+    Some(in_file_order(Fix {
         message: "answer an unknown tool with the protocol error -32602 `Unknown tool: <name>`"
             .to_string(),
         applicability,
         edits,
-    })
+    }))
 }
 
 /// MCP009: a success result built on a failure path made an isError one
@@ -157,11 +157,11 @@ pub fn success_to_error(model: &Model, site: &ErrorSite, certain: bool) -> Optio
         edits.extend(names.use_edit(&cx));
         applicability = Applicability::HasPlaceholders;
     }
-    Some(Fix {
+    Some(in_file_order(Fix {
         message: format!("mark the result as an error with `{error}`"),
         applicability,
         edits,
-    })
+    }))
 }
 
 /// MCP002: where the text goes in an isError result without readable content (never applied:
@@ -172,11 +172,17 @@ pub fn empty_content_text(model: &Model, site: &ErrorSite) -> Option<Fix> {
     let mut names = cx.names(&Returns::default());
     let mut edits = cx.blank_edits(target, &mut names)?;
     edits.extend(names.use_edit(&cx));
-    Some(Fix {
+    Some(in_file_order(Fix {
         message: "say what failed and what to do instead".to_string(),
         applicability: Applicability::HasPlaceholders,
         edits,
-    })
+    }))
+}
+
+/// A fix with its edits sorted by position, as JSON and editors show them.
+fn in_file_order(mut fix: Fix) -> Fix {
+    fix.edits.sort_by_key(|e| (e.start, e.end));
+    fix
 }
 
 /// MCP003: the vague text replaced by a placeholder that says what belongs there (never applied).

@@ -722,9 +722,16 @@ impl<'a, 'm> Walker<'a, 'm> {
                     // says the server, not the tool, failed.
                     if let Origin::Constructor(c) = &site.origin {
                         let c = c.to_lowercase();
-                        if ["cancel", "overloaded", "transport", "serializ", "shutdown"]
-                            .iter()
-                            .any(|w| c.contains(w))
+                        if [
+                            "cancel",
+                            "overloaded",
+                            "transport",
+                            "serializ",
+                            "shutdown",
+                            "elicitation",
+                        ]
+                        .iter()
+                        .any(|w| c.contains(w))
                         {
                             site.path.server_fault = true;
                         }
@@ -1272,9 +1279,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     self.construction(expr, built);
                 }
             }
-            // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built.
+            // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built (an SDK's
+            // named constant is the next arm's).
             Expr::Unary(_) | Expr::Path(_)
                 if self.dialect.bare_codes()
+                    && !matches!(expr, Expr::Path(p) if self.dialect.is_code_constant(&p.path))
                     && self.protocol_args > 0
                     && self.code_calls == 0
                     && self.comparison == 0 =>

@@ -1,48 +1,71 @@
 //! One JSON document: `{"version":1,"diagnostics":[..],"summary":{..}}` (plus `statistics`
 //! with `--statistics`). Lines and columns are 1-based; columns count characters.
+//!
+//! [`document`] builds it for every consumer: `--format json` and the MCP server's `lint` tool
+//! (whose `outputSchema` is this type's JSON Schema).
 
 use std::io::{self, Write};
 
 use lints::FileReport;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{statistics, Summary};
 
-#[derive(Serialize)]
-struct Document<'a> {
+/// The `--format json` document.
+#[derive(Serialize, JsonSchema)]
+pub struct Document<'a> {
+    /// Format version; changes only when a field changes meaning or goes away.
     version: u32,
+    /// Findings sorted by path, line and column.
     diagnostics: Vec<JsonDiagnostic<'a>>,
     summary: JsonSummary,
+    /// Per-lint counts, most frequent first (only with `--statistics`).
     #[serde(skip_serializing_if = "Option::is_none")]
     statistics: Option<Vec<JsonStatistic<'a>>>,
 }
 
-#[derive(Serialize)]
+/// One finding.
+#[derive(Serialize, JsonSchema)]
 struct JsonDiagnostic<'a> {
+    /// The lint's code, e.g. `MCP001`.
     code: &'a str,
+    /// The lint's name, e.g. `tool_failure_as_protocol_error`.
     name: &'a str,
+    /// `error` or `warning`.
     level: &'a str,
+    /// The file, as given or relative to the current directory.
     path: String,
+    /// 1-based line of the start.
     line: usize,
+    /// 1-based column of the start, in characters.
     column: usize,
     end_line: usize,
+    /// 1-based column of the end, exclusive.
     end_column: usize,
     message: &'a str,
+    /// How to fix it, when the lint knows.
     help: Option<&'a str>,
+    /// The rewrite `mcp-lint check --fix` applies (only when the finding has one).
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<JsonFix<'a>>,
 }
 
-/// A finding's fix: its edits as 1-based line/column ranges (columns count characters, the end
-/// is exclusive) with the text that replaces each.
-#[derive(Serialize)]
+/// A finding's fix: text edits of the finding's file.
+#[derive(Serialize, JsonSchema)]
 struct JsonFix<'a> {
+    /// What the fix does.
     message: &'a str,
+    /// rustc's level: `MachineApplicable` (applied by `--fix`), `MaybeIncorrect` (applied with
+    /// `--unsafe-fixes`) or `HasPlaceholders` (shown, never applied).
     applicability: &'static str,
+    /// Non-overlapping edits, in file order.
     edits: Vec<JsonEdit<'a>>,
 }
 
-#[derive(Serialize)]
+/// Replace a range (1-based lines and columns in characters, the end exclusive; an empty range
+/// inserts) with `content`.
+#[derive(Serialize, JsonSchema)]
 struct JsonEdit<'a> {
     line: usize,
     column: usize,
@@ -51,14 +74,18 @@ struct JsonEdit<'a> {
     content: &'a str,
 }
 
-#[derive(Serialize)]
+/// Totals over the run.
+#[derive(Serialize, JsonSchema)]
 struct JsonSummary {
+    /// Error-level findings.
     errors: usize,
+    /// Warning-level findings.
     warnings: usize,
+    /// Files checked, with or without findings.
     files: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct JsonStatistic<'a> {
     code: &'a str,
     name: &'a str,
@@ -66,12 +93,12 @@ struct JsonStatistic<'a> {
     count: usize,
 }
 
-pub fn write(
-    out: &mut dyn Write,
-    reports: &[FileReport],
+/// The document for `reports` (sorted by path).
+pub fn document<'a>(
+    reports: &'a [FileReport],
     summary: &Summary,
     with_statistics: bool,
-) -> io::Result<()> {
+) -> Document<'a> {
     let diagnostics = reports
         .iter()
         .flat_map(|r| r.diagnostics.iter().map(move |d| (r, d)))
@@ -121,7 +148,7 @@ pub fn write(
             })
             .collect()
     });
-    let document = Document {
+    Document {
         version: 1,
         diagnostics,
         summary: JsonSummary {
@@ -130,7 +157,16 @@ pub fn write(
             files: summary.files,
         },
         statistics: stats,
-    };
+    }
+}
+
+pub fn write(
+    out: &mut dyn Write,
+    reports: &[FileReport],
+    summary: &Summary,
+    with_statistics: bool,
+) -> io::Result<()> {
+    let document = document(reports, summary, with_statistics);
     serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
     writeln!(out)
 }

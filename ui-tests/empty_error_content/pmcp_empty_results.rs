@@ -40,8 +40,8 @@ pub struct DiskUsage;
 impl ToolHandler for DiskUsage {
     async fn handle(&self, args: Value, extra: RequestHandlerExtra) -> pmcp::Result<Value> {
         match self.handle_output(args, extra).await? {
-            ToolOutput::Payload(value) => Ok(value),
             ToolOutput::Result(result) => Ok(serde_json::to_value(result)?),
+            other => Ok(if let ToolOutput::Payload(value) = other { value } else { Value::Null }),
         }
     }
 

@@ -4,9 +4,9 @@
 // error here, so it is never unknown_tool_as_tool_error; it is unknown_tool_wrong_code when the
 // code is not -32602 or the message does not name the tool. The first handler is the SDK's own
 // `example_server_handler_core.rs`: `.map_err(|_| CallToolError::unknown_tool(..))?` crosses
-// `From<CallToolError> for RpcError` and leaves as -32603 "Unknown tool: <name>" (reported at the
-// `CallToolError::unknown_tool(..)` construction in the closure, where the fix goes), and its
-// tool failures become -32603 too (tool_failure_as_protocol_error). The second answers -32601
+// `From<CallToolError> for RpcError` and leaves as -32603 "Unknown tool: <name>" (reported where
+// the `?` expression starts), and its tool failures become -32603 too
+// (tool_failure_as_protocol_error). The second answers -32601
 // (wrong code), the third -32602 without the name, the fourth is right.
 use std::sync::Arc;
 

@@ -85,6 +85,20 @@ crate::declare_lint! {
     /// - Struct literals exist only before rmcp 1.0 (`content: vec![]` in 0.1–0.3 and 0.6–0.17,
     ///   `content: Some(vec![])` in 0.4–0.5); from 1.0 `CallToolResult` is `#[non_exhaustive]` and
     ///   `let mut r = CallToolResult::success(vec![]); r.is_error = Some(true);` is the form to look for.
+    /// - rust-mcp-sdk: a `CallToolError` becomes an `isError` result whose only text is `err.to_string()`,
+    ///   so `CallToolError::from_message("")` is empty; so are
+    ///   `CallToolResult { content: vec![], is_error: Some(true), .. }` and a blank `TextContent`.
+    /// - pmcp: `Error::tool_rejected("", ..)` and `CallToolResult::rejected("", ..)` (the message is the
+    ///   only text), `CallToolResult::error(vec![])`, and `result.is_error = true` on empty content
+    ///   (`is_error` is a plain `bool`).
+    /// - turbomcp: in a `#[tool]` fn an `McpError`'s message is the `isError` text, so any constructor
+    ///   given an empty message is reported, as is `Err(String::new())`; also `ToolResult::error("")` and a
+    ///   `ToolResult` literal with empty `content`.
+    /// - mcp-attr and ultrafast-mcp have no `isError` helper: the literals
+    ///   `CallToolResult { content: vec![], is_error: Some(true), meta }` and
+    ///   `ToolResult { content: vec![], is_error: Some(true) }` are what this lint finds there.
+    /// - Hand-rolled JSON-RPC: `"isError": true` with `"content": []` or only blank `"text"` in a `json!`
+    ///   body, or a `*ToolResult` struct with empty `content`.
     pub LINT,
     name: "empty_error_content",
     code: "MCP002",

@@ -74,6 +74,15 @@ crate::declare_lint! {
     /// - rmcp >= 1.4: in a `#[tool]` fn declared `-> Result<T, CallToolResult>`, an `Err(..)` is forced to
     ///   `isError` even when built with `success(..)`; that is not reported.
     /// - `ContentBlock::text` is rmcp 2.x–3.x; before 2.0 write `Content::text`.
+    /// - Success results in the other SDKs: pmcp `Ok(Value)` from a tool (`Ok(json!({"error": ..}))` is
+    ///   one) and `CallToolResult::success(..)`, turbomcp `Ok(T)` from a `#[tool]` fn and
+    ///   `ToolResult::text(..)`, rust-mcp-sdk `CallToolResult::text_content(..)`, mcp-attr `Ok(String)` and
+    ///   the `From` conversions, ultrafast-mcp `ToolResult { is_error: None | Some(false), .. }`,
+    ///   hand-rolled a `"result"` without `"isError": true`.
+    /// - The `isError` answers: pmcp `Err(Error::tool_rejected(..))`, turbomcp `Err(McpError::..)` in a
+    ///   `#[tool]` fn or `Ok(ToolResult::error(..))`, rust-mcp-sdk `Err(CallToolError::..)` from
+    ///   `handle_call_tool_request`, mcp-attr and ultrafast-mcp the result literal with
+    ///   `is_error: Some(true)`.
     pub LINT,
     name: "failure_as_success",
     code: "MCP009",

@@ -74,6 +74,27 @@ crate::declare_lint! {
     ///   older peers; older rmcp cannot negotiate 2026-07-28 at all. Either way each peer gets what its
     ///   version asks for, so these named forms are not reported. A raw `ErrorCode(-32002)` is: it hides
     ///   the meaning, so write the name, or -32602 with the `uri` in `data`.
+    /// - rust-mcp-sdk: `SdkErrorCodes` and the `SdkError` constructors are legacy (`CONNECTION_CLOSED`
+    ///   -32000, `REQUEST_TIMEOUT` -32001, `RESOURCE_NOT_FOUND` -32002, `BAD_REQUEST` -32015,
+    ///   `SESSION_NOT_FOUND` -32016). 2.x speaks 2026-07-28 and sends -32002 unchanged, so its named -32002
+    ///   is reported too (not in 0.7, whose peers are older). `RpcErrorCodes` -32020..-32022 are the
+    ///   spec's.
+    /// - pmcp: `ErrorCode::REQUEST_TIMEOUT` .. `CIRCUIT_BREAKER_OPEN` (-32001..-32006) and
+    ///   `ErrorCode::other(n)` given to `Error::protocol(..)` or `Error::Protocol { code, .. }`.
+    ///   `Error::timeout(..)`, `Error::RateLimited` and the other variants are sent as -32603: no code.
+    /// - turbomcp: the `ErrorKind`s with legacy codes (-32005, -32007..-32018) are reported where they are
+    ///   sent as JSON-RPC errors (`McpHandler::call_tool`, resource and prompt handlers); in a `#[tool]` fn
+    ///   the code only rides in `_meta`.
+    /// - mcp-attr: `ErrorCode(n)` and `ErrorCode::SERVER_ERROR_START` (-32000).
+    /// - ultrafast-mcp: the `error_codes`/`mcp_error_codes` consts given to `JsonRpcError::new(..)`,
+    ///   reported where written although the server sends -32603 for them.
+    /// - Named -32002 in pmcp, turbomcp and ultrafast-mcp: their peers cannot be on 2026-07-28 (pmcp's
+    ///   support is opt-in), so their names for it are not reported: turbomcp's
+    ///   `McpError::resource_not_found(..)`, and named consts given to a generic builder
+    ///   (`Error::protocol(ErrorCode::UNSUPPORTED_CAPABILITY, ..)`,
+    ///   `McpError::new(ErrorKind::ResourceNotFound, ..)`,
+    ///   `JsonRpcError::new(error_codes::RESOURCE_NOT_FOUND, ..)`). Hand-rolled servers are judged on
+    ///   every -32002.
     pub LINT,
     name: "legacy_error_code",
     code: "MCP004",

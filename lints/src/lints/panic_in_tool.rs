@@ -63,6 +63,12 @@ crate::declare_lint! {
     ///   `String`, `CallToolResult`, ...) into a result or an error. A panic returns nothing, so no rmcp
     ///   generation turns it into an `isError` result.
     /// - `ContentBlock::text` is rmcp 2.x–3.x; before 2.0 write `Content::text`.
+    /// - Tool context in the other SDKs: rust-mcp-sdk `handle_call_tool_request(_mrtr)`, the
+    ///   `CallToolRequest` arm of `ServerHandlerCore::handle_request` and `#[mcp_tool]` structs'
+    ///   `call_tool`; pmcp `ToolHandler` impls, `#[mcp_tool]` fns and registered tool closures; turbomcp
+    ///   `#[tool]` fns and `McpHandler::call_tool`; mcp-attr `#[tool]` fns and `tools_call`; ultrafast-mcp
+    ///   `handle_tool_call`; hand-rolled servers the functions the `"tools/call"` branch reaches. The
+    ///   functions these call are tool context too.
     pub LINT,
     name: "panic_in_tool",
     code: "MCP010",

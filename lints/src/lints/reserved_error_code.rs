@@ -76,6 +76,14 @@ crate::declare_lint! {
     ///   -32042, reported under target 2026-07-28 (rmcp does not rewrite it); rmcp 3.x removed both.
     /// - rmcp 0.1–0.12 define only the JSON-RPC codes and `RESOURCE_NOT_FOUND`; anything else is a raw
     ///   `ErrorCode(n)`, which is where this lint usually fires.
+    /// - turbomcp: `McpError::url_elicitation_required(..)` is -32042 and stays a JSON-RPC error even from
+    ///   a `#[tool]` fn: reported under target 2026-07-28.
+    /// - rust-mcp-sdk: `RpcErrorCodes::HEADER_MISMATCH`, `MISSING_REQUIRED_CLIENT_CAPABILITY` and
+    ///   `UNSUPPORTED_PROTOCOL_VERSION` are the spec's -32020..-32022: not reported.
+    /// - mcp-attr: `ErrorCode::SERVER_ERROR_END` is -32099: reported where an error is built with it. pmcp
+    ///   (`ErrorCode::other(n)`), ultrafast-mcp (`JsonRpcError::new(n, ..)`) and hand-rolled servers
+    ///   (`"code"` members, error helpers) have no named reserved codes; raw codes are where this lint
+    ///   fires.
     pub LINT,
     name: "reserved_error_code",
     code: "MCP005",

@@ -100,6 +100,29 @@ crate::declare_lint! {
     /// - `SyncTool`/`AsyncTool` tools (rmcp >= 0.17) turn every `Err` into a protocol error and cannot
     ///   return `isError`; move such a tool to `#[tool]` to fix the finding.
     /// - -32602 in tools is MCP006 `tool_input_as_invalid_params`; the unknown-tool branch is MCP007.
+    /// - rust-mcp-sdk: `handle_call_tool_request` turns every `Err(CallToolError)` into an `isError`
+    ///   result, so nothing there is reported. In the `CallToolRequest` arm of
+    ///   `ServerHandlerCore::handle_request` and in `handle_call_tool_request_mrtr` an `Err(RpcError)` is a
+    ///   JSON-RPC error (`RpcError::internal_error()` is -32603), and `?` on a `CallToolError` crosses the
+    ///   SDK's `From<CallToolError> for RpcError`, -32603; that finding is at the `?`. The fix there is
+    ///   `Ok(CallToolResult::from(err).into())`.
+    /// - pmcp: every `Err` but `Error::tool_rejected(..)` (an `isError` result) and
+    ///   `Error::protocol(code, ..)` (its own code) is sent as -32603: `Error::validation(..)`,
+    ///   `not_found(..)`, `internal(..)`, the other variants, and `?` on anyhow, `std::io` or `serde_json`
+    ///   errors. The fix is `Err(Error::tool_rejected(message, None))`.
+    /// - turbomcp: in a `#[server]` `#[tool]` fn every `Err` (any `McpError`, `Err(String)`, `?` on I/O) is
+    ///   already an `isError` result: not reported, except `McpError::url_elicitation_required(..)`, which
+    ///   stays -32042. In a hand-written `McpHandler::call_tool` an `Err(McpError::..)` is a JSON-RPC error
+    ///   with its kind's code; the fix there is `Ok(ToolResult::error(..))`.
+    /// - mcp-attr: every `Err` from a `#[tool]` fn is a JSON-RPC error: `bail!(..)`, `bail_public!(_, ..)`
+    ///   and `?` on any error are -32603. The only `isError` form is the literal
+    ///   `CallToolResult { content, is_error: Some(true), meta }`.
+    /// - ultrafast-mcp: every `Err` from `handle_tool_call` is a JSON-RPC error, -32603 for all but
+    ///   `MCPError::invalid_params`/`not_found` (-32602, MCP006), `MCPError::method_not_found` and `?`
+    ///   included. The only `isError` form is the literal `ToolResult { content, is_error: Some(true) }`.
+    /// - Hand-rolled JSON-RPC: an error object (`json!({"error": {"code": .., "message": ..}})`, a
+    ///   `*Error { code, message }` struct, an `error_response(id, code, ..)` helper) built in the
+    ///   `"tools/call"` branch or a function it reaches.
     pub LINT,
     name: "tool_failure_as_protocol_error",
     code: "MCP001",

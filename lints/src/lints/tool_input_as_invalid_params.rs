@@ -86,6 +86,20 @@ crate::declare_lint! {
     /// - rmcp's own rustdoc example (`CallToolResult`, 1.8+) returns
     ///   `Err(ErrorData::invalid_params("query must be non-empty", None))`; SEP-1303 classes that check as
     ///   a tool execution error, and so does this lint.
+    /// - rust-mcp-sdk: `RpcError::invalid_params()` in the `CallToolRequest` arm of
+    ///   `ServerHandlerCore::handle_request` or in `handle_call_tool_request_mrtr`.
+    ///   `CallToolError::invalid_arguments(..)` from `handle_call_tool_request` is an `isError` result
+    ///   already.
+    /// - pmcp: `Error::invalid_params(..)` and `Error::protocol(ErrorCode::INVALID_PARAMS, ..)`.
+    ///   `Error::validation(..)` is -32603 despite its name (MCP001, not this lint);
+    ///   `Error::tool_rejected(..)` is the fix, as pmcp's own argument parsing does.
+    /// - turbomcp: `McpError::invalid_params(..)` in a `#[server]` `#[tool]` fn is already an `isError`
+    ///   result: not reported. In a hand-written `McpHandler::call_tool` it is -32602 and is.
+    /// - mcp-attr: `bail_public!(ErrorCode::INVALID_PARAMS, ..)` and
+    ///   `Error::new(ErrorCode::INVALID_PARAMS)`. ultrafast-mcp: `MCPError::invalid_params(..)` and
+    ///   `MCPError::not_found(..)`, both sent as -32602.
+    /// - Hand-rolled JSON-RPC: `"code": -32602` (or a const given to the response helper) in a tool; the
+    ///   dispatcher's schema-level rejections are not reported.
     pub LINT,
     name: "tool_input_as_invalid_params",
     code: "MCP006",

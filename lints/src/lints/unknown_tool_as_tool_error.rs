@@ -54,8 +54,10 @@ crate::declare_lint! {
     /// SEP-2145, allow the lint instead of fixing.
     ///
     /// ### Known problems
-    /// - Only the fallback arm of a `match` on the tool name is recognised; dispatch through a map lookup
-    ///   or an `if` chain is not.
+    /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
+    ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard, a helper
+    ///   routing on a `tool` argument, and SDK constructors that name it (`tool_not_found`,
+    ///   `CallToolError::unknown_tool`). Dispatch through a map lookup (`tools.get(name)`) is not.
     /// - SEP-2145 (pending) would make an unknown tool a tool execution error. Projects that follow it
     ///   turn the lint off with `unknown_tool_as_tool_error = "allow"` under `[lints]` (or `-A MCP007`),
     ///   or suppress the one arm with a reason.
@@ -79,6 +81,19 @@ crate::declare_lint! {
     ///   reported here, although the spec's example uses -32602.
     /// - In rmcp 3.x `call_tool` returns `CallToolResponse`, so results appear as `Ok(result.into())` or
     ///   `Ok(CallToolResponse::Complete(..))`; both are recognised. Before 3.0 it is `Ok(result)`.
+    /// - rust-mcp-sdk: `handle_call_tool_request` turns every `CallToolError` into an `isError` result, so
+    ///   `Err(CallToolError::unknown_tool(..))` (the SDK's README answer) and `?` on `tool_box!`'s
+    ///   `try_from` are reported. A protocol error needs an `RpcError`: answer from
+    ///   `handle_call_tool_request_mrtr` or `ServerHandlerCore::handle_request` with
+    ///   `RpcError::invalid_params()`.
+    /// - pmcp routes `tools/call` by registered name and answers unknown tools itself; only a router of
+    ///   your own (a plugin host's `match` over the tool name) is judged.
+    /// - turbomcp: the `#[server]` macro answers `tool_not_found` (-32602) in generated code; in a
+    ///   hand-written `McpHandler::call_tool`, `Ok(ToolResult::error(..))` or a success in the catch-all
+    ///   arm is reported.
+    /// - mcp-attr (`McpServer::tools_call`) and ultrafast-mcp (`handle_tool_call`): a `CallToolResult` or
+    ///   `ToolResult` in the catch-all arm. Hand-rolled JSON-RPC: a `"result"` there, with or without
+    ///   `"isError": true`.
     pub LINT,
     name: "unknown_tool_as_tool_error",
     code: "MCP007",

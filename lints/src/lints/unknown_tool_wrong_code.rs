@@ -72,8 +72,17 @@ crate::declare_lint! {
     ///   `METHOD_NOT_FOUND`, which this lint reports in a hand-written `call_tool`.
     /// - rust-mcp-sdk: in `ServerHandlerCore::handle_request`, `?` on the `tool_box!` conversion
     ///   carries `CallToolError::unknown_tool` through `From<CallToolError> for RpcError`: -32603.
-    /// - pmcp answers unknown tools with -32603 itself; mcp-attr's `tool_not_found` is -32601;
-    ///   ultrafast-mcp's `MCPError::method_not_found` is sent as -32603.
+    /// - pmcp answers unknown tools with -32603 itself, inside pmcp; a plugin host's own `match` over the
+    ///   tool name is judged: `Error::not_found(..)` and `Error::internal(..)` are -32603,
+    ///   `Error::method_not_found(..)` -32601, `Error::invalid_params(..)` naming the tool is right.
+    /// - turbomcp: in `McpHandler::call_tool`, `McpError::method_not_found(..)` (-32601) and
+    ///   `McpError::internal(..)` (-32603) are reported; `McpError::tool_not_found(name)` is -32602 with
+    ///   the name (turbomcp 3.5+; mcp-lint assumes 3.5+ behaviour).
+    /// - mcp-attr: `tool_not_found(name)` is -32601 with the fixed text "Tool not found"; the
+    ///   `#[mcp_server]` macro's generated answer is the same but not in your crate. ultrafast-mcp:
+    ///   `MCPError::method_not_found(..)`, its README's answer, is sent as -32603.
+    /// - Hand-rolled JSON-RPC: the catch-all arm's error object with another code than -32602 (a literal or
+    ///   a const given to the response helper), or a -32602 whose literal message does not name the tool.
     pub LINT,
     name: "unknown_tool_wrong_code",
     code: "MCP011",

@@ -85,6 +85,18 @@ crate::declare_lint! {
     /// - Text blocks are `ContentBlock::text` in rmcp 2.x–3.x and `Content::text` (or `RawContent::text`)
     ///   before; both are checked.
     /// - rmcp's own messages (the router's "tool not found") are not in your crate and are not reported.
+    /// - rust-mcp-sdk: the text of `CallToolError::from_message(..)` and `RpcError` messages
+    ///   (`.with_message(..)`). `RpcError::internal_error()` without `.with_message(..)` sends the SDK's
+    ///   "Internal error" and is reported at the constructor; so is mcp-attr's `Error::new(code)` without a
+    ///   message.
+    /// - pmcp: the message of `Error::tool_rejected(..)` and `CallToolResult::rejected(..)` (the `isError`
+    ///   text) and of every `Error` constructor.
+    /// - turbomcp: an `McpError`'s message is the `isError` text in a `#[tool]` fn and a protocol message
+    ///   in `McpHandler::call_tool`; `mcp_err!(kind, msg)` and `ToolResult::error(..)` count.
+    /// - mcp-attr: a `bail!(..)` message is judged as written, although release builds send "Internal
+    ///   error" in its place.
+    /// - Hand-rolled JSON-RPC: the `"message"` of error objects and the `"text"` of `isError` content,
+    ///   where a `"tools/call"` handler reaches them.
     pub LINT,
     name: "vague_error_text",
     code: "MCP003",

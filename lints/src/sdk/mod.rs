@@ -607,7 +607,8 @@ impl Dialect {
             Sdk::Rmcp => true,
             // Their newest protocol is 2025-11-25 (pmcp's 2026-07-28 is opt-in): their peers
             // still expect -32002. rust-mcp-sdk 2.x speaks 2026-07-28 and sends it unchanged.
-            Sdk::Table(name) => name != "rust-mcp-sdk",
+            // rust-mcp-sdk before 2.0 speaks 2025-06-18 at most.
+            Sdk::Table(name) => name != "rust-mcp-sdk" || self.version.is_some_and(|v| v.major < 2),
             Sdk::JsonRpc => false,
         }
     }

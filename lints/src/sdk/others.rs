@@ -124,7 +124,7 @@ pub static RUST_MCP_SDK: SdkTable = SdkTable {
     error_macros: &[],
     closure_registrations: &[],
     tool_call_arm_variants: &["CallToolRequest"],
-    tool_error_snippet: "Err(CallToolError::from_message({msg}))",
+    tool_error_snippet: "Ok(CallToolResult::from(CallToolError::from_message({msg})).into())",
     unknown_tool_snippet: "RpcError::invalid_params().with_message(format!(\"Unknown tool: {}\", <name>)) from `ServerHandlerCore::handle_request` (rust-mcp-sdk turns every `CallToolError` from `handle_call_tool_request` into an isError result)",
 };
 
@@ -393,7 +393,7 @@ pub static MCP_ATTR: SdkTable = SdkTable {
     error_macros: &[("bail", Some(-32603), false), ("bail_public", None, false)],
     closure_registrations: &[],
     tool_call_arm_variants: &[],
-    tool_error_snippet: "Ok(CallToolResult { content: vec![{msg}.into()], is_error: Some(true), ..Default::default() })",
+    tool_error_snippet: "Ok(CallToolResult { content: vec![TextContent::new({msg}).into()], is_error: Some(true), meta: Default::default() })",
     unknown_tool_snippet: "Err(Error::new(ErrorCode::INVALID_PARAMS).with_message(format!(\"Unknown tool: {}\", <name>), true))",
 };
 

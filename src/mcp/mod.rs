@@ -1,0 +1,71 @@
+//! `mcp-lint mcp`: mcp-lint as an MCP server on stdin/stdout, so coding agents can lint the MCP
+//! servers they write. Tools: `lint`, `explain`, `fix_preview`, `rules` (see [`server`]).
+//!
+//! stdout carries JSON-RPC only: nothing in this module or below prints (the analysis does no
+//! I/O, the reporters write to the buffers they are given), and `crate::run` dispatches here
+//! before it touches stdout. Messages about the server itself go to stderr.
+//!
+//! Limits per call, so a result fits an agent's context:
+//! - at most [`MAX_FILES`] files reported on; more is an `isError` result naming the largest
+//!   sub-directories to pass instead, or `exclude` patterns to add;
+//! - at most [`MAX_FINDINGS`] findings and [`MAX_TEXT_BYTES`] of text; more findings are cut
+//!   (text and `structuredContent` alike), with a note and a `truncated` field saying how many
+//!   were left out and how to see them;
+//! - inline `source` of at most [`MAX_SOURCE_BYTES`].
+
+mod fixes;
+mod params;
+mod render;
+mod server;
+mod work;
+
+pub use server::LintServer;
+
+use rmcp::ServiceExt;
+
+/// Files reported on per call.
+pub const MAX_FILES: usize = 250;
+/// Findings listed per call.
+pub const MAX_FINDINGS: usize = 100;
+/// Text per result, in bytes (about 12k tokens).
+pub const MAX_TEXT_BYTES: usize = 48 * 1024;
+/// Inline `source` per call, in bytes.
+pub const MAX_SOURCE_BYTES: usize = 1024 * 1024;
+
+/// Serve until the client closes stdin. Exit code 0, or 2 when the server could not start or
+/// the transport failed.
+pub fn serve() -> i32 {
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(e) => {
+            eprintln!("mcp-lint mcp: cannot determine the current directory: {e}");
+            return 2;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("mcp-lint mcp: cannot start the async runtime: {e}");
+            return 2;
+        }
+    };
+    runtime.block_on(async move {
+        let service = match LintServer::new(cwd).serve(rmcp::transport::stdio()).await {
+            Ok(service) => service,
+            Err(e) => {
+                eprintln!("mcp-lint mcp: the client did not complete initialization: {e}");
+                return 2;
+            }
+        };
+        match service.waiting().await {
+            Ok(_) => 0,
+            Err(e) => {
+                eprintln!("mcp-lint mcp: the server stopped: {e}");
+                2
+            }
+        }
+    })
+}
