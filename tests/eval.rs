@@ -1,6 +1,7 @@
-//! Evaluation on a hand-labelled corpus: realistic rmcp servers under `tests/eval/<name>/`, each
-//! a standalone crate (its own `[workspace]`) with an `expected.txt` listing every finding a
-//! reader of the rules expects, labelled without looking at mcp-lint's output.
+//! Evaluation on a hand-labelled corpus: realistic MCP servers under `tests/eval/<name>/` (rmcp,
+//! the other SDKs, and hand-rolled JSON-RPC over `serde_json`), each a standalone crate (its own
+//! `[workspace]`) with an `expected.txt` listing every finding a reader of the rules expects,
+//! labelled without looking at mcp-lint's output.
 //!
 //! Each crate is analysed in-process the way the CLI does it (manifest facts from its Cargo.toml,
 //! files under `src/` as source and under `tests/` as test code, default `Options`), and the
@@ -295,8 +296,18 @@ fn corpus_findings_match_the_labels() {
     );
 }
 
+/// The MCP SDKs a corpus server may be written for; a server without one is hand-rolled.
+const SDKS: [&str; 6] = [
+    "rmcp",
+    "rust-mcp-sdk",
+    "pmcp",
+    "turbomcp",
+    "mcp-attr",
+    "ultrafast-mcp",
+];
+
 #[test]
-fn every_server_has_labels_and_an_rmcp_dependency() {
+fn every_server_has_labels_and_a_versioned_sdk_or_serde_json() {
     let all = servers();
     assert!(all.len() >= 8, "the corpus has {} servers", all.len());
     for dir in all {
@@ -306,13 +317,26 @@ fn every_server_has_labels_and_an_rmcp_dependency() {
             dir.display()
         );
         let m = manifest(&dir);
-        assert!(
-            m.dependencies
-                .iter()
-                .any(|d| d.name == "rmcp" && d.version.is_some()),
-            "{} does not depend on a versioned rmcp",
-            dir.display()
-        );
+        let sdks: Vec<_> = m
+            .dependencies
+            .iter()
+            .filter(|d| SDKS.contains(&d.name.as_str()))
+            .collect();
+        if sdks.is_empty() {
+            assert!(
+                m.dependencies
+                    .iter()
+                    .any(|d| d.name == "serde_json" && d.version.is_some()),
+                "{} has no MCP SDK and no versioned serde_json to hand-roll JSON-RPC with",
+                dir.display()
+            );
+        } else {
+            assert!(
+                sdks.iter().all(|d| d.version.is_some()),
+                "{} depends on an MCP SDK without a version",
+                dir.display()
+            );
+        }
         let labels = expected(&dir);
         for ((file, line, _), _) in &labels {
             let text = std::fs::read_to_string(dir.join(file))

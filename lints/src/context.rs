@@ -373,6 +373,9 @@ impl Reach {
             // are that tool's.
             let unknown_arm =
                 matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. }));
+            // A caller whose `Err` is an isError result (turbomcp `#[tool]`) turns the helper's
+            // error value into one: nothing protocol-level to re-report there.
+            let caller_turns_errors_into_results = caller.returns.err == ErrChannel::ToolError;
             let caller_context = self.context_of(caller, e.context_override.as_ref());
             if !unknown_arm && !caller_context.is_tool() {
                 continue;
@@ -388,7 +391,9 @@ impl Reach {
                 for b in self.closure_of(callee) {
                     let delegated = by_body.get(&b.0).into_iter().flatten().filter(|s| {
                         unknown_arm
-                            || (shared && s.channel == Channel::Protocol)
+                            || (shared
+                                && s.channel == Channel::Protocol
+                                && !caller_turns_errors_into_results)
                             || (failure_call && s.channel == Channel::ToolSuccess)
                     });
                     for s in delegated {

@@ -784,8 +784,18 @@ impl<'a, 'm> Walker<'a, 'm> {
             }
             _ => None,
         };
-        let stringish =
-            !matches!(text, MessageText::Opaque) || is_to_string(tail) || json.is_some();
+        // A typed output built from the error (`Ok(Stats { error: Some(e.to_string()), .. })`).
+        let carries_error = matches!(tail, Expr::Struct(_))
+            && self
+                .frames
+                .iter()
+                .rev()
+                .find_map(|f| f.binding.as_ref())
+                .is_some_and(|b| mentions_ident(&tail.to_token_stream_string(), b));
+        let stringish = !matches!(text, MessageText::Opaque)
+            || is_to_string(tail)
+            || json.is_some()
+            || carries_error;
         if stringish && !self.frames.is_empty() && self.nested == 0 {
             let span = self.file.span_of(tail);
             let content = ContentFacts {
@@ -1929,9 +1939,10 @@ fn calls_any(expr: &Expr, names: &[&str]) -> bool {
     }
     impl<'v> Visit<'v> for Finder<'_> {
         fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
+            // `Command::spawn()` starts a process the model asked for: not a task's JoinError.
             let hit = |n: &&str| match n.strip_suffix("()") {
                 Some(base) => m.method == base && m.args.is_empty(),
-                None => m.method == n,
+                None => m.method == n && m.method != "spawn",
             };
             if self.names.iter().any(hit) {
                 self.found = true;

@@ -21,7 +21,10 @@ pub const TOOLS_CALL: &str = "tools/call";
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
     dispatchers: HashSet<String>,
-    routers: HashSet<String>,
+    /// (file, fn) holding a `"tools/call"` branch.
+    routers: HashSet<(usize, String)>,
+    /// Functions the router's other method branches call (`"resources/read" => read(..)`).
+    method_handlers: HashSet<String>,
 }
 
 impl Facts {
@@ -32,12 +35,13 @@ impl Facts {
             let before = finder.branches;
             finder.visit_block(f.block);
             if finder.branches > before {
-                routers.insert(f.name.clone());
+                routers.insert((f.file.0, f.name.clone()));
             }
         }
         Facts {
             dispatchers: finder.callees,
             routers,
+            method_handlers: finder.method_callees,
         }
     }
 
@@ -46,7 +50,9 @@ impl Facts {
             None
         } else if self.dispatchers.contains(&f.name) {
             Some(HandlerKind::Dispatcher)
-        } else if self.routers.contains(&f.name) {
+        } else if self.routers.contains(&(f.file.0, f.name.clone()))
+            || self.method_handlers.contains(&f.name)
+        {
             Some(HandlerKind::Other)
         } else {
             None
@@ -58,11 +64,25 @@ impl Facts {
 #[derive(Default)]
 struct ToolsCallBranches {
     callees: HashSet<String>,
+    /// Functions called from the other method branches of a router.
+    method_callees: HashSet<String>,
     /// How many `"tools/call"` branches were seen so far.
     branches: usize,
 }
 
 impl<'v> Visit<'v> for ToolsCallBranches {
+    fn visit_expr_match(&mut self, m: &'v syn::ExprMatch) {
+        if m.arms.iter().any(|a| is_tools_call_pat(&a.pat)) {
+            // A router: its other `"x/y"` branches are MCP handlers too.
+            for arm in m.arms.iter().filter(|a| !is_tools_call_pat(&a.pat)) {
+                if is_method_pat(&arm.pat) {
+                    collect_calls(&arm.body, &mut self.method_callees);
+                }
+            }
+        }
+        syn::visit::visit_expr_match(self, m);
+    }
+
     fn visit_arm(&mut self, arm: &'v syn::Arm) {
         if is_tools_call_pat(&arm.pat) {
             self.branches += 1;
@@ -111,6 +131,18 @@ fn collect_calls(expr: &Expr, out: &mut HashSet<String>) {
         }
     }
     Calls(out).visit_expr(expr);
+}
+
+/// An MCP method name pattern (`"resources/read"`, `Some("prompts/get")`).
+fn is_method_pat(pat: &syn::Pat) -> bool {
+    match pat {
+        syn::Pat::Lit(l) => matches!(&l.lit, syn::Lit::Str(s) if s.value().contains('/')),
+        syn::Pat::Or(o) => o.cases.iter().any(is_method_pat),
+        syn::Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {
+            is_method_pat(&ts.elems[0])
+        }
+        _ => false,
+    }
 }
 
 /// `"tools/call"` as a match arm pattern.
@@ -281,7 +313,9 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
             Some(Json::Int(v, span)) => (Some(*v), Some(*span)),
             _ => (None, None),
         };
-        if code.is_some() || error.get("message").is_some() {
+        // `{"error": {"code": 404, ..}}` is an HTTP API's error, not JSON-RPC's.
+        let jsonrpc_code = code.is_none_or(|c| c < 0);
+        if jsonrpc_code && (code.is_some() || error.get("message").is_some()) {
             return Some(JsonBuilt::Protocol {
                 code,
                 code_span,
@@ -352,7 +386,29 @@ pub fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option
     let Expr::Path(p) = &*call.func else {
         return None;
     };
-    let name = p.path.segments.last()?.ident.to_string().to_lowercase();
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    // The server's own result type: `CallToolResult::error(content)`, `::text(..)`.
+    if let [.., ty, method] = segs.as_slice() {
+        if ty.contains("ToolResult") {
+            let is_error = match method.as_str() {
+                "error" | "err" | "failure" => true,
+                "text" | "success" | "ok" | "json" => false,
+                _ => return None,
+            };
+            return Some(Construction::ToolResult {
+                constructor: format!("{ty}::{method}"),
+                is_error,
+                content: call.args.first(),
+                never_empty: false,
+            });
+        }
+    }
+    let name = segs.join("::").to_lowercase();
     if !name.contains("error") {
         return None;
     }

@@ -283,9 +283,19 @@ pub fn return_facts(
         return unknown;
     };
     // Text or a JSON value returned as the tool's output (pmcp's `Result<Value>`).
+    // A tool's typed output (pmcp's `Result<Stats>`) is its success value too, unless it is the
+    // SDK's own result type (which says itself whether it is an error).
     let is_text = |t: Option<&Type>| {
-        t.and_then(type_name)
-            .is_some_and(|n| n == "String" || (n == "Value" && kind == Some(HandlerKind::Tool)))
+        t.and_then(type_name).is_some_and(|n| {
+            n == "String"
+                || (kind == Some(HandlerKind::Tool)
+                    && n != "()"
+                    && !table.result_types.contains(&n.as_str())
+                    && !names
+                        .types
+                        .get(&n)
+                        .is_some_and(|c| table.result_types.contains(c)))
+        })
     };
     let ty = crate::index::unwrap_future(ty);
     let Some((ok, err)) = result_parts(table, names, ty, index, 0) else {
