@@ -692,14 +692,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                         .iter()
                         .any(|suffix| constructor.ends_with(suffix));
                 if named_code && self.comparison == 0 && self.tool_values == 0 {
-                    self.facts.codes.push(CodeSite {
-                        file: self.body.file,
-                        body: self.body.id,
-                        span,
-                        value: code.unwrap_or_default(),
-                        written: constructor.clone(),
-                        named: true,
-                    });
+                    self.code_site(span, code.unwrap_or_default(), constructor.clone(), true);
                 }
                 let content = ContentFacts {
                     empty: false,
@@ -1214,14 +1207,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 .any(|s| s.ends_with("Code") || s.ends_with("Codes"));
             if code_call && self.comparison == 0 && self.tool_values == 0 {
                 if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
-                    self.facts.codes.push(CodeSite {
-                        file: self.body.file,
-                        body: self.body.id,
-                        span: self.file.span_of(call),
-                        value: code.value,
-                        written: code.written,
-                        named: false,
-                    });
+                    self.code_site(self.file.span_of(call), code.value, code.written, false);
                 }
             }
             if segs.len() <= 2
@@ -1304,14 +1290,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }));
                 if let (Some(code), false) = (self.dialect.code_use(expr, self.index), typed_const)
                 {
-                    self.facts.codes.push(CodeSite {
-                        file: self.body.file,
-                        body: self.body.id,
-                        span: self.file.span_of(expr),
-                        value: code.value,
-                        written: code.written,
-                        named: false,
-                    });
+                    self.code_site(self.file.span_of(expr), code.value, code.written, false);
                 }
             }
             // A named code constant counts where an error is built with it (or a const is defined
@@ -1323,14 +1302,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     && self.dialect.is_code_constant(&p.path) =>
             {
                 if let Some(code) = self.dialect.code_use(expr, self.index) {
-                    self.facts.codes.push(CodeSite {
-                        file: self.body.file,
-                        body: self.body.id,
-                        span: self.file.span_of(expr),
-                        value: code.value,
-                        written: code.written,
-                        named: true,
-                    });
+                    self.code_site(self.file.span_of(expr), code.value, code.written, true);
                 }
             }
             _ => {}
@@ -1692,14 +1664,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }) => {
                 let span = self.file.span_of(mac);
                 if let (Some(value), Some(code_span)) = (code, code_span) {
-                    self.facts.codes.push(CodeSite {
-                        file: self.body.file,
-                        body: self.body.id,
-                        span: code_span,
-                        value,
-                        written: value.to_string(),
-                        named: false,
-                    });
+                    self.code_site(code_span, value, value.to_string(), false);
                 }
                 let content = ContentFacts {
                     empty: false,
@@ -1781,6 +1746,18 @@ impl<'a> Walker<'a, '_> {
             definite: failed,
         };
         self.with_frame(frame, |w| w.visit_expr(branch));
+    }
+
+    /// An error code written in a code position of this body.
+    fn code_site(&mut self, span: Span, value: i64, written: String, named: bool) {
+        self.facts.codes.push(CodeSite {
+            file: self.body.file,
+            body: self.body.id,
+            span,
+            value,
+            written,
+            named,
+        });
     }
 
     /// A const or static initialiser.
