@@ -33,6 +33,8 @@ pub struct BodyInfo<'a> {
     pub code: BodyCode<'a>,
     /// `impl From<X> for <protocol error type>`.
     pub is_from_impl: bool,
+    /// `X` of that impl, by name.
+    pub from_source: Option<String>,
     /// Parameters of a text type (`&str`, `String`, `impl Into<String>`…) by position (the
     /// receiver not counted): text they carry may end up in a result this body builds.
     pub text_params: Vec<(usize, String)>,
@@ -64,6 +66,13 @@ pub fn fn_bodies<'a, 'd>(
                 }),
                 code: BodyCode::Block(f.block),
                 is_from_impl: dialect.is_some_and(|d| is_from_impl(f, d)),
+                from_source: f.trait_args.and_then(|args| match args {
+                    syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                        syn::GenericArgument::Type(t) => crate::index::type_name(t),
+                        _ => None,
+                    }),
+                    _ => None,
+                }),
                 text_params: text_params(f.sig),
             }
         })
@@ -133,6 +142,7 @@ pub fn closure_body<'a>(
         returns,
         code,
         is_from_impl: false,
+        from_source: None,
         text_params: Vec::new(),
     }
 }
@@ -183,6 +193,7 @@ fn collect_consts<'a>(
             },
             code: BodyCode::Expr(expr),
             is_from_impl: false,
+            from_source: None,
             text_params: Vec::new(),
         });
     };
@@ -238,7 +249,19 @@ impl Reach {
             .iter()
             .map(|e| match &e.callee {
                 Callee::Name(name) => by_name.get(name.as_str()).cloned().unwrap_or_default(),
-                Callee::FromImpls => from_impls.clone(),
+                // The impl for the operand's error type when known, else every impl.
+                Callee::FromImpls(source) => {
+                    let matching: Vec<BodyId> = from_impls
+                        .iter()
+                        .copied()
+                        .filter(|b| source.is_some() && bodies[b.0].from_source == *source)
+                        .collect();
+                    if matching.is_empty() {
+                        from_impls.clone()
+                    } else {
+                        matching
+                    }
+                }
             })
             .collect();
 

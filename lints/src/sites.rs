@@ -290,8 +290,9 @@ pub struct CallEdge {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Callee {
     Name(String),
-    /// `?` converting into the protocol error type through the crate's `From` impls.
-    FromImpls,
+    /// `?` converting into the protocol error type through the crate's `From` impls; the
+    /// operand's error type when the source tells it (`Result<_, ZoneError>`).
+    FromImpls(Option<String>),
 }
 
 /// What one body's walk found.
@@ -1000,7 +1001,10 @@ impl<'a, 'm> Walker<'a, 'm> {
         let span = self.file.span_of(t);
         match self.dialect.try_meaning(&self.body.returns, tool_error) {
             TryMeaning::Nothing => {}
-            TryMeaning::FromImpls => self.push_edge(Callee::FromImpls, span, Some(operand)),
+            TryMeaning::FromImpls => {
+                let source = self.operand_error_type(operand);
+                self.push_edge(Callee::FromImpls(source), span, Some(operand))
+            }
             TryMeaning::Protocol(code) => {
                 // The SDK's own conversion: the `?` is where the protocol error is made.
                 self.frames.push(Frame {
@@ -1191,7 +1195,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     // `Err(e.into())`, `Err(McpError::from(e))`: the crate's `From` impls convert.
                     if self.body.returns.err == ErrChannel::Protocol && is_from_conversion(value) {
                         let span = self.file.span_of(call);
-                        self.push_edge(Callee::FromImpls, span, None);
+                        self.push_edge(Callee::FromImpls(None), span, None);
                     }
                 }
                 "Ok" if call.args.len() == 1
@@ -1526,7 +1530,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                             let name = last.ident.to_string();
                             if name == "from" || name == "into" {
                                 let span = self.file.span_of(arg);
-                                self.push_edge(Callee::FromImpls, span, Some(&mc.receiver));
+                                let source = self.operand_error_type(&mc.receiver);
+                                self.push_edge(Callee::FromImpls(source), span, Some(&mc.receiver));
                             } else {
                                 if self.fn_names.contains_key(&name) {
                                     let span = self.file.span_of(arg);
@@ -1758,6 +1763,34 @@ impl<'a> Walker<'a, '_> {
             written,
             named,
         });
+    }
+
+    /// The error type a crate fn called here declares (`fn load_zone(..) -> Result<_, ZoneError>`),
+    /// when every fn of that name agrees.
+    fn operand_error_type(&self, operand: &Expr) -> Option<String> {
+        let name = match strip_await(operand) {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            },
+            Expr::MethodCall(m) => Some(m.method.to_string()),
+            _ => None,
+        }?;
+        let mut errors =
+            self.index
+                .fns
+                .iter()
+                .filter(|f| f.name == name)
+                .map(|f| match &f.sig.output {
+                    syn::ReturnType::Type(_, ty) => {
+                        crate::index::result_error_name(crate::index::unwrap_future(ty))
+                    }
+                    syn::ReturnType::Default => None,
+                });
+        let first = errors.next()??;
+        errors
+            .all(|e| e.as_deref() == Some(first.as_str()))
+            .then_some(first)
     }
 
     /// A const or static initialiser.
