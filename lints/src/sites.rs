@@ -831,10 +831,13 @@ impl<'a, 'm> Walker<'a, 'm> {
     fn call_edge<'x>(
         &mut self,
         name: String,
-        span: Span,
+        call: &dyn syn::spanned::Spanned,
         args: impl IntoIterator<Item = &'x Expr>,
     ) {
+        // Spans cost a token walk: only for calls into the crate's own fns.
         if self.fn_names.contains_key(&name) {
+            let range = call.span().byte_range();
+            let span = self.file.span(range.start, range.end);
             self.push_edge(Callee::Name(name), span, None);
             let texts = args
                 .into_iter()
@@ -1219,7 +1222,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     .first()
                     .is_some_and(|s| s == "crate" || s == "self" || s == "super" || s == "Self")
             {
-                self.call_edge(last, self.file.span_of(call), &call.args);
+                self.call_edge(last, call, &call.args);
             }
             if code_call {
                 self.code_calls += 1;
@@ -1563,7 +1566,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         let on_self = matches!(&*mc.receiver, Expr::Path(p) if p.path.is_ident("self"));
         if on_self || !UNRESOLVED_METHODS.contains(&method.as_str()) {
-            self.call_edge(method, self.file.span_of(mc), &mc.args);
+            self.call_edge(method, mc, &mc.args);
         }
         visit::visit_expr_method_call(self, mc);
     }
