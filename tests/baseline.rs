@@ -149,7 +149,7 @@ fn only_the_excess_is_reported_and_it_is_the_last_by_position() {
     );
 
     // A lint the file never had is new in full.
-    write(&server, "src/lib.rs", &with_tool(SERVER, "z", VAGUE));
+    write(&server, "src/lib.rs", with_tool(SERVER, "z", VAGUE));
     let check = check_with_baseline(&server);
     assert_eq!(check.code, 0, "warnings only: {check:?}");
     assert_eq!(check.stdout.lines().count(), 1, "{check:?}");
@@ -266,7 +266,7 @@ fn prune_lowers_fixed_counts_and_never_admits_new_findings() {
     let g_start = SERVER.find("    #[tool(description = \"g\")]").unwrap();
     let h_start = SERVER.find("    #[tool(description = \"h\")]").unwrap();
     let fixed = format!("{}{}", &SERVER[..g_start], &SERVER[h_start..]);
-    write(&server, "src/lib.rs", &with_tool(&fixed, "z", VAGUE));
+    write(&server, "src/lib.rs", with_tool(&fixed, "z", VAGUE));
     std::fs::remove_file(server.join("src/broken.rs")).unwrap();
 
     let check = check_with_baseline(&server);
@@ -331,7 +331,7 @@ fn a_partial_baseline_run_keeps_the_other_files_entries() {
     write(
         &server,
         "src/lib.rs",
-        &with_tool(SERVER, "z", PROTOCOL_ERROR),
+        with_tool(SERVER, "z", PROTOCOL_ERROR),
     );
     let run = mcp_lint(&server, &["baseline", "src/lib.rs"]);
     assert_eq!(run.code, 0, "{run:?}");

@@ -278,6 +278,11 @@ pub(crate) fn collect_use(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Fi
     }
 }
 
+/// The segment names of a path (`rmcp::model::ErrorCode` → `["rmcp", "model", "ErrorCode"]`).
+pub fn path_segments(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 /// The last path segment of a type (`rmcp::model::CallToolResult` → `CallToolResult`), looking
 /// through references.
 pub fn type_name(ty: &Type) -> Option<String> {

@@ -201,15 +201,6 @@ impl Model {
         !self.dialects.is_empty()
     }
 
-    pub fn source(&self, file: crate::model::FileId) -> Option<&SourceFile> {
-        self.files.get(file.0).and_then(|f| f.source.as_deref())
-    }
-
-    /// `path:line`, for notes that point at another place.
-    pub fn location(&self, file: FileId, span: Span) -> String {
-        format!("{}:{}", self.files[file.0].path.display(), span.start_line)
-    }
-
     /// One `parse_error` finding per file that could not be decoded or parsed.
     pub fn parse_failures(&self) -> Vec<(FileId, Diagnostic)> {
         let lint = &crate::lints::parse_error::LINT;

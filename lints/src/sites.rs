@@ -1094,12 +1094,7 @@ impl<'a, 'm> Walker<'a, 'm> {
         match operand {
             Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
                 Some(Expr::Path(p)) => {
-                    let segs: Vec<String> = p
-                        .path
-                        .segments
-                        .iter()
-                        .map(|s| s.ident.to_string())
-                        .collect();
+                    let segs = crate::index::path_segments(&p.path);
                     segs.len() >= 2 && self.dialect.is_tool_error_type_name(&segs[segs.len() - 2])
                 }
                 _ => false,
@@ -1177,12 +1172,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return;
         }
         if let Expr::Path(p) = &*call.func {
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
+            let segs = crate::index::path_segments(&p.path);
             let last = segs.last().cloned().unwrap_or_default();
             match last.as_str() {
                 "Err" if call.args.len() == 1 => {
@@ -2047,12 +2037,7 @@ fn is_serializing_call(expr: &Expr) -> bool {
     impl<'v> Visit<'v> for Finder {
         fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
             if let Expr::Path(p) = &*c.func {
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let segs = crate::index::path_segments(&p.path);
                 if matches!(segs.as_slice(), [.., m, f] if m.starts_with("serde") && f.starts_with("to_"))
                 {
                     self.0 = true;

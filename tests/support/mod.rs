@@ -7,6 +7,10 @@ use std::process::Command;
 
 use tempfile::TempDir;
 
+#[path = "../common/mod.rs"]
+mod common;
+pub use common::{capture, write, Run};
+
 pub const PACKAGE: &str =
     "[package]\nname = \"server\"\nversion = \"0.1.0\"\n\n[dependencies]\nrmcp = \"0.8\"\n";
 
@@ -38,39 +42,13 @@ impl S {
 }
 "#;
 
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
+/// The `mcp-lint` binary in `dir`, with the caller's environment.
 pub fn mcp_lint(dir: &Path, args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run mcp-lint");
-    Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-pub fn write(dir: &Path, rel: &str, contents: &str) {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, contents).expect("write");
+    capture(
+        Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+            .args(args)
+            .current_dir(dir),
+    )
 }
 
 /// A repository (it has `.git`) holding the server crate in `server/`.

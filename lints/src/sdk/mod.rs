@@ -24,16 +24,6 @@ pub enum Sdk {
     JsonRpc,
 }
 
-impl Sdk {
-    pub fn crate_name(self) -> &'static str {
-        match self {
-            Sdk::Rmcp => "rmcp",
-            Sdk::Table(name) => name,
-            Sdk::JsonRpc => "hand-rolled JSON-RPC",
-        }
-    }
-}
-
 /// What `?` does in a body, as far as the SDK and the crate's `From` impls tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TryMeaning {
@@ -520,12 +510,7 @@ impl Dialect {
         let Expr::Path(p) = &*call.func else {
             return false;
         };
-        let segs: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segs = crate::index::path_segments(&p.path);
         matches!(segs.last().map(String::as_str), Some("from" | "with_error"))
             && n.canonical(t, &segs)
                 .is_some_and(|c| t.result_types.contains(&c))
@@ -583,7 +568,7 @@ impl Dialect {
 
     /// Whether a path is one of the SDK's named code constants (`SdkErrorCodes::REQUEST_TIMEOUT`).
     pub fn is_code_constant(&self, path: &syn::Path) -> bool {
-        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segs = crate::index::path_segments(path);
         match (&self.names, segs.as_slice()) {
             (Names::Rmcp(_), [.., ty, _]) => ty == "ErrorCode",
             (Names::Table(t, _), [.., ty, name]) => {

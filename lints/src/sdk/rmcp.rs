@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use syn::{Expr, ExprCall, ExprStruct, GenericArgument, PathArguments, ReturnType, Type};
 
 use super::{CodeUse, Construction, ContentFacts, ErrChannel, HandlerKind, ReturnFacts, Version};
+use crate::index::path_segments as segments;
 use crate::index::{attr_name, has_attr, type_name, FnItem, Index, Owner};
 use crate::source::SourceFile;
 use crate::text::{json_texts, message_from_expr, MessageText};
@@ -147,10 +148,6 @@ impl Names {
         }
     }
 
-    pub fn display_error_type(&self) -> &str {
-        &self.display_error
-    }
-
     fn content_type(&self) -> &'static str {
         if self.content_block {
             "ContentBlock"
@@ -158,10 +155,6 @@ impl Names {
             "Content"
         }
     }
-}
-
-fn segments(path: &syn::Path) -> Vec<String> {
-    path.segments.iter().map(|s| s.ident.to_string()).collect()
 }
 
 /// `#[tool]` fns, `ServerHandler::call_tool`, trait tools and the other handler methods.
@@ -262,11 +255,7 @@ pub fn return_facts(
     ret: &ReturnType,
     index: &Index<'_>,
 ) -> ReturnFacts {
-    let unknown = ReturnFacts {
-        err: ErrChannel::Unknown,
-        err_is_unit: false,
-        ok_is_text: false,
-    };
+    let unknown = ReturnFacts::UNKNOWN;
     let ReturnType::Type(_, ty) = ret else {
         return unknown;
     };

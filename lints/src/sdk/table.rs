@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType, Type};
 
 use super::{Construction, ErrChannel, HandlerKind, ReturnFacts};
+use crate::index::path_segments as segments;
 use crate::index::{has_attr, type_name, FnItem, Index, Owner};
 
 /// What a constructor builds.
@@ -190,10 +191,6 @@ impl Names {
     }
 }
 
-fn segments(path: &syn::Path) -> Vec<String> {
-    path.segments.iter().map(|s| s.ident.to_string()).collect()
-}
-
 pub fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {
     for (attr, impl_attr, kind) in table.attr_handlers {
         if has_attr(f.attrs, attr) && (impl_attr.is_empty() || has_attr(f.impl_attrs, impl_attr)) {
@@ -274,11 +271,7 @@ pub fn return_facts(
     ret: &ReturnType,
     index: &Index<'_>,
 ) -> ReturnFacts {
-    let unknown = ReturnFacts {
-        err: ErrChannel::Unknown,
-        err_is_unit: false,
-        ok_is_text: false,
-    };
+    let unknown = ReturnFacts::UNKNOWN;
     let ReturnType::Type(_, ty) = ret else {
         return unknown;
     };
