@@ -5,12 +5,13 @@
 //! crate (the whole crate is read for context, only the files asked about are reported). Every
 //! other `.rs` file (fixture directories and the like) is a crate of its own.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use lints::FileRole;
+use rayon::prelude::*;
 
 use crate::manifest::Manifests;
 
@@ -108,7 +109,9 @@ impl Discovery {
     }
 }
 
-/// Find and group the files under `paths` (relative ones are taken from `cwd`).
+/// Find and group the files under `paths` (relative ones are taken from `cwd`). Directories
+/// are walked in parallel (on the current rayon pool); the result does not depend on the
+/// number of threads.
 pub fn discover(
     paths: &[PathBuf],
     cwd: &Path,
@@ -119,7 +122,8 @@ pub fn discover(
         cwd,
         exclude,
         errors: Vec::new(),
-        seen: HashMap::new(),
+        seen: HashSet::new(),
+        walked: Vec::new(),
     };
     let mut asked: Vec<Found> = Vec::new();
     for given in paths {
@@ -130,9 +134,11 @@ pub fn discover(
                 .push(format!("path not found: {}", given.display()));
         } else if abs.is_dir() {
             walker.walk(&abs, given, &mut asked);
+            walker.walked.push(abs);
         } else if !exclude.matches(&abs) {
             let display = display_path(&abs, cwd, given, &abs);
-            walker.add(abs, display, &mut asked);
+            let key = FileKey::of(&abs, None);
+            walker.add(abs, display, key, &mut asked);
         }
     }
     walker.group(asked, manifests)
@@ -144,47 +150,93 @@ struct Found {
     display: PathBuf,
 }
 
+/// What makes two paths the same file: device and inode where there are such things.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum FileKey {
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+impl FileKey {
+    /// The key of `path`, from `meta` (followed through symlinks) when at hand.
+    fn of(path: &Path, meta: Option<&std::fs::Metadata>) -> FileKey {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let meta = match meta {
+                Some(m) => Some(m.clone()),
+                None => std::fs::metadata(path).ok(),
+            };
+            if let Some(m) = meta {
+                return FileKey::Inode(m.dev(), m.ino());
+            }
+        }
+        let _ = meta;
+        FileKey::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+/// What a parallel walk yields, in walk order.
+enum Item {
+    File(PathBuf, FileKey),
+    Error(String),
+}
+
+/// The directories above the one being walked, for symlink loop detection.
+struct Ancestor<'a> {
+    key: FileKey,
+    path: &'a Path,
+    parent: Option<&'a Ancestor<'a>>,
+}
+
+impl Ancestor<'_> {
+    fn find(&self, key: &FileKey) -> Option<&Path> {
+        let mut at = Some(self);
+        while let Some(a) = at {
+            if a.key == *key {
+                return Some(a.path);
+            }
+            at = a.parent;
+        }
+        None
+    }
+}
+
 struct Walker<'a> {
     cwd: &'a Path,
     exclude: &'a Exclude,
     errors: Vec<String>,
-    /// Canonical path → already found, so overlapping paths and symlinks read a file once.
-    seen: HashMap<PathBuf, ()>,
+    /// Files already found, so overlapping paths and symlinks read a file once.
+    seen: HashSet<FileKey>,
+    /// The directories given on the command line and walked whole.
+    walked: Vec<PathBuf>,
 }
 
 impl Walker<'_> {
-    fn add(&mut self, path: PathBuf, display: PathBuf, out: &mut Vec<Found>) {
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if self.seen.insert(key, ()).is_none() {
+    fn add(&mut self, path: PathBuf, display: PathBuf, key: FileKey, out: &mut Vec<Found>) {
+        if self.seen.insert(key) {
             out.push(Found { path, display });
         }
     }
 
     /// Every `.rs` file under `root`, skipping build output, hidden, vendored and excluded
-    /// directories below it.
+    /// directories below it; symlinks are followed, loops reported and not followed.
     fn walk(&mut self, root: &Path, given: &Path, out: &mut Vec<Found>) {
-        let exclude = self.exclude;
-        let entries = walkdir::WalkDir::new(root)
-            .follow_links(true)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| e.depth() == 0 || !(is_skipped(e) || exclude.matches(e.path())));
-        for entry in entries {
-            match entry {
-                Ok(e)
-                    if e.file_type().is_file()
-                        && e.path().extension() == Some(OsStr::new("rs")) =>
-                {
-                    let path = e.path().to_path_buf();
+        let root_key = FileKey::of(root, None);
+        let top = Ancestor {
+            key: root_key,
+            path: root,
+            parent: None,
+        };
+        let items = walk_dir(root, &top, self.exclude, self.cwd);
+        for item in items {
+            match item {
+                Item::File(path, key) => {
                     let display = display_path(&path, self.cwd, given, root);
-                    self.add(path, display, out);
+                    self.add(path, display, key, out);
                 }
-                Ok(_) => {}
-                Err(e) => {
-                    if let Some(message) = walk_error(&e, self.cwd) {
-                        self.errors.push(message);
-                    }
-                }
+                Item::Error(e) => self.errors.push(e),
             }
         }
     }
@@ -215,16 +267,19 @@ impl Walker<'_> {
         let mut crates = Vec::new();
         for (root, mut files) in packages {
             let mut context = Vec::new();
-            for dir in MEMBER_DIRS {
+            // Under a directory walked whole, the package's files were all found already.
+            let covered = self.walked.iter().any(|w| root.starts_with(w));
+            for dir in MEMBER_DIRS.iter().filter(|_| !covered) {
                 let dir = root.join(dir);
                 if dir.is_dir() {
                     self.walk(&dir, &dir, &mut context);
                 }
             }
             let build_rs = root.join("build.rs");
-            if build_rs.is_file() && !self.exclude.matches(&build_rs) {
+            if !covered && build_rs.is_file() && !self.exclude.matches(&build_rs) {
                 let display = display_path(&build_rs, self.cwd, &build_rs, &build_rs);
-                self.add(build_rs, display, &mut context);
+                let key = FileKey::of(&build_rs, None);
+                self.add(build_rs, display, key, &mut context);
             }
             for found in context {
                 // A nested package inside `src/` (or a fixture crate) is not part of this one.
@@ -289,36 +344,66 @@ fn role_from_components(path: &Path) -> FileRole {
     }
 }
 
-fn is_skipped(entry: &walkdir::DirEntry) -> bool {
-    let name = entry.file_name().to_string_lossy();
-    if name.starts_with('.') {
-        return true;
-    }
-    entry.file_type().is_dir() && SKIPPED_DIRS.contains(&name.as_ref())
-}
-
-/// A walk error as one line, or `None` for a dangling symlink that is not a Rust file.
-fn walk_error(e: &walkdir::Error, cwd: &Path) -> Option<String> {
+/// The entries of `dir`, in file-name order, walked in parallel.
+fn walk_dir(dir: &Path, here: &Ancestor<'_>, exclude: &Exclude, cwd: &Path) -> Vec<Item> {
     let shown = |p: &Path| relative_to(p, cwd).display().to_string();
-    if let Some(ancestor) = e.loop_ancestor() {
-        let path = e.path().map(shown).unwrap_or_default();
-        return Some(format!(
-            "symlink loop: {path} points to its ancestor {}; not followed",
-            shown(ancestor)
-        ));
-    }
-    let path = e.path();
-    let io = e.io_error();
-    if io.is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
-        && path.is_some_and(|p| p.extension() != Some(OsStr::new("rs")))
-    {
-        return None;
-    }
-    let reason = io.map_or_else(|| e.to_string(), |io| io.to_string());
-    Some(match path {
-        Some(p) => format!("could not read {}: {reason}", shown(p)),
-        None => format!("could not walk a directory: {reason}"),
-    })
+    let mut entries: Vec<std::fs::DirEntry> = match std::fs::read_dir(dir) {
+        Ok(rd) => match rd.collect::<Result<_, _>>() {
+            Ok(entries) => entries,
+            Err(e) => return vec![Item::Error(format!("could not read {}: {e}", shown(dir)))],
+        },
+        Err(e) => return vec![Item::Error(format!("could not read {}: {e}", shown(dir)))],
+    };
+    entries.sort_by_key(|e| e.file_name());
+    entries
+        .par_iter()
+        .flat_map_iter(|entry| {
+            let path = entry.path();
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') || exclude.matches(&path) {
+                return Vec::new();
+            }
+            let is_rs = path.extension() == Some(OsStr::new("rs"));
+            let meta = match entry.file_type() {
+                Ok(t) if t.is_symlink() => std::fs::metadata(&path),
+                Ok(t) if t.is_file() && !is_rs => return Vec::new(),
+                Ok(_) => entry.metadata(),
+                Err(e) => Err(e),
+            };
+            let meta = match meta {
+                Ok(m) => m,
+                // A dangling symlink matters only when it claims to be a Rust file.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !is_rs => return Vec::new(),
+                Err(e) => {
+                    return vec![Item::Error(format!("could not read {}: {e}", shown(&path)))]
+                }
+            };
+            if meta.is_dir() {
+                if SKIPPED_DIRS.contains(&name.to_string_lossy().as_ref()) {
+                    return Vec::new();
+                }
+                let key = FileKey::of(&path, Some(&meta));
+                if let Some(ancestor) = here.find(&key) {
+                    return vec![Item::Error(format!(
+                        "symlink loop: {} points to its ancestor {}; not followed",
+                        shown(&path),
+                        shown(ancestor)
+                    ))];
+                }
+                let below = Ancestor {
+                    key,
+                    path: &path,
+                    parent: Some(here),
+                };
+                walk_dir(&path, &below, exclude, cwd)
+            } else if meta.is_file() && is_rs {
+                let key = FileKey::of(&path, Some(&meta));
+                vec![Item::File(path, key)]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
 }
 
 /// `path` relative to `cwd` when it lies under it.

@@ -4,11 +4,13 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use lints::{CrateInput, FileReport, Options, SourceInput};
+use lints::{FileReport, Manifest};
 
+use crate::cache::{self, Cache};
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
-use crate::discover::{self, CrateFiles, Discovery, Exclude};
+use crate::discover::{self, Exclude};
+use crate::engine::{self, Analyzer, Settings};
 use crate::manifest::Manifests;
 use crate::report::{self, human::HumanStyle, ReportOptions, Summary};
 
@@ -19,6 +21,20 @@ pub const EXIT_FAILURE: i32 = 2;
 
 /// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
 pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    check_with(args, cwd, out, err, &lints::analyze)
+}
+
+/// [`check`] with the per-crate analysis passed in. Production always passes
+/// `lints::analyze`; tests pass a closure that panics, to exercise the path that turns a
+/// crashed crate into an `internal_error` finding without losing the other crates.
+#[doc(hidden)]
+pub fn check_with(
+    args: &CheckArgs,
+    cwd: &Path,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    analyze: Analyzer<'_>,
+) -> i32 {
     let mut manifests = Manifests::new(cwd);
     let prepared =
         config::load(args.config.as_deref(), cwd, &args.paths, &mut manifests).and_then(|config| {
@@ -41,11 +57,36 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
             return EXIT_FAILURE;
         }
     };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .thread_name(|i| format!("mcp-lint-{i}"))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot start {} threads: {e}", args.threads);
+            return EXIT_FAILURE;
+        }
+    };
+    let settings = Settings {
+        prefilter: !args.no_prefilter,
+        // A separate reader: a broken Cargo.toml above `cwd` is not this run's problem.
+        cache: (!args.no_cache)
+            .then(|| Cache::open(&cache::location(cwd, &mut Manifests::new(cwd)))),
+    };
 
-    let discovery = discover::discover(&args.paths, cwd, &exclude, &mut manifests);
-    let mut problems = discovery.errors.clone();
-    let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
-    problems.extend(manifests.take_errors());
+    let (discovery, outcome, mut problems) = pool.install(|| {
+        let discovery = discover::discover(&args.paths, cwd, &exclude, &mut manifests);
+        let facts: Vec<Option<Manifest>> = discovery
+            .crates
+            .iter()
+            .map(|c| c.package_root.as_deref().and_then(|r| manifests.facts(r)))
+            .collect();
+        let outcome = engine::lint(&discovery.crates, &facts, &options, &settings, analyze);
+        (discovery, outcome, manifests.take_errors())
+    });
+    problems.extend(discovery.errors.iter().cloned());
+    problems.extend(outcome.problems);
     problems.sort();
     problems.dedup();
     for p in &problems {
@@ -60,7 +101,7 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
         );
     }
 
-    let mut reports = analyze_all(&inputs, &options);
+    let mut reports = outcome.reports;
     reports.sort_by(|a, b| a.path.cmp(&b.path));
 
     let report_options = ReportOptions {
@@ -75,56 +116,6 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
         }
     }
     exit_code(&reports, !problems.is_empty(), args)
-}
-
-/// Read every file of every crate. Unreadable files become problems; the rest is still linted.
-fn crate_inputs(
-    discovery: &Discovery,
-    manifests: &mut Manifests,
-    problems: &mut Vec<String>,
-) -> Vec<CrateInput> {
-    discovery
-        .crates
-        .iter()
-        .map(|c| crate_input(c, manifests, problems))
-        .filter(|c| c.files.iter().any(|f| f.report))
-        .collect()
-}
-
-fn crate_input(
-    files: &CrateFiles,
-    manifests: &mut Manifests,
-    problems: &mut Vec<String>,
-) -> CrateInput {
-    let mut inputs = Vec::with_capacity(files.files.len());
-    for f in &files.files {
-        match std::fs::read(&f.path) {
-            Ok(contents) => inputs.push(SourceInput {
-                path: f.display.clone(),
-                contents,
-                role: f.role,
-                report: f.report,
-            }),
-            Err(e) => problems.push(format!("could not read {}: {e}", f.display.display())),
-        }
-    }
-    CrateInput {
-        root: files.package_root.clone(),
-        manifest: files
-            .package_root
-            .as_deref()
-            .and_then(|root| manifests.facts(root)),
-        files: inputs,
-    }
-}
-
-/// Analyse every crate. Sequential for now; this is the seam for a parallel iterator (each
-/// call is independent and `lints::analyze` runs on its own thread with a large stack).
-pub fn analyze_all(inputs: &[CrateInput], options: &Options) -> Vec<FileReport> {
-    inputs
-        .iter()
-        .flat_map(|input| lints::analyze(input, options))
-        .collect()
 }
 
 /// 2 when mcp-lint failed (even with `--exit-zero`), else 1 for error-level findings (warnings

@@ -1,10 +1,13 @@
 //! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
 
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod discover;
 pub mod driver;
+pub mod engine;
 pub mod manifest;
+pub mod prefilter;
 pub mod report;
 pub mod rules;
 

@@ -432,7 +432,11 @@ fn config_in_cargo_toml_package_and_workspace_metadata() {
             "Cargo.toml",
             "[workspace]\nmembers = [\"a\", \"b\"]\n\n[workspace.metadata.mcp-lint.lints]\nparse_error = \"warn\"\n",
         ),
-        ("a/Cargo.toml", "[package]\nname = \"a\"\n"),
+        // An MCP server: crates that never mention an MCP SDK are not parsed at all.
+        (
+            "a/Cargo.toml",
+            "[package]\nname = \"a\"\n[dependencies]\nrmcp = \"0.8\"\n",
+        ),
         ("a/src/lib.rs", BROKEN),
         (
             "b/Cargo.toml",

@@ -88,70 +88,102 @@ const GENERATIONS: [Generation; 4] = [
 /// `Result<CallToolResult, {Err}>` unless the template says otherwise.
 const BODIES: [(&str, &str); 15] = [
     // tool_failure_as_protocol_error
-    ("", r#"let path = self.root.join(&args.id);
+    (
+        "",
+        r#"let path = self.root.join(&args.id);
         let text = tokio::fs::read_to_string(&path)
             .await
             .map_err(|e| {Err}::internal_error(format!("cannot read {noun} {}: {e}", args.id), None))?;
-        Ok(CallToolResult::success(vec![{text}(text)]))"#),
+        Ok(CallToolResult::success(vec![{text}(text)]))"#,
+    ),
     // tool_input_as_invalid_params
-    ("", r#"if args.limit == 0 || args.limit > MAX_{NOUN}S as u32 {
+    (
+        "",
+        r#"if args.limit == 0 || args.limit > MAX_{NOUN}S as u32 {
             return Err({Err}::invalid_params(format!("limit must be 1-{}, got {}", MAX_{NOUN}S, args.limit), None));
         }
         let store = self.store.lock().await;
         let names: Vec<String> = store.keys().take(args.limit as usize).cloned().collect();
-        Ok(CallToolResult::success(vec![{text}(names.join("\n"))]))"#),
+        Ok(CallToolResult::success(vec![{text}(names.join("\n"))]))"#,
+    ),
     // empty_error_content
-    ("", r#"if args.text.trim().is_empty() {
+    (
+        "",
+        r#"if args.text.trim().is_empty() {
             return Ok(CallToolResult::error(vec![]));
         }
         self.store.lock().await.insert(args.id.clone(), args.text.clone());
-        Ok(CallToolResult::success(vec![{text}(format!("saved {noun} {}", args.id))]))"#),
+        Ok(CallToolResult::success(vec![{text}(format!("saved {noun} {}", args.id))]))"#,
+    ),
     // vague_error_text
-    ("", r#"let store = self.store.lock().await;
+    (
+        "",
+        r#"let store = self.store.lock().await;
         match store.get(&args.id) {
             Some(v) => Ok(CallToolResult::success(vec![{text}(v.clone())])),
             None => Ok(CallToolResult::error(vec![{text}("Something went wrong")])),
-        }"#),
+        }"#,
+    ),
     // legacy_error_code
-    ("", r#"let lock = self.root.join(format!("{}.lock", args.id));
+    (
+        "",
+        r#"let lock = self.root.join(format!("{}.lock", args.id));
         if tokio::fs::try_exists(&lock).await.unwrap_or(false) {
             return Err({Err}::new(ErrorCode(-32001), format!("{noun} {} is locked by another editor", args.id), None));
         }
         tokio::fs::write(self.root.join(&args.id), &args.text)
             .await
             .map_err(|e| {Err}::internal_error(e.to_string(), None))?;
-        Ok(CallToolResult::success(vec![{text}("written")]))"#),
+        Ok(CallToolResult::success(vec![{text}("written")]))"#,
+    ),
     // failure_as_success
-    ("", r#"match tokio::fs::write(self.root.join(&args.id), &args.text).await {
+    (
+        "",
+        r#"match tokio::fs::write(self.root.join(&args.id), &args.text).await {
             Ok(()) => Ok(CallToolResult::success(vec![{text}(format!("saved {}", args.id))])),
             Err(e) => Ok(CallToolResult::success(vec![{text}(format!("Error: {e}"))])),
-        }"#),
+        }"#,
+    ),
     // stale_handle_as_success
-    ("", r#"let mut store = self.store.lock().await;
+    (
+        "",
+        r#"let mut store = self.store.lock().await;
         let Some(entry) = store.get_mut(&args.id) else {
             return Ok(CallToolResult::success(vec![{text}(format!("{noun} {} not found", args.id))]));
         };
         entry.push_str(&args.text);
-        Ok(CallToolResult::success(vec![{text}(format!("{} characters", entry.len()))]))"#),
+        Ok(CallToolResult::success(vec![{text}(format!("{} characters", entry.len()))]))"#,
+    ),
     // panic_in_tool
-    ("", r#"let text = std::fs::read_to_string(self.root.join(&args.id)).unwrap();
+    (
+        "",
+        r#"let text = std::fs::read_to_string(self.root.join(&args.id)).unwrap();
         let words = text.split_whitespace().count();
-        Ok(CallToolResult::success(vec![{text}(words.to_string())]))"#),
+        Ok(CallToolResult::success(vec![{text}(words.to_string())]))"#,
+    ),
     // correct: a specific isError result
-    ("", r#"let store = self.store.lock().await;
+    (
+        "",
+        r#"let store = self.store.lock().await;
         let Some(value) = store.get(&args.id) else {
             return Ok(CallToolResult::error(vec![{text}(format!(
                 "no {noun} with id `{}`; call list_{noun}s for the valid ids",
                 args.id
             ))]));
         };
-        Ok(CallToolResult::success(vec![{text}(value.clone())]))"#),
+        Ok(CallToolResult::success(vec![{text}(value.clone())]))"#,
+    ),
     // a helper whose error converts through `impl From<{Noun}Error> for {Err}`
-    ("", r#"let store = self.store.lock().await;
+    (
+        "",
+        r#"let store = self.store.lock().await;
         let value = load_{noun}(&store, &args.id)?;
-        Ok(CallToolResult::success(vec![{text}(value)]))"#),
+        Ok(CallToolResult::success(vec![{text}(value)]))"#,
+    ),
     // ordinary computation, correct error
-    ("", r#"let mut counts: HashMap<char, usize> = HashMap::new();
+    (
+        "",
+        r#"let mut counts: HashMap<char, usize> = HashMap::new();
         for c in args.text.chars().filter(|c| c.is_alphanumeric()) {
             *counts.entry(c.to_ascii_lowercase()).or_default() += 1;
         }
@@ -167,28 +199,40 @@ const BODIES: [(&str, &str); 15] = [
                 "`text` has no letters or digits; pass the {noun} text to analyse"
             ))]));
         }
-        Ok(CallToolResult::success(vec![{text}(lines.join("\n"))]))"#),
+        Ok(CallToolResult::success(vec![{text}(lines.join("\n"))]))"#,
+    ),
     // JSON input checked with invalid_params, then a correct tool error
-    ("", r#"let value: serde_json::Value = serde_json::from_str(&args.text)
+    (
+        "",
+        r#"let value: serde_json::Value = serde_json::from_str(&args.text)
             .map_err(|e| {Err}::invalid_params(format!("`text` is not JSON: {e}"), None))?;
         let Some(object) = value.as_object() else {
             return Ok(CallToolResult::error(vec![{text}("`text` must be a JSON object, e.g. {\"a\": 1}")]));
         };
-        Ok(CallToolResult::success(vec![{text}(format!("{} keys", object.len()))]))"#),
+        Ok(CallToolResult::success(vec![{text}(format!("{} keys", object.len()))]))"#,
+    ),
     // empty text in an error
-    ("", r#"let removed = self.store.lock().await.remove(&args.id);
+    (
+        "",
+        r#"let removed = self.store.lock().await.remove(&args.id);
         if removed.is_none() {
             return Ok(CallToolResult::error(vec![{text}("")]));
         }
-        Ok(CallToolResult::success(vec![{text}(format!("deleted {noun} {}", args.id))]))"#),
+        Ok(CallToolResult::success(vec![{text}(format!("deleted {noun} {}", args.id))]))"#,
+    ),
     // reserved_error_code
-    ("", r#"if args.id.starts_with("archive/") {
+    (
+        "",
+        r#"if args.id.starts_with("archive/") {
             return Err({Err}::new(ErrorCode(-32050), "the archive is read-only during the migration", None));
         }
         let store = self.store.lock().await;
-        Ok(CallToolResult::success(vec![{text}(store.len().to_string())]))"#),
+        Ok(CallToolResult::success(vec![{text}(store.len().to_string())]))"#,
+    ),
     // `Err(String)` from a tool: an isError result
-    ("Result<String, String>", r#"let n: i64 = args
+    (
+        "Result<String, String>",
+        r#"let n: i64 = args
             .text
             .trim()
             .parse()
@@ -196,7 +240,8 @@ const BODIES: [(&str, &str); 15] = [
         if n < 0 {
             return Err(format!("`text` must not be negative, got {n}"));
         }
-        Ok((n * 2).to_string())"#),
+        Ok((n * 2).to_string())"#,
+    ),
 ];
 
 /// Write `crates` servers under `out` (replacing what is there).
@@ -353,7 +398,11 @@ pub struct {Noun}Service {
         } else {
             ret.to_string()
         };
-        methods.push((format!("{verb}_{noun}_{index}_{t}"), ret, fill(body, g, noun)));
+        methods.push((
+            format!("{verb}_{noun}_{index}_{t}"),
+            ret,
+            fill(body, g, noun),
+        ));
     }
     let noun_cap = capitalized(noun);
     if dispatcher {
@@ -382,7 +431,10 @@ pub struct {Noun}Service {
             }
         }
         let unknown = if rng.below(2) == 0 {
-            format!("Ok(CallToolResult::error(vec![{}(format!(\"unknown tool {{other}}\"))]))", g.text)
+            format!(
+                "Ok(CallToolResult::error(vec![{}(format!(\"unknown tool {{other}}\"))]))",
+                g.text
+            )
         } else {
             format!(
                 "Err({}::invalid_params(format!(\"unknown tool {{other}}\"), None))",
@@ -397,7 +449,10 @@ pub struct {Noun}Service {
             "    pub fn new(root: PathBuf) -> Self {{\n        Self {{\n            store: Arc::default(),\n            root,\n            tool_router: Self::tool_router(),\n        }}\n    }}\n"
         );
         for (name, ret, body) in &methods {
-            let description = format!("{} a {noun}", capitalized(name.split('_').next().unwrap_or("use")));
+            let description = format!(
+                "{} a {noun}",
+                capitalized(name.split('_').next().unwrap_or("use"))
+            );
             let _ = writeln!(
                 s,
                 "    #[tool(description = \"{description}\")]\n    async fn {name}(&self, Parameters(args): Parameters<{noun_cap}Args>) -> {ret} {{\n        {body}\n    }}\n"

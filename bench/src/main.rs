@@ -45,7 +45,8 @@ fn run(args: &[String]) -> Result<(), String> {
             .iter()
             .find(|(k, _)| k == name)
             .map_or(Ok(default), |(_, v)| {
-                v.parse().map_err(|_| format!("--{name} takes a number, not `{v}`"))
+                v.parse()
+                    .map_err(|_| format!("--{name} takes a number, not `{v}`"))
             })
     };
     match mode.as_str() {
