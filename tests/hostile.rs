@@ -22,7 +22,9 @@ fn server_with(extra: &[(&str, &[u8])]) -> tempfile::TempDir {
 }
 
 fn has(run: &support::Run, code: &str, path: &str) -> bool {
-    run.findings().iter().any(|(c, p, _)| c == code && p == path)
+    run.findings()
+        .iter()
+        .any(|(c, p, _)| c == code && p == path)
 }
 
 #[test]
@@ -78,7 +80,10 @@ fn a_fifty_megabyte_file() {
 fn non_utf8_and_binary_files_named_rs() {
     let p = server_with(&[
         ("src/latin1.rs", b"// caf\xe9\nfn main() {}\n"),
-        ("src/blob.rs", b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe\x00rmcp"),
+        (
+            "src/blob.rs",
+            b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe\x00rmcp",
+        ),
         ("src/utf16.rs", b"\xff\xfeu\x00s\x00e\x00"),
     ]);
     let run = mcp_lint(p.path(), &["check", "--format", "json"]);
@@ -102,7 +107,10 @@ fn non_utf8_and_binary_files_named_rs() {
             .unwrap_or_else(|| panic!("no finding for {path}: {run:?}"))
     };
     assert!(message("src/blob.rs").contains("binary"), "{run:?}");
-    assert!(message("src/latin1.rs").contains("not valid UTF-8"), "{run:?}");
+    assert!(
+        message("src/latin1.rs").contains("not valid UTF-8"),
+        "{run:?}"
+    );
     // UTF-16 has NUL bytes: reported as binary, not Rust source.
     assert!(message("src/utf16.rs").contains("binary"), "{run:?}");
     assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
@@ -208,7 +216,10 @@ fn directories_and_fifos_named_rs_are_not_read() {
 fn empty_and_inner_attribute_only_files() {
     let p = server_with(&[
         ("src/empty.rs", b""),
-        ("src/attrs.rs", b"#![allow(dead_code)]\n#![deny(unsafe_code)]\n"),
+        (
+            "src/attrs.rs",
+            b"#![allow(dead_code)]\n#![deny(unsafe_code)]\n",
+        ),
         ("src/doc.rs", b"//! Only a doc comment.\n"),
         ("src/bom.rs", b"\xef\xbb\xbf"),
         ("src/shebang.rs", b"#!/usr/bin/env run-cargo-script\n"),
