@@ -106,7 +106,7 @@ impl CrateJob<'_> {
             None => Vec::new(),
         };
         if let (Some(cache), Some(identity)) = (cache, &identity) {
-            if let Some(outcome) = self.from_stamps(cache, identity, &stamps) {
+            if let Some(outcome) = self.replay_stamps(cache, identity, &stamps) {
                 return outcome;
             }
         }
@@ -221,7 +221,7 @@ impl CrateJob<'_> {
 
     /// The outcome recorded for unchanged files, without reading them (except the text of
     /// files that have findings to show).
-    fn from_stamps(
+    fn replay_stamps(
         &self,
         cache: &Cache,
         identity: &Key,
@@ -234,7 +234,7 @@ impl CrateJob<'_> {
                     .files
                     .iter()
                     .filter(|f| f.report)
-                    .map(|f| empty_report(f))
+                    .map(empty_report)
                     .collect(),
                 problems: Vec::new(),
             }),

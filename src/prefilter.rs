@@ -401,7 +401,10 @@ mod tests {
 
     fn contains_ident(tokens: proc_macro2::TokenStream, word: &str) -> bool {
         tokens.into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => i == word || i.to_string() == format!("r#{word}"),
+            proc_macro2::TokenTree::Ident(i) => {
+                let s = i.to_string();
+                s == word || s.strip_prefix("r#") == Some(word)
+            }
             proc_macro2::TokenTree::Group(g) => contains_ident(g.stream(), word),
             _ => false,
         })

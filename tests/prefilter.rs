@@ -10,6 +10,9 @@ use std::path::Path;
 
 use support::{copy_tree, mcp_lint, write, MCP001_SERVER};
 
+/// A package: name, Cargo.toml, files.
+type Package<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
 /// Real servers, mcp-lint's own sources, loose fixtures, and packages built to sit right at
 /// the prefilter's edges.
 fn corpus() -> tempfile::TempDir {
@@ -30,7 +33,7 @@ fn corpus() -> tempfile::TempDir {
     );
 
     let tool_code = MCP001_SERVER.replace("use rmcp::{", "use sdk::{");
-    let edges: [(&str, &str, &[(&str, &str)]); 8] = [
+    let edges: [Package; 8] = [
         // rmcp only in prose: no dialect, so nothing to find even in tool-shaped code.
         (
             "comment-only",
