@@ -19,7 +19,16 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shared/ sits beside the repository (in a git worktree: beside the main checkout).
 shared=${BENCH_SHARED:-$repo/../shared/bench}
+if [ ! -d "$shared" ]; then
+    common=$(cd "$repo" && git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+    [ -n "$common" ] && shared=$(dirname "$(dirname "$common")")/shared/bench
+fi
+if [ ! -d "$shared/corpus-manifest" ]; then
+    echo "bench: no ../shared/bench beside the repository; set BENCH_SHARED" >&2
+    exit 2
+fi
 dir=${BENCH_DIR:-$repo/target/bench}
 runs=${BENCH_RUNS:-3}
 threads=${BENCH_THREADS:-$(nproc)}
@@ -40,7 +49,7 @@ if [ ! -f "$dir/vendor/.complete" ]; then
     chmod -R u+w "$dir/manifest"
     # Its own workspace root, wherever the copy lives.
     grep -q '^\[workspace\]' "$dir/manifest/Cargo.toml" || printf '\n[workspace]\n' >> "$dir/manifest/Cargo.toml"
-    cargo vendor --locked --manifest-path "$dir/manifest/Cargo.toml" "$dir/vendor" > /dev/null
+    cargo vendor --quiet --locked --manifest-path "$dir/manifest/Cargo.toml" "$dir/vendor" > /dev/null
     touch "$dir/vendor/.complete"
 fi
 

@@ -12,7 +12,7 @@
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
-use lints::{CrateInput, Diagnostic, FileReport, Manifest, Options, SourceFile, SourceInput, Span};
+use lints::{CrateInput, Diagnostic, FileReport, Manifest, Options, SourceFile, SourceInput};
 use rayon::prelude::*;
 
 use crate::cache::{Cache, FileStamp, Key, KeyBuilder, Verdict};
@@ -393,19 +393,7 @@ fn internal_error_reports(files: &CrateFiles, message: &str) -> Vec<FileReport> 
         .iter()
         .filter(|f| f.report)
         .map(|f| {
-            let span = Span {
-                start_line: 1,
-                start_column: 1,
-                end_line: 1,
-                end_column: 1,
-                ..Span::default()
-            };
-            let d = Diagnostic::new(
-                &lints::lints::internal_error::LINT,
-                span,
-                format!("mcp-lint failed while analysing this crate: {message}"),
-            )
-            .with_note("this is a bug in mcp-lint; the other crates were still analysed");
+            let d = lints::internal_error_diagnostic(message);
             FileReport {
                 path: f.display.clone(),
                 source: std::fs::read(&f.path)

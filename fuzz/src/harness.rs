@@ -62,7 +62,10 @@ fn check(input: &CrateInput, options: &Options) -> Vec<lints::FileReport> {
 
 pub fn analyze_bytes(data: &[u8]) {
     let (flags, text) = data.split_first().unwrap_or((&0, &[]));
-    check(&input(text.to_vec(), flags & 1 == 1), &options(flags & 2 == 2));
+    check(
+        &input(text.to_vec(), flags & 1 == 1),
+        &options(flags & 2 == 2),
+    );
 }
 
 pub fn analyze_mcp(data: &[u8]) {
@@ -77,7 +80,10 @@ pub fn analyze_mcp(data: &[u8]) {
         .flat_map(|r| &r.diagnostics)
         .filter(|d| d.lint.name == "parse_error")
         .count();
-    assert_eq!(parse_errors, 0, "valid Rust reported as a parse error:\n{text}");
+    assert_eq!(
+        parse_errors, 0,
+        "valid Rust reported as a parse error:\n{text}"
+    );
 }
 
 pub fn analyze_prefilter(data: &[u8]) {
@@ -191,10 +197,7 @@ impl<'a> Gen<'a> {
             0 => "vec![]".to_string(),
             1 => "Vec::new()".to_string(),
             2 => format!("vec![{text}({})]", self.message()),
-            3 => format!(
-                "vec![{text}({}), {text}(\"see the docs\")]",
-                self.message()
-            ),
+            3 => format!("vec![{text}({}), {text}(\"see the docs\")]", self.message()),
             _ => format!("vec![{text}(e.to_string())]"),
         }
     }
@@ -277,10 +280,7 @@ impl<'a> Gen<'a> {
             "fn helper(id: &str) -> Result<String, std::io::Error> {{ std::fs::read_to_string(id) }}\nfn lookup(id: &str) -> Result<String, {e}> {{ helper(id).map_err(|e| {e}::internal_error(e.to_string(), None)) }}\n"
         ));
         if self.pick(2) == 0 {
-            s.push_str(&format!(
-                "pub const CODE: ErrorCode = {};\n",
-                self.code()
-            ));
+            s.push_str(&format!("pub const CODE: ErrorCode = {};\n", self.code()));
         }
         if self.pick(2) == 0 {
             s.push_str(&format!(
@@ -298,7 +298,10 @@ impl<'a> Gen<'a> {
             let unknown = if self.pick(2) == 0 {
                 format!("Err({e}::invalid_params(format!(\"unknown tool {{other}}\"), None))")
             } else {
-                format!("Ok(CallToolResult::error(vec![{}(\"unknown tool\")]))", self.text)
+                format!(
+                    "Ok(CallToolResult::error(vec![{}(\"unknown tool\")]))",
+                    self.text
+                )
             };
             s.push_str(&format!(
                 "\nimpl ServerHandler for Server {{\n    async fn call_tool(&self, request: CallToolRequestParam, _context: RequestContext<RoleServer>) -> Result<CallToolResult, {e}> {{\n        let id = \"x\";\n        let store = &self.store;\n        match request.name.as_ref() {{\n            \"tool_0\" => {arm},\n            other => {unknown},\n        }}\n    }}\n}}\n"
