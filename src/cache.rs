@@ -101,7 +101,12 @@ pub struct FileStamp {
 
 impl FileStamp {
     pub fn of(path: &Path) -> Option<FileStamp> {
-        let meta = std::fs::metadata(path).ok()?;
+        std::fs::metadata(path)
+            .ok()
+            .and_then(|m| FileStamp::from_metadata(&m))
+    }
+
+    pub fn from_metadata(meta: &std::fs::Metadata) -> Option<FileStamp> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;

@@ -13,6 +13,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use lints::FileRole;
 use rayon::prelude::*;
 
+use crate::cache::FileStamp;
 use crate::manifest::Manifests;
 
 /// Directory names never descended into (at any depth below a given path).
@@ -80,6 +81,8 @@ pub struct DiscoveredFile {
     pub role: FileRole,
     /// `false` for files read only for crate context.
     pub report: bool,
+    /// The file's metadata when it was found (for the cache), if it could be read.
+    pub stamp: Option<FileStamp>,
 }
 
 /// The files of one crate, sorted by display path.
@@ -148,6 +151,7 @@ pub fn discover(
 struct Found {
     path: PathBuf,
     display: PathBuf,
+    stamp: Option<FileStamp>,
 }
 
 /// What makes two paths the same file: device and inode where there are such things.
@@ -179,7 +183,7 @@ impl FileKey {
 
 /// What a parallel walk yields, in walk order.
 enum Item {
-    File(PathBuf, FileKey),
+    File(PathBuf, FileKey, Option<FileStamp>),
     Error(String),
 }
 
@@ -215,8 +219,24 @@ struct Walker<'a> {
 
 impl Walker<'_> {
     fn add(&mut self, path: PathBuf, display: PathBuf, key: FileKey, out: &mut Vec<Found>) {
+        self.add_stamped(path, display, key, None, out);
+    }
+
+    fn add_stamped(
+        &mut self,
+        path: PathBuf,
+        display: PathBuf,
+        key: FileKey,
+        stamp: Option<FileStamp>,
+        out: &mut Vec<Found>,
+    ) {
         if self.seen.insert(key) {
-            out.push(Found { path, display });
+            let stamp = stamp.or_else(|| FileStamp::of(&path));
+            out.push(Found {
+                path,
+                display,
+                stamp,
+            });
         }
     }
 
@@ -232,9 +252,9 @@ impl Walker<'_> {
         let items = walk_dir(root, &top, self.exclude, self.cwd);
         for item in items {
             match item {
-                Item::File(path, key) => {
+                Item::File(path, key, stamp) => {
                     let display = display_path(&path, self.cwd, given, root);
-                    self.add(path, display, key, out);
+                    self.add_stamped(path, display, key, stamp, out);
                 }
                 Item::Error(e) => self.errors.push(e),
             }
@@ -252,6 +272,7 @@ impl Walker<'_> {
                     display: found.display,
                     role,
                     report: true,
+                    stamp: found.stamp,
                 }),
                 None => singles.push(CrateFiles {
                     package_root: None,
@@ -260,6 +281,7 @@ impl Walker<'_> {
                         path: found.path,
                         display: found.display,
                         report: true,
+                        stamp: found.stamp,
                     }],
                 }),
             }
@@ -290,6 +312,7 @@ impl Walker<'_> {
                             display: found.display,
                             role,
                             report: false,
+                            stamp: found.stamp,
                         });
                     }
                 }
@@ -315,7 +338,7 @@ impl Walker<'_> {
 
 /// The package `path` belongs to, with its role there, if it is one of the package's files.
 fn member_of(path: &Path, manifests: &mut Manifests) -> Option<(PathBuf, FileRole)> {
-    let root = manifests.package_root(path)?;
+    let root = manifests.package_root_of_file(path)?;
     let rel = path.strip_prefix(&root).ok()?;
     let first = rel.components().next()?.as_os_str().to_str()?;
     let is_member = MEMBER_DIRS.contains(&first) && rel.components().count() > 1
@@ -398,7 +421,8 @@ fn walk_dir(dir: &Path, here: &Ancestor<'_>, exclude: &Exclude, cwd: &Path) -> V
                 walk_dir(&path, &below, exclude, cwd)
             } else if meta.is_file() && is_rs {
                 let key = FileKey::of(&path, Some(&meta));
-                vec![Item::File(path, key)]
+                let stamp = FileStamp::from_metadata(&meta);
+                vec![Item::File(path, key, stamp)]
             } else {
                 Vec::new()
             }

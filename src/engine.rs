@@ -97,12 +97,7 @@ impl CrateJob<'_> {
         let cache = self.settings.cache.as_ref();
         let identity = cache.map(|_| self.identity());
         let stamps: Vec<Option<FileStamp>> = match cache {
-            Some(_) => self
-                .files
-                .files
-                .par_iter()
-                .map(|f| FileStamp::of(&f.path))
-                .collect(),
+            Some(_) => self.files.files.iter().map(|f| f.stamp).collect(),
             None => Vec::new(),
         };
         if let (Some(cache), Some(identity)) = (cache, &identity) {

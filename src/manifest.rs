@@ -88,6 +88,14 @@ impl Manifests {
             .map(Path::to_path_buf)
     }
 
+    /// [`Manifests::package_root`] of a path known to be a file (no metadata lookup).
+    pub fn package_root_of_file(&mut self, file: &Path) -> Option<PathBuf> {
+        file.parent()?
+            .ancestors()
+            .find(|dir| self.get(dir).is_some_and(|m| m.is_package()))
+            .map(Path::to_path_buf)
+    }
+
     /// The workspace root above (or at) a package directory.
     pub fn workspace_root(&mut self, package_dir: &Path) -> Option<(PathBuf, Arc<Table>)> {
         package_dir
