@@ -61,6 +61,9 @@ impl Exclude {
 
     /// Is `path` (absolute, normalised) excluded?
     pub fn matches(&self, path: &Path) -> bool {
+        if self.full.is_empty() && self.names.is_empty() {
+            return false;
+        }
         let Ok(rel) = path.strip_prefix(&self.base) else {
             return false;
         };
@@ -144,6 +147,19 @@ pub fn discover(
             walker.add(abs, display, key, &mut asked);
         }
     }
+    // Every directory a found file sits in, and their ancestors, may hold its Cargo.toml.
+    let mut seen: HashSet<&Path> = HashSet::new();
+    for parent in asked.iter().filter_map(|f| f.path.parent()) {
+        // Once a directory is known, so are its ancestors.
+        for dir in parent.ancestors() {
+            if !seen.insert(dir) {
+                break;
+            }
+        }
+    }
+    let mut dirs: Vec<PathBuf> = seen.into_iter().map(Path::to_path_buf).collect();
+    dirs.sort();
+    manifests.preload(&dirs);
     walker.group(asked, manifests)
 }
 
