@@ -27,6 +27,16 @@ fn has(run: &support::Run, code: &str, path: &str) -> bool {
         .any(|(c, p, _)| c == code && p == path)
 }
 
+/// The run found exactly the server's own MCP001, and nothing else went wrong.
+fn only_the_server_finding(run: &support::Run) {
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.findings(),
+        vec![("MCP001".into(), "src/lib.rs".into(), 9)],
+        "{run:?}"
+    );
+}
+
 #[test]
 fn a_hundred_thousand_levels_of_nesting() {
     let deep = format!(
@@ -199,12 +209,7 @@ fn directories_and_fifos_named_rs_are_not_read() {
         .status()
         .is_ok_and(|s| s.success());
     let run = mcp_lint(p.path(), &["check", "--format", "json"]);
-    assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        run.findings(),
-        vec![("MCP001".into(), "src/lib.rs".into(), 9)],
-        "{run:?}"
-    );
+    only_the_server_finding(&run);
     // lib.rs and dir.rs/inner.rs; the FIFO is neither a file nor a directory.
     assert_eq!(run.json()["summary"]["files"], 2, "{run:?}");
     if !made {
@@ -225,12 +230,7 @@ fn empty_and_inner_attribute_only_files() {
         ("src/shebang.rs", b"#!/usr/bin/env run-cargo-script\n"),
     ]);
     let run = mcp_lint(p.path(), &["check", "--format", "json"]);
-    assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        run.findings(),
-        vec![("MCP001".into(), "src/lib.rs".into(), 9)],
-        "{run:?}"
-    );
+    only_the_server_finding(&run);
     assert_eq!(run.json()["summary"]["files"], 6, "{run:?}");
 }
 
