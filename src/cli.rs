@@ -139,6 +139,16 @@ pub struct CheckArgs {
     /// Print what --fix would change as a unified diff, and write nothing.
     #[arg(long)]
     pub diff: bool,
+    /// Worker threads; 0 (the default) means one per core. The output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Neither read nor write the result cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Analyse every crate, also those that never mention an MCP SDK (slower; their syntax
+    /// errors are then reported too).
+    #[arg(long)]
+    pub no_prefilter: bool,
 
     /// `-A/-W/-D/-F` in command-line order; filled from the matches' indices.
     #[arg(skip)]

@@ -5,13 +5,15 @@
 //! crate (the whole crate is read for context, only the files asked about are reported). Every
 //! other `.rs` file (fixture directories and the like) is a crate of its own.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use lints::FileRole;
+use rayon::prelude::*;
 
+use crate::cache::FileStamp;
 use crate::manifest::Manifests;
 
 /// Directory names never descended into (at any depth below a given path).
@@ -68,6 +70,9 @@ impl Exclude {
 
     /// Is `path` (absolute, normalised) excluded?
     pub fn matches(&self, path: &Path) -> bool {
+        if self.full.is_empty() && self.names.is_empty() {
+            return false;
+        }
         let Ok(rel) = path.strip_prefix(&self.base) else {
             return false;
         };
@@ -88,6 +93,8 @@ pub struct DiscoveredFile {
     pub role: FileRole,
     /// `false` for files read only for crate context.
     pub report: bool,
+    /// The file's metadata when it was found (for the cache), if it could be read.
+    pub stamp: Option<FileStamp>,
 }
 
 /// The files of one crate, sorted by display path.
@@ -120,6 +127,8 @@ impl Discovery {
 /// Find and group the files under `paths` (relative ones are taken from `cwd`). Config excludes
 /// apply to what is found below the given paths; with `force_exclude` they apply to the given
 /// paths themselves too (ruff's `--force-exclude`, for pre-commit, which passes every file).
+/// Directories are walked in parallel (on the current rayon pool); the result does not depend
+/// on the number of threads.
 pub fn discover(
     paths: &[PathBuf],
     cwd: &Path,
@@ -139,26 +148,102 @@ pub fn discover(
             continue;
         } else if abs.is_dir() {
             walker.walk(&abs, given, &mut asked);
+            walker.walked.push(abs);
         } else {
             let display = display_path(&abs, cwd, given, &abs);
-            walker.add(abs, display, &mut asked);
+            let key = FileKey::of(&abs, None);
+            walker.add(abs, display, key, &mut asked);
         }
     }
+    preload_manifests(&asked, manifests);
     walker.group(asked, manifests)
+}
+
+/// Read, in parallel, the Cargo.toml files that may own the found files: in every directory a
+/// found file sits in, and their ancestors.
+fn preload_manifests(found: &[Found], manifests: &mut Manifests) {
+    let mut seen: HashSet<&Path> = HashSet::new();
+    for parent in found.iter().filter_map(|f| f.path.parent()) {
+        // Once a directory is known, so are its ancestors.
+        for dir in parent.ancestors() {
+            if !seen.insert(dir) {
+                break;
+            }
+        }
+    }
+    let mut dirs: Vec<PathBuf> = seen.into_iter().map(Path::to_path_buf).collect();
+    dirs.sort();
+    manifests.preload(&dirs);
 }
 
 /// A file found on disk, before grouping.
 struct Found {
     path: PathBuf,
     display: PathBuf,
+    stamp: Option<FileStamp>,
+}
+
+/// What makes two paths the same file: device and inode where there are such things.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum FileKey {
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+impl FileKey {
+    /// The key of `path`, from `meta` (followed through symlinks) when at hand.
+    fn of(path: &Path, meta: Option<&std::fs::Metadata>) -> FileKey {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let meta = match meta {
+                Some(m) => Some(m.clone()),
+                None => std::fs::metadata(path).ok(),
+            };
+            if let Some(m) = meta {
+                return FileKey::Inode(m.dev(), m.ino());
+            }
+        }
+        let _ = meta;
+        FileKey::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+/// What a parallel walk yields, in walk order.
+enum Item {
+    File(PathBuf, FileKey, Option<FileStamp>),
+    Error(String),
+}
+
+/// The directories above the one being walked, for symlink loop detection.
+struct Ancestor<'a> {
+    key: FileKey,
+    path: &'a Path,
+    parent: Option<&'a Ancestor<'a>>,
+}
+
+impl Ancestor<'_> {
+    fn find(&self, key: &FileKey) -> Option<&Path> {
+        let mut at = Some(self);
+        while let Some(a) = at {
+            if a.key == *key {
+                return Some(a.path);
+            }
+            at = a.parent;
+        }
+        None
+    }
 }
 
 struct Walker<'a> {
     cwd: &'a Path,
     exclude: &'a Exclude,
     errors: Vec<String>,
-    /// Canonical path → already found, so overlapping paths and symlinks read a file once.
-    seen: HashMap<PathBuf, ()>,
+    /// Files already found, so overlapping paths and symlinks read a file once.
+    seen: HashSet<FileKey>,
+    /// The directories given on the command line and walked whole.
+    walked: Vec<PathBuf>,
 }
 
 impl<'a> Walker<'a> {
@@ -167,42 +252,50 @@ impl<'a> Walker<'a> {
             cwd,
             exclude,
             errors: Vec::new(),
-            seen: HashMap::new(),
+            seen: HashSet::new(),
+            walked: Vec::new(),
         }
     }
 
-    fn add(&mut self, path: PathBuf, display: PathBuf, out: &mut Vec<Found>) {
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if self.seen.insert(key, ()).is_none() {
-            out.push(Found { path, display });
+    fn add(&mut self, path: PathBuf, display: PathBuf, key: FileKey, out: &mut Vec<Found>) {
+        self.add_stamped(path, display, key, None, out);
+    }
+
+    fn add_stamped(
+        &mut self,
+        path: PathBuf,
+        display: PathBuf,
+        key: FileKey,
+        stamp: Option<FileStamp>,
+        out: &mut Vec<Found>,
+    ) {
+        if self.seen.insert(key) {
+            let stamp = stamp.or_else(|| FileStamp::of(&path));
+            out.push(Found {
+                path,
+                display,
+                stamp,
+            });
         }
     }
 
     /// Every `.rs` file under `root`, skipping build output, hidden, vendored and excluded
-    /// directories below it.
+    /// directories below it; symlinks are followed, loops reported and not followed.
     fn walk(&mut self, root: &Path, given: &Path, out: &mut Vec<Found>) {
-        let exclude = self.exclude;
-        let entries = walkdir::WalkDir::new(root)
-            .follow_links(true)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| e.depth() == 0 || !(is_skipped(e) || exclude.matches(e.path())));
-        for entry in entries {
-            match entry {
-                Ok(e)
-                    if e.file_type().is_file()
-                        && e.path().extension() == Some(OsStr::new("rs")) =>
-                {
-                    let path = e.path().to_path_buf();
+        let root_key = FileKey::of(root, None);
+        let top = Ancestor {
+            key: root_key,
+            path: root,
+            parent: None,
+        };
+        let items = walk_dir(root, &top, self.exclude, self.cwd);
+        for item in items {
+            match item {
+                Item::File(path, key, stamp) => {
                     let display = display_path(&path, self.cwd, given, root);
-                    self.add(path, display, out);
+                    self.add_stamped(path, display, key, stamp, out);
                 }
-                Ok(_) => {}
-                Err(e) => {
-                    if let Some(message) = walk_error(&e, self.cwd) {
-                        self.errors.push(message);
-                    }
-                }
+                Item::Error(e) => self.errors.push(e),
             }
         }
     }
@@ -218,6 +311,7 @@ impl<'a> Walker<'a> {
                     display: found.display,
                     role,
                     report: true,
+                    stamp: found.stamp,
                 }),
                 None => singles.push(CrateFiles {
                     package_root: None,
@@ -226,6 +320,7 @@ impl<'a> Walker<'a> {
                         path: found.path,
                         display: found.display,
                         report: true,
+                        stamp: found.stamp,
                     }],
                 }),
             }
@@ -252,6 +347,10 @@ impl<'a> Walker<'a> {
         report: bool,
         manifests: &mut Manifests,
     ) -> Vec<DiscoveredFile> {
+        // Under a directory walked whole, the package's files were all found already.
+        if self.walked.iter().any(|w| root.starts_with(w)) {
+            return Vec::new();
+        }
         let mut found = Vec::new();
         for dir in MEMBER_DIRS {
             let dir = root.join(dir);
@@ -262,7 +361,8 @@ impl<'a> Walker<'a> {
         let build_rs = root.join("build.rs");
         if build_rs.is_file() && !self.exclude.matches(&build_rs) {
             let display = display_path(&build_rs, self.cwd, &build_rs, &build_rs);
-            self.add(build_rs, display, &mut found);
+            let key = FileKey::of(&build_rs, None);
+            self.add(build_rs, display, key, &mut found);
         }
         found
             .into_iter()
@@ -274,6 +374,7 @@ impl<'a> Walker<'a> {
                     display: found.display,
                     role,
                     report,
+                    stamp: found.stamp,
                 })
             })
             .collect()
@@ -316,13 +417,15 @@ pub fn discover_packages(
                 continue;
             }
             let display = display_path(&path, cwd, &path, &path);
+            let key = FileKey::of(&path, None);
             let mut added = Vec::new();
-            walker.add(path, display, &mut added);
+            walker.add(path, display, key, &mut added);
             files.extend(added.into_iter().map(|f| DiscoveredFile {
                 path: f.path,
                 display: f.display,
                 role: *role,
                 report: true,
+                stamp: f.stamp,
             }));
         }
         files.sort_by(|a, b| a.display.cmp(&b.display));
@@ -336,7 +439,7 @@ pub fn discover_packages(
 
 /// The package `path` belongs to, with its role there, if it is one of the package's files.
 pub fn member_of(path: &Path, manifests: &mut Manifests) -> Option<(PathBuf, FileRole)> {
-    let root = manifests.package_root(path)?;
+    let root = manifests.package_root_of_file(path)?;
     let rel = path.strip_prefix(&root).ok()?;
     let first = rel.components().next()?.as_os_str().to_str()?;
     let is_member = MEMBER_DIRS.contains(&first) && rel.components().count() > 1
@@ -365,36 +468,67 @@ pub fn role_from_components(path: &Path) -> FileRole {
     }
 }
 
-fn is_skipped(entry: &walkdir::DirEntry) -> bool {
-    let name = entry.file_name().to_string_lossy();
-    if name.starts_with('.') {
-        return true;
-    }
-    entry.file_type().is_dir() && SKIPPED_DIRS.contains(&name.as_ref())
-}
-
-/// A walk error as one line, or `None` for a dangling symlink that is not a Rust file.
-fn walk_error(e: &walkdir::Error, cwd: &Path) -> Option<String> {
+/// The entries of `dir`, in file-name order, walked in parallel.
+fn walk_dir(dir: &Path, here: &Ancestor<'_>, exclude: &Exclude, cwd: &Path) -> Vec<Item> {
     let shown = |p: &Path| relative_to(p, cwd).display().to_string();
-    if let Some(ancestor) = e.loop_ancestor() {
-        let path = e.path().map(shown).unwrap_or_default();
-        return Some(format!(
-            "symlink loop: {path} points to its ancestor {}; not followed",
-            shown(ancestor)
-        ));
-    }
-    let path = e.path();
-    let io = e.io_error();
-    if io.is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
-        && path.is_some_and(|p| p.extension() != Some(OsStr::new("rs")))
-    {
-        return None;
-    }
-    let reason = io.map_or_else(|| e.to_string(), |io| io.to_string());
-    Some(match path {
-        Some(p) => format!("could not read {}: {reason}", shown(p)),
-        None => format!("could not walk a directory: {reason}"),
-    })
+    let mut entries: Vec<std::fs::DirEntry> = match std::fs::read_dir(dir) {
+        Ok(rd) => match rd.collect::<Result<_, _>>() {
+            Ok(entries) => entries,
+            Err(e) => return vec![Item::Error(format!("could not read {}: {e}", shown(dir)))],
+        },
+        Err(e) => return vec![Item::Error(format!("could not read {}: {e}", shown(dir)))],
+    };
+    entries.sort_by_key(|e| e.file_name());
+    entries
+        .par_iter()
+        .flat_map_iter(|entry| {
+            let path = entry.path();
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') || exclude.matches(&path) {
+                return Vec::new();
+            }
+            let is_rs = path.extension() == Some(OsStr::new("rs"));
+            let meta = match entry.file_type() {
+                Ok(t) if t.is_symlink() => std::fs::metadata(&path),
+                Ok(t) if t.is_file() && !is_rs => return Vec::new(),
+                Ok(_) => entry.metadata(),
+                Err(e) => Err(e),
+            };
+            let meta = match meta {
+                Ok(m) => m,
+                // A dangling symlink matters only when it claims to be a Rust file.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !is_rs => return Vec::new(),
+                Err(e) => {
+                    return vec![Item::Error(format!("could not read {}: {e}", shown(&path)))]
+                }
+            };
+            if meta.is_dir() {
+                if SKIPPED_DIRS.contains(&name.to_string_lossy().as_ref()) {
+                    return Vec::new();
+                }
+                let key = FileKey::of(&path, Some(&meta));
+                if let Some(ancestor) = here.find(&key) {
+                    return vec![Item::Error(format!(
+                        "symlink loop: {} points to its ancestor {}; not followed",
+                        shown(&path),
+                        shown(ancestor)
+                    ))];
+                }
+                let below = Ancestor {
+                    key,
+                    path: &path,
+                    parent: Some(here),
+                };
+                walk_dir(&path, &below, exclude, cwd)
+            } else if meta.is_file() && is_rs {
+                let key = FileKey::of(&path, Some(&meta));
+                let stamp = FileStamp::from_metadata(&meta);
+                vec![Item::File(path, key, stamp)]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
 }
 
 /// `path` relative to `cwd` when it lies under it.

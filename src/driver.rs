@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 use lints::{CrateInput, FileReport, Manifest, Options, SourceInput};
 
 use crate::baseline::Baseline;
+use crate::cache::{self, Cache};
 use crate::cli::{CheckArgs, ColorChoice};
 use crate::config;
 use crate::discover::{self, CrateFiles, Discovery, Exclude};
+use crate::engine::{self, Analyzer, Settings};
 use crate::manifest::Manifests;
 use crate::message_format::MessageFormat;
 use crate::report::{self, cargo_json, human::HumanStyle, ReportOptions, Summary};
@@ -21,6 +23,20 @@ pub const EXIT_FAILURE: i32 = 2;
 
 /// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
 pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    check_with(args, cwd, out, err, &lints::analyze)
+}
+
+/// [`check`] with the per-crate analysis passed in. Production always passes
+/// `lints::analyze`; tests pass a closure that panics, to exercise the path that turns a
+/// crashed crate into an `internal_error` finding without losing the other crates.
+#[doc(hidden)]
+pub fn check_with(
+    args: &CheckArgs,
+    cwd: &Path,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    analyze: Analyzer<'_>,
+) -> i32 {
     let message_format = match output_format(args) {
         Ok(f) => f,
         Err(message) => {
@@ -39,7 +55,7 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
         };
         return crate::fix::run(args, cwd, &output, out, err);
     }
-    let (reports, tool_failed) = match lint_paths(args, cwd, err) {
+    let (reports, tool_failed) = match lint_paths_with(args, cwd, err, analyze) {
         Ok(linted) => linted,
         Err(code) => return code,
     };
@@ -163,39 +179,86 @@ pub fn lint_paths(
     cwd: &Path,
     err: &mut dyn Write,
 ) -> Result<(Vec<FileReport>, bool), i32> {
-    let (inputs, options, tool_failed) = read_inputs(args, cwd, err)?;
-    let mut reports = analyze_all(&inputs, &options);
+    lint_paths_with(args, cwd, err, &lints::analyze)
+}
+
+fn lint_paths_with(
+    args: &CheckArgs,
+    cwd: &Path,
+    err: &mut dyn Write,
+    analyze: Analyzer<'_>,
+) -> Result<(Vec<FileReport>, bool), i32> {
+    let mut manifests = Manifests::new(cwd);
+    let (options, exclude) = prepared(args, cwd, &mut manifests, err)?;
+    let pool = thread_pool(args, err)?;
+    let settings = engine_settings(args, cwd);
+    let (discovery, outcome, mut problems) = pool.install(|| {
+        let discovery = discover::discover(
+            &args.paths,
+            cwd,
+            &exclude,
+            args.force_exclude,
+            &mut manifests,
+        );
+        let facts: Vec<Option<Manifest>> = discovery
+            .crates
+            .iter()
+            .map(|c| c.package_root.as_deref().and_then(|r| manifests.facts(r)))
+            .collect();
+        let outcome = engine::lint(&discovery.crates, &facts, &options, &settings, analyze);
+        (discovery, outcome, manifests.take_errors())
+    });
+    problems.extend(discovery.errors.iter().cloned());
+    problems.extend(outcome.problems);
+    let tool_failed = print_problems(problems, args, &discovery, err);
+    let mut reports = outcome.reports;
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     Ok((reports, tool_failed))
 }
 
-/// Load the configuration, find the crates under `args.paths` and read their files, printing
-/// mcp-lint's own problems to `err`. Returns the crates, the options and whether mcp-lint failed
-/// somewhere, or the exit code when nothing can be linted (bad configuration).
-pub fn read_inputs(
+/// The worker pool per `--threads` (0: one thread per core).
+pub fn thread_pool(args: &CheckArgs, err: &mut dyn Write) -> Result<rayon::ThreadPool, i32> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .thread_name(|i| format!("mcp-lint-{i}"))
+        .build()
+        .map_err(|e| {
+            let _ = writeln!(err, "error: cannot start {} threads: {e}", args.threads);
+            EXIT_FAILURE
+        })
+}
+
+/// Prefilter and cache per `--no-prefilter` and `--no-cache`.
+pub fn engine_settings(args: &CheckArgs, cwd: &Path) -> Settings {
+    Settings {
+        prefilter: !args.no_prefilter,
+        // A separate reader: a broken Cargo.toml above `cwd` is not this run's problem.
+        cache: (!args.no_cache)
+            .then(|| Cache::open(&cache::location(cwd, &mut Manifests::new(cwd)))),
+    }
+}
+
+/// [`prepare`] for `args.paths`, a bad configuration printed as an exit code.
+fn prepared(
     args: &CheckArgs,
     cwd: &Path,
+    manifests: &mut Manifests,
     err: &mut dyn Write,
-) -> Result<(Vec<CrateInput>, Options, bool), i32> {
-    let mut manifests = Manifests::new(cwd);
-    let (options, exclude) = match prepare(args, cwd, &args.paths, &mut manifests) {
-        Ok(p) => p,
-        Err(message) => {
-            let _ = writeln!(err, "error: {message}");
-            return Err(EXIT_FAILURE);
-        }
-    };
+) -> Result<(Options, Exclude), i32> {
+    prepare(args, cwd, &args.paths, manifests).map_err(|message| {
+        let _ = writeln!(err, "error: {message}");
+        EXIT_FAILURE
+    })
+}
 
-    let discovery = discover::discover(
-        &args.paths,
-        cwd,
-        &exclude,
-        args.force_exclude,
-        &mut manifests,
-    );
-    let mut problems = discovery.errors.clone();
-    let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
-    problems.extend(manifests.take_errors());
+/// Print mcp-lint's own problems (sorted, once each) and warn when nothing was found to lint.
+/// Returns whether there were problems.
+fn print_problems(
+    mut problems: Vec<String>,
+    args: &CheckArgs,
+    discovery: &Discovery,
+    err: &mut dyn Write,
+) -> bool {
     problems.sort();
     problems.dedup();
     for p in &problems {
@@ -209,8 +272,32 @@ pub fn read_inputs(
             paths.join(", ")
         );
     }
+    !problems.is_empty()
+}
 
-    Ok((inputs, options, !problems.is_empty()))
+/// Load the configuration, find the crates under `args.paths` and read all their files (for
+/// `--fix`, which rewrites them), printing mcp-lint's own problems to `err`. Returns the crates,
+/// the options and whether mcp-lint failed somewhere, or the exit code when nothing can be
+/// linted (bad configuration).
+pub fn read_inputs(
+    args: &CheckArgs,
+    cwd: &Path,
+    err: &mut dyn Write,
+) -> Result<(Vec<CrateInput>, Options, bool), i32> {
+    let mut manifests = Manifests::new(cwd);
+    let (options, exclude) = prepared(args, cwd, &mut manifests, err)?;
+    let discovery = discover::discover(
+        &args.paths,
+        cwd,
+        &exclude,
+        args.force_exclude,
+        &mut manifests,
+    );
+    let mut problems = discovery.errors.clone();
+    let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
+    problems.extend(manifests.take_errors());
+    let tool_failed = print_problems(problems, args, &discovery, err);
+    Ok((inputs, options, tool_failed))
 }
 
 /// Read every file of every crate. Unreadable files become problems; the rest is still linted.
@@ -264,13 +351,14 @@ pub fn read_crate(
     }
 }
 
-/// Analyse every crate. Sequential for now; this is the seam for a parallel iterator (each
-/// call is independent and `lints::analyze` runs on its own thread with a large stack).
+/// Analyse every crate in parallel (on the current rayon pool), the reports in crate order.
 pub fn analyze_all(inputs: &[CrateInput], options: &Options) -> Vec<FileReport> {
-    inputs
-        .iter()
-        .flat_map(|input| lints::analyze(input, options))
-        .collect()
+    use rayon::prelude::*;
+    let per_crate: Vec<Vec<FileReport>> = inputs
+        .par_iter()
+        .map(|input| lints::analyze(input, options))
+        .collect();
+    per_crate.into_iter().flatten().collect()
 }
 
 /// 2 when mcp-lint failed (even with `--exit-zero`), else 1 for error-level findings (warnings

@@ -1,17 +1,20 @@
 //! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
 
 pub mod baseline;
+pub mod cache;
 pub mod cargo;
 pub mod cli;
 pub mod config;
 pub mod discover;
 pub mod driver;
+pub mod engine;
 pub mod fix;
 pub mod lsp;
 pub mod manifest;
 pub mod mcp;
 pub mod message_format;
 pub mod paths;
+pub mod prefilter;
 pub mod report;
 pub mod rules;
 

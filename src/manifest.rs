@@ -63,26 +63,40 @@ impl Manifests {
         if let Some(cached) = self.by_dir.get(dir) {
             return cached.clone();
         }
-        let path = dir.join("Cargo.toml");
-        let loaded = if path.is_file() {
-            Some(match read_toml(&path, &self.cwd) {
-                Ok(table) => CargoToml::Parsed(Arc::new(table)),
-                Err(message) => {
-                    self.errors.push(message);
-                    CargoToml::Broken
-                }
-            })
-        } else {
-            None
-        };
+        let (loaded, error) = load(dir, &self.cwd);
+        self.errors.extend(error);
         self.by_dir.insert(dir.to_path_buf(), loaded.clone());
         loaded
+    }
+
+    /// Read the Cargo.toml files of `dirs` in parallel (on the current rayon pool), so later
+    /// [`Manifests::get`] calls find them cached. Errors are kept in `dirs` order.
+    pub fn preload(&mut self, dirs: &[PathBuf]) {
+        use rayon::prelude::*;
+        let todo: Vec<&PathBuf> = dirs
+            .iter()
+            .filter(|d| !self.by_dir.contains_key(*d))
+            .collect();
+        let cwd = &self.cwd;
+        let loaded: Vec<_> = todo.par_iter().map(|dir| load(dir, cwd)).collect();
+        for (dir, (toml, error)) in todo.into_iter().zip(loaded) {
+            self.errors.extend(error);
+            self.by_dir.insert(dir.clone(), toml);
+        }
     }
 
     /// The nearest ancestor of `path` (or `path` itself, for a directory) that is a package root.
     pub fn package_root(&mut self, path: &Path) -> Option<PathBuf> {
         let start = if path.is_dir() { path } else { path.parent()? };
         start
+            .ancestors()
+            .find(|dir| self.get(dir).is_some_and(|m| m.is_package()))
+            .map(Path::to_path_buf)
+    }
+
+    /// [`Manifests::package_root`] of a path known to be a file (no metadata lookup).
+    pub fn package_root_of_file(&mut self, file: &Path) -> Option<PathBuf> {
+        file.parent()?
             .ancestors()
             .find(|dir| self.get(dir).is_some_and(|m| m.is_package()))
             .map(Path::to_path_buf)
@@ -136,6 +150,18 @@ impl Manifests {
 }
 
 /// Read and parse a TOML file; the error names the file (relative to `cwd` when under it).
+/// The Cargo.toml in `dir`, if any, and the error met reading it.
+fn load(dir: &Path, cwd: &Path) -> (Option<CargoToml>, Option<String>) {
+    let path = dir.join("Cargo.toml");
+    if !path.is_file() {
+        return (None, None);
+    }
+    match read_toml(&path, cwd) {
+        Ok(table) => (Some(CargoToml::Parsed(Arc::new(table))), None),
+        Err(message) => (Some(CargoToml::Broken), Some(message)),
+    }
+}
+
 pub fn read_toml(path: &Path, cwd: &Path) -> Result<Table, String> {
     let shown = crate::discover::relative_to(path, cwd);
     let text = std::fs::read_to_string(path)

@@ -2,102 +2,17 @@
 //! discovery and hostile input. Each test builds a project in a temporary directory and runs the
 //! real binary there.
 
+mod support;
+
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
-use tempfile::TempDir;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-                self.stdout, self.stderr
-            )
-        })
-    }
-
-    /// `(code, path, line)` of every finding in JSON output.
-    fn findings(&self) -> Vec<(String, String, u64)> {
-        self.json()["diagnostics"]
-            .as_array()
-            .expect("diagnostics array")
-            .iter()
-            .map(|d| {
-                (
-                    d["code"].as_str().expect("code").to_string(),
-                    d["path"].as_str().expect("path").to_string(),
-                    d["line"].as_u64().expect("line"),
-                )
-            })
-            .collect()
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn mcp_lint(dir: &Path, args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("COLUMNS")
-        .output()
-        .expect("run mcp-lint");
-    Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-fn write(dir: &Path, rel: &str, contents: impl AsRef<[u8]>) {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, contents).expect("write");
-}
-
-fn project(files: &[(&str, &str)]) -> TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    for (rel, text) in files {
-        write(tmp.path(), rel, text);
-    }
-    tmp
-}
+use support::{mcp_lint, project, write, Run, MCP001_SERVER};
 
 const CLEAN: &str = "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n";
 const BROKEN: &str = "fn main( {\n";
 const PACKAGE: &str =
     "[package]\nname = \"server\"\nversion = \"0.1.0\"\n\n[dependencies]\nrmcp = \"0.8\"\n";
-
-/// The agreed MCP001 case: a database failure sent as a protocol error from a `#[tool]` fn.
-const MCP001_SERVER: &str = r#"use rmcp::{ErrorData as McpError, model::*, tool, tool_router};
-
-pub struct S;
-
-#[tool_router]
-impl S {
-    #[tool(description = "d")]
-    async fn f(&self) -> Result<CallToolResult, McpError> {
-        Err(McpError::internal_error("database connection refused while reading orders", None))
-    }
-}
-"#;
 
 // ---------------------------------------------------------------- exit codes and formats
 
@@ -432,7 +347,11 @@ fn config_in_cargo_toml_package_and_workspace_metadata() {
             "Cargo.toml",
             "[workspace]\nmembers = [\"a\", \"b\"]\n\n[workspace.metadata.mcp-lint.lints]\nparse_error = \"warn\"\n",
         ),
-        ("a/Cargo.toml", "[package]\nname = \"a\"\n"),
+        // An MCP server: crates that never mention an MCP SDK are not parsed at all.
+        (
+            "a/Cargo.toml",
+            "[package]\nname = \"a\"\n[dependencies]\nrmcp = \"0.8\"\n",
+        ),
         ("a/src/lib.rs", BROKEN),
         (
             "b/Cargo.toml",

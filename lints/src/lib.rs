@@ -106,26 +106,30 @@ fn internal_error_reports(input: &CrateInput, message: &str) -> Vec<FileReport> 
             let source = parse::decode(&f.contents)
                 .ok()
                 .map(|text| Arc::new(SourceFile::new(f.path.clone(), text)));
-            let span = Span {
-                start_line: 1,
-                start_column: 1,
-                end_line: 1,
-                end_column: 1,
-                ..Span::default()
-            };
-            let d = Diagnostic::new(
-                &lints::internal_error::LINT,
-                span,
-                format!("mcp-lint failed while analysing this crate: {message}"),
-            )
-            .with_note("this is a bug in mcp-lint; the other crates were still analysed");
             FileReport {
                 path: f.path.clone(),
                 source,
-                diagnostics: vec![d],
+                diagnostics: vec![internal_error_diagnostic(message)],
             }
         })
         .collect()
+}
+
+/// The `internal_error` finding (at 1:1) for a file of a crate whose analysis failed.
+pub fn internal_error_diagnostic(message: &str) -> Diagnostic {
+    let span = Span {
+        start_line: 1,
+        start_column: 1,
+        end_line: 1,
+        end_column: 1,
+        ..Span::default()
+    };
+    Diagnostic::new(
+        &lints::internal_error::LINT,
+        span,
+        format!("mcp-lint failed while analysing this crate: {message}"),
+    )
+    .with_note("this is a bug in mcp-lint; the other crates were still analysed")
 }
 
 fn analyze_on_this_thread(input: &CrateInput, options: &Options) -> Vec<FileReport> {

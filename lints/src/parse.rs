@@ -5,6 +5,11 @@ use crate::source::SourceFile;
 /// Files nested deeper than this are refused: syn and our visitors recurse per level.
 pub const MAX_NESTING: usize = 512;
 
+/// Files larger than this are refused: a syntax tree takes over a hundred times the size of
+/// its text, so one huge (generated or hostile) file would exhaust memory. The largest files
+/// of real crates (the `windows` bindings) are about 4 MiB.
+pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+
 /// Why a file could not be parsed; becomes a `parse_error` diagnostic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseFailure {
@@ -35,6 +40,16 @@ pub fn decode(bytes: &[u8]) -> Result<String, ParseFailure> {
 /// Parse a file. Byte offsets in the returned tree's spans are offsets into `file.text`: a BOM
 /// or shebang is blanked rather than cut, so nothing shifts.
 pub fn parse(file: &SourceFile) -> Result<syn::File, ParseFailure> {
+    if file.text.len() > MAX_FILE_BYTES {
+        return Err(ParseFailure {
+            message: format!(
+                "file is larger than {} MiB ({} bytes); mcp-lint does not analyse it",
+                MAX_FILE_BYTES >> 20,
+                file.text.len()
+            ),
+            at: None,
+        });
+    }
     let text = blank_prelude(&file.text);
     if let Delimiters::TooDeep(at) = scan_delimiters(&text) {
         return Err(ParseFailure {

@@ -283,7 +283,7 @@ fn attribute_directives(source: &SourceFile, items: &[syn::Item], out: &mut Vec<
             syn::Item::Trait(t) => &t.attrs,
             _ => &[],
         };
-        item_suppressions(source, attrs, &source.span_of(item), out);
+        item_suppressions(source, attrs, &|| source.span_of(item), out);
         match item {
             syn::Item::Impl(i) => {
                 for ii in &i.items {
@@ -292,7 +292,7 @@ fn attribute_directives(source: &SourceFile, items: &[syn::Item], out: &mut Vec<
                         syn::ImplItem::Const(c) => &c.attrs,
                         _ => &[],
                     };
-                    item_suppressions(source, attrs, &source.span_of(ii), out);
+                    item_suppressions(source, attrs, &|| source.span_of(ii), out);
                 }
             }
             syn::Item::Mod(m) => {
@@ -308,7 +308,9 @@ fn attribute_directives(source: &SourceFile, items: &[syn::Item], out: &mut Vec<
 fn item_suppressions(
     source: &SourceFile,
     attrs: &[syn::Attribute],
-    item: &Span,
+    // Computed only for an item that has a suppression: a syn node's span is found by
+    // printing the whole node to tokens.
+    item: &dyn Fn() -> Span,
     out: &mut Vec<Suppression>,
 ) {
     for attr in attrs {
@@ -334,6 +336,7 @@ fn item_suppressions(
             let kind = kind.to_string();
             if kind == "allow" || kind == "expect" {
                 let (names, reason) = lint_list(group.stream());
+                let item = item();
                 out.push(Suppression {
                     scope: Scope::Lines(item.start_line, item.end_line),
                     entries: entries(names.iter().map(String::as_str)),

@@ -162,6 +162,10 @@ fn check_args(
         fix: false,
         unsafe_fixes: false,
         diff: false,
+        threads: 0,
+        // A tool call reads the files it is given; it leaves no cache behind in the project.
+        no_cache: true,
+        no_prefilter: false,
     }
 }
 

@@ -14,6 +14,29 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{self:?}"))
+    }
+
+    /// `(code, path, line)` of every finding in JSON output.
+    pub fn findings(&self) -> Vec<(String, String, u64)> {
+        self.json()["diagnostics"]
+            .as_array()
+            .expect("diagnostics array")
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().expect("code").to_string(),
+                    d["path"].as_str().expect("path").to_string(),
+                    d["line"].as_u64().expect("line"),
+                )
+            })
+            .collect()
+    }
+}
+
 impl std::fmt::Debug for Run {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

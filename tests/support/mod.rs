@@ -1,5 +1,6 @@
-//! Shared by the CI-format and baseline tests: a repository holding an rmcp server with known
-//! findings, and a way to run the binary in it.
+//! Running the built `mcp-lint` binary on projects made in temporary directories: a
+//! repository holding an rmcp server with known findings (CI-format and baseline tests), and
+//! small projects for the CLI, hostile-input, prefilter and cache tests.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -9,7 +10,8 @@ use tempfile::TempDir;
 
 #[path = "../common/mod.rs"]
 mod common;
-pub use common::{capture, write, Run};
+#[allow(unused_imports)]
+pub use common::{capture, write, Run, MCP001_TOOL as MCP001_SERVER};
 
 pub const PACKAGE: &str =
     "[package]\nname = \"server\"\nversion = \"0.1.0\"\n\n[dependencies]\nrmcp = \"0.8\"\n";
@@ -42,13 +44,31 @@ impl S {
 }
 "#;
 
-/// The `mcp-lint` binary in `dir`, with the caller's environment.
+/// Run `mcp-lint args…` in `dir`, with the cache in `dir/.cache` unless `args` say otherwise.
 pub fn mcp_lint(dir: &Path, args: &[&str]) -> Run {
     capture(
         Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
             .args(args)
-            .current_dir(dir),
+            .current_dir(dir)
+            .env("MCP_LINT_CACHE_DIR", dir.join(".cache"))
+            .env_remove("NO_COLOR")
+            .env_remove("COLUMNS")
+            .env_remove("CARGO_TARGET_DIR"),
     )
+}
+
+/// A temporary directory holding `files`.
+pub fn project(files: &[(&str, &str)]) -> TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (rel, text) in files {
+        write(tmp.path(), rel, text);
+    }
+    tmp
+}
+
+/// A package that depends on rmcp: mcp-lint analyses all of its files.
+pub fn server_manifest(name: &str) -> String {
+    format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n\n[dependencies]\nrmcp = \"0.8\"\n")
 }
 
 /// A repository (it has `.git`) holding the server crate in `server/`.
@@ -59,4 +79,18 @@ pub fn repository() -> TempDir {
     write(tmp.path(), "server/src/lib.rs", SERVER);
     write(tmp.path(), "server/src/broken.rs", "fn main( {\n");
     tmp
+}
+
+/// Copy a directory tree (files and directories only).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
 }

@@ -26,7 +26,8 @@ crate::declare_lint! {
     /// ### Known problems
     /// - mcp-lint parses with `syn` 2. Syntax newer than that (or nightly-only syntax) may be reported as
     ///   a parse error although rustc accepts it; please report such a case.
-    /// - Files nested more than 512 brackets deep are skipped on purpose, to stay within the stack.
+    /// - Files nested more than 512 brackets deep are skipped on purpose, to stay within the stack,
+    ///   and so are files larger than 8 MiB, to stay within memory.
     ///
     /// ### Spec
     /// Not an MCP rule: this lint is about mcp-lint itself. mcp-lint only reads source text and never

@@ -185,6 +185,40 @@ pub fn roots_of(table_roots: &[&str], paths: &mut dyn Iterator<Item = &Vec<Strin
     false
 }
 
+/// rmcp's crate roots.
+const RMCP_ROOTS: [&str; 1] = ["rmcp"];
+
+/// The number of SDKs (rmcp and the tables).
+pub const SDK_COUNT: usize = 1 + others::TABLE_COUNT;
+
+/// The crate roots of every SDK, one entry per SDK: the names [`Dialect::detect_all`] looks for
+/// in manifests (`-` read as `_`), imports and `root::` paths. Also the ground truth of the
+/// front end's byte-level prefilter, which must find every crate `detect_all` would.
+pub fn sdk_roots() -> [&'static [&'static str]; SDK_COUNT] {
+    let mut all: [&'static [&'static str]; SDK_COUNT] = [&RMCP_ROOTS; SDK_COUNT];
+    for (slot, table) in all.iter_mut().skip(1).zip(others::ALL) {
+        *slot = table.roots;
+    }
+    all
+}
+
+/// Is `package` one of the SDK's own crates (its name is a root, or a root and `_`/`-`)? They
+/// define the SDK's constructors and codes; they are not servers.
+pub fn is_own_crate(package: &str, roots: &[&str]) -> bool {
+    let p = package.replace('-', "_");
+    roots.iter().any(|r| {
+        let r = r.replace('-', "_");
+        p == r
+            || p.strip_prefix(r.as_str())
+                .is_some_and(|rest| rest.starts_with('_'))
+    })
+}
+
+/// Text that makes a crate with no SDK a hand-rolled server: a `"tools/call"` literal.
+pub fn hand_rolled_marker() -> String {
+    format!("\"{}\"", jsonrpc::TOOLS_CALL)
+}
+
 impl Dialect {
     /// Every SDK the crate uses, the one its manifest names first. `mentions_root` tells whether
     /// any file names a crate root by a fully qualified path (`rmcp::`).
@@ -197,12 +231,7 @@ impl Dialect {
         let package = manifest
             .and_then(|m| m.package_name.as_deref())
             .unwrap_or("");
-        let own = |roots: &[&str]| {
-            let p = package.replace('-', "_");
-            roots.iter().any(|r| {
-                p == r.replace('-', "_") || p.starts_with(&format!("{}_", r.replace('-', "_")))
-            })
-        };
+        let own = |roots: &[&str]| is_own_crate(package, roots);
         let dep = |names: &[&str]| {
             manifest.and_then(|m| {
                 m.dependencies.iter().find(|d| {
@@ -219,7 +248,7 @@ impl Dialect {
             ) || roots.iter().any(|r| mentions_root(&format!("{r}::")))
         };
         let mut found = Vec::new();
-        let rmcp_roots = ["rmcp"];
+        let rmcp_roots = RMCP_ROOTS;
         if !own(&rmcp_roots) && (dep(&rmcp_roots).is_some() || imported(&rmcp_roots)) {
             let version = dep(&rmcp_roots)
                 .and_then(|d| d.version.as_deref())
@@ -253,7 +282,7 @@ impl Dialect {
         found.sort_by_key(|(from_manifest, _)| !from_manifest);
         let mut found: Vec<Dialect> = found.into_iter().map(|(_, d)| d).collect();
         // No SDK, but a `"tools/call"` route: a hand-rolled server.
-        if found.is_empty() && mentions_root(&format!("\"{}\"", jsonrpc::TOOLS_CALL)) {
+        if found.is_empty() && mentions_root(&hand_rolled_marker()) {
             found.push(Dialect {
                 sdk: Sdk::JsonRpc,
                 version: None,

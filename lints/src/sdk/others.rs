@@ -463,4 +463,7 @@ pub static ULTRAFAST: SdkTable = SdkTable {
     unknown_tool_snippet: "Err(MCPError::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
 };
 
-pub static ALL: [&SdkTable; 5] = [&RUST_MCP_SDK, &PMCP, &TURBOMCP, &MCP_ATTR, &ULTRAFAST];
+/// How many SDKs are described as tables.
+pub const TABLE_COUNT: usize = 5;
+
+pub static ALL: [&SdkTable; TABLE_COUNT] = [&RUST_MCP_SDK, &PMCP, &TURBOMCP, &MCP_ATTR, &ULTRAFAST];

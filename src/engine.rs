@@ -1,0 +1,401 @@
+//! Linting the discovered crates in parallel: read, prefilter, consult the cache, analyse.
+//!
+//! Each crate is one rayon task; the results are collected in discovery order, so the output
+//! does not depend on the number of threads. A panic anywhere in a crate's task (reading,
+//! caching, or an analysis that escaped `lints::analyze`'s own guard) becomes an
+//! `internal_error` finding on that crate's files; the other crates' findings are kept.
+//!
+//! Memory stays bounded by a few crates at a time: files of a crate the prefilter skips are
+//! dropped as soon as they are scanned, and a report keeps its file's text only when it has
+//! findings to show.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use lints::{CrateInput, Diagnostic, FileReport, Manifest, Options, SourceFile, SourceInput};
+use rayon::prelude::*;
+
+use crate::cache::{Cache, FileStamp, Key, KeyBuilder, Verdict};
+use crate::discover::{CrateFiles, DiscoveredFile};
+use crate::prefilter::{self, FileMarks};
+
+/// The analysis to run on one crate: `lints::analyze`, except in tests of the panic path.
+pub type Analyzer<'a> = &'a (dyn Fn(&CrateInput, &Options) -> Vec<FileReport> + Sync);
+
+/// How to run.
+pub struct Settings {
+    /// Skip crates that cannot have a finding without parsing them.
+    pub prefilter: bool,
+    pub cache: Option<Cache>,
+}
+
+/// Every crate's reports, in crate order, and the problems met (unreadable files).
+#[derive(Default)]
+pub struct Outcome {
+    pub reports: Vec<FileReport>,
+    pub problems: Vec<String>,
+}
+
+/// Lint every crate; `manifests[i]` holds the facts of `crates[i]`.
+pub fn lint(
+    crates: &[CrateFiles],
+    manifests: &[Option<Manifest>],
+    options: &Options,
+    settings: &Settings,
+    analyze: Analyzer<'_>,
+) -> Outcome {
+    let options_text = format!("{options:?}");
+    let per_crate: Vec<Outcome> = crates
+        .par_iter()
+        .zip(manifests.par_iter())
+        .map(|(files, manifest)| {
+            let job = CrateJob {
+                files,
+                manifest: manifest.as_ref(),
+                options,
+                options_text: &options_text,
+                settings,
+                analyze,
+            };
+            match std::panic::catch_unwind(AssertUnwindSafe(|| job.run())) {
+                Ok(outcome) => outcome,
+                Err(panic) => Outcome {
+                    reports: internal_error_reports(files, &panic_message(&*panic)),
+                    problems: Vec::new(),
+                },
+            }
+        })
+        .collect();
+    let mut all = Outcome::default();
+    for o in per_crate {
+        all.reports.extend(o.reports);
+        all.problems.extend(o.problems);
+    }
+    all
+}
+
+struct CrateJob<'a> {
+    files: &'a CrateFiles,
+    manifest: Option<&'a Manifest>,
+    options: &'a Options,
+    options_text: &'a str,
+    settings: &'a Settings,
+    analyze: Analyzer<'a>,
+}
+
+/// One file's bytes after the read phase.
+struct Read {
+    /// `None` when dropped after scanning (a crate the prefilter may skip) or unreadable.
+    bytes: Option<Vec<u8>>,
+    readable: bool,
+    error: Option<std::io::Error>,
+    marks: FileMarks,
+}
+
+impl CrateJob<'_> {
+    fn run(&self) -> Outcome {
+        let cache = self.settings.cache.as_ref();
+        let identity = cache.map(|_| self.identity());
+        let stamps: Vec<Option<FileStamp>> = match cache {
+            Some(_) => self.files.files.iter().map(|f| f.stamp).collect(),
+            None => Vec::new(),
+        };
+        if let (Some(cache), Some(identity)) = (cache, &identity) {
+            if let Some(outcome) = self.replay_stamps(cache, identity, &stamps) {
+                return outcome;
+            }
+        }
+
+        let mut problems = Vec::new();
+        let keep_all = !self.prefilters() || prefilter::crate_may_matter(self.manifest, &[]);
+        let mut reads: Vec<Read> = self
+            .files
+            .files
+            .par_iter()
+            .map(|f| read(f, keep_all))
+            .collect();
+        for (f, r) in self.files.files.iter().zip(reads.iter_mut()) {
+            if let Some(e) = r.error.take() {
+                problems.push(format!("could not read {}: {e}", f.display.display()));
+            }
+        }
+        let readable_reported = self
+            .files
+            .files
+            .iter()
+            .zip(&reads)
+            .any(|(f, r)| f.report && r.readable);
+        if !readable_reported {
+            return Outcome {
+                reports: Vec::new(),
+                problems,
+            };
+        }
+        let marks: Vec<FileMarks> = reads.iter().map(|r| r.marks).collect();
+        let matters = !self.prefilters() || prefilter::crate_may_matter(self.manifest, &marks);
+        if !matters {
+            if let (Some(cache), Some(identity)) = (cache, &identity) {
+                if problems.is_empty() {
+                    cache.store_stamps(identity, &stamps, Verdict::Skipped);
+                }
+            }
+            return Outcome {
+                reports: self.empty_reports(&reads),
+                problems,
+            };
+        }
+        // A marker was found late: read what the scan dropped.
+        for (f, r) in self.files.files.iter().zip(reads.iter_mut()) {
+            if r.readable && r.bytes.is_none() {
+                match std::fs::read(&f.path) {
+                    Ok(bytes) => r.bytes = Some(bytes),
+                    Err(e) => {
+                        r.readable = false;
+                        problems.push(format!("could not read {}: {e}", f.display.display()));
+                    }
+                }
+            }
+        }
+        let input = self.input(reads);
+        let key = cache.map(|_| self.content_key(&input));
+        if let (Some(cache), Some(key)) = (cache, &key) {
+            let hit = cache.load_reports(key).and_then(|cached| {
+                cached
+                    .into_iter()
+                    .map(|c| {
+                        let source = if c.diagnostics.is_empty() {
+                            None
+                        } else {
+                            input
+                                .files
+                                .iter()
+                                .find(|f| f.path == c.path)
+                                .and_then(|f| decode(&f.path, &f.contents))
+                        };
+                        c.into_report(source)
+                    })
+                    .collect::<Option<Vec<FileReport>>>()
+            });
+            if let Some(reports) = hit {
+                if problems.is_empty() {
+                    cache.store_stamps(
+                        identity.as_ref().expect("identity with a cache"),
+                        &stamps,
+                        Verdict::Analysed(key.clone()),
+                    );
+                }
+                return Outcome { reports, problems };
+            }
+        }
+        let reports = (self.analyze)(&input, self.options);
+        let failed = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .any(is_internal_error);
+        if let (Some(cache), Some(key), false) = (cache, &key, failed) {
+            cache.store_reports(key, &reports);
+            if problems.is_empty() {
+                cache.store_stamps(
+                    identity.as_ref().expect("identity with a cache"),
+                    &stamps,
+                    Verdict::Analysed(key.clone()),
+                );
+            }
+        }
+        Outcome {
+            reports: reports.into_iter().map(slim).collect(),
+            problems,
+        }
+    }
+
+    /// The prefilter applies to packages. A file outside any package (a fixture, a snippet
+    /// named on the command line) is always analysed, whatever it contains.
+    fn prefilters(&self) -> bool {
+        self.settings.prefilter && self.files.package_root.is_some()
+    }
+
+    /// The outcome recorded for unchanged files, without reading them (except the text of
+    /// files that have findings to show).
+    fn replay_stamps(
+        &self,
+        cache: &Cache,
+        identity: &Key,
+        stamps: &[Option<FileStamp>],
+    ) -> Option<Outcome> {
+        match cache.check_stamps(identity, stamps)? {
+            Verdict::Skipped => Some(Outcome {
+                reports: self
+                    .files
+                    .files
+                    .iter()
+                    .filter(|f| f.report)
+                    .map(empty_report)
+                    .collect(),
+                problems: Vec::new(),
+            }),
+            Verdict::Analysed(key) => {
+                let cached = cache.load_reports(&key)?;
+                let reports = cached
+                    .into_iter()
+                    .map(|c| {
+                        let source = if c.diagnostics.is_empty() {
+                            None
+                        } else {
+                            let file = self.files.files.iter().find(|f| f.display == c.path)?;
+                            decode(&file.display, &std::fs::read(&file.path).ok()?)
+                        };
+                        c.into_report(source)
+                    })
+                    .collect::<Option<Vec<FileReport>>>()?;
+                Some(Outcome {
+                    reports,
+                    problems: Vec::new(),
+                })
+            }
+        }
+    }
+
+    /// Everything that decides the analysis except the files' contents.
+    fn identity(&self) -> Key {
+        let mut k = KeyBuilder::new("crate identity");
+        k.field(self.options_text.as_bytes())
+            .field(&[u8::from(self.settings.prefilter)])
+            .field(format!("{:?}", self.manifest).as_bytes())
+            .field(format!("{:?}", self.files.package_root).as_bytes());
+        for f in &self.files.files {
+            k.field(f.path.as_os_str().as_encoded_bytes())
+                .field(f.display.as_os_str().as_encoded_bytes())
+                .field(&[
+                    u8::from(f.report),
+                    u8::from(f.role == lints::FileRole::Test),
+                ]);
+        }
+        k.finish()
+    }
+
+    /// Options, manifest facts and every analysed file's path, role, flag and contents.
+    fn content_key(&self, input: &CrateInput) -> Key {
+        let mut k = KeyBuilder::new("crate contents");
+        k.field(self.options_text.as_bytes())
+            .field(format!("{:?}", input.manifest).as_bytes())
+            .field(format!("{:?}", input.root).as_bytes());
+        for f in &input.files {
+            k.field(f.path.as_os_str().as_encoded_bytes())
+                .field(&[
+                    u8::from(f.report),
+                    u8::from(f.role == lints::FileRole::Test),
+                ])
+                .field(blake3::hash(&f.contents).as_bytes());
+        }
+        k.finish()
+    }
+
+    fn input(&self, reads: Vec<Read>) -> CrateInput {
+        let files = self
+            .files
+            .files
+            .iter()
+            .zip(reads)
+            .filter_map(|(f, r)| {
+                Some(SourceInput {
+                    path: f.display.clone(),
+                    contents: r.bytes?,
+                    role: f.role,
+                    report: f.report,
+                })
+            })
+            .collect();
+        CrateInput {
+            root: self.files.package_root.clone(),
+            manifest: self.manifest.cloned(),
+            files,
+        }
+    }
+
+    fn empty_reports(&self, reads: &[Read]) -> Vec<FileReport> {
+        self.files
+            .files
+            .iter()
+            .zip(reads)
+            .filter(|(f, r)| f.report && r.readable)
+            .map(|(f, _)| empty_report(f))
+            .collect()
+    }
+}
+
+fn read(f: &DiscoveredFile, keep: bool) -> Read {
+    match std::fs::read(&f.path) {
+        Ok(bytes) => {
+            let marks = if keep {
+                FileMarks::default()
+            } else {
+                prefilter::scan(&bytes)
+            };
+            let keep = keep || marks.any();
+            Read {
+                bytes: keep.then_some(bytes),
+                readable: true,
+                error: None,
+                marks,
+            }
+        }
+        Err(e) => Read {
+            bytes: None,
+            readable: false,
+            error: Some(e),
+            marks: FileMarks::default(),
+        },
+    }
+}
+
+fn empty_report(f: &DiscoveredFile) -> FileReport {
+    FileReport {
+        path: f.display.clone(),
+        source: None,
+        diagnostics: Vec::new(),
+    }
+}
+
+fn decode(path: &std::path::Path, bytes: &[u8]) -> Option<Arc<SourceFile>> {
+    let text = lints::parse::decode(bytes).ok()?;
+    Some(Arc::new(SourceFile::new(path.to_path_buf(), text)))
+}
+
+/// A report keeps its text only when a finding will be shown with it.
+fn slim(mut report: FileReport) -> FileReport {
+    if report.diagnostics.is_empty() {
+        report.source = None;
+    }
+    report
+}
+
+fn is_internal_error(d: &Diagnostic) -> bool {
+    d.lint.name == lints::lints::internal_error::LINT.name
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// One `internal_error` finding at 1:1 of every reported file of a crate whose task panicked.
+fn internal_error_reports(files: &CrateFiles, message: &str) -> Vec<FileReport> {
+    files
+        .files
+        .iter()
+        .filter(|f| f.report)
+        .map(|f| {
+            let d = lints::internal_error_diagnostic(message);
+            FileReport {
+                path: f.display.clone(),
+                source: std::fs::read(&f.path)
+                    .ok()
+                    .and_then(|b| decode(&f.display, &b)),
+                diagnostics: vec![d],
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,324 @@
+//! Hostile input, through the binary: whatever is on disk, mcp-lint finishes, says clearly what
+//! it could not read or analyse, and still reports every other file's findings. Plus: the
+//! output does not depend on the thread count, and a crate whose analysis panics becomes an
+//! `internal_error` finding (exit 2) without losing the other crates.
+
+mod support;
+
+use std::path::Path;
+
+use support::{mcp_lint, project, server_manifest, write, MCP001_SERVER};
+
+/// An MCP package with one MCP001 finding in `src/lib.rs`, plus `extra` files.
+fn server_with(extra: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let p = project(&[
+        ("Cargo.toml", &server_manifest("server")),
+        ("src/lib.rs", MCP001_SERVER),
+    ]);
+    for (rel, bytes) in extra {
+        write(p.path(), rel, bytes);
+    }
+    p
+}
+
+fn has(run: &support::Run, code: &str, path: &str) -> bool {
+    run.findings()
+        .iter()
+        .any(|(c, p, _)| c == code && p == path)
+}
+
+/// The run found exactly the server's own MCP001, and nothing else went wrong.
+fn only_the_server_finding(run: &support::Run) {
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.findings(),
+        vec![("MCP001".into(), "src/lib.rs".into(), 9)],
+        "{run:?}"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_levels_of_nesting() {
+    let deep = format!(
+        "fn f() {{ {}0{} }}\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let braces = format!("mod m {{ {} }}\n", "{".repeat(100_000));
+    let p = server_with(&[
+        ("src/deep.rs", deep.as_bytes()),
+        ("src/braces.rs", braces.as_bytes()),
+    ]);
+    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.findings(),
+        vec![
+            ("MCP900".into(), "src/braces.rs".into(), 1),
+            ("MCP900".into(), "src/deep.rs".into(), 1),
+            ("MCP001".into(), "src/lib.rs".into(), 9),
+        ],
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("nesting deeper than 512"), "{run:?}");
+}
+
+#[test]
+fn a_fifty_megabyte_file() {
+    let mut huge = String::with_capacity(50 << 20);
+    let mut i = 0;
+    while huge.len() < 50 << 20 {
+        huge.push_str(&format!("pub fn f{i}(x: u32) -> u32 {{ x + {i} }}\n"));
+        i += 1;
+    }
+    // In an MCP package: refused with a clear finding, the rest is linted.
+    let p = server_with(&[("src/huge.rs", huge.as_bytes())]);
+    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(has(&run, "MCP900", "src/huge.rs"), "{run:?}");
+    assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
+    assert!(run.stdout.contains("larger than 8 MiB"), "{run:?}");
+    // In a package that never mentions an MCP SDK: read and skipped.
+    let q = project(&[("Cargo.toml", "[package]\nname = \"big\"\n")]);
+    write(q.path(), "src/lib.rs", &huge);
+    let run = mcp_lint(q.path(), &["check", "--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.json()["summary"]["files"], 1);
+}
+
+#[test]
+fn non_utf8_and_binary_files_named_rs() {
+    let p = server_with(&[
+        ("src/latin1.rs", b"// caf\xe9\nfn main() {}\n"),
+        (
+            "src/blob.rs",
+            b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe\x00rmcp",
+        ),
+        ("src/utf16.rs", b"\xff\xfeu\x00s\x00e\x00"),
+    ]);
+    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let messages: Vec<(String, String)> = run.json()["diagnostics"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().expect("path").to_string(),
+                d["message"].as_str().expect("message").to_string(),
+            )
+        })
+        .collect();
+    let message = |path: &str| {
+        messages
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_else(|| panic!("no finding for {path}: {run:?}"))
+    };
+    assert!(message("src/blob.rs").contains("binary"), "{run:?}");
+    assert!(
+        message("src/latin1.rs").contains("not valid UTF-8"),
+        "{run:?}"
+    );
+    // UTF-16 has NUL bytes: reported as binary, not Rust source.
+    assert!(message("src/utf16.rs").contains("binary"), "{run:?}");
+    assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
+    // The human report renders them without a snippet and without failing.
+    let human = mcp_lint(p.path(), &["check", "--color", "never"]);
+    assert_eq!(human.code, 1, "{human:?}");
+    assert!(human.stdout.contains("src/blob.rs"), "{human:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_and_dangling_links() {
+    use std::os::unix::fs::symlink;
+    let p = server_with(&[]);
+    let root = p.path();
+    symlink(root.join("src"), root.join("src/again")).expect("symlink");
+    symlink(root, root.join("src/up")).expect("symlink");
+    symlink(root.join("src/self.rs"), root.join("src/self.rs")).expect("symlink");
+    symlink(root.join("src/gone"), root.join("src/dangling.rs")).expect("symlink");
+    let run = mcp_lint(root, &["check", "--format", "json"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    for expected in [
+        "error: symlink loop: src/again points to its ancestor src; not followed",
+        "error: symlink loop: src/up points to its ancestor .; not followed",
+        "error: could not read src/self.rs: ",
+        "error: could not read src/dangling.rs: ",
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}\n{run:?}");
+    }
+    assert_eq!(
+        run.findings(),
+        vec![("MCP001".into(), "src/lib.rs".into(), 9)],
+        "{run:?}"
+    );
+}
+
+/// Permissions stop a normal user; root reads anyway. Either way: no panic, every readable
+/// file is linted, and what could not be read is named (exit 2).
+#[cfg(unix)]
+#[test]
+fn unreadable_files_and_directories() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = server_with(&[
+        ("src/secret.rs", b"pub fn s() {}\n"),
+        ("src/locked/inner.rs", b"pub fn i() {}\n"),
+    ]);
+    let chmod = |rel: &str, mode: u32| {
+        std::fs::set_permissions(p.path().join(rel), std::fs::Permissions::from_mode(mode))
+            .expect("chmod")
+    };
+    chmod("src/secret.rs", 0o000);
+    chmod("src/locked", 0o000);
+    let root_reads_anyway = std::fs::read(p.path().join("src/secret.rs")).is_ok();
+    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    chmod("src/locked", 0o755);
+    chmod("src/secret.rs", 0o644);
+    assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
+    if root_reads_anyway {
+        // Running as root: permissions are not enforced, so everything was read.
+        assert_eq!(run.code, 1, "{run:?}");
+        assert_eq!(run.json()["summary"]["files"], 3, "{run:?}");
+    } else {
+        assert_eq!(run.code, 2, "{run:?}");
+        assert!(
+            run.stderr
+                .contains("error: could not read src/secret.rs: Permission denied"),
+            "{run:?}"
+        );
+        assert!(
+            run.stderr
+                .contains("error: could not read src/locked: Permission denied"),
+            "{run:?}"
+        );
+    }
+}
+
+/// What no permission bit can make readable, even for root: a directory named like a Rust
+/// file and a FIFO (reading it would block forever) are not read at all.
+#[cfg(unix)]
+#[test]
+fn directories_and_fifos_named_rs_are_not_read() {
+    let p = server_with(&[("src/dir.rs/inner.rs", b"pub fn i() {}\n")]);
+    let fifo = p.path().join("src/pipe.rs");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    only_the_server_finding(&run);
+    // lib.rs and dir.rs/inner.rs; the FIFO is neither a file nor a directory.
+    assert_eq!(run.json()["summary"]["files"], 2, "{run:?}");
+    if !made {
+        eprintln!("mkfifo unavailable: the FIFO case was not exercised");
+    }
+}
+
+#[test]
+fn empty_and_inner_attribute_only_files() {
+    let p = server_with(&[
+        ("src/empty.rs", b""),
+        (
+            "src/attrs.rs",
+            b"#![allow(dead_code)]\n#![deny(unsafe_code)]\n",
+        ),
+        ("src/doc.rs", b"//! Only a doc comment.\n"),
+        ("src/bom.rs", b"\xef\xbb\xbf"),
+        ("src/shebang.rs", b"#!/usr/bin/env run-cargo-script\n"),
+    ]);
+    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    only_the_server_finding(&run);
+    assert_eq!(run.json()["summary"]["files"], 6, "{run:?}");
+}
+
+/// Many crates, every output format: `--threads 1`, `2` and `8` print the same bytes.
+#[test]
+fn output_does_not_depend_on_the_thread_count() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    support::copy_tree(&repo.join("tests/eval"), &tmp.path().join("eval"));
+    support::copy_tree(&repo.join("examples/demo-server"), &tmp.path().join("demo"));
+    support::copy_tree(&repo.join("ui-tests"), &tmp.path().join("ui"));
+    for format in ["human", "concise", "json"] {
+        let runs: Vec<support::Run> = ["1", "2", "8"]
+            .iter()
+            .map(|threads| {
+                mcp_lint(
+                    tmp.path(),
+                    &[
+                        "check",
+                        "--no-cache",
+                        "--color",
+                        "never",
+                        "--format",
+                        format,
+                        "--threads",
+                        threads,
+                        "-W",
+                        "all",
+                    ],
+                )
+            })
+            .collect();
+        assert!(runs[0].stdout.lines().count() > 100, "{:?}", runs[0]);
+        for run in &runs[1..] {
+            assert_eq!(run.code, runs[0].code);
+            assert!(run.stdout == runs[0].stdout, "{format} output differs");
+            assert_eq!(run.stderr, runs[0].stderr);
+        }
+    }
+}
+
+/// The catching path needs an analysis that panics, and none does by design, so the test
+/// drives the driver's seam (`check_with`) with a closure that panics on one crate and runs
+/// the real analysis on the others. Production code has no hook for this.
+#[test]
+fn a_panicking_crate_is_an_internal_error_and_the_others_are_kept() {
+    use lints::{CrateInput, FileReport, Options};
+    use mcp_lint::cli::{self, Command};
+
+    let p = project(&[
+        ("good/Cargo.toml", &server_manifest("good")),
+        ("good/src/lib.rs", MCP001_SERVER),
+        ("bomb/Cargo.toml", &server_manifest("bomb")),
+        ("bomb/src/lib.rs", MCP001_SERVER),
+        ("bomb/src/other.rs", "pub fn o() {}\n"),
+    ]);
+    let analyze = |input: &CrateInput, options: &Options| -> Vec<FileReport> {
+        if input.root.as_ref().is_some_and(|r| r.ends_with("bomb")) {
+            panic!("injected failure");
+        }
+        lints::analyze(input, options)
+    };
+    let argv = ["mcp-lint", "check", "--format", "json", "--no-cache"];
+    let Command::Check(args) = cli::parse(argv).expect("args").command else {
+        unreachable!("a check command")
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = mcp_lint::driver::check_with(&args, p.path(), &mut out, &mut err, &analyze);
+    assert_eq!(code, 2, "{}", String::from_utf8_lossy(&err));
+    let doc: serde_json::Value = serde_json::from_slice(&out).expect("json");
+    let found: Vec<(String, String, String)> = doc["diagnostics"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().expect("code").to_string(),
+                d["path"].as_str().expect("path").to_string(),
+                d["message"].as_str().expect("message").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(found.len(), 3, "{found:?}");
+    for (i, path) in ["bomb/src/lib.rs", "bomb/src/other.rs"].iter().enumerate() {
+        assert_eq!(found[i].0, "MCP901");
+        assert_eq!(found[i].1, *path);
+        assert!(found[i].2.contains("injected failure"), "{found:?}");
+    }
+    assert_eq!(found[2].0, "MCP001");
+    assert_eq!(found[2].1, "good/src/lib.rs");
+}
