@@ -190,7 +190,10 @@ fn lint_paths_with(
 ) -> Result<(Vec<FileReport>, bool), i32> {
     let mut manifests = Manifests::new(cwd);
     let (options, exclude) = prepared(args, cwd, &mut manifests, err)?;
-    let pool = thread_pool(args, err)?;
+    let pool = thread_pool(args.threads).map_err(|message| {
+        let _ = writeln!(err, "error: {message}");
+        EXIT_FAILURE
+    })?;
     let settings = engine_settings(args, cwd);
     let (discovery, outcome, mut problems) = pool.install(|| {
         let discovery = discover::discover(
@@ -217,15 +220,12 @@ fn lint_paths_with(
 }
 
 /// The worker pool per `--threads` (0: one thread per core).
-pub fn thread_pool(args: &CheckArgs, err: &mut dyn Write) -> Result<rayon::ThreadPool, i32> {
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
     rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(threads)
         .thread_name(|i| format!("mcp-lint-{i}"))
         .build()
-        .map_err(|e| {
-            let _ = writeln!(err, "error: cannot start {} threads: {e}", args.threads);
-            EXIT_FAILURE
-        })
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
 /// Prefilter and cache per `--no-prefilter` and `--no-cache`.

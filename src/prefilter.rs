@@ -348,6 +348,58 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn every_sdk_and_hand_rolled_servers_count() {
+        let plain = FileMarks::default();
+        for text in [
+            "use rust_mcp_sdk::schema::CallToolResult;",
+            "use rust_mcp_schema::CallToolError;",
+            "use pmcp::{Error, ToolHandler};",
+            "use turbomcp::prelude::*;",
+            "fn f() -> turbomcp_protocol::McpResult<()> { todo!() }",
+            "use mcp_attr::server::mcp_server;",
+            "use jsoncall::ErrorCode;",
+            "use ultrafast_mcp::{MCPError, ToolResult};",
+            "let method = \"tools/call\";",
+            "match m { r\"tools/call\" => {} _ => {} }",
+        ] {
+            assert!(crate_may_matter(None, &[plain, scan(text.as_bytes())]), "{text}");
+        }
+        for dep in [
+            "rust-mcp-sdk",
+            "rust-mcp-schema",
+            "pmcp",
+            "turbomcp",
+            "turbomcp-server",
+            "mcp-attr",
+            "ultrafast-mcp",
+            "ultrafast-mcp-server",
+        ] {
+            assert!(
+                crate_may_matter(Some(&manifest("server", &[dep])), &[plain]),
+                "{dep}"
+            );
+        }
+        // Prose and lookalikes do not.
+        for text in [
+            "// ported from pmcp and turbomcp",
+            "let s = \"rust_mcp_sdk\";",
+            "fn pmcp_like() {} let tools_call = \"tools.call\";",
+        ] {
+            assert!(!crate_may_matter(None, &[scan(text.as_bytes())]), "{text}");
+        }
+        // Each SDK's own crates are not servers.
+        let uses_turbomcp = scan(b"use turbomcp_protocol::Error;");
+        assert!(!crate_may_matter(
+            Some(&manifest("turbomcp-server", &["turbomcp-protocol"])),
+            &[uses_turbomcp]
+        ));
+        assert!(!crate_may_matter(
+            Some(&manifest("rust-mcp-sdk", &["rust-mcp-schema"])),
+            &[scan(b"use rust_mcp_schema::*;")]
+        ));
+    }
+
     /// Random token soup: whenever proc_macro2 lexes it and finds the identifier, so must we.
     #[test]
     fn never_misses_an_identifier_proc_macro2_sees() {

@@ -15,11 +15,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use clap::{ArgAction, Args, FromArgMatches, ValueEnum};
-use lints::{FileReport, FileRole};
+use lints::{FileReport, FileRole, Manifest};
 
 use crate::cli::{self, CheckArgs, ColorChoice};
 use crate::discover::{self, normalize, Discovery, PackageSeed};
 use crate::driver::{self, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::engine;
 use crate::manifest::Manifests;
 use crate::message_format::MessageFormat;
 use crate::report::cargo_json::{self, Located, Owner};
@@ -409,31 +410,39 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
     let mut manifests = Manifests::new(cwd);
     let (options, exclude) = driver::prepare(&inv.check, cwd, &roots, &mut manifests)?;
     let seeds: Vec<PackageSeed> = selected.iter().map(|m| seed(m)).collect();
-    let mut discovery = discover::discover_packages(&seeds, cwd, &exclude, &mut manifests);
+    let pool = driver::thread_pool(inv.check.threads)?;
+    let mut discovery =
+        pool.install(|| discover::discover_packages(&seeds, cwd, &exclude, &mut manifests));
     let mut problems = std::mem::take(&mut discovery.errors);
     problems.extend(only_under(&mut discovery, &inv.check.paths, cwd));
-    let inputs: Vec<_> = discovery
-        .crates
-        .iter()
-        .zip(&selected)
-        .map(|(files, member)| {
-            driver::read_crate(files, Some(member.manifest.clone()), &mut problems)
-        })
-        .filter(|c| c.files.iter().any(|f| f.report))
-        .collect();
-    problems.extend(manifests.take_errors());
-    problems.sort();
-    problems.dedup();
-    for p in &problems {
-        let _ = writeln!(err, "error: {p}");
-    }
+    let facts: Vec<Option<Manifest>> = selected.iter().map(|m| Some(m.manifest.clone())).collect();
     // `--fix`/`--diff`: the files are fixed (or the diff made) first; the findings reported are
-    // those left.
+    // those left. Otherwise the engine lints (prefilter, cache, one task per crate).
     let (mut reports, diff, write_failed) = if inv.check.fix || inv.check.diff {
+        let inputs: Vec<_> = discovery
+            .crates
+            .iter()
+            .zip(facts)
+            .map(|(files, manifest)| driver::read_crate(files, manifest, &mut problems))
+            .filter(|c| c.files.iter().any(|f| f.report))
+            .collect();
+        print_problems(&mut problems, &mut manifests, err);
         let run = crate::fix::fix_inputs(&inputs, &options, &inv.check, cwd, err);
         (run.reports, run.diff, run.failed)
     } else {
-        (driver::analyze_all(&inputs, &options), None, false)
+        let settings = driver::engine_settings(&inv.check, cwd);
+        let outcome = pool.install(|| {
+            engine::lint(
+                &discovery.crates,
+                &facts,
+                &options,
+                &settings,
+                &lints::analyze,
+            )
+        });
+        problems.extend(outcome.problems);
+        print_problems(&mut problems, &mut manifests, err);
+        (outcome.reports, None, false)
     };
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Analysis {
@@ -442,6 +451,16 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
         failed: !problems.is_empty() || write_failed,
         diff,
     })
+}
+
+/// mcp-lint's own problems (with the manifests'), sorted, once each, to `err`.
+fn print_problems(problems: &mut Vec<String>, manifests: &mut Manifests, err: &mut dyn Write) {
+    problems.extend(manifests.take_errors());
+    problems.sort();
+    problems.dedup();
+    for p in problems.iter() {
+        let _ = writeln!(err, "error: {p}");
+    }
 }
 
 /// A member's standard directories, plus its targets whose roots lie elsewhere.
