@@ -23,21 +23,16 @@ use lints::sdk::{self, SDK_COUNT};
 use lints::Manifest;
 use memchr::memmem;
 
-/// Substrings that make a crate matter on their own: a suppression (`// mcp-lint: allow(..)`,
-/// `mcp_lint::name`) and the `"tools/call"` route of a hand-rolled server.
-fn certain_markers() -> [String; 3] {
-    [
-        "mcp-lint".to_string(),
-        "mcp_lint".to_string(),
-        sdk::hand_rolled_marker(),
-    ]
-}
+/// Substrings that may start a suppression: `// mcp-lint: allow(..)`, `mcp_lint::name`.
+const SUPPRESSION_MARKERS: [&str; 2] = ["mcp-lint", "mcp_lint"];
 
 /// The byte-level facts gathered from one file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FileMarks {
-    /// A suppression or hand-rolled server marker somewhere in the bytes.
+    /// A suppression marker somewhere in the bytes.
     pub certain: bool,
+    /// A `"tools/call"` literal (a hand-rolled server) somewhere in the bytes.
+    pub hand_rolled: bool,
     /// Per SDK (by index in `lints::sdk::sdk_roots()`): one of its roots appears as an
     /// identifier token outside comments and literals, or as `root::` anywhere.
     pub sdk: [bool; SDK_COUNT],
@@ -45,7 +40,7 @@ pub struct FileMarks {
 
 impl FileMarks {
     pub fn any(&self) -> bool {
-        self.certain || self.sdk.iter().any(|b| *b)
+        self.certain || self.hand_rolled || self.sdk.iter().any(|b| *b)
     }
 }
 
@@ -53,9 +48,10 @@ impl FileMarks {
 /// files that contain an SDK's name at all.
 pub fn scan(bytes: &[u8]) -> FileMarks {
     let mut marks = FileMarks {
-        certain: certain_markers()
+        certain: SUPPRESSION_MARKERS
             .iter()
             .any(|m| memmem::find(bytes, m.as_bytes()).is_some()),
+        hand_rolled: memmem::find(bytes, sdk::hand_rolled_marker().as_bytes()).is_some(),
         sdk: [false; SDK_COUNT],
     };
     for (i, roots) in sdk::sdk_roots().iter().enumerate() {
@@ -75,8 +71,14 @@ pub fn crate_may_matter(manifest: Option<&Manifest>, files: &[FileMarks]) -> boo
         return true;
     }
     let package = manifest.and_then(|m| m.package_name.as_deref());
-    sdk::sdk_roots().iter().enumerate().any(|(i, roots)| {
-        if package.is_some_and(|p| sdk::is_own_crate(p, roots)) {
+    let own = |roots: &[&str]| package.is_some_and(|p| sdk::is_own_crate(p, roots));
+    let roots = sdk::sdk_roots();
+    // An SDK's own crates are not servers, not even hand-rolled ones.
+    if files.iter().any(|f| f.hand_rolled) && !roots.iter().any(|r| own(r)) {
+        return true;
+    }
+    roots.iter().enumerate().any(|(i, roots)| {
+        if own(roots) {
             return false;
         }
         let depends = manifest.is_some_and(|man| {
@@ -363,7 +365,10 @@ mod tests {
             "let method = \"tools/call\";",
             "match m { r\"tools/call\" => {} _ => {} }",
         ] {
-            assert!(crate_may_matter(None, &[plain, scan(text.as_bytes())]), "{text}");
+            assert!(
+                crate_may_matter(None, &[plain, scan(text.as_bytes())]),
+                "{text}"
+            );
         }
         for dep in [
             "rust-mcp-sdk",
@@ -397,6 +402,12 @@ mod tests {
         assert!(!crate_may_matter(
             Some(&manifest("rust-mcp-sdk", &["rust-mcp-schema"])),
             &[scan(b"use rust_mcp_schema::*;")]
+        ));
+        let routes = scan(b"const CALL: &str = \"tools/call\";");
+        assert!(!crate_may_matter(Some(&manifest("rmcp", &[])), &[routes]));
+        assert!(crate_may_matter(
+            Some(&manifest("my-server", &[])),
+            &[routes]
         ));
     }
 

@@ -281,8 +281,10 @@ impl Dialect {
         // Manifest dependencies first (stable order otherwise).
         found.sort_by_key(|(from_manifest, _)| !from_manifest);
         let mut found: Vec<Dialect> = found.into_iter().map(|(_, d)| d).collect();
-        // No SDK, but a `"tools/call"` route: a hand-rolled server.
-        if found.is_empty() && mentions_root(&hand_rolled_marker()) {
+        // No SDK, but a `"tools/call"` route: a hand-rolled server (an SDK's own crates route
+        // `tools/call` too; they are not servers).
+        let sdk_itself = sdk_roots().iter().any(|roots| own(roots));
+        if found.is_empty() && !sdk_itself && mentions_root(&hand_rolled_marker()) {
             found.push(Dialect {
                 sdk: Sdk::JsonRpc,
                 version: None,
