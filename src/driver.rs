@@ -23,11 +23,11 @@ pub const EXIT_FAILURE: i32 = 2;
 
 /// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
 pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    check_with(args, cwd, out, err, &lints::analyze)
+    check_with(args, cwd, out, err, &lints::analyze_on_current_thread)
 }
 
 /// [`check`] with the per-crate analysis passed in. Production always passes
-/// `lints::analyze`; tests pass a closure that panics, to exercise the path that turns a
+/// `lints::analyze_on_current_thread`; tests pass a closure that panics, to exercise the path that turns a
 /// crashed crate into an `internal_error` finding without losing the other crates.
 #[doc(hidden)]
 pub fn check_with(
@@ -179,7 +179,7 @@ pub fn lint_paths(
     cwd: &Path,
     err: &mut dyn Write,
 ) -> Result<(Vec<FileReport>, bool), i32> {
-    lint_paths_with(args, cwd, err, &lints::analyze)
+    lint_paths_with(args, cwd, err, &lints::analyze_on_current_thread)
 }
 
 fn lint_paths_with(
@@ -219,10 +219,13 @@ fn lint_paths_with(
     Ok((reports, tool_failed))
 }
 
-/// The worker pool per `--threads` (0: one thread per core).
+/// The worker pool per `--threads` (0: one thread per core), with the stack the analysis needs
+/// (reserved address space; only what is used is backed by memory), so crates are analysed
+/// with `lints::analyze_on_current_thread`.
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(lints::ANALYSIS_STACK)
         .thread_name(|i| format!("mcp-lint-{i}"))
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))

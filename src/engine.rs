@@ -19,7 +19,8 @@ use crate::cache::{Cache, FileStamp, Key, KeyBuilder, Verdict};
 use crate::discover::{CrateFiles, DiscoveredFile};
 use crate::prefilter::{self, FileMarks};
 
-/// The analysis to run on one crate: `lints::analyze`, except in tests of the panic path.
+/// The analysis to run on one crate: `lints::analyze_on_current_thread` (the pool's threads
+/// have its stack), except in tests of the panic path.
 pub type Analyzer<'a> = &'a (dyn Fn(&CrateInput, &Options) -> Vec<FileReport> + Sync);
 
 /// How to run.

@@ -292,28 +292,37 @@ fn locate(file: &syn::File, start: usize, end: usize) -> Option<Located<'_>> {
         scopes: &mut Vec<&'f [Item]>,
     ) -> Option<(&'f syn::Signature, &'f syn::Block)> {
         scopes.push(items);
-        let holds = |node: &dyn Spanned| {
-            let (s, e) = range(&node.span());
-            s <= start && end <= e
+        // From the delimiters' spans: `Spanned::span()` would print every item back to tokens.
+        let holds = |delim: &proc_macro2::extra::DelimSpan| {
+            let r = delim.join().byte_range();
+            r.start <= start && end <= r.end
         };
-        for item in items.iter().filter(|i| holds(*i)) {
+        for item in items {
             let found = match item {
-                Item::Fn(f) => Some((&f.sig, &*f.block)),
-                Item::Impl(imp) => imp.items.iter().find_map(|ii| match ii {
-                    ImplItem::Fn(f) if holds(&f.block) => Some((&f.sig, &f.block)),
-                    _ => None,
-                }),
-                Item::Trait(t) => t.items.iter().find_map(|ti| match ti {
-                    TraitItem::Fn(f) => f
-                        .default
-                        .as_ref()
-                        .filter(|b| holds(*b))
-                        .map(|b| (&f.sig, b)),
-                    _ => None,
-                }),
+                Item::Fn(f) if holds(&f.block.brace_token.span) => Some((&f.sig, &*f.block)),
+                Item::Impl(imp) if holds(&imp.brace_token.span) => {
+                    imp.items.iter().find_map(|ii| match ii {
+                        ImplItem::Fn(f) if holds(&f.block.brace_token.span) => {
+                            Some((&f.sig, &f.block))
+                        }
+                        _ => None,
+                    })
+                }
+                Item::Trait(t) if holds(&t.brace_token.span) => {
+                    t.items.iter().find_map(|ti| match ti {
+                        TraitItem::Fn(f) => f
+                            .default
+                            .as_ref()
+                            .filter(|b| holds(&b.brace_token.span))
+                            .map(|b| (&f.sig, b)),
+                        _ => None,
+                    })
+                }
                 Item::Mod(m) => match &m.content {
-                    Some((_, inner)) => return walk(inner, start, end, scopes),
-                    None => None,
+                    Some((brace, inner)) if holds(&brace.span) => {
+                        return walk(inner, start, end, scopes)
+                    }
+                    _ => None,
                 },
                 _ => None,
             };
@@ -431,7 +440,7 @@ impl TryForm<'_> {
             Expr::MethodCall(m) => Some(m.method.to_string()),
             _ => None,
         };
-        name.is_some_and(|n| cx.crate_fns_return_result(&n))
+        name.is_some_and(|n| cx.model.fns_return_result(&n))
     }
 }
 
@@ -718,37 +727,6 @@ impl<'m> FixCx<'m> {
     }
 
     /// Whether every fn of the crate named `name` is declared to return a `Result`.
-    fn crate_fns_return_result(&self, name: &str) -> bool {
-        struct Sigs<'n> {
-            name: &'n str,
-            results: Vec<bool>,
-        }
-        impl<'v> Visit<'v> for Sigs<'_> {
-            fn visit_signature(&mut self, sig: &'v syn::Signature) {
-                if sig.ident == self.name {
-                    let result = match &sig.output {
-                        syn::ReturnType::Type(_, ty) => {
-                            crate::index::type_name(crate::index::unwrap_future(ty))
-                                .is_some_and(|n| n == "Result")
-                        }
-                        syn::ReturnType::Default => false,
-                    };
-                    self.results.push(result);
-                }
-            }
-        }
-        let mut sigs = Sigs {
-            name,
-            results: Vec::new(),
-        };
-        for f in &self.model.files {
-            if let Some(syntax) = &f.syntax {
-                sigs.visit_file(syntax);
-            }
-        }
-        !sigs.results.is_empty() && sigs.results.iter().all(|r| *r)
-    }
-
     fn names(&self, returns: &Returns) -> Names {
         Names {
             ok_written: returns.ok_written.clone(),

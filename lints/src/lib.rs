@@ -64,29 +64,35 @@ impl<'a> LintContext<'a> {
     }
 }
 
-/// Stack for the analysis thread: syn and the visitors recurse once per nesting level.
-const ANALYSIS_STACK: usize = 256 * 1024 * 1024;
+/// Stack the analysis needs: syn and the visitors recurse once per nesting level (at most
+/// `parse::MAX_NESTING`).
+pub const ANALYSIS_STACK: usize = 256 * 1024 * 1024;
 
 /// Analyse one crate. Every file marked `report` gets a [`FileReport`], in input order.
 /// Never panics on any input: a panic inside the analysis becomes an `internal_error` finding.
+/// Runs on a thread of its own with [`ANALYSIS_STACK`]; a caller whose threads already have
+/// that stack (a worker pool built for it) calls [`analyze_on_current_thread`] instead.
 pub fn analyze(input: &CrateInput, options: &Options) -> Vec<FileReport> {
     let input_owned = input.clone();
     let options_owned = options.clone();
     let worker = std::thread::Builder::new()
         .name("mcp-lint-analysis".into())
         .stack_size(ANALYSIS_STACK)
-        .spawn(move || {
-            std::panic::catch_unwind(|| analyze_on_this_thread(&input_owned, &options_owned))
-        });
+        .spawn(move || analyze_on_current_thread(&input_owned, &options_owned));
     match worker.map(|h| h.join()) {
-        Ok(Ok(Ok(reports))) => reports,
-        Ok(Ok(Err(panic))) | Ok(Err(panic)) => {
-            internal_error_reports(input, &panic_message(&panic))
-        }
+        Ok(Ok(reports)) => reports,
+        Ok(Err(panic)) => internal_error_reports(input, &panic_message(&panic)),
         Err(e) => {
             internal_error_reports(input, &format!("could not start the analysis thread: {e}"))
         }
     }
+}
+
+/// [`analyze`] on the calling thread, which must have a stack of at least [`ANALYSIS_STACK`]
+/// bytes. Spares a thread per crate (and the allocator churn of its start and exit).
+pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<FileReport> {
+    std::panic::catch_unwind(|| analyze_unguarded(input, options))
+        .unwrap_or_else(|panic| internal_error_reports(input, &panic_message(&panic)))
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -132,7 +138,7 @@ pub fn internal_error_diagnostic(message: &str) -> Diagnostic {
     .with_note("this is a bug in mcp-lint; the other crates were still analysed")
 }
 
-fn analyze_on_this_thread(input: &CrateInput, options: &Options) -> Vec<FileReport> {
+fn analyze_unguarded(input: &CrateInput, options: &Options) -> Vec<FileReport> {
     let model = Model::build(input, options);
     let mut found: Vec<(FileId, Diagnostic)> = model.parse_failures();
     for lint in registry::all() {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::context::{self, BodyInfo, Reach};
 use crate::diagnostic::Diagnostic;
@@ -46,6 +46,8 @@ pub struct Model {
     pub sites: Vec<ErrorSite>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<ContextPanic>,
+    /// Fn name → whether each fn of that name is declared to return a `Result` (on first use).
+    fn_returns_result: OnceLock<HashMap<String, Vec<bool>>>,
 }
 
 impl Model {
@@ -58,6 +60,7 @@ impl Model {
             sites: Vec::new(),
             codes: Vec::new(),
             panics: Vec::new(),
+            fn_returns_result: OnceLock::new(),
         };
         model.analyse(input, options);
         model
@@ -188,6 +191,36 @@ impl Model {
     }
 
     /// The dialect a file speaks; `None` when the crate is not an MCP server we understand.
+    /// Whether every fn of the crate named `name` (items, impls, traits, nested fns) is declared
+    /// to return a `Result`, its future's output included; false when there is none.
+    pub fn fns_return_result(&self, name: &str) -> bool {
+        use syn::visit::Visit;
+        struct Sigs(HashMap<String, Vec<bool>>);
+        impl<'v> Visit<'v> for Sigs {
+            fn visit_signature(&mut self, sig: &'v syn::Signature) {
+                let result = match &sig.output {
+                    syn::ReturnType::Type(_, ty) => {
+                        crate::index::type_name(crate::index::unwrap_future(ty))
+                            .is_some_and(|n| n == "Result")
+                    }
+                    syn::ReturnType::Default => false,
+                };
+                self.0
+                    .entry(sig.ident.to_string())
+                    .or_default()
+                    .push(result);
+            }
+        }
+        let all = self.fn_returns_result.get_or_init(|| {
+            let mut sigs = Sigs(HashMap::new());
+            for syntax in self.files.iter().filter_map(|f| f.syntax.as_ref()) {
+                sigs.visit_file(syntax);
+            }
+            sigs.0
+        });
+        all.get(name).is_some_and(|r| r.iter().all(|r| *r))
+    }
+
     pub fn dialect_of(&self, file: FileId) -> Option<&Dialect> {
         self.file_dialect
             .get(file.0)

@@ -437,7 +437,7 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
                 &facts,
                 &options,
                 &settings,
-                &lints::analyze,
+                &lints::analyze_on_current_thread,
             )
         });
         problems.extend(outcome.problems);
