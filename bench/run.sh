@@ -54,6 +54,10 @@ if [ ! -f "$dir/vendor/.complete" ]; then
 fi
 
 echo "== build (release)" >&2
+# The parse-only baseline twice: with the system allocator (the plain `syn` figure) and with
+# mimalloc, the allocator mcp-lint is built with (the same terms as mcp-lint).
+(cd "$repo" && cargo build --release --quiet -p mcp-lint-bench --features mimalloc)
+cp "$repo/target/release/mcp-lint-bench" "$dir/mcp-lint-bench-mimalloc"
 (cd "$repo" && cargo build --release --quiet -p mcp-lint -p mcp-lint-bench)
 lint="$repo/target/release/mcp-lint"
 base="$repo/target/release/mcp-lint-bench"
@@ -106,6 +110,7 @@ for corpus in vendor dense; do
     echo "== $corpus" >&2
     measure "$corpus.read" "$base" read "$dir/$corpus" --threads "$threads"
     measure "$corpus.parse" "$base" parse "$dir/$corpus" --threads "$threads"
+    measure "$corpus.parse-mimalloc" "$dir/mcp-lint-bench-mimalloc" parse "$dir/$corpus" --threads "$threads"
     measure "$corpus.ast-grep" "$sg" scan -c "$shared/ast-grep-baseline/sgconfig.yml" -j "$threads" \
         --no-ignore vcs --no-ignore dot --no-ignore exclude --no-ignore global "$dir/$corpus"
     BEFORE_EACH="rm -rf '$cache'" measure "$corpus.lint-cold" \
@@ -140,12 +145,15 @@ verdict() { if (($(echo "$1" | bc -l))); then echo "met"; else echo "**missed**"
     echo
     vc=$(get vendor.lint-cold 2) vp=$(get vendor.parse 2) va=$(get vendor.ast-grep 2) vw=$(get vendor.lint-warm 2)
     dc=$(get dense.lint-cold 2) dp=$(get dense.parse 2) dw=$(get dense.lint-warm 2)
+    vpm=$(get vendor.parse-mimalloc 2) dpm=$(get dense.parse-mimalloc 2)
     peak=$(awk '$1 ~ /lint-(cold|warm|1-thread)$/ && $4 > m { m = $4 } END { print m / 1024 }' "$dir/rows")
     echo "| target (wall-time ratios, one run) | measured | target | |"
     echo "|---|---:|---:|---|"
     r=$(ratio "$vc" "$vp"); echo "| vendored: cold lint / parse-only | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
     r=$(ratio "$va" "$vc"); echo "| vendored: ast-grep / cold lint | $r× | ≥ 10× | $(verdict "$r >= 10") |"
     r=$(ratio "$dc" "$dp"); echo "| MCP-dense: cold lint / parse-only | $r | ≤ 1.5 | $(verdict "$r <= 1.5") |"
+    r=$(ratio "$vc" "$vpm"); echo "| vendored: cold lint / parse-only, both with mimalloc | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
+    r=$(ratio "$dc" "$dpm"); echo "| MCP-dense: cold lint / parse-only, both with mimalloc | $r | ≤ 1.5 | $(verdict "$r <= 1.5") |"
     r=$(ratio "$vw" "$vc"); echo "| vendored: warm / cold | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
     r=$(ratio "$dw" "$dc"); echo "| MCP-dense: warm / cold | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
     echo "| peak RSS of any mcp-lint run | $(printf '%.0f' "$peak") MB | < 200 MB | $(verdict "$peak < 200") |"
@@ -153,5 +161,6 @@ verdict() { if (($(echo "$1" | bc -l))); then echo "met"; else echo "**missed**"
     echo "CPU-time ratios (less sensitive to other load on the machine):"
     echo "vendored cold/parse $(ratio "$(get vendor.lint-cold 3)" "$(get vendor.parse 3)"),"
     echo "MCP-dense cold/parse $(ratio "$(get dense.lint-cold 3)" "$(get dense.parse 3)"),"
+    echo "MCP-dense cold/parse with mimalloc $(ratio "$(get dense.lint-cold 3)" "$(get dense.parse-mimalloc 3)"),"
     echo "MCP-dense 1-thread/parse $(ratio "$(get dense.lint-1-thread 3)" "$(get dense.parse 3)")."
 } | tee "$dir/results.md"

@@ -11,9 +11,14 @@
 //! over a rayon pool of N threads (default: all cores, like mcp-lint) and print one JSON line:
 //! `{"files":…,"bytes":…,"parsed":…,"failed":…}`. `parse` uses the same syn and proc-macro2
 //! features as mcp-lint (`full`, `span-locations`) and releases proc-macro2's per-thread span
-//! data after every file, as a syn-based linter should.
+//! data after every file, as a syn-based linter should. Built with `--features mimalloc` it
+//! uses mcp-lint's allocator, for a baseline on equal terms.
 
 mod dense;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
