@@ -2,7 +2,8 @@
 //! tests/fuzz_regressions.rs in the main workspace (included with `#[path]`), so the saved
 //! regression inputs are replayed by a normal `cargo test`.
 //!
-//! - `analyze_bytes`: any bytes as a one-file crate, with and without an rmcp manifest.
+//! - `analyze_bytes`: any bytes as a one-file crate, with or without a manifest that depends on
+//!   one of the SDKs (rmcp, rust-mcp-sdk, pmcp, turbomcp, mcp-attr, ultrafast-mcp).
 //! - `analyze_mcp`: syntactically valid Rust assembled from MCP fragments (tool routers,
 //!   dispatchers, error constructors, codes, helpers, `From` impls, closures), driven by the
 //!   bytes; it must parse, and the analysis must not fail on it.
@@ -13,14 +14,24 @@
 
 use lints::{CrateInput, Dependency, FileRole, Manifest, Options, SourceInput};
 
-fn input(text: Vec<u8>, with_manifest: bool) -> CrateInput {
+/// The dependency a fuzzed crate's manifest may name: every SDK dialect gets its turn.
+const SDKS: [(&str, &str); 6] = [
+    ("rmcp", "0.8"),
+    ("rust-mcp-sdk", "0.7"),
+    ("pmcp", "1.8"),
+    ("turbomcp", "3.0"),
+    ("mcp-attr", "0.0.7"),
+    ("ultrafast-mcp", "202506018.1"),
+];
+
+fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
     CrateInput {
         root: None,
-        manifest: with_manifest.then(|| Manifest {
+        manifest: sdk.map(|(name, version)| Manifest {
             package_name: Some("fuzzed".into()),
             dependencies: vec![Dependency {
-                name: "rmcp".into(),
-                version: Some("0.8".into()),
+                name: name.into(),
+                version: Some(version.into()),
             }],
         }),
         files: vec![SourceInput {
@@ -62,8 +73,10 @@ fn check(input: &CrateInput, options: &Options) -> Vec<lints::FileReport> {
 
 pub fn analyze_bytes(data: &[u8]) {
     let (flags, text) = data.split_first().unwrap_or((&0, &[]));
+    // Bit 0: a manifest; bit 1: every lint on; the bits above: which SDK the manifest names.
+    let sdk = SDKS[usize::from(flags >> 2) % SDKS.len()];
     check(
-        &input(text.to_vec(), flags & 1 == 1),
+        &input(text.to_vec(), (flags & 1 == 1).then_some(sdk)),
         &options(flags & 2 == 2),
     );
 }
@@ -74,7 +87,10 @@ pub fn analyze_mcp(data: &[u8]) {
     if let Err(e) = syn::parse_file(&text) {
         panic!("the generator wrote invalid Rust ({e}):\n{text}");
     }
-    let reports = check(&input(text.clone().into_bytes(), true), &options(true));
+    // The fragments are rmcp's; other SDKs' dialects read them too (every input length picks
+    // one), which exercises their tables on the shapes they share.
+    let sdk = SDKS[data.len() % SDKS.len()];
+    let reports = check(&input(text.clone().into_bytes(), Some(sdk)), &options(true));
     let parse_errors = reports
         .iter()
         .flat_map(|r| &r.diagnostics)
