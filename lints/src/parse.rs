@@ -69,22 +69,56 @@ pub fn parse(file: &SourceFile) -> Result<syn::File, ParseFailure> {
     })
 }
 
-/// The text with a leading BOM and shebang line replaced by spaces of the same byte length.
+/// The text with a leading BOM, shebang line and cargo-script frontmatter (`---cargo` …
+/// `---`, RFC 3503) replaced by spaces of the same byte length; newlines are kept, so offsets,
+/// lines and columns stay those of the file.
 fn blank_prelude(text: &str) -> std::borrow::Cow<'_, str> {
-    let bom = text.starts_with('\u{feff}');
-    let body = if bom { &text[3..] } else { text };
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let body = &text[bom..];
     let shebang_len = if body.starts_with("#!") && !body[2..].trim_start().starts_with('[') {
         body.find('\n').unwrap_or(body.len())
     } else {
         0
     };
-    if !bom && shebang_len == 0 {
+    let prefix = bom + shebang_len;
+    let end = prefix + frontmatter_len(&text[prefix..]);
+    if end == 0 {
         return std::borrow::Cow::Borrowed(text);
     }
-    let prefix = if bom { 3 } else { 0 } + shebang_len;
-    let mut out = " ".repeat(prefix);
-    out.push_str(&text[prefix..]);
+    let mut out = String::with_capacity(text.len());
+    for c in text[..end].chars() {
+        if c == '\n' {
+            out.push('\n');
+        } else {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        }
+    }
+    out.push_str(&text[end..]);
     std::borrow::Cow::Owned(out)
+}
+
+/// The length of a frontmatter block at the start of `text` (after blank lines), through the
+/// end of its closing fence line; 0 when there is none or it is not closed.
+fn frontmatter_len(text: &str) -> usize {
+    let body = text.trim_start_matches([' ', '\t', '\r', '\n']);
+    let start = text.len() - body.len();
+    let dashes = body.bytes().take_while(|b| *b == b'-').count();
+    if dashes < 3 {
+        return 0;
+    }
+    let mut at = match body.find('\n') {
+        Some(nl) => nl + 1,
+        None => return 0,
+    };
+    while at < body.len() {
+        let line_end = body[at..].find('\n').map_or(body.len(), |nl| at + nl + 1);
+        let line = body[at..line_end].trim_end();
+        if line.len() == dashes && line.bytes().all(|b| b == b'-') {
+            return start + line_end;
+        }
+        at = line_end;
+    }
+    0
 }
 
 /// What a rough delimiter scan found (strings, chars and comments skipped).
@@ -214,6 +248,21 @@ mod tests {
         let span = f.span_of(item);
         assert_eq!(&f.text[span.start..span.end], "fn main() {}");
         assert_eq!((span.start_line, span.start_column), (2, 1));
+    }
+
+    #[test]
+    fn cargo_script_frontmatter_is_skipped_and_keeps_offsets() {
+        let text = "#!/usr/bin/env -S cargo +nightly -Zscript\n---cargo\n[dependencies]\nclap = \"4\" # é\n---\n\nfn main() {}\n";
+        let f = file(text);
+        let parsed = parse(&f).expect("parses");
+        let span = f.span_of(&parsed.items[0]);
+        assert_eq!(&f.text[span.start..span.end], "fn main() {}");
+        assert_eq!((span.start_line, span.start_column), (7, 1));
+        // Without a shebang, after blank lines, with a longer fence and no infostring.
+        let f = file("\n----\n[package]\nedition = \"2024\"\n----\nfn main() {}\n");
+        assert!(parse(&f).is_ok());
+        // An unclosed fence is not frontmatter: the file is reported as it is.
+        assert!(parse(&file("---cargo\nfn main() {}\n")).is_err());
     }
 
     #[test]

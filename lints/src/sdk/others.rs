@@ -58,7 +58,15 @@ macro_rules! consts {
 /// rust-mcp-sdk 0.7–2.x with rust-mcp-schema (§2).
 pub static RUST_MCP_SDK: SdkTable = SdkTable {
     name: "rust-mcp-sdk",
-    roots: &["rust_mcp_sdk", "rust_mcp_schema", "rust-mcp-sdk", "rust-mcp-schema"],
+    // The SDK's transport and macro crates are its own too (never servers).
+    roots: &[
+        "rust_mcp_sdk",
+        "rust_mcp_schema",
+        "rust_mcp_transport",
+        "rust_mcp_macros",
+        "rust-mcp-sdk",
+        "rust-mcp-schema",
+    ],
     protocol_error_types: &["RpcError", "SdkError"],
     tool_error_types: &["CallToolError"],
     result_aliases: &["SdkResult"],
