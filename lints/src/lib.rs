@@ -91,8 +91,13 @@ pub fn analyze(input: &CrateInput, options: &Options) -> Vec<FileReport> {
 /// [`analyze`] on the calling thread, which must have a stack of at least [`ANALYSIS_STACK`]
 /// bytes. Spares a thread per crate (and the allocator churn of its start and exit).
 pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<FileReport> {
-    std::panic::catch_unwind(|| analyze_unguarded(input, options))
-        .unwrap_or_else(|panic| internal_error_reports(input, &panic_message(&panic)))
+    let reports = std::panic::catch_unwind(|| analyze_unguarded(input, options))
+        .unwrap_or_else(|panic| internal_error_reports(input, &panic_message(&panic)));
+    // proc_macro2 keeps every parsed file's text in a per-thread table for its spans; nothing
+    // of this crate's syntax is alive any more (reports carry byte offsets), so release it
+    // before the thread takes the next crate.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    reports
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
