@@ -695,3 +695,24 @@ fn fix_and_diff_work_through_cargo() {
 fn read(root: &Path, rel: &str) -> String {
     std::fs::read_to_string(root.join(rel)).expect("read")
 }
+
+#[test]
+fn cargo_runs_share_the_cache_and_thread_flags_with_check() {
+    let (_tmp, root) = workspace();
+    let cache = root.join("target/mcp-lint-cache");
+    let uncached = cargo_mcp_lint(&root, &["--workspace", "--no-cache", "--threads", "1"]);
+    assert_eq!(uncached.code, 1, "{uncached:?}");
+    assert!(!cache.exists(), "--no-cache wrote {}", cache.display());
+    let cold = cargo_mcp_lint(&root, &["--workspace"]);
+    assert!(cache.is_dir(), "no cache under {}", cache.display());
+    let warm = cargo_mcp_lint(&root, &["--workspace", "--threads", "2"]);
+    for run in [&cold, &warm] {
+        assert_eq!(
+            (run.code, &run.stdout, &run.stderr),
+            (uncached.code, &uncached.stdout, &uncached.stderr),
+            "{run:?}"
+        );
+    }
+    let run = cargo_mcp_lint(&root, &["--workspace", "--threads", "x"]);
+    assert_eq!(run.code, 2, "{run:?}");
+}
