@@ -23,6 +23,9 @@ use crate::prefilter::{self, FileMarks};
 /// have its stack), except in tests of the panic path.
 pub type Analyzer<'a> = &'a (dyn Fn(&CrateInput, &Options) -> Vec<FileReport> + Sync);
 
+/// Files one task reads before the rest of a crate's files are split off to other workers.
+const READS_PER_TASK: usize = 64;
+
 /// How to run.
 pub struct Settings {
     /// Skip crates that cannot have a finding without parsing them.
@@ -109,10 +112,13 @@ impl CrateJob<'_> {
 
         let mut problems = Vec::new();
         let keep_all = !self.prefilters() || prefilter::crate_may_matter(self.manifest, &[]);
+        // In parallel only for large crates: splitting a small crate's reads costs more (idle
+        // workers spinning) than it saves.
         let mut reads: Vec<Read> = self
             .files
             .files
             .par_iter()
+            .with_min_len(READS_PER_TASK)
             .map(|f| read(f, keep_all))
             .collect();
         for (f, r) in self.files.files.iter().zip(reads.iter_mut()) {
