@@ -27,8 +27,8 @@ pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Wr
 }
 
 /// [`check`] with the per-crate analysis passed in. Production always passes
-/// `lints::analyze_on_current_thread`; tests pass a closure that panics, to exercise the path that turns a
-/// crashed crate into an `internal_error` finding without losing the other crates.
+/// `lints::analyze_on_current_thread`; tests pass a closure that panics, to exercise the path
+/// that turns a crashed crate into an `internal_error` finding without losing the other crates.
 #[doc(hidden)]
 pub fn check_with(
     args: &CheckArgs,
