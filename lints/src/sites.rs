@@ -551,7 +551,6 @@ impl<'a, 'm> Walker<'a, 'm> {
     }
 
     fn path_facts(&self, built: &dyn quote::ToTokens, texts: &[MessageText]) -> PathFacts {
-        let tokens = built.to_token_stream().to_string();
         let lowered_texts: Vec<String> = texts.iter().map(|t| t.known_lowercase()).collect();
         let mentions = |words: &[&str]| {
             lowered_texts
@@ -591,7 +590,8 @@ impl<'a, 'm> Walker<'a, 'm> {
                 .iter()
                 .rev()
                 .find_map(|f| f.binding.as_ref())
-                .is_some_and(|b| mentions_ident(&tokens, b)),
+                // Printed only when there is a binding to look for.
+                .is_some_and(|b| mentions_ident(&built.to_token_stream().to_string(), b)),
         }
     }
 
