@@ -317,7 +317,7 @@ pub fn parse(text: &str) -> Result<Counts, String> {
 
 /// Whether a finding can be baselined: everything but mcp-lint's own failures.
 fn baselined(d: &lints::Diagnostic) -> bool {
-    d.lint.name != lints::lints::internal_error::LINT.name
+    !d.is_internal_error()
 }
 
 fn count_by_lint(report: &FileReport) -> BTreeMap<&'static str, usize> {

@@ -163,6 +163,8 @@ pub struct Cache {
     dir: PathBuf,
     /// When this run started reading files.
     started: SystemTime,
+    /// The cache root's `.gitignore` and `CACHEDIR.TAG`, written with the first entry.
+    root_marked: std::sync::Once,
 }
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -173,6 +175,7 @@ impl Cache {
         Cache {
             dir: root.join(tool_build()),
             started: SystemTime::now(),
+            root_marked: std::sync::Once::new(),
         }
     }
 
@@ -236,7 +239,8 @@ impl Cache {
         if std::fs::create_dir_all(parent).is_err() {
             return;
         }
-        mark_cache_root(self.dir.parent());
+        self.root_marked
+            .call_once(|| mark_cache_root(self.dir.parent()));
         let temp = parent.join(format!(
             ".tmp-{}-{}",
             std::process::id(),
@@ -249,7 +253,7 @@ impl Cache {
     }
 }
 
-/// A `.gitignore` (ignore everything) and a `CACHEDIR.TAG` in the cache root, once.
+/// A `.gitignore` (ignore everything) and a `CACHEDIR.TAG` in the cache root, unless there.
 fn mark_cache_root(root: Option<&Path>) {
     let Some(root) = root else { return };
     let gitignore = root.join(".gitignore");
@@ -499,6 +503,7 @@ mod tests {
         let later = Cache {
             dir: cache.dir.clone(),
             started: SystemTime::now() + Duration::from_secs(10),
+            root_marked: std::sync::Once::new(),
         };
         later.store_stamps(&id, &[stamp], Verdict::Skipped);
         assert_eq!(later.check_stamps(&id, &[stamp]), Some(Verdict::Skipped));

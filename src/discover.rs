@@ -151,8 +151,7 @@ pub fn discover(
             walker.walked.push(abs);
         } else {
             let display = display_path(&abs, cwd, given, &abs);
-            let key = FileKey::of(&abs, None);
-            walker.add(abs, display, key, &mut asked);
+            walker.add(abs, display, &mut asked);
         }
     }
     preload_manifests(&asked, manifests);
@@ -257,8 +256,13 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn add(&mut self, path: PathBuf, display: PathBuf, key: FileKey, out: &mut Vec<Found>) {
-        self.add_stamped(path, display, key, None, out);
+    /// A file named outside a walk (on the command line, `build.rs`, a target's own path):
+    /// its key and stamp from one metadata call.
+    fn add(&mut self, path: PathBuf, display: PathBuf, out: &mut Vec<Found>) {
+        let meta = std::fs::metadata(&path).ok();
+        let key = FileKey::of(&path, meta.as_ref());
+        let stamp = meta.as_ref().and_then(FileStamp::from_metadata);
+        self.add_stamped(path, display, key, stamp, out);
     }
 
     fn add_stamped(
@@ -270,7 +274,6 @@ impl<'a> Walker<'a> {
         out: &mut Vec<Found>,
     ) {
         if self.seen.insert(key) {
-            let stamp = stamp.or_else(|| FileStamp::of(&path));
             out.push(Found {
                 path,
                 display,
@@ -361,8 +364,7 @@ impl<'a> Walker<'a> {
         let build_rs = root.join("build.rs");
         if build_rs.is_file() && !self.exclude.matches(&build_rs) {
             let display = display_path(&build_rs, self.cwd, &build_rs, &build_rs);
-            let key = FileKey::of(&build_rs, None);
-            self.add(build_rs, display, key, &mut found);
+            self.add(build_rs, display, &mut found);
         }
         found
             .into_iter()
@@ -417,9 +419,8 @@ pub fn discover_packages(
                 continue;
             }
             let display = display_path(&path, cwd, &path, &path);
-            let key = FileKey::of(&path, None);
             let mut added = Vec::new();
-            walker.add(path, display, key, &mut added);
+            walker.add(path, display, &mut added);
             files.extend(added.into_iter().map(|f| DiscoveredFile {
                 path: f.path,
                 display: f.display,

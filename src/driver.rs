@@ -370,7 +370,7 @@ pub fn exit_code(reports: &[FileReport], tool_failed: bool, args: &CheckArgs) ->
     let internal = reports
         .iter()
         .flat_map(|r| &r.diagnostics)
-        .any(|d| d.lint.name == lints::lints::internal_error::LINT.name);
+        .any(lints::Diagnostic::is_internal_error);
     if tool_failed || internal {
         return EXIT_FAILURE;
     }

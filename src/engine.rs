@@ -2,29 +2,28 @@
 //!
 //! Each crate is one rayon task; the results are collected in discovery order, so the output
 //! does not depend on the number of threads. A panic anywhere in a crate's task (reading,
-//! caching, or an analysis that escaped `lints::analyze`'s own guard) becomes an
-//! `internal_error` finding on that crate's files; the other crates' findings are kept.
+//! caching, or an analysis that escaped the analyzer's own guard) becomes an `internal_error`
+//! finding on that crate's files; the other crates' findings are kept.
 //!
 //! Memory stays bounded by a few crates at a time: files of a crate the prefilter skips are
 //! dropped as soon as they are scanned, and a report keeps its file's text only when it has
 //! findings to show.
 
+use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
+use std::path::Path;
 use std::sync::Arc;
 
-use lints::{CrateInput, Diagnostic, FileReport, Manifest, Options, SourceFile, SourceInput};
+use lints::{CrateInput, FileReport, Manifest, Options, SourceFile, SourceInput};
 use rayon::prelude::*;
 
-use crate::cache::{Cache, FileStamp, Key, KeyBuilder, Verdict};
+use crate::cache::{Cache, CachedReport, FileStamp, Key, KeyBuilder, Verdict};
 use crate::discover::{CrateFiles, DiscoveredFile};
 use crate::prefilter::{self, FileMarks};
 
 /// The analysis to run on one crate: `lints::analyze_on_current_thread` (the pool's threads
 /// have its stack), except in tests of the panic path.
 pub type Analyzer<'a> = &'a (dyn Fn(&CrateInput, &Options) -> Vec<FileReport> + Sync);
-
-/// Files one task reads before the rest of a crate's files are split off to other workers.
-const READS_PER_TASK: usize = 64;
 
 /// How to run.
 pub struct Settings {
@@ -64,7 +63,7 @@ pub fn lint(
             match std::panic::catch_unwind(AssertUnwindSafe(|| job.run())) {
                 Ok(outcome) => outcome,
                 Err(panic) => Outcome {
-                    reports: internal_error_reports(files, &panic_message(&*panic)),
+                    reports: internal_error_reports(files, &lints::panic_message(&*panic)),
                     problems: Vec::new(),
                 },
             }
@@ -110,15 +109,19 @@ impl CrateJob<'_> {
             }
         }
 
+        // The verdict for these stamps, recorded only when every file could be read.
+        let remember = |verdict: Verdict, problems: &[String]| {
+            if let (Some(cache), Some(identity), true) = (cache, &identity, problems.is_empty()) {
+                cache.store_stamps(identity, &stamps, verdict);
+            }
+        };
+
         let mut problems = Vec::new();
         let keep_all = !self.prefilters() || prefilter::crate_may_matter(self.manifest, &[]);
-        // In parallel only for large crates: splitting a small crate's reads costs more (idle
-        // workers spinning) than it saves.
         let mut reads: Vec<Read> = self
             .files
             .files
             .par_iter()
-            .with_min_len(READS_PER_TASK)
             .map(|f| read(f, keep_all))
             .collect();
         for (f, r) in self.files.files.iter().zip(reads.iter_mut()) {
@@ -141,11 +144,7 @@ impl CrateJob<'_> {
         let marks: Vec<FileMarks> = reads.iter().map(|r| r.marks).collect();
         let matters = !self.prefilters() || prefilter::crate_may_matter(self.manifest, &marks);
         if !matters {
-            if let (Some(cache), Some(identity)) = (cache, &identity) {
-                if problems.is_empty() {
-                    cache.store_stamps(identity, &stamps, Verdict::Skipped);
-                }
-            }
+            remember(Verdict::Skipped, &problems);
             return Outcome {
                 reports: self.empty_reports(&reads),
                 problems,
@@ -167,30 +166,13 @@ impl CrateJob<'_> {
         let key = cache.map(|_| self.content_key(&input));
         if let (Some(cache), Some(key)) = (cache, &key) {
             let hit = cache.load_reports(key).and_then(|cached| {
-                cached
-                    .into_iter()
-                    .map(|c| {
-                        let source = if c.diagnostics.is_empty() {
-                            None
-                        } else {
-                            input
-                                .files
-                                .iter()
-                                .find(|f| f.path == c.path)
-                                .and_then(|f| decode(&f.path, &f.contents))
-                        };
-                        c.into_report(source)
-                    })
-                    .collect::<Option<Vec<FileReport>>>()
+                revive(cached, |path| {
+                    let file = input.files.iter().find(|f| f.path == path)?;
+                    Some(Cow::Borrowed(&file.contents))
+                })
             });
             if let Some(reports) = hit {
-                if problems.is_empty() {
-                    cache.store_stamps(
-                        identity.as_ref().expect("identity with a cache"),
-                        &stamps,
-                        Verdict::Analysed(key.clone()),
-                    );
-                }
+                remember(Verdict::Analysed(key.clone()), &problems);
                 return Outcome { reports, problems };
             }
         }
@@ -198,16 +180,10 @@ impl CrateJob<'_> {
         let failed = reports
             .iter()
             .flat_map(|r| &r.diagnostics)
-            .any(is_internal_error);
+            .any(lints::Diagnostic::is_internal_error);
         if let (Some(cache), Some(key), false) = (cache, &key, failed) {
             cache.store_reports(key, &reports);
-            if problems.is_empty() {
-                cache.store_stamps(
-                    identity.as_ref().expect("identity with a cache"),
-                    &stamps,
-                    Verdict::Analysed(key.clone()),
-                );
-            }
+            remember(Verdict::Analysed(key.clone()), &problems);
         }
         Outcome {
             reports: reports.into_iter().map(slim).collect(),
@@ -241,19 +217,10 @@ impl CrateJob<'_> {
                 problems: Vec::new(),
             }),
             Verdict::Analysed(key) => {
-                let cached = cache.load_reports(&key)?;
-                let reports = cached
-                    .into_iter()
-                    .map(|c| {
-                        let source = if c.diagnostics.is_empty() {
-                            None
-                        } else {
-                            let file = self.files.files.iter().find(|f| f.display == c.path)?;
-                            decode(&file.display, &std::fs::read(&file.path).ok()?)
-                        };
-                        c.into_report(source)
-                    })
-                    .collect::<Option<Vec<FileReport>>>()?;
+                let reports = revive(cache.load_reports(&key)?, |path| {
+                    let file = self.files.files.iter().find(|f| f.display == path)?;
+                    std::fs::read(&file.path).ok().map(Cow::Owned)
+                })?;
                 Some(Outcome {
                     reports,
                     problems: Vec::new(),
@@ -363,7 +330,26 @@ fn empty_report(f: &DiscoveredFile) -> FileReport {
     }
 }
 
-fn decode(path: &std::path::Path, bytes: &[u8]) -> Option<Arc<SourceFile>> {
+/// Cached reports made whole: a report with findings gets its file's text back, from
+/// `bytes_of(display path)`. `None` when some file's bytes cannot be had (analyse again).
+fn revive<'b>(
+    cached: Vec<CachedReport>,
+    bytes_of: impl Fn(&Path) -> Option<Cow<'b, [u8]>>,
+) -> Option<Vec<FileReport>> {
+    cached
+        .into_iter()
+        .map(|c| {
+            let source = if c.diagnostics.is_empty() {
+                None
+            } else {
+                decode(&c.path, &bytes_of(&c.path)?)
+            };
+            c.into_report(source)
+        })
+        .collect()
+}
+
+fn decode(path: &Path, bytes: &[u8]) -> Option<Arc<SourceFile>> {
     let text = lints::parse::decode(bytes).ok()?;
     Some(Arc::new(SourceFile::new(path.to_path_buf(), text)))
 }
@@ -374,18 +360,6 @@ fn slim(mut report: FileReport) -> FileReport {
         report.source = None;
     }
     report
-}
-
-fn is_internal_error(d: &Diagnostic) -> bool {
-    d.lint.name == lints::lints::internal_error::LINT.name
-}
-
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 /// One `internal_error` finding at 1:1 of every reported file of a crate whose task panicked.

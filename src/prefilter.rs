@@ -51,7 +51,7 @@ pub fn scan(bytes: &[u8]) -> FileMarks {
         certain: SUPPRESSION_MARKERS
             .iter()
             .any(|m| memmem::find(bytes, m.as_bytes()).is_some()),
-        hand_rolled: memmem::find(bytes, sdk::hand_rolled_marker().as_bytes()).is_some(),
+        hand_rolled: memmem::find(bytes, sdk::jsonrpc::TOOLS_CALL_LITERAL.as_bytes()).is_some(),
         sdk: [false; SDK_COUNT],
     };
     for (i, roots) in sdk::sdk_roots().iter().enumerate() {
@@ -81,13 +81,7 @@ pub fn crate_may_matter(manifest: Option<&Manifest>, files: &[FileMarks]) -> boo
         if own(roots) {
             return false;
         }
-        let depends = manifest.is_some_and(|man| {
-            man.dependencies.iter().any(|d| {
-                let name = d.name.replace('-', "_");
-                roots.iter().any(|r| r.replace('-', "_") == name)
-            })
-        });
-        depends || files.iter().any(|f| f.sdk[i])
+        sdk::sdk_dependency(manifest, roots).is_some() || files.iter().any(|f| f.sdk[i])
     })
 }
 

@@ -55,6 +55,11 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Is this mcp-lint's own failure (`internal_error`) rather than a finding about the code?
+    pub fn is_internal_error(&self) -> bool {
+        self.lint.name == crate::lints::internal_error::LINT.name
+    }
+
     pub fn new(lint: &'static Lint, span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
             lint,

@@ -480,48 +480,9 @@ impl<'a> Finder<'a, '_> {
     }
 }
 
-/// Where `e` starts, from its leftmost token, for the shapes where that is cheap; `None` for the
-/// rest. Spares printing every expression of a body back to tokens (`Spanned::span()`) to find
-/// the one at a given range.
-fn expr_start(e: &Expr) -> Option<usize> {
-    let token = |span: proc_macro2::Span| Some(span.byte_range().start);
-    let path = |p: &syn::Path| match &p.leading_colon {
-        Some(colon) => token(colon.spans[0]),
-        None => token(p.segments.first()?.ident.span()),
-    };
-    match e {
-        Expr::Call(c) if c.attrs.is_empty() => expr_start(&c.func),
-        Expr::MethodCall(m) if m.attrs.is_empty() => expr_start(&m.receiver),
-        Expr::Field(f) if f.attrs.is_empty() => expr_start(&f.base),
-        Expr::Try(t) if t.attrs.is_empty() => expr_start(&t.expr),
-        Expr::Await(a) if a.attrs.is_empty() => expr_start(&a.base),
-        Expr::Index(i) if i.attrs.is_empty() => expr_start(&i.expr),
-        Expr::Binary(b) if b.attrs.is_empty() => expr_start(&b.left),
-        Expr::Cast(c) if c.attrs.is_empty() => expr_start(&c.expr),
-        Expr::Path(p) if p.attrs.is_empty() && p.qself.is_none() => path(&p.path),
-        Expr::Struct(s) if s.attrs.is_empty() && s.qself.is_none() => path(&s.path),
-        Expr::Macro(m) if m.attrs.is_empty() => path(&m.mac.path),
-        Expr::Lit(l) if l.attrs.is_empty() => token(l.lit.span()),
-        Expr::Paren(p) if p.attrs.is_empty() => token(p.paren_token.span.open()),
-        Expr::Tuple(t) if t.attrs.is_empty() => token(t.paren_token.span.open()),
-        Expr::Array(a) if a.attrs.is_empty() => token(a.bracket_token.span.open()),
-        Expr::Reference(r) if r.attrs.is_empty() => token(r.and_token.span),
-        Expr::Match(m) if m.attrs.is_empty() => token(m.match_token.span),
-        Expr::If(i) if i.attrs.is_empty() => token(i.if_token.span),
-        Expr::Return(r) if r.attrs.is_empty() => token(r.return_token.span),
-        Expr::Block(b) if b.attrs.is_empty() && b.label.is_none() => {
-            token(b.block.brace_token.span.open())
-        }
-        _ => None,
-    }
-}
-
 impl<'a> Visit<'a> for Finder<'a, '_> {
     fn visit_expr(&mut self, e: &'a Expr) {
-        if self.found.target.is_none()
-            && expr_start(e).is_none_or(|start| start == self.target.0)
-            && range(e) == self.target
-        {
+        if self.found.target.is_none() && range(e) == self.target {
             self.found.target = Some(e);
         }
         visit::visit_expr(self, e);

@@ -81,7 +81,7 @@ pub fn analyze(input: &CrateInput, options: &Options) -> Vec<FileReport> {
         .spawn(move || analyze_on_current_thread(&input_owned, &options_owned));
     match worker.map(|h| h.join()) {
         Ok(Ok(reports)) => reports,
-        Ok(Err(panic)) => internal_error_reports(input, &panic_message(&panic)),
+        Ok(Err(panic)) => internal_error_reports(input, &panic_message(&*panic)),
         Err(e) => {
             internal_error_reports(input, &format!("could not start the analysis thread: {e}"))
         }
@@ -92,7 +92,7 @@ pub fn analyze(input: &CrateInput, options: &Options) -> Vec<FileReport> {
 /// bytes. Spares a thread per crate (and the allocator churn of its start and exit).
 pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<FileReport> {
     let reports = std::panic::catch_unwind(|| analyze_unguarded(input, options))
-        .unwrap_or_else(|panic| internal_error_reports(input, &panic_message(&panic)));
+        .unwrap_or_else(|panic| internal_error_reports(input, &panic_message(&*panic)));
     // proc_macro2 keeps every parsed file's text in a per-thread table for its spans; nothing
     // of this crate's syntax is alive any more (reports carry byte offsets), so release it
     // before the thread takes the next crate.
@@ -100,7 +100,8 @@ pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<F
     reports
 }
 
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+/// The text a panic was raised with (`panic!("..")`), or "unknown panic".
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())

@@ -599,7 +599,7 @@ impl<'c> Server<'c> {
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             for d in found {
-                if d.lint.name == lints::lints::internal_error::LINT.name {
+                if d.is_internal_error() {
                     self.log(MessageType::ERROR, &format!("{}: {}", uri, d.message));
                 }
             }

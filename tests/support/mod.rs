@@ -44,17 +44,13 @@ impl S {
 }
 "#;
 
-/// Run `mcp-lint args…` in `dir`, with the cache in `dir/.cache` unless `args` say otherwise.
+/// Run `mcp-lint args…` in `dir` (the environment of [`common::quiet_env`]), with the cache in
+/// `dir/.cache` unless `args` say otherwise.
 pub fn mcp_lint(dir: &Path, args: &[&str]) -> Run {
-    capture(
-        Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-            .args(args)
-            .current_dir(dir)
-            .env("MCP_LINT_CACHE_DIR", dir.join(".cache"))
-            .env_remove("NO_COLOR")
-            .env_remove("COLUMNS")
-            .env_remove("CARGO_TARGET_DIR"),
-    )
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-lint"));
+    cmd.args(args);
+    common::quiet_env(&mut cmd, dir);
+    capture(cmd.env("MCP_LINT_CACHE_DIR", dir.join(".cache")))
 }
 
 /// A temporary directory holding `files`.

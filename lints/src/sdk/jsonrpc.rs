@@ -15,6 +15,9 @@ use crate::text::{message_from_expr, MessageText};
 
 /// The method name that routes tool calls.
 pub const TOOLS_CALL: &str = "tools/call";
+/// [`TOOLS_CALL`] as a string literal in source text: what makes a crate with no SDK a
+/// hand-rolled server.
+pub const TOOLS_CALL_LITERAL: &str = "\"tools/call\"";
 
 /// Functions a `"tools/call"` branch calls (the crate's tool dispatchers) and functions that
 /// route JSON-RPC methods (they hold that branch).
@@ -434,4 +437,15 @@ pub fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
         .to_string()
         .replace(' ', "");
     Some(CodeUse { value, written })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_literal_is_the_method_name_quoted() {
+        assert_eq!(
+            super::TOOLS_CALL_LITERAL,
+            format!("\"{}\"", super::TOOLS_CALL)
+        );
+    }
 }

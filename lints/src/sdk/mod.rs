@@ -10,7 +10,7 @@ pub mod table;
 use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType};
 
 use crate::index::{FnItem, Index};
-use crate::options::Manifest;
+use crate::options::{Dependency, Manifest};
 use crate::text::MessageText;
 
 /// The SDKs mcp-lint understands, by the name users know them by.
@@ -214,9 +214,15 @@ pub fn is_own_crate(package: &str, roots: &[&str]) -> bool {
     })
 }
 
-/// Text that makes a crate with no SDK a hand-rolled server: a `"tools/call"` literal.
-pub fn hand_rolled_marker() -> String {
-    format!("\"{}\"", jsonrpc::TOOLS_CALL)
+/// The manifest's dependency on one of an SDK's crates (`-` and `_` read alike).
+pub fn sdk_dependency<'m>(
+    manifest: Option<&'m Manifest>,
+    roots: &[&str],
+) -> Option<&'m Dependency> {
+    manifest?.dependencies.iter().find(|d| {
+        let name = d.name.replace('-', "_");
+        roots.iter().any(|r| r.replace('-', "_") == name)
+    })
 }
 
 impl Dialect {
@@ -232,15 +238,7 @@ impl Dialect {
             .and_then(|m| m.package_name.as_deref())
             .unwrap_or("");
         let own = |roots: &[&str]| is_own_crate(package, roots);
-        let dep = |names: &[&str]| {
-            manifest.and_then(|m| {
-                m.dependencies.iter().find(|d| {
-                    names
-                        .iter()
-                        .any(|n| d.name.replace('-', "_") == n.replace('-', "_"))
-                })
-            })
-        };
+        let dep = |roots: &[&str]| sdk_dependency(manifest, roots);
         let imported = |roots: &[&str]| {
             roots_of(
                 roots,
@@ -284,7 +282,7 @@ impl Dialect {
         // No SDK, but a `"tools/call"` route: a hand-rolled server (an SDK's own crates route
         // `tools/call` too; they are not servers).
         let sdk_itself = sdk_roots().iter().any(|roots| own(roots));
-        if found.is_empty() && !sdk_itself && mentions_root(&hand_rolled_marker()) {
+        if found.is_empty() && !sdk_itself && mentions_root(jsonrpc::TOOLS_CALL_LITERAL) {
             found.push(Dialect {
                 sdk: Sdk::JsonRpc,
                 version: None,
