@@ -1,22 +1,22 @@
 //! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
 
 pub mod baseline;
-pub mod cache;
-pub mod cargo;
 pub mod cli;
-pub mod config;
-pub mod discover;
-pub mod driver;
+pub mod commands;
 pub mod engine;
 pub mod fix;
 pub mod lsp;
-pub mod manifest;
 pub mod mcp;
 pub mod message_format;
-pub mod paths;
-pub mod prefilter;
 pub mod report;
 pub mod rules;
+pub mod session;
+pub mod workspace;
+
+// The old module paths, until every user names the new ones.
+pub use commands::cargo;
+pub use session as driver;
+pub use workspace::{cache, config, discover, manifest, paths, prefilter};
 
 #[cfg(test)]
 mod test_support;
