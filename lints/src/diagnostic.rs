@@ -1,5 +1,7 @@
 //! What a lint reports: a finding with its level, span, message, help and (later) fix.
 
+use std::path::PathBuf;
+
 use crate::registry::{Level, Lint};
 use crate::source::Span;
 
@@ -38,6 +40,18 @@ pub struct Fix {
     pub edits: Vec<Edit>,
 }
 
+/// Another place that explains a finding: where a helper builds the error a call reports, or a
+/// tool call site that reaches the helper a finding is at. Shown as a note in human output,
+/// `related` in JSON, `relatedLocations` in SARIF, `relatedInformation` in LSP, child spans in
+/// cargo's JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Related {
+    /// The file, as the analysis was given its path (it may be another file than the finding's).
+    pub path: PathBuf,
+    pub span: Span,
+    pub message: String,
+}
+
 /// One finding in one file.
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
@@ -51,6 +65,8 @@ pub struct Diagnostic {
     pub label: Option<String>,
     pub help: Option<String>,
     pub notes: Vec<String>,
+    /// Other places that explain the finding, in the order they should be shown.
+    pub related: Vec<Related>,
     pub fix: Option<Fix>,
 }
 
@@ -69,6 +85,7 @@ impl Diagnostic {
             label: None,
             help: None,
             notes: Vec::new(),
+            related: Vec::new(),
             fix: None,
         }
     }
@@ -85,6 +102,20 @@ impl Diagnostic {
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_related(
+        mut self,
+        path: impl Into<PathBuf>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        self.related.push(Related {
+            path: path.into(),
+            span,
+            message: message.into(),
+        });
         self
     }
 

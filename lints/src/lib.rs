@@ -23,7 +23,7 @@ pub mod text;
 
 use std::sync::Arc;
 
-pub use diagnostic::{Applicability, Diagnostic, Edit, Fix};
+pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Related};
 pub use model::{FileId, Model};
 pub use options::{CrateInput, Dependency, Manifest, Options, ProtocolVersion};
 pub use registry::{Group, Level, Lint, LintLevels, Selector, UnknownSelector};

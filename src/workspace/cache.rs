@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use lints::{Applicability, Diagnostic, Edit, FileReport, Fix, Level, SourceFile, Span};
+use lints::{Applicability, Diagnostic, Edit, FileReport, Fix, Level, Related, SourceFile, Span};
 use serde::{Deserialize, Serialize};
 
 use crate::manifest::Manifests;
@@ -305,6 +305,9 @@ pub struct CachedDiagnostic {
     pub label: Option<String>,
     pub help: Option<String>,
     pub notes: Vec<String>,
+    /// path, span (as `span` above), message.
+    #[serde(default)]
+    pub related: Vec<(PathBuf, [usize; 6], String)>,
     pub fix: Option<CachedFix>,
 }
 
@@ -314,6 +317,30 @@ pub struct CachedFix {
     pub applicability: String,
     /// start, end, replacement.
     pub edits: Vec<(usize, usize, String)>,
+}
+
+/// start, end, start line, start column, end line, end column.
+fn span_fields(span: &Span) -> [usize; 6] {
+    [
+        span.start,
+        span.end,
+        span.start_line,
+        span.start_column,
+        span.end_line,
+        span.end_column,
+    ]
+}
+
+fn span_from_fields(fields: [usize; 6]) -> Span {
+    let [start, end, start_line, start_column, end_line, end_column] = fields;
+    Span {
+        start,
+        end,
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+    }
 }
 
 impl CachedReport {
@@ -326,18 +353,16 @@ impl CachedReport {
                 .map(|d| CachedDiagnostic {
                     lint: d.lint.name.to_string(),
                     level: d.level.as_str().to_string(),
-                    span: [
-                        d.span.start,
-                        d.span.end,
-                        d.span.start_line,
-                        d.span.start_column,
-                        d.span.end_line,
-                        d.span.end_column,
-                    ],
+                    span: span_fields(&d.span),
                     message: d.message.clone(),
                     label: d.label.clone(),
                     help: d.help.clone(),
                     notes: d.notes.clone(),
+                    related: d
+                        .related
+                        .iter()
+                        .map(|r| (r.path.clone(), span_fields(&r.span), r.message.clone()))
+                        .collect(),
                     fix: d.fix.as_ref().map(|f| CachedFix {
                         message: f.message.clone(),
                         applicability: f.applicability.as_str().to_string(),
@@ -359,22 +384,23 @@ impl CachedReport {
             .diagnostics
             .into_iter()
             .map(|d| {
-                let [start, end, start_line, start_column, end_line, end_column] = d.span;
                 Some(Diagnostic {
                     lint: lints::registry::find(&d.lint)?,
                     level: Level::parse(&d.level)?,
-                    span: Span {
-                        start,
-                        end,
-                        start_line,
-                        start_column,
-                        end_line,
-                        end_column,
-                    },
+                    span: span_from_fields(d.span),
                     message: d.message,
                     label: d.label,
                     help: d.help,
                     notes: d.notes,
+                    related: d
+                        .related
+                        .into_iter()
+                        .map(|(path, span, message)| Related {
+                            path,
+                            span: span_from_fields(span),
+                            message,
+                        })
+                        .collect(),
                     fix: match d.fix {
                         None => None,
                         Some(f) => Some(Fix {
@@ -478,6 +504,7 @@ mod tests {
                 label: None,
                 help: None,
                 notes: Vec::new(),
+                related: Vec::new(),
                 fix: None,
             }],
         }])
