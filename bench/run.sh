@@ -1,22 +1,43 @@
 #!/usr/bin/env bash
-# mcp-lint's benchmark, one command: bench/run.sh
+# mcp-lint's benchmark, one command: bench/run.sh [all|scale]
 #
 # 1. Builds the corpora (cached): `cargo vendor` of ../shared/bench/corpus-manifest (the
 #    pinned real-world corpus) and the generated MCP-dense corpus (every file has tool
-#    handlers).
+#    handlers); and (always regenerated, in milliseconds) the name-reuse crates of K = 512,
+#    1024, 2048 and 4096 modules and the crates with one tool fn of 80 and of 320 error sites.
 # 2. Builds mcp-lint and the baseline binary (mcp-lint-bench) with --release, and installs
 #    ast-grep (`pip install ast-grep-cli`) into a virtualenv.
 # 3. Measures wall time, CPU time (user + sys) and peak RSS (/usr/bin/time) of: reading every
 #    file, `syn::parse_file` on every file, the four-rule ast-grep config, and mcp-lint cold
-#    (empty result cache) and warm (second run), on both corpora; best of $BENCH_RUNS runs
-#    after one warm-up run (the OS page cache is warm for every tool alike).
-# 4. Prints a Markdown report with the ratios and the issue's targets, also written to
+#    (empty result cache) and warm (second run), on both corpora; mcp-lint on one thread on
+#    each name-reuse crate, cold against parse-only at K=4096, on each error-site crate; and in
+#    the language server (`mcp-lint server`, driven by `mcp-lint-bench lsp-edit`) the time from
+#    opening one file of the K=4096 crate to its diagnostics and from a one-line edit to the
+#    new diagnostics. Best of $BENCH_RUNS runs after one warm-up run (the OS page cache is
+#    warm for every tool alike).
+# 4. Prints a Markdown report with the ratios and the issues' targets, also written to
 #    $BENCH_DIR/results.md.
+#
+# `scale` runs only the name-reuse, error-site and language-server part (no vendoring, no
+# ast-grep): a quick check while working on the analysis core.
 #
 # Environment: BENCH_DIR (default target/bench), BENCH_RUNS (3), BENCH_THREADS (nproc),
 # BENCH_CRATES (400, size of the dense corpus), BENCH_NO_PREFILTER=1 to add a full-analysis
-# run of the vendored corpus (slow: minutes, several GB of memory).
+# run of the vendored corpus (slow: minutes, several GB of memory), BENCH_MCP_LINT=PATH to
+# measure that mcp-lint binary instead of building one (e.g. an older build, for "before"
+# figures), BENCH_EDITS (3, one-line edits per language-server session), BENCH_MODULES
+# ("512 1024 2048 4096": the name-reuse crates, smallest and largest compared) and BENCH_SITES
+# ("80 320": the error-site crates, the last one held to the target).
 set -euo pipefail
+
+part=${1:-all}
+case "$part" in
+    all | scale) ;;
+    *)
+        echo "usage: bench/run.sh [all|scale]" >&2
+        exit 2
+        ;;
+esac
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shared/ sits beside the repository (in a git worktree: beside the main checkout).
@@ -25,7 +46,7 @@ if [ ! -d "$shared" ]; then
     common=$(cd "$repo" && git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
     [ -n "$common" ] && shared=$(dirname "$(dirname "$common")")/shared/bench
 fi
-if [ ! -d "$shared/corpus-manifest" ]; then
+if [ "$part" = all ] && [ ! -d "$shared/corpus-manifest" ]; then
     echo "bench: no ../shared/bench beside the repository; set BENCH_SHARED" >&2
     exit 2
 fi
@@ -33,6 +54,7 @@ dir=${BENCH_DIR:-$repo/target/bench}
 runs=${BENCH_RUNS:-3}
 threads=${BENCH_THREADS:-$(nproc)}
 crates=${BENCH_CRATES:-400}
+edits=${BENCH_EDITS:-3}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 export CARGO_TERM_COLOR=never
@@ -43,7 +65,7 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 echo "== corpora" >&2
-if [ ! -f "$dir/vendor/.complete" ]; then
+if [ "$part" = all ] && [ ! -f "$dir/vendor/.complete" ]; then
     rm -rf "$dir/manifest" "$dir/vendor"
     cp -r "$shared/corpus-manifest" "$dir/manifest"
     chmod -R u+w "$dir/manifest"
@@ -58,20 +80,42 @@ echo "== build (release)" >&2
 # mimalloc, the allocator mcp-lint is built with (the same terms as mcp-lint).
 (cd "$repo" && cargo build --release --quiet -p mcp-lint-bench --features mimalloc)
 cp "$repo/target/release/mcp-lint-bench" "$dir/mcp-lint-bench-mimalloc"
-(cd "$repo" && cargo build --release --quiet -p mcp-lint -p mcp-lint-bench)
-lint="$repo/target/release/mcp-lint"
+if [ -n "${BENCH_MCP_LINT:-}" ]; then
+    lint=$(cd "$(dirname "$BENCH_MCP_LINT")" && pwd)/$(basename "$BENCH_MCP_LINT")
+    [ -x "$lint" ] || { echo "bench: BENCH_MCP_LINT=$BENCH_MCP_LINT is not an executable" >&2; exit 2; }
+    (cd "$repo" && cargo build --release --quiet -p mcp-lint-bench)
+    lint_name="$lint"
+else
+    (cd "$repo" && cargo build --release --quiet -p mcp-lint -p mcp-lint-bench)
+    lint="$repo/target/release/mcp-lint"
+    lint_name="$(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+fi
 base="$repo/target/release/mcp-lint-bench"
-if [ ! -f "$dir/dense/.complete-$crates" ]; then
+if [ "$part" = all ] && [ ! -f "$dir/dense/.complete-$crates" ]; then
     "$base" gen-dense "$dir/dense" --crates "$crates" --seed 1 > /dev/null
     touch "$dir/dense/.complete-$crates"
 fi
+# The name-reuse crates and the error-site crates: "K lines files" to $dir/scale-sizes.
+read -r -a sizes <<< "${BENCH_MODULES:-512 1024 2048 4096}"
+read -r -a sites <<< "${BENCH_SITES:-80 320}"
+: > "$dir/scale-sizes"
+for k in "${sizes[@]}"; do
+    "$base" gen-names "$dir/names/k$k" --modules "$k" |
+        sed 's/[{}"]//g; s/[a-z]*://g; s/,/ /g' | awk -v k="names-$k" '{ print k, $2, $1 }' >> "$dir/scale-sizes"
+done
+for n in "${sites[@]}"; do
+    "$base" gen-sites "$dir/sites/n$n" --sites "$n" |
+        sed 's/[{}"]//g; s/[a-z]*://g; s/,/ /g' | awk -v k="sites-$n" '{ print k, $2, $1 }' >> "$dir/scale-sizes"
+done
 
-echo "== ast-grep" >&2
-if [ ! -x "$dir/venv/bin/ast-grep" ]; then
-    python3 -m venv "$dir/venv"
-    "$dir/venv/bin/pip" install --quiet ast-grep-cli
+if [ "$part" = all ]; then
+    echo "== ast-grep" >&2
+    if [ ! -x "$dir/venv/bin/ast-grep" ]; then
+        python3 -m venv "$dir/venv"
+        "$dir/venv/bin/pip" install --quiet ast-grep-cli
+    fi
+    sg="$dir/venv/bin/ast-grep"
 fi
-sg="$dir/venv/bin/ast-grep"
 
 # measure NAME CMD... : best wall time of $runs runs after a warm-up, with that run's CPU
 # time, and the largest peak RSS seen. Appends "NAME wall cpu rss_kb" to $dir/rows.
@@ -101,12 +145,17 @@ measure() {
         fi
         ((rss > max_rss)) && max_rss=$rss
     done
-    echo "$name $best_wall $best_cpu $max_rss" >> "$dir/rows"
+    # Findings of the last run (concise format: one line each).
+    local found
+    found=$(grep -c ': \(error\|warning\)\[' "$dir/stdout" || true)
+    echo "$name $best_wall $best_cpu $max_rss $found" >> "$dir/rows"
     printf '  %-26s %8.2f s wall %8.2f s cpu %8.1f MB\n' "$name" "$best_wall" "$best_cpu" "$(echo "$max_rss / 1024" | bc -l)" >&2
 }
 
 cache="$dir/lint-cache"
-for corpus in vendor dense; do
+corpora=()
+[ "$part" = all ] && corpora=(vendor dense)
+for corpus in "${corpora[@]}"; do
     echo "== $corpus" >&2
     measure "$corpus.read" "$base" read "$dir/$corpus" --threads "$threads"
     measure "$corpus.parse" "$base" parse "$dir/$corpus" --threads "$threads"
@@ -119,9 +168,39 @@ for corpus in vendor dense; do
         env MCP_LINT_CACHE_DIR="$cache" "$lint" check --format concise --threads "$threads" "$dir/$corpus"
     measure "$corpus.lint-1-thread" "$lint" check --no-cache --format concise --threads 1 "$dir/$corpus"
 done
-if [ "${BENCH_NO_PREFILTER:-0}" = 1 ]; then
+if [ "$part" = all ] && [ "${BENCH_NO_PREFILTER:-0}" = 1 ]; then
     measure "vendor.lint-no-prefilter" "$lint" check --no-cache --no-prefilter --format concise --threads "$threads" "$dir/vendor"
 fi
+
+echo "== name reuse and error sites" >&2
+for k in "${sizes[@]}"; do
+    measure "names-$k.lint-1-thread" "$lint" check --no-cache --format concise --threads 1 "$dir/names/k$k"
+done
+big="$dir/names/k${sizes[-1]}"
+measure "names-${sizes[-1]}.parse" "$base" parse "$big" --threads "$threads"
+measure "names-${sizes[-1]}.parse-mimalloc" "$dir/mcp-lint-bench-mimalloc" parse "$big" --threads "$threads"
+BEFORE_EACH="rm -rf '$cache'" measure "names-${sizes[-1]}.lint-cold" \
+    env MCP_LINT_CACHE_DIR="$cache" "$lint" check --format concise --threads "$threads" "$big"
+for n in "${sites[@]}"; do
+    measure "sites-$n.lint-1-thread" "$lint" check --no-cache --format concise --threads 1 "$dir/sites/n$n"
+done
+
+echo "== language server" >&2
+# "open_ms change_ms..." per session, one session per run after a warm-up session.
+: > "$dir/lsp-rows"
+for ((i = 0; i <= runs; i++)); do
+    out=$("$base" lsp-edit "$lint" "$big" --edits "$edits") || {
+        echo "bench: the language-server session failed" >&2
+        exit 2
+    }
+    [ "$i" -eq 0 ] && continue
+    echo "$out" | sed 's/[]{}"[]//g; s/,open_diagnostics.*//; s/open_ms://; s/,change_ms:/ /; s/,/ /g' >> "$dir/lsp-rows"
+    echo "$out" | sed 's/.*"open_diagnostics":\([0-9]*\),"change_diagnostics":\([0-9]*\).*/\1 \2/' > "$dir/lsp-found"
+done
+lsp_open=$(awk 'NR == 1 || $1 < m { m = $1 } END { print m / 1000 }' "$dir/lsp-rows")
+lsp_change=$(awk '{ for (i = 2; i <= NF; i++) if (m == "" || $i < m) m = $i } END { print m / 1000 }' "$dir/lsp-rows")
+lsp_change_worst=$(awk '{ for (i = 2; i <= NF; i++) if ($i > m) m = $i } END { print m / 1000 }' "$dir/lsp-rows")
+printf '  %-26s %8.3f s (best open) %8.3f s (best edit) %8.3f s (worst edit)\n' "language server" "$lsp_open" "$lsp_change" "$lsp_change_worst" >&2
 
 # ------------------------------------------------------------------ report
 get() { awk -v n="$1" -v f="$2" '$1 == n { print $f }' "$dir/rows"; }
@@ -134,33 +213,76 @@ verdict() { if (($(echo "$1" | bc -l))); then echo "met"; else echo "**missed**"
     echo
     echo "- machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(free -g | awk '/Mem:/ { print $2 }') GB RAM, $(uname -sr)"
     echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg); threads per tool: $threads; best of $runs runs after a warm-up"
-    echo "- mcp-lint $("$lint" --version | cut -d' ' -f2) ($(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)), $("$sg" --version), $(rustc --version | cut -d' ' -f1-2)"
-    echo "- vendored corpus: $(files vendor) files, $(mbytes vendor) MB; MCP-dense corpus: $(files dense) files, $(mbytes dense) MB ($crates crates)"
+    echo "- mcp-lint $("$lint" --version | cut -d' ' -f2) ($lint_name)${sg:+, $("$sg" --version)}, $(rustc --version | cut -d' ' -f1-2)"
+    if [ "$part" = all ]; then
+        echo "- vendored corpus: $(files vendor) files, $(mbytes vendor) MB; MCP-dense corpus: $(files dense) files, $(mbytes dense) MB ($crates crates)"
+    fi
+    echo "- name-reuse crates: $(awk '/^names/ { sub("names-", "", $1); printf "%sK=%s %s lines", s, $1, $2; s = ", " }' "$dir/scale-sizes"); error-site crates: one tool fn of $(IFS=/; echo "${sites[*]}") sites"
     echo
-    echo "| corpus | run | wall (s) | CPU (s) | peak RSS (MB) |"
-    echo "|---|---|---:|---:|---:|"
-    while read -r name wall cpu rss; do
-        printf '| %s | %s | %.2f | %.2f | %.0f |\n' "${name%%.*}" "${name#*.}" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)"
+    echo "| corpus | run | wall (s) | CPU (s) | peak RSS (MB) | findings |"
+    echo "|---|---|---:|---:|---:|---:|"
+    while read -r name wall cpu rss found; do
+        case "$name" in *lint*) ;; *) found="" ;; esac
+        printf '| %s | %s | %.2f | %.2f | %.0f | %s |\n' "${name%%.*}" "${name#*.}" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)" "$found"
     done < "$dir/rows"
     echo
-    vc=$(get vendor.lint-cold 2) vp=$(get vendor.parse 2) va=$(get vendor.ast-grep 2) vw=$(get vendor.lint-warm 2)
-    dc=$(get dense.lint-cold 2) dp=$(get dense.parse 2) dw=$(get dense.lint-warm 2)
-    vpm=$(get vendor.parse-mimalloc 2) dpm=$(get dense.parse-mimalloc 2)
-    peak=$(awk '$1 ~ /lint-(cold|warm|1-thread)$/ && $4 > m { m = $4 } END { print m / 1024 }' "$dir/rows")
-    echo "| target (wall-time ratios, one run) | measured | target | |"
-    echo "|---|---:|---:|---|"
-    r=$(ratio "$vc" "$vp"); echo "| vendored: cold lint / parse-only | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
-    r=$(ratio "$va" "$vc"); echo "| vendored: ast-grep / cold lint | $r× | ≥ 10× | $(verdict "$r >= 10") |"
-    r=$(ratio "$dc" "$dp"); echo "| MCP-dense: cold lint / parse-only | $r | ≤ 1.5 | $(verdict "$r <= 1.5") |"
-    r=$(ratio "$vc" "$vpm"); echo "| vendored: cold lint / parse-only, both with mimalloc | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
-    r=$(ratio "$dc" "$dpm"); echo "| MCP-dense: cold lint / parse-only, both with mimalloc | $r | ≤ 1.5 | $(verdict "$r <= 1.5") |"
-    r=$(ratio "$vw" "$vc"); echo "| vendored: warm / cold | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
-    r=$(ratio "$dw" "$dc"); echo "| MCP-dense: warm / cold | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
-    echo "| peak RSS of any mcp-lint run | $(printf '%.0f' "$peak") MB | < 200 MB | $(verdict "$peak < 200") |"
+    if [ "$part" = all ]; then
+        vc=$(get vendor.lint-cold 2) vp=$(get vendor.parse 2) va=$(get vendor.ast-grep 2) vw=$(get vendor.lint-warm 2)
+        dc=$(get dense.lint-cold 2) dp=$(get dense.parse 2) dw=$(get dense.lint-warm 2)
+        vpm=$(get vendor.parse-mimalloc 2) dpm=$(get dense.parse-mimalloc 2)
+        peak=$(awk '$1 ~ /^(vendor|dense)\.lint-(cold|warm|1-thread)$/ && $4 > m { m = $4 } END { print m / 1024 }' "$dir/rows")
+        echo "| target (wall-time ratios, one run) | measured | target | |"
+        echo "|---|---:|---:|---|"
+        r=$(ratio "$vc" "$vp"); echo "| vendored: cold lint / parse-only | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
+        r=$(ratio "$va" "$vc"); echo "| vendored: ast-grep / cold lint | $r× | ≥ 10× | $(verdict "$r >= 10") |"
+        r=$(ratio "$dc" "$dp"); echo "| MCP-dense: cold lint / parse-only | $r | ≤ 1.5 | $(verdict "$r <= 1.5") |"
+        r=$(ratio "$vc" "$vpm"); echo "| vendored: cold lint / parse-only, both with mimalloc | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
+        r=$(ratio "$dc" "$dpm"); echo "| MCP-dense: cold lint / parse-only, both with mimalloc | $r | ≤ 1.5 | $(verdict "$r <= 1.5") |"
+        r=$(ratio "$vw" "$vc"); echo "| vendored: warm / cold | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
+        r=$(ratio "$dw" "$dc"); echo "| MCP-dense: warm / cold | $r | ≤ 0.2 | $(verdict "$r <= 0.2") |"
+        echo "| peak RSS of any mcp-lint run on these corpora | $(printf '%.0f' "$peak") MB | < 200 MB | $(verdict "$peak < 200") |"
+        echo
+        echo "CPU-time ratios (less sensitive to other load on the machine):"
+        echo "vendored cold/parse $(ratio "$(get vendor.lint-cold 3)" "$(get vendor.parse 3)"),"
+        echo "MCP-dense cold/parse $(ratio "$(get dense.lint-cold 3)" "$(get dense.parse 3)"),"
+        echo "MCP-dense cold/parse with mimalloc $(ratio "$(get dense.lint-cold 3)" "$(get dense.parse-mimalloc 3)"),"
+        echo "MCP-dense 1-thread/parse $(ratio "$(get dense.lint-1-thread 3)" "$(get dense.parse 3)")."
+        echo
+    fi
+    small=${sizes[0]} large=${sizes[-1]}
+    lines() { awk -v n="$1" '$1 == n { print $2 }' "$dir/scale-sizes"; }
+    echo "One thread on the name-reuse crates (time per line: wall time / lines):"
     echo
-    echo "CPU-time ratios (less sensitive to other load on the machine):"
-    echo "vendored cold/parse $(ratio "$(get vendor.lint-cold 3)" "$(get vendor.parse 3)"),"
-    echo "MCP-dense cold/parse $(ratio "$(get dense.lint-cold 3)" "$(get dense.parse 3)"),"
-    echo "MCP-dense cold/parse with mimalloc $(ratio "$(get dense.lint-cold 3)" "$(get dense.parse-mimalloc 3)"),"
-    echo "MCP-dense 1-thread/parse $(ratio "$(get dense.lint-1-thread 3)" "$(get dense.parse 3)")."
+    echo "| K (modules) | lines | 1-thread wall (s) | µs per line | per line, against K=$small |"
+    echo "|---:|---:|---:|---:|---:|"
+    for k in "${sizes[@]}"; do
+        t=$(get "names-$k.lint-1-thread" 2)
+        per=$(echo "$t * 1000000 / $(lines "names-$k")" | bc -l)
+        base_per=$(echo "$(get "names-$small.lint-1-thread" 2) * 1000000 / $(lines "names-$small")" | bc -l)
+        printf '| %s | %s | %.2f | %.2f | %.2f× |\n' "$k" "$(lines "names-$k")" "$t" "$per" "$(echo "$per / $base_per" | bc -l)"
+    done
+    echo
+    t_small=$(get "names-$small.lint-1-thread" 2) t_large=$(get "names-$large.lint-1-thread" 2)
+    lc=$(get "names-$large.lint-cold" 2) lp=$(get "names-$large.parse" 2) lpm=$(get "names-$large.parse-mimalloc" 2)
+    lpeak=$(awk -v n="names-$large" 'index($1, n ".lint") == 1 && $4 > m { m = $4 } END { print m / 1024 }' "$dir/rows")
+    s_small=$(get "sites-${sites[0]}.lint-1-thread" 2) s_large=$(get "sites-${sites[-1]}.lint-1-thread" 2)
+    echo "| target (one run) | measured | target | |"
+    echo "|---|---:|---:|---|"
+    r=$(ratio "$t_large" "$t_small")
+    echo "| one thread, K=$large / K=$small ($(ratio "$(lines "names-$large")" "$(lines "names-$small")")× the lines) | $r× | ≤ 9× | $(verdict "$r <= 9") |"
+    r=$(ratio "$lc" "$lp"); echo "| K=$large: cold lint / parse-only | $r | ≤ 1.3 | $(verdict "$r <= 1.3") |"
+    r=$(ratio "$lc" "$lpm"); echo "| K=$large: cold lint / parse-only, both with mimalloc | $r | ≤ 1.3 | $(verdict "$r <= 1.3") |"
+    echo "| K=$large: peak RSS of mcp-lint | $(printf '%.0f' "$lpeak") MB | ≤ 150 MB | $(verdict "$lpeak <= 150") |"
+    ms=$(echo "$s_large * 1000" | bc -l)
+    echo "| one tool fn of ${sites[-1]} error sites, whole run | $(printf '%.0f' "$ms") ms | < 100 ms | $(verdict "$ms < 100") |"
+    echo "| one tool fn of ${sites[0]} error sites, whole run (for comparison) | $(printf '%.0f' "$(echo "$s_small * 1000" | bc -l)") ms | | |"
+    r=$(ratio "$lsp_change" "$lc")
+    echo "| language server, K=$large: one-line edit to its diagnostics / cold lint | $r | ≤ 0.10 | $(verdict "$r <= 0.10") |"
+    echo
+    echo "Language server on the K=$large crate (best of $runs sessions, $edits edits each): didOpen of one"
+    echo "file to its diagnostics $(printf '%.3f' "$lsp_open") s; didChange of one line to the new diagnostics"
+    echo "$(printf '%.3f' "$lsp_change") s (worst $(printf '%.3f' "$lsp_change_worst") s; the server waits 50 ms after an edit"
+    echo "before linting); $(cut -d' ' -f1 "$dir/lsp-found") findings in the open file, $(cut -d' ' -f2 "$dir/lsp-found") after the edits."
+    echo "CPU-time ratios: one thread K=$large / K=$small $(ratio "$(get "names-$large.lint-1-thread" 3)" "$(get "names-$small.lint-1-thread" 3)"),"
+    echo "K=$large cold/parse $(ratio "$(get "names-$large.lint-cold" 3)" "$(get "names-$large.parse" 3)")."
 } | tee "$dir/results.md"

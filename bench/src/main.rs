@@ -4,6 +4,9 @@
 //! mcp-lint-bench read  DIR [--threads N]   read every .rs file (the I/O floor)
 //! mcp-lint-bench parse DIR [--threads N]   read and `syn::parse_file` every .rs file
 //! mcp-lint-bench gen-dense OUT [--crates N] [--seed S]
+//! mcp-lint-bench gen-names OUT --modules K     the name-reuse crate of K modules
+//! mcp-lint-bench gen-sites OUT --sites N       one tool fn with N error sites
+//! mcp-lint-bench lsp-edit SERVER CRATE [--edits N] [--timeout S]
 //! ```
 //!
 //! `read` and `parse` walk DIR with mcp-lint's directory rules (hidden directories and
@@ -13,8 +16,16 @@
 //! features as mcp-lint (`full`, `span-locations`) and releases proc-macro2's per-thread span
 //! data after every file, as a syn-based linter should. Built with `--features mimalloc` it
 //! uses mcp-lint's allocator, for a baseline on equal terms.
+//!
+//! The generators print `{"files":…,"lines":…,"bytes":…}`. `lsp-edit` runs `SERVER server` (an
+//! mcp-lint binary) in a `gen-names` crate, opens one file, makes N one-line edits and prints
+//! `{"open_ms":…,"change_ms":[…],"open_diagnostics":…,"change_diagnostics":…}` (milliseconds
+//! from `didOpen` / each `didChange` to the diagnostics of that version).
 
 mod dense;
+mod lsp;
+mod names;
+mod sites;
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -23,6 +34,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -42,9 +54,6 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> Result<(), String> {
     let (mode, rest) = args.split_first().ok_or_else(usage)?;
     let (positional, flags) = split_flags(rest)?;
-    let [path] = positional.as_slice() else {
-        return Err(usage());
-    };
     let flag = |name: &str, default: usize| -> Result<usize, String> {
         flags
             .iter()
@@ -54,8 +63,16 @@ fn run(args: &[String]) -> Result<(), String> {
                     .map_err(|_| format!("--{name} takes a number, not `{v}`"))
             })
     };
-    match mode.as_str() {
-        "read" | "parse" => {
+    let written = |what: std::io::Result<names::Written>, path: &str| -> Result<(), String> {
+        let w = what.map_err(|e| format!("cannot write the crate under {path}: {e}"))?;
+        println!(
+            "{{\"files\":{},\"lines\":{},\"bytes\":{}}}",
+            w.files, w.lines, w.bytes
+        );
+        Ok(())
+    };
+    match (mode.as_str(), positional.as_slice()) {
+        ("read" | "parse", [path]) => {
             let threads = flag("threads", 0)?;
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -68,7 +85,7 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
-        "gen-dense" => {
+        ("gen-dense", [path]) => {
             let crates = flag("crates", 400)?;
             let seed = flag("seed", 1)? as u64;
             let stats = dense::generate(Path::new(path), crates, seed)
@@ -79,12 +96,36 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
+        ("gen-names", [path]) => written(
+            names::generate(Path::new(path), flag("modules", 512)?.max(2)),
+            path,
+        ),
+        ("gen-sites", [path]) => written(
+            sites::generate(Path::new(path), flag("sites", 320)?.max(1)),
+            path,
+        ),
+        ("lsp-edit", [server, root]) => {
+            let edits = flag("edits", 3)?.max(1);
+            let timeout = Duration::from_secs(flag("timeout", 600)? as u64);
+            let t = lsp::measure(Path::new(server), Path::new(root), edits, timeout)?;
+            let ms = |d: &Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
+            println!(
+                "{{\"open_ms\":{},\"change_ms\":[{}],\"open_diagnostics\":{},\"change_diagnostics\":{}}}",
+                ms(&t.open),
+                t.changes.iter().map(ms).collect::<Vec<_>>().join(","),
+                t.open_diagnostics,
+                t.change_diagnostics
+            );
+            Ok(())
+        }
         _ => Err(usage()),
     }
 }
 
 fn usage() -> String {
-    "usage: mcp-lint-bench read|parse DIR [--threads N] | gen-dense OUT [--crates N] [--seed S]"
+    "usage: mcp-lint-bench read|parse DIR [--threads N] | gen-dense OUT [--crates N] [--seed S] \
+     | gen-names OUT --modules K | gen-sites OUT --sites N \
+     | lsp-edit SERVER CRATE [--edits N] [--timeout SECONDS]"
         .to_string()
 }
 
