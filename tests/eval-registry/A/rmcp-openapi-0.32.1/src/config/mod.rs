@@ -1,0 +1,3 @@
+pub mod authorization;
+
+pub use authorization::{Authorization, AuthorizationMode};

@@ -1,0 +1,3 @@
+pub mod observer;
+
+pub use observer::SecurityObserver;

@@ -1,0 +1,5 @@
+mod client;
+mod connection;
+mod handlers;
+
+pub use client::RustAnalyzerClient;

@@ -1,0 +1,5 @@
+mod handlers;
+mod server;
+mod tools;
+
+pub use server::RustAnalyzerMCPServer;

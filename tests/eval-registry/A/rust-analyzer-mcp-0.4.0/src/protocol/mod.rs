@@ -1,0 +1,5 @@
+pub mod lsp;
+pub mod mcp;
+
+pub use lsp::{LSPRequest, LSPResponse};
+pub use mcp::{ContentItem, MCPError, MCPRequest, MCPResponse, ToolDefinition, ToolResult};

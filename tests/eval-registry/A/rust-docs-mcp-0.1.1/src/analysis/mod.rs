@@ -1,0 +1,2 @@
+pub mod outputs;
+pub mod tools;

@@ -1,0 +1,5 @@
+pub mod outputs;
+pub mod query;
+pub mod tools;
+
+pub use query::DocQuery;

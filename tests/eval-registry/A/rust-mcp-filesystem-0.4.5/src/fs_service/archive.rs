@@ -1,0 +1,2 @@
+pub mod unzip;
+pub mod zip;

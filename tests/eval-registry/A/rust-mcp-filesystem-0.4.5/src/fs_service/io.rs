@@ -1,0 +1,5 @@
+mod edit;
+mod read;
+mod write;
+
+pub use read::FileInfo;

@@ -1,0 +1,5 @@
+mod content;
+mod files;
+mod tree;
+
+pub use content::FileSearchResult;
