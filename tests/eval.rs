@@ -10,18 +10,15 @@
 //! precision and recall, lists every mismatch with its location and message, and fails on any
 //! mismatch.
 //!
-//! `expected.txt` grammar: one finding per line, `relative/path.rs:LINE lint_name  # why`; blank
-//! lines and lines starting with `#` are ignored. LINE is where the finding's expression starts.
+//! The `expected.txt` grammar is in `eval_support`.
 //! `EVAL_SERVER=substring` runs only the matching servers.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
+mod eval_support;
+
 use std::path::{Path, PathBuf};
 
+use eval_support::{assert_labels_in_bounds, expected, mismatches, score, table, Key, Score};
 use lints::{CrateInput, Dependency, FileRole, Manifest, Options, SourceInput};
-
-/// What identifies a finding: file (relative to the crate root), 1-based start line, lint name.
-type Key = (String, usize, String);
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/eval")
@@ -124,42 +121,6 @@ fn crate_input(dir: &Path) -> CrateInput {
     }
 }
 
-/// Labels from `expected.txt`, each with its reason.
-fn expected(dir: &Path) -> Vec<(Key, String)> {
-    let path = dir.join("expected.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut labels = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (finding, why) = line.split_once('#').unwrap_or((line, ""));
-        let malformed = || panic!("{}:{}: malformed label {line:?}", path.display(), n + 1);
-        let mut words = finding.split_whitespace();
-        let (Some(location), Some(lint), None) = (words.next(), words.next(), words.next()) else {
-            malformed()
-        };
-        let Some((file, Ok(line_no))) = location
-            .rsplit_once(':')
-            .map(|(f, l)| (f, l.parse::<usize>()))
-        else {
-            malformed()
-        };
-        assert!(
-            lints::registry::find(lint).is_some_and(|l| l.name == lint),
-            "{}:{}: {lint:?} is not a lint name",
-            path.display(),
-            n + 1
-        );
-        labels.push((
-            (file.to_string(), line_no, lint.to_string()),
-            why.trim().to_string(),
-        ));
-    }
-    labels
-}
-
 /// Findings of the analysis, each with its message.
 fn found(dir: &Path) -> Vec<(Key, String)> {
     let reports = lints::analyze(&crate_input(dir), &Options::default());
@@ -176,90 +137,12 @@ fn found(dir: &Path) -> Vec<(Key, String)> {
     out
 }
 
-#[derive(Default)]
-struct Score {
-    expected: usize,
-    found: usize,
-    true_positives: usize,
-    /// Unexpected findings: location and message.
-    false_positives: Vec<(Key, String)>,
-    /// Missed labels: location and the label's reason.
-    false_negatives: Vec<(Key, String)>,
-}
-
-impl Score {
-    fn add(&mut self, other: &Score) {
-        self.expected += other.expected;
-        self.found += other.found;
-        self.true_positives += other.true_positives;
-    }
-
-    fn precision(&self) -> String {
-        ratio(self.true_positives, self.found)
-    }
-
-    fn recall(&self) -> String {
-        ratio(self.true_positives, self.expected)
-    }
-}
-
-fn ratio(part: usize, whole: usize) -> String {
-    if whole == 0 {
-        "-".to_string()
-    } else {
-        format!("{:.3}", part as f64 / whole as f64)
-    }
-}
-
-/// Match labels against findings as multisets of keys.
-fn score(expected: Vec<(Key, String)>, found: Vec<(Key, String)>) -> Score {
-    let mut unmatched: BTreeMap<Key, Vec<String>> = BTreeMap::new();
-    for (key, why) in &expected {
-        unmatched.entry(key.clone()).or_default().push(why.clone());
-    }
-    let mut s = Score {
-        expected: expected.len(),
-        found: found.len(),
-        ..Score::default()
-    };
-    for (key, message) in found {
-        match unmatched.get_mut(&key).and_then(Vec::pop) {
-            Some(_) => s.true_positives += 1,
-            None => s.false_positives.push((key, message)),
-        }
-    }
-    for (key, whys) in unmatched {
-        s.false_negatives
-            .extend(whys.into_iter().map(|why| (key.clone(), why)));
-    }
-    s.false_positives.sort();
-    s
-}
-
-fn row(out: &mut String, name: &str, s: &Score) {
-    let _ = writeln!(
-        out,
-        "{name:<14} {:>8} {:>6} {:>4} {:>4} {:>4} {:>9} {:>7}",
-        s.expected,
-        s.found,
-        s.true_positives,
-        s.found - s.true_positives,
-        s.expected - s.true_positives,
-        s.precision(),
-        s.recall()
-    );
-}
-
 #[test]
 fn corpus_findings_match_the_labels() {
     let filter = std::env::var("EVAL_SERVER").ok();
-    let mut table = format!(
-        "{:<14} {:>8} {:>6} {:>4} {:>4} {:>4} {:>9} {:>7}\n",
-        "server", "expected", "found", "tp", "fp", "fn", "precision", "recall"
-    );
+    let mut rows: Vec<(String, Score)> = Vec::new();
     let mut details = String::new();
     let mut total = Score::default();
-    let mut ran = 0;
     for dir in servers() {
         let name = dir
             .file_name()
@@ -269,21 +152,26 @@ fn corpus_findings_match_the_labels() {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
             continue;
         }
-        ran += 1;
         let s = score(expected(&dir), found(&dir));
-        row(&mut table, &name, &s);
-        for ((file, line, lint), message) in &s.false_positives {
-            let _ = writeln!(details, "  FP {name}/{file}:{line} {lint}: {message}");
-        }
-        for ((file, line, lint), why) in &s.false_negatives {
-            let _ = writeln!(details, "  FN {name}/{file}:{line} {lint}  # {why}");
-        }
+        mismatches(&mut details, &name, &s);
         total.add(&s);
-        total.false_positives.extend(s.false_positives);
-        total.false_negatives.extend(s.false_negatives);
+        total
+            .false_positives
+            .extend(s.false_positives.iter().cloned());
+        total
+            .false_negatives
+            .extend(s.false_negatives.iter().cloned());
+        rows.push((name, s));
     }
-    assert!(ran > 0, "no corpus server matched EVAL_SERVER={filter:?}");
-    row(&mut table, "TOTAL", &total);
+    assert!(
+        !rows.is_empty(),
+        "no corpus server matched EVAL_SERVER={filter:?}"
+    );
+    let table = table(
+        rows.iter()
+            .map(|(name, s)| (name.as_str(), s))
+            .chain([("TOTAL", &total)]),
+    );
     println!("{table}");
     if !details.is_empty() {
         println!("mismatches:\n{details}");
@@ -337,15 +225,6 @@ fn every_server_has_labels_and_a_versioned_sdk_or_serde_json() {
                 dir.display()
             );
         }
-        let labels = expected(&dir);
-        for ((file, line, _), _) in &labels {
-            let text = std::fs::read_to_string(dir.join(file))
-                .unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()));
-            assert!(
-                *line >= 1 && *line <= text.lines().count(),
-                "{}/{file}:{line} is past the end of the file",
-                dir.display()
-            );
-        }
+        assert_labels_in_bounds(&dir, &expected(&dir));
     }
 }
