@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::fixes::Preview;
 use super::work::Analysis;
 use super::{MAX_FINDINGS, MAX_TEXT_BYTES};
-use crate::report::{concise, json, Summary};
+use crate::report::{concise, json, related_note, Summary};
 use crate::rules::{self, JsonRule};
 
 /// A successful tool result: text for the model, plus structured content for tools with an
@@ -54,7 +54,8 @@ pub struct RulesOutput {
     rules: Vec<JsonRule>,
 }
 
-/// One finding as a block: the concise line, the source line, then help, notes and fix.
+/// One finding as a block: the concise line, the source line, then help, notes, related
+/// locations (`note: path:line:col: message`) and fix.
 fn finding_block(report: &FileReport, d: &Diagnostic) -> String {
     let mut block = concise::line(&report.path, d);
     block.push('\n');
@@ -66,6 +67,9 @@ fn finding_block(report: &FileReport, d: &Diagnostic) -> String {
     }
     for note in &d.notes {
         block.push_str(&format!("  note: {note}\n"));
+    }
+    for related in &d.related {
+        block.push_str(&format!("  {}\n", related_note(&related.path, related)));
     }
     if let Some(fix) = &d.fix {
         let how = if fix.applicability == Applicability::MachineApplicable {
@@ -284,6 +288,29 @@ mod tests {
              1 other finding has no automatic fix:\n  \
              src/tools.rs:0:0: warning[MCP003/vague_error_text]: another finding\n"
         );
+    }
+
+    #[test]
+    fn lint_results_show_related_locations_in_text_and_structured_content() {
+        let analysis = Analysis {
+            reports: crate::test_support::related_reports(),
+            problems: Vec::new(),
+        };
+        let output = lint(&analysis);
+        assert!(
+            output.text.contains(
+                "src/tools.rs:6:5: error[MCP001/tool_failure_as_protocol_error]: tool `read` \
+                 reports -32603\n  6 | check(\"x\")?;\n  help: return a tool result\n  \
+                 note: src/tools.rs:2:9: `check` builds the error here\n  \
+                 note: src/helpers.rs:2:22: `load` builds the error here\n"
+            ),
+            "{}",
+            output.text
+        );
+        let structured = output.structured.expect("structured").expect("serializes");
+        let related = &structured["diagnostics"][0]["related"];
+        assert_eq!(related[1]["path"], "src/helpers.rs");
+        assert_eq!(related[1]["column"], 22);
     }
 
     #[test]

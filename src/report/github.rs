@@ -3,7 +3,8 @@
 //! `::error title=mcp-lint (MCP001/tool_failure_as_protocol_error),file=src/tools.rs,line=8,col=26,endLine=8,endColumn=71::src/tools.rs:8:26: message`
 //!
 //! `file` is relative to the repository root (GitHub resolves it there, whatever directory the
-//! step ran in); the text repeats the path as the other formats show it. `col` and `endColumn`
+//! step ran in); the text repeats the path as the other formats show it, and has one more line,
+//! `note: path:line:col: message`, per related location. `col` and `endColumn`
 //! are left out when the range spans lines, because GitHub rejects that combination. Data is
 //! escaped as `@actions/core` does (`%`, CR, LF), properties also escape `:` and `,`.
 
@@ -14,6 +15,7 @@ use lints::{Diagnostic, FileReport};
 
 use crate::paths;
 use crate::report::human::lint_identity;
+use crate::report::related_note;
 
 pub fn write(out: &mut dyn Write, reports: &[FileReport], cwd: &Path) -> io::Result<()> {
     let root = paths::repository_root(cwd);
@@ -49,10 +51,14 @@ pub fn annotation(file: &str, shown: &str, d: &Diagnostic) -> String {
         .iter()
         .map(|(k, v)| format!("{k}={}", escape_property(v)))
         .collect();
-    let data = format!(
+    let mut data = format!(
         "{shown}:{}:{}: {}",
         span.start_line, span.start_column, d.message
     );
+    for related in &d.related {
+        data.push('\n');
+        data.push_str(&related_note(&related.path, related));
+    }
     format!(
         "::{command} {}::{}",
         properties.join(","),
@@ -117,6 +123,19 @@ mod tests {
         );
         let forbid = finding("MCP001", Level::Forbid, (1, 1), (1, 2));
         assert!(annotation("a.rs", "a.rs", &forbid).starts_with("::error "));
+    }
+
+    #[test]
+    fn related_locations_are_note_lines_of_the_annotation() {
+        let reports = crate::test_support::related_reports();
+        let d = &reports[1].diagnostics[0];
+        assert_eq!(
+            annotation("srv/src/tools.rs", "src/tools.rs", d),
+            "::error title=mcp-lint (MCP001/tool_failure_as_protocol_error),file=srv/src/tools.rs,\
+             line=6,col=5,endLine=6,endColumn=16::src/tools.rs:6:5: tool `read` reports -32603\
+             %0Anote: src/tools.rs:2:9: `check` builds the error here\
+             %0Anote: src/helpers.rs:2:22: `load` builds the error here"
+        );
     }
 
     #[test]

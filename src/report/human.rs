@@ -2,7 +2,10 @@
 //!
 //! Lints never see miette; this adapter is the only place that does. The header reads
 //! `error[MCP001/tool_failure_as_protocol_error]: <message>`, the label sits under the primary
-//! span, then `help:` and one `note:` line per note.
+//! span, then `help:`, one `note:` line per note and one `note: path:line:col: message` line per
+//! related location. Related locations are notes even in the finding's own file: as secondary
+//! labels, miette would print the snippets in file order, and one above the finding would take
+//! the place of the finding's own location at the top.
 
 use std::fmt;
 
@@ -84,6 +87,14 @@ pub fn render(source: &SourceFile, diagnostic: &Diagnostic, style: &HumanStyle) 
     }
     for note in &diagnostic.notes {
         out.push_str(&wrap_note(note, style.width));
+    }
+    for related in &diagnostic.related {
+        let note = format!(
+            "{}: {}",
+            super::related_place(&related.path, related),
+            super::related_message(related)
+        );
+        out.push_str(&wrap_note(&note, style.width));
     }
     out
 }
@@ -297,6 +308,29 @@ mod tests {
         let out = render(&source, &d, &style);
         assert!(out.contains("warning[MCP001/"), "{out}");
         assert!(out.contains('\u{1b}'), "{out}");
+    }
+
+    #[test]
+    fn related_locations_are_notes_after_help_and_notes() {
+        let reports = crate::test_support::related_reports();
+        let report = &reports[1];
+        let source = report.source.as_deref().expect("source");
+        let mut d = report.diagnostics[0].clone();
+        d.notes.push("a plain note".into());
+        let out = render(source, &d, &HumanStyle::plain());
+        assert!(out.contains("[src/tools.rs:6:5]"), "{out}");
+        assert!(
+            out.ends_with(
+                "  help: return a tool result\n  note: a plain note\n\
+                 \x20 note: src/tools.rs:2:9: `check` builds the error here\n\
+                 \x20 note: src/helpers.rs:2:22: `load` builds the error here\n"
+            ),
+            "{out}"
+        );
+        d.related.clear();
+        d.notes.clear();
+        let plain = render(source, &d, &HumanStyle::plain());
+        assert!(plain.ends_with("  help: return a tool result\n"), "{plain}");
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! One JSON document: `{"version":1,"diagnostics":[..],"summary":{..}}` (plus `statistics`
-//! with `--statistics`). Lines and columns are 1-based; columns count characters.
+//! with `--statistics`). Lines and columns are 1-based; columns count characters. Optional
+//! fields (`fix`, `related`) are absent when a finding has none, so adding one is not a new
+//! `version`.
 //!
 //! [`document`] builds it for every consumer: `--format json` and the MCP server's `lint` tool
 //! (whose `outputSchema` is this type's JSON Schema).
 
 use std::io::{self, Write};
 
-use lints::FileReport;
+use lints::{FileReport, Span};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -36,6 +38,35 @@ struct JsonDiagnostic<'a> {
     level: &'a str,
     /// The file, as given or relative to the current directory.
     path: String,
+    #[serde(flatten)]
+    range: JsonRange,
+    message: &'a str,
+    /// How to fix it, when the lint knows.
+    help: Option<&'a str>,
+    /// Other places that explain the finding, in the order to show them (where a helper builds
+    /// the error a call reports, or the tool calls that reach a helper). Absent when there are
+    /// none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<JsonRelated<'a>>,
+    /// The rewrite `mcp-lint check --fix` applies (only when the finding has one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+/// A related location: a range (in the finding's coordinates) in a file that may be another
+/// one than the finding's, and what it has to do with the finding.
+#[derive(Serialize, JsonSchema)]
+struct JsonRelated<'a> {
+    /// The file, in the same form as the finding's `path`.
+    path: String,
+    #[serde(flatten)]
+    range: JsonRange,
+    message: &'a str,
+}
+
+/// Where a finding or a related location is.
+#[derive(Serialize, JsonSchema)]
+struct JsonRange {
     /// 1-based line of the start.
     line: usize,
     /// 1-based column of the start, in characters.
@@ -43,12 +74,17 @@ struct JsonDiagnostic<'a> {
     end_line: usize,
     /// 1-based column of the end, exclusive.
     end_column: usize,
-    message: &'a str,
-    /// How to fix it, when the lint knows.
-    help: Option<&'a str>,
-    /// The rewrite `mcp-lint check --fix` applies (only when the finding has one).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fix: Option<JsonFix<'a>>,
+}
+
+impl From<&Span> for JsonRange {
+    fn from(span: &Span) -> JsonRange {
+        JsonRange {
+            line: span.start_line,
+            column: span.start_column,
+            end_line: span.end_line,
+            end_column: span.end_column,
+        }
+    }
 }
 
 /// A finding's fix: text edits of the finding's file.
@@ -107,12 +143,18 @@ pub fn document<'a>(
             name: d.lint.name,
             level: d.level.severity(),
             path: r.path.display().to_string(),
-            line: d.span.start_line,
-            column: d.span.start_column,
-            end_line: d.span.end_line,
-            end_column: d.span.end_column,
+            range: JsonRange::from(&d.span),
             message: &d.message,
             help: d.help.as_deref(),
+            related: d
+                .related
+                .iter()
+                .map(|r| JsonRelated {
+                    path: r.path.display().to_string(),
+                    range: JsonRange::from(&r.span),
+                    message: &r.message,
+                })
+                .collect(),
             fix: d
                 .fix
                 .as_ref()
@@ -169,4 +211,38 @@ pub fn write(
     let document = document(reports, summary, with_statistics);
     serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::related_reports;
+
+    #[test]
+    fn related_locations_carry_their_file_range_and_message() {
+        let reports = related_reports();
+        let doc = serde_json::to_value(document(&reports, &Summary::of(&reports), false))
+            .expect("serialises");
+        let d = &doc["diagnostics"][0];
+        assert_eq!(d["path"], "src/tools.rs");
+        assert_eq!(
+            d["related"],
+            serde_json::json!([
+                {"path": "src/tools.rs", "line": 2, "column": 9, "end_line": 2,
+                 "end_column": 46, "message": "`check` builds the error here"},
+                {"path": "src/helpers.rs", "line": 2, "column": 22, "end_line": 2,
+                 "end_column": 58, "message": "`load` builds the error here"},
+            ])
+        );
+    }
+
+    #[test]
+    fn findings_without_related_locations_have_no_related_field() {
+        let mut reports = related_reports();
+        reports[1].diagnostics[0].related.clear();
+        let doc = serde_json::to_value(document(&reports, &Summary::of(&reports), false))
+            .expect("serialises");
+        assert!(doc["diagnostics"][0].get("related").is_none(), "{doc}");
+        assert_eq!(doc["version"], 1);
+    }
 }

@@ -1,6 +1,8 @@
 //! JUnit XML, laid out as ruff's `junit` format: one `<testsuite>` per file with findings, one
 //! failing `<testcase>` per finding (`classname` is the path without its extension, `line` and
-//! `column` attributes, the message as the failure's `message`). A run without findings is one
+//! `column` attributes, the message as the failure's `message`, and in the failure's text one
+//! `note: path:line:col: message` line per related location after ruff's `line L, col C,
+//! message`). A run without findings is one
 //! passing test case, `No errors found`, so CI systems still see a result.
 
 use std::fmt::Write as _;
@@ -9,6 +11,7 @@ use std::io::{self, Write};
 use lints::FileReport;
 
 use crate::report::human::lint_identity;
+use crate::report::related_note;
 
 pub fn write(out: &mut dyn Write, reports: &[FileReport]) -> io::Result<()> {
     out.write_all(render(reports).as_bytes())
@@ -48,12 +51,17 @@ pub fn render(reports: &[FileReport]) -> String {
                 escape(&lint_identity(d)),
                 escape(&classname)
             );
+            let mut text = format!("line {line}, col {column}, {}", d.message);
+            for related in &d.related {
+                text.push('\n');
+                text.push_str(&related_note(&related.path, related));
+            }
             let _ = writeln!(
                 xml,
-                "            <failure message=\"{}\" type=\"{}\">line {line}, col {column}, {}</failure>",
+                "            <failure message=\"{}\" type=\"{}\">{}</failure>",
                 escape(&d.message),
                 d.level.severity(),
-                escape(&d.message)
+                escape(&text)
             );
             xml.push_str("        </testcase>\n");
         }
@@ -187,6 +195,25 @@ mod tests {
         // The line break survives attribute normalisation; the control character cannot be
         // carried by XML 1.0 and is replaced.
         assert_eq!(attr(failure, "message"), "text is vague:\nline two\u{FFFD}");
+    }
+
+    #[test]
+    fn related_locations_are_note_lines_of_the_failure_text() {
+        let xml = render(&crate::test_support::related_reports());
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+        let failure = doc
+            .descendants()
+            .find(|n| n.has_tag_name("failure"))
+            .expect("a failure");
+        assert_eq!(attr(failure, "message"), "tool `read` reports -32603");
+        assert_eq!(
+            failure.text(),
+            Some(
+                "line 6, col 5, tool `read` reports -32603\n\
+                 note: src/tools.rs:2:9: `check` builds the error here\n\
+                 note: src/helpers.rs:2:22: `load` builds the error here"
+            )
+        );
     }
 
     #[test]

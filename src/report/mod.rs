@@ -10,9 +10,9 @@ pub mod junit;
 pub mod sarif;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use lints::{FileReport, Lint};
+use lints::{FileReport, Lint, Related};
 
 use crate::cli::Format;
 use human::HumanStyle;
@@ -62,6 +62,31 @@ fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// `path:line:col` of a related location, with its path shown as `shown`.
+pub fn related_place(shown: &Path, related: &Related) -> String {
+    format!(
+        "{}:{}:{}",
+        shown.display(),
+        related.span.start_line,
+        related.span.start_column
+    )
+}
+
+/// A related location's message on one line (line breaks become spaces).
+pub fn related_message(related: &Related) -> String {
+    related.message.replace(['\r', '\n'], " ")
+}
+
+/// `note: path:line:col: message`: a related location as a note line, for the formats whose
+/// text already carries `note:` lines.
+pub fn related_note(shown: &Path, related: &Related) -> String {
+    format!(
+        "note: {}: {}",
+        related_place(shown, related),
+        related_message(related)
+    )
 }
 
 /// How often one lint fired.
