@@ -24,9 +24,7 @@ use std::path::{Path, PathBuf};
 use lints::FileReport;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::BaselineArgs;
-use crate::driver::{self, EXIT_CLEAN, EXIT_FAILURE};
-use crate::paths;
+use crate::workspace::paths;
 
 /// The file `mcp-lint baseline` writes when no `--output` is given, in the current directory.
 pub const DEFAULT_FILE: &str = "mcp-lint-baseline.json";
@@ -139,77 +137,6 @@ impl Baseline {
     }
 }
 
-/// `mcp-lint baseline`: lint like `check`, then write (or, with `--prune`, lower) the counts.
-pub fn run(args: &BaselineArgs, cwd: &Path, err: &mut dyn Write) -> i32 {
-    let target = paths::resolve(cwd, &args.output);
-    let shown = args.output.display();
-    let previous = if args.prune || target.exists() {
-        match Baseline::load(&args.output, cwd) {
-            Ok(b) => Some(b.counts),
-            Err(message) => {
-                let _ = writeln!(err, "error: {message}");
-                return EXIT_FAILURE;
-            }
-        }
-    } else {
-        None
-    };
-    let (reports, tool_failed) = match driver::lint_paths(&args.check_args(), cwd, err) {
-        Ok(linted) => linted,
-        Err(code) => return code,
-    };
-    let internal = reports
-        .iter()
-        .flat_map(|r| &r.diagnostics)
-        .any(|d| !baselined(d));
-    if tool_failed || internal {
-        let _ = writeln!(
-            err,
-            "error: `{shown}` not written: mcp-lint could not lint every file"
-        );
-        return EXIT_FAILURE;
-    }
-
-    let dir = parent(&target);
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        let _ = writeln!(
-            err,
-            "error: could not create the directory for `{shown}`: {e}"
-        );
-        return EXIT_FAILURE;
-    }
-    let checked: BTreeSet<String> = reports.iter().map(|r| key(&dir, cwd, &r.path)).collect();
-    let current = counts(&reports, &dir, cwd);
-    let previous = previous.unwrap_or_default();
-    let counts = if args.prune {
-        prune(&previous, &current, &checked, &dir)
-    } else {
-        update(&previous, &current, &checked, &dir)
-    };
-    let text = to_json(&counts);
-    if let Err(e) = std::fs::write(&target, text) {
-        let _ = writeln!(err, "error: could not write `{shown}`: {e}");
-        return EXIT_FAILURE;
-    }
-    let total: usize = counts.values().flat_map(|m| m.values()).sum();
-    let summary = format!(
-        "{} in {}",
-        plural(total, "finding"),
-        plural(counts.len(), "file")
-    );
-    let _ = if args.prune {
-        let before: usize = previous.values().flat_map(|m| m.values()).sum();
-        writeln!(
-            err,
-            "pruned `{shown}`: {} fewer, it now records {summary}",
-            plural(before - total, "finding")
-        )
-    } else {
-        writeln!(err, "wrote `{shown}`: {summary}")
-    };
-    EXIT_CLEAN
-}
-
 /// The counts of `reports`, keyed by path relative to `dir`.
 pub fn counts(reports: &[FileReport], dir: &Path, cwd: &Path) -> Counts {
     let mut counts = Counts::new();
@@ -316,7 +243,7 @@ pub fn parse(text: &str) -> Result<Counts, String> {
 }
 
 /// Whether a finding can be baselined: everything but mcp-lint's own failures.
-fn baselined(d: &lints::Diagnostic) -> bool {
+pub fn baselined(d: &lints::Diagnostic) -> bool {
     !d.is_internal_error()
 }
 
@@ -329,17 +256,19 @@ fn count_by_lint(report: &FileReport) -> BTreeMap<&'static str, usize> {
 }
 
 /// A report's path as the baseline records it: relative to `dir`, `/`-separated.
-fn key(dir: &Path, cwd: &Path, path: &Path) -> String {
+pub fn key(dir: &Path, cwd: &Path, path: &Path) -> String {
     let file = paths::resolve(cwd, path);
     paths::relative(dir, &file).unwrap_or_else(|| file.display().to_string())
 }
 
-fn parent(file: &Path) -> PathBuf {
+/// The directory of a baseline file.
+pub fn parent(file: &Path) -> PathBuf {
     file.parent()
         .map_or_else(|| PathBuf::from("/"), Path::to_path_buf)
 }
 
-fn plural(n: usize, word: &str) -> String {
+/// `1 finding`, `2 findings`.
+pub fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {

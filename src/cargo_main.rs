@@ -4,5 +4,5 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    std::process::exit(mcp_lint::cargo::run(std::env::args_os()));
+    std::process::exit(mcp_lint::commands::cargo::run(std::env::args_os()));
 }

@@ -207,24 +207,6 @@ pub struct BaselineArgs {
     pub level_flags: Vec<(String, Level)>,
 }
 
-impl BaselineArgs {
-    /// The `check` that finds what the baseline records: the same paths, levels and config.
-    pub fn check_args(&self) -> CheckArgs {
-        let Ok(Cli {
-            command: Command::Check(mut check),
-        }) = parse(["mcp-lint", "check"])
-        else {
-            unreachable!("`mcp-lint check` parses");
-        };
-        check.paths = self.paths.clone();
-        check.level_flags = self.level_flags.clone();
-        check.target_protocol = self.target_protocol;
-        check.include_tests = self.include_tests;
-        check.config = self.config.clone();
-        check
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct RulesArgs {
     #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
@@ -344,18 +326,16 @@ mod tests {
         };
         assert!(b.prune);
         assert_eq!(b.output, PathBuf::from("ci/b.json"));
-        let check = b.check_args();
-        assert_eq!(check.paths, vec![PathBuf::from("src")]);
+        assert_eq!(b.paths, vec![PathBuf::from("src")]);
         assert_eq!(
-            check.level_flags,
+            b.level_flags,
             vec![
                 ("all".to_string(), Level::Allow),
                 ("MCP001".to_string(), Level::Deny)
             ]
         );
-        assert_eq!(check.target_protocol, Some(ProtocolVersion::V2025_06_18));
-        assert!(check.include_tests);
-        assert_eq!(check.baseline, None);
+        assert_eq!(b.target_protocol, Some(ProtocolVersion::V2025_06_18));
+        assert!(b.include_tests);
         let Command::Baseline(b) = parse(["mcp-lint", "baseline"]).unwrap().command else {
             panic!("expected baseline");
         };

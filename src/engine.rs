@@ -17,9 +17,9 @@ use std::sync::Arc;
 use lints::{CrateInput, FileReport, Manifest, Options, SourceFile, SourceInput};
 use rayon::prelude::*;
 
-use crate::cache::{Cache, CachedReport, FileStamp, Key, KeyBuilder, Verdict};
-use crate::discover::{CrateFiles, DiscoveredFile};
-use crate::prefilter::{self, FileMarks};
+use crate::workspace::cache::{Cache, CachedReport, FileStamp, Key, KeyBuilder, Verdict};
+use crate::workspace::discover::{CrateFiles, DiscoveredFile};
+use crate::workspace::prefilter::{self, FileMarks};
 
 /// The analysis to run on one crate: `lints::analyze_on_current_thread` (the pool's threads
 /// have its stack), except in tests of the panic path.

@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 
 use lints::{Applicability, CrateInput, Edit, FileReport, Fix, Lint, Options, SourceFile};
 
-use crate::cli::CheckArgs;
-use crate::driver;
+use crate::workspace::paths::normalize;
 
 /// Rounds of fixing per crate, at most.
 pub const MAX_ROUNDS: usize = 10;
@@ -287,6 +286,15 @@ pub fn availability(reports: &[FileReport]) -> Option<String> {
     }
 }
 
+/// What to fix and how: `--unsafe-fixes` and `--diff`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixMode {
+    /// Apply fixes that may be incorrect (MaybeIncorrect) too.
+    pub unsafe_fixes: bool,
+    /// Make a diff and write nothing.
+    pub diff: bool,
+}
+
 /// What fixing the crates did, for the report that follows.
 #[derive(Debug)]
 pub struct FixRun {
@@ -298,12 +306,12 @@ pub struct FixRun {
     pub failed: bool,
 }
 
-/// Fix `inputs` as `args` asks (`--unsafe-fixes` or not), in memory; then print the diff
-/// (`--diff`) or write the changed files. Says on `err` how many findings were fixed.
+/// Fix `inputs` as `mode` asks, in memory; then make the diff (`--diff`) or write the changed
+/// files. Says on `err` how many findings were fixed.
 pub fn fix_inputs(
     inputs: &[CrateInput],
     options: &Options,
-    args: &CheckArgs,
+    mode: FixMode,
     cwd: &Path,
     err: &mut dyn Write,
 ) -> FixRun {
@@ -311,7 +319,7 @@ pub fn fix_inputs(
     let mut changes: Vec<(PathBuf, String, String)> = Vec::new();
     let mut fixed = 0;
     for input in inputs {
-        let result = fix_crate(input, options, args.unsafe_fixes);
+        let result = fix_crate(input, options, mode.unsafe_fixes);
         for path in &result.unparsable {
             let _ = writeln!(
                 err,
@@ -332,7 +340,7 @@ pub fn fix_inputs(
     let files = |n: usize| if n == 1 { "file" } else { "files" };
     let findings = |n: usize| if n == 1 { "finding" } else { "findings" };
 
-    if args.diff {
+    if mode.diff {
         let diff: String = changes
             .iter()
             .map(|(path, before, after)| unified_diff(path, before, after))
@@ -353,7 +361,7 @@ pub fn fix_inputs(
     let mut written = 0;
     let mut failed = false;
     for (path, _, after) in &changes {
-        let real = crate::discover::normalize(&cwd.join(path));
+        let real = normalize(&cwd.join(path));
         match write_atomically(&real, after.as_bytes()) {
             Ok(()) => written += 1,
             Err(e) => {
@@ -374,45 +382,6 @@ pub fn fix_inputs(
         reports,
         diff: None,
         failed,
-    }
-}
-
-/// Print a `--diff` and return its exit code: 2 when mcp-lint failed, 1 when there is something
-/// to fix, 0 when there is not.
-pub fn write_diff(diff: &str, tool_failed: bool, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    if let Err(e) = out.write_all(diff.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            let _ = writeln!(err, "error: could not write the diff: {e}");
-            return driver::EXIT_FAILURE;
-        }
-    }
-    if tool_failed {
-        driver::EXIT_FAILURE
-    } else if diff.is_empty() {
-        driver::EXIT_CLEAN
-    } else {
-        driver::EXIT_FINDINGS
-    }
-}
-
-/// `mcp-lint check --fix` / `--diff`: fix every crate, then report what remains, or print the
-/// diff.
-pub fn run(
-    args: &CheckArgs,
-    cwd: &Path,
-    output: &driver::Output<'_>,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> i32 {
-    let (inputs, options, tool_failed) = match driver::read_inputs(args, cwd, err) {
-        Ok(prepared) => prepared,
-        Err(code) => return code,
-    };
-    let run = fix_inputs(&inputs, &options, args, cwd, err);
-    let tool_failed = tool_failed || run.failed;
-    match &run.diff {
-        Some(diff) => write_diff(diff, tool_failed, out, err),
-        None => driver::report_and_exit(args, cwd, output, run.reports, tool_failed, out, err),
     }
 }
 

@@ -1,4 +1,6 @@
-//! mcp-lint's front end: CLI, discovery, config, driver and reporters. No analysis here.
+//! mcp-lint's front end: the command line and servers (`commands/`, `lsp/`, `mcp/`), the one
+//! pipeline they share (`session`), the project on disk (`workspace/`) and the reporters. No
+//! analysis here.
 
 pub mod baseline;
 pub mod cli;
@@ -13,11 +15,6 @@ pub mod rules;
 pub mod session;
 pub mod workspace;
 
-// The old module paths, until every user names the new ones.
-pub use commands::cargo;
-pub use session as driver;
-pub use workspace::{cache, config, discover, manifest, paths, prefilter};
-
 #[cfg(test)]
 mod test_support;
 
@@ -25,6 +22,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use cli::Command;
+use commands::output::{EXIT_CLEAN, EXIT_FAILURE};
 
 /// Run mcp-lint with `args` (program name first) and return the exit code.
 pub fn run<I, T>(args: I) -> i32
@@ -50,10 +48,12 @@ where
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut err = stderr.lock();
     let code = match &cli.command {
-        Command::Check(args) => {
-            in_cwd(&mut err, |cwd, err| driver::check(args, cwd, &mut out, err))
+        Command::Check(args) => in_cwd(&mut err, |cwd, err| {
+            commands::check::check(args, cwd, &mut out, err)
+        }),
+        Command::Baseline(args) => {
+            in_cwd(&mut err, |cwd, err| commands::baseline::run(args, cwd, err))
         }
-        Command::Baseline(args) => in_cwd(&mut err, |cwd, err| baseline::run(args, cwd, err)),
         Command::Rules(args) => finish(rules::write_rules(&mut out, args.format), &mut err),
         Command::Explain(args) => match rules::explain(&mut out, &mut err, &args.lint) {
             Ok(code) => code,
@@ -71,7 +71,7 @@ fn in_cwd(err: &mut dyn Write, f: impl FnOnce(&std::path::Path, &mut dyn Write) 
         Ok(cwd) => f(&cwd, err),
         Err(e) => {
             let _ = writeln!(err, "error: cannot determine the current directory: {e}");
-            driver::EXIT_FAILURE
+            EXIT_FAILURE
         }
     }
 }
@@ -79,11 +79,11 @@ fn in_cwd(err: &mut dyn Write, f: impl FnOnce(&std::path::Path, &mut dyn Write) 
 /// Exit code for a command whose only failure is writing its output.
 fn finish(result: std::io::Result<()>, err: &mut dyn Write) -> i32 {
     match result {
-        Ok(()) => driver::EXIT_CLEAN,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => driver::EXIT_CLEAN,
+        Ok(()) => EXIT_CLEAN,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
         Err(e) => {
             let _ = writeln!(err, "error: could not write the output: {e}");
-            driver::EXIT_FAILURE
+            EXIT_FAILURE
         }
     }
 }

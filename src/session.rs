@@ -1,228 +1,400 @@
-//! `mcp-lint check`: config → options → discovery → read → analyse every crate → report → exit
-//! code (0 clean, 1 error-level findings, 2 mcp-lint could not do its job).
+//! The one pipeline every front end runs: a [`Request`] (what to lint, with which options, and
+//! any unsaved editor buffers) → configuration → discovery → read → engine → reports.
+//!
+//! The front ends (`check`, `--fix`, `baseline`, `cargo mcp-lint`, the language server and the
+//! MCP server) only map their inputs to a `Request` and print what comes back. A session is
+//! staged ([`Session::open`], [`Session::discover`], then [`Session::lint`] or
+//! [`Session::read`]) so a front end can look at what was found before anything is read (the
+//! MCP server's file limit) or fix what was read instead of linting it (`--fix`).
 
-use std::io::{IsTerminal, Write};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use lints::{CrateInput, FileReport, Manifest, Options, SourceInput};
+use rayon::prelude::*;
 
-use crate::baseline::Baseline;
-use crate::cache::{self, Cache};
-use crate::cli::{CheckArgs, ColorChoice};
-use crate::config;
-use crate::discover::{self, CrateFiles, Discovery, Exclude};
 use crate::engine::{self, Analyzer, Settings};
-use crate::manifest::Manifests;
-use crate::message_format::MessageFormat;
-use crate::report::{self, cargo_json, human::HumanStyle, ReportOptions, Summary};
+use crate::workspace::cache::{self, Cache};
+use crate::workspace::config::{self, Overrides};
+use crate::workspace::discover::{
+    self, CrateFiles, DiscoveredFile, Discovery, Exclude, PackageSeed,
+};
+use crate::workspace::manifest::Manifests;
+use crate::workspace::paths;
 
-/// Exit codes, as documented.
-pub const EXIT_CLEAN: i32 = 0;
-pub const EXIT_FINDINGS: i32 = 1;
-pub const EXIT_FAILURE: i32 = 2;
-
-/// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
-pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    check_with(args, cwd, out, err, &lints::analyze_on_current_thread)
+/// What to lint and how.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    pub targets: Targets,
+    /// `--config FILE` instead of searching for `mcp-lint.toml` / Cargo.toml metadata.
+    pub config: Option<PathBuf>,
+    /// What the caller sets over the configuration (levels, protocol, tests).
+    pub overrides: Overrides,
+    /// Apply the configuration's `exclude` to the named paths themselves too.
+    pub force_exclude: bool,
+    /// Skip what `.gitignore`, `.ignore` and git's global excludes leave out.
+    pub respect_gitignore: bool,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Read and write the result cache.
+    pub cache: bool,
+    /// Skip crates that cannot have a finding without parsing them.
+    pub prefilter: bool,
+    /// Editor buffers (absolute, normalised path → text) read instead of the file on disk. A
+    /// buffer is reported when a target names its file, or when it has no file yet (it then
+    /// joins the package it lies in).
+    pub unsaved: BTreeMap<PathBuf, String>,
+    /// Files found under the targets that are read for context but not reported (the MCP
+    /// call's `exclude`).
+    pub unreported: Option<Exclude>,
+    /// Report paths as read (absolute) instead of relative to the current directory.
+    pub absolute_paths: bool,
 }
 
-/// [`check`] with the per-crate analysis passed in. Production always passes
-/// `lints::analyze_on_current_thread`; tests pass a closure that panics, to exercise the path
-/// that turns a crashed crate into an `internal_error` finding without losing the other crates.
-#[doc(hidden)]
-pub fn check_with(
-    args: &CheckArgs,
-    cwd: &Path,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-    analyze: Analyzer<'_>,
-) -> i32 {
-    let message_format = match output_format(args) {
-        Ok(f) => f,
-        Err(message) => {
-            let _ = writeln!(err, "error: {message}");
-            return EXIT_FAILURE;
+impl Request {
+    /// A request for `paths` with the defaults of `mcp-lint check`.
+    pub fn paths(paths: Vec<PathBuf>) -> Request {
+        Request {
+            targets: Targets::Paths(paths),
+            respect_gitignore: true,
+            cache: true,
+            prefilter: true,
+            ..Request::default()
         }
-    };
-    let baseline = match load_baseline(args, cwd, err) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
-    if args.fix || args.diff {
-        let output = Output {
-            message_format,
-            baseline: baseline.as_ref(),
+    }
+}
+
+/// What a request lints.
+#[derive(Clone, Debug)]
+pub enum Targets {
+    /// Files and directories (relative ones from the current directory): every file under them
+    /// is reported; the rest of their crates is read for context.
+    Paths(Vec<PathBuf>),
+    /// Whole cargo packages (`cargo mcp-lint`), every file reported, with the facts cargo
+    /// gave about each. The configuration is looked for from their roots.
+    Packages(Vec<Package>),
+}
+
+impl Default for Targets {
+    fn default() -> Self {
+        Targets::Paths(Vec::new())
+    }
+}
+
+/// A cargo package to lint whole.
+#[derive(Clone, Debug)]
+pub struct Package {
+    pub seed: PackageSeed,
+    pub manifest: Manifest,
+}
+
+/// What a session found and linted.
+#[derive(Debug, Default)]
+pub struct Linted {
+    /// Sorted by path.
+    pub reports: Vec<FileReport>,
+    /// mcp-lint's own problems (unreadable files, broken Cargo.toml files, missing paths),
+    /// sorted, once each. The rest was still linted.
+    pub problems: Vec<String>,
+    /// Files that were to be reported.
+    pub reported_files: usize,
+}
+
+/// One run of the pipeline: configuration loaded, options merged, workers started.
+pub struct Session {
+    request: Request,
+    cwd: PathBuf,
+    manifests: Manifests,
+    options: Options,
+    exclude: Exclude,
+    pool: rayon::ThreadPool,
+    problems: Vec<String>,
+    /// Cargo's facts about each package, for [`Targets::Packages`].
+    package_facts: BTreeMap<PathBuf, Manifest>,
+}
+
+impl Session {
+    /// Load the configuration for the request and merge it with the overrides. `Err` is a bad
+    /// configuration (or threads that cannot start): nothing can be linted then.
+    pub fn open(request: Request, cwd: &Path) -> Result<Session, String> {
+        let mut manifests = Manifests::new(cwd);
+        let mut starts: Vec<PathBuf> = match &request.targets {
+            Targets::Paths(paths) => paths.clone(),
+            Targets::Packages(packages) => packages.iter().map(|p| p.seed.root.clone()).collect(),
         };
-        return crate::fix::run(args, cwd, &output, out, err);
+        starts.extend(request.unsaved.keys().cloned());
+        let config = config::load(request.config.as_deref(), cwd, &starts, &mut manifests)?;
+        let options = config::options(config.as_ref(), &request.overrides)?;
+        let exclude = config::exclude(config.as_ref(), cwd)?;
+        let pool = thread_pool(request.threads)?;
+        let package_facts = match &request.targets {
+            Targets::Paths(_) => BTreeMap::new(),
+            Targets::Packages(packages) => packages
+                .iter()
+                .map(|p| (p.seed.root.clone(), p.manifest.clone()))
+                .collect(),
+        };
+        Ok(Session {
+            request,
+            cwd: cwd.to_path_buf(),
+            manifests,
+            options,
+            exclude,
+            pool,
+            problems: Vec::new(),
+            package_facts,
+        })
     }
-    let (reports, tool_failed) = match lint_paths_with(args, cwd, err, analyze) {
-        Ok(linted) => linted,
-        Err(code) => return code,
-    };
-    let output = Output {
-        message_format,
-        baseline: baseline.as_ref(),
-    };
-    report_and_exit(args, cwd, &output, reports, tool_failed, out, err)
-}
 
-/// How `check` reports: the output format and the baseline that filters findings.
-pub struct Output<'a> {
-    pub message_format: MessageFormat,
-    pub baseline: Option<&'a Baseline>,
-}
-
-/// Apply the baseline, print the reports in the chosen format and return the exit code.
-pub fn report_and_exit(
-    args: &CheckArgs,
-    cwd: &Path,
-    output: &Output<'_>,
-    mut reports: Vec<FileReport>,
-    tool_failed: bool,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> i32 {
-    let message_format = output.message_format;
-    let baseline = output.baseline;
-    if let Some(baseline) = baseline {
-        baseline.apply(&mut reports, cwd, err);
+    /// The analysis options: defaults, then the configuration, then the overrides.
+    pub fn options(&self) -> &Options {
+        &self.options
     }
-    let code = exit_code(&reports, tool_failed, args);
-    let written = match message_format {
-        MessageFormat::Json(json) => {
-            let owners = crate::cargo::Owners::for_check(&reports, cwd, err);
-            let finished = cargo_json::build_finished_line(code == EXIT_CLEAN);
-            cargo_json::write_messages(out, err, &reports, &|r| owners.locate(r), &json)
-                .and_then(|()| writeln!(out, "{finished}"))
-                .and_then(|()| out.flush())
+
+    /// Find the crates and files of the request (walked in parallel; the result does not
+    /// depend on the number of threads). Paths that cannot be walked become problems.
+    pub fn discover(&mut self) -> Discovery {
+        let request = &self.request;
+        let (cwd, exclude, manifests) = (&self.cwd, &self.exclude, &mut self.manifests);
+        let mut discovery = self.pool.install(|| match &request.targets {
+            Targets::Paths(paths) => {
+                discover::discover(paths, cwd, exclude, request.force_exclude, manifests)
+            }
+            Targets::Packages(packages) => {
+                let seeds: Vec<PackageSeed> = packages.iter().map(|p| p.seed.clone()).collect();
+                discover::discover_packages(&seeds, cwd, exclude, manifests)
+            }
+        });
+        self.problems.append(&mut discovery.errors);
+        self.add_unsaved(&mut discovery);
+        if let Some(unreported) = &self.request.unreported {
+            for file in discovery.crates.iter_mut().flat_map(|c| c.files.iter_mut()) {
+                if file.report && unreported.matches(&file.path) {
+                    file.report = false;
+                }
+            }
         }
-        _ => write_report(out, &reports, args, message_format, cwd),
-    };
-    match written {
-        Ok(()) => code,
-        Err(e) => write_failed(e, err, code),
-    }
-}
-
-/// `--baseline FILE`, loaded; a bad file is printed and exits 2.
-pub fn load_baseline(
-    args: &CheckArgs,
-    cwd: &Path,
-    err: &mut dyn Write,
-) -> Result<Option<Baseline>, i32> {
-    match args.baseline.as_deref().map(|f| Baseline::load(f, cwd)) {
-        Some(Err(message)) => {
-            let _ = writeln!(err, "error: {message}");
-            Err(EXIT_FAILURE)
+        if self.request.absolute_paths {
+            for file in discovery.crates.iter_mut().flat_map(|c| c.files.iter_mut()) {
+                file.display = file.path.clone();
+            }
         }
-        Some(Ok(b)) => Ok(Some(b)),
-        None => Ok(None),
+        discovery
     }
-}
 
-/// `--message-format` combined, and checked against `--format` and `--statistics`.
-pub fn output_format(args: &CheckArgs) -> Result<MessageFormat, String> {
-    let format = MessageFormat::combine(&args.message_format)?;
-    format.report_format(args.format)?;
-    if format.is_json() && args.statistics {
-        return Err("`--statistics` cannot be combined with `--message-format=json`".into());
+    /// Unsaved buffers with no file on disk yet: each joins its package (found with the rest of
+    /// the package as context when no target reached it), or is a crate of its own.
+    fn add_unsaved(&mut self, discovery: &mut Discovery) {
+        let new: Vec<PathBuf> = self
+            .request
+            .unsaved
+            .keys()
+            .filter(|p| std::fs::symlink_metadata(p).is_err())
+            .filter(|p| !p.ancestors().any(|a| self.exclude.matches(a)))
+            .cloned()
+            .collect();
+        for path in new {
+            let file = |role| DiscoveredFile {
+                display: paths::relative_to(&path, &self.cwd),
+                path: path.clone(),
+                role,
+                report: true,
+                stamp: None,
+            };
+            let Some((root, role)) = discover::member_of(&path, &mut self.manifests) else {
+                discovery.crates.push(CrateFiles {
+                    package_root: None,
+                    files: vec![file(discover::role_from_components(&path))],
+                });
+                continue;
+            };
+            if let Some(existing) = discovery
+                .crates
+                .iter_mut()
+                .find(|c| c.package_root.as_deref() == Some(&root))
+            {
+                existing.files.push(file(role));
+                continue;
+            }
+            let seed = PackageSeed {
+                root: root.clone(),
+                extra_files: Vec::new(),
+            };
+            let (cwd, exclude, manifests) = (&self.cwd, &self.exclude, &mut self.manifests);
+            let mut context = self
+                .pool
+                .install(|| discover::discover_packages(&[seed], cwd, exclude, manifests));
+            self.problems.append(&mut context.errors);
+            let mut files: Vec<DiscoveredFile> = context
+                .crates
+                .into_iter()
+                .flat_map(|c| c.files)
+                .map(|f| DiscoveredFile { report: false, ..f })
+                .collect();
+            files.push(file(role));
+            discovery.crates.push(CrateFiles {
+                package_root: Some(root),
+                files,
+            });
+        }
     }
-    Ok(format)
-}
 
-/// The configuration for `paths`, merged with the command line, and its excludes.
-pub fn prepare(
-    args: &CheckArgs,
-    cwd: &Path,
-    paths: &[PathBuf],
-    manifests: &mut Manifests,
-) -> Result<(Options, Exclude), String> {
-    let config = config::load(args.config.as_deref(), cwd, paths, manifests)?;
-    let options = config::options(config.as_ref(), args)?;
-    let exclude = config::exclude(config.as_ref(), cwd)?;
-    Ok((options, exclude))
-}
-
-/// The `--format` report (or `--message-format=short`: concise).
-pub fn write_report(
-    out: &mut dyn Write,
-    reports: &[FileReport],
-    args: &CheckArgs,
-    message_format: MessageFormat,
-    cwd: &Path,
-) -> std::io::Result<()> {
-    let report_options = ReportOptions {
-        format: message_format
-            .report_format(args.format)
-            .unwrap_or(args.format),
-        statistics: args.statistics,
-        style: human_style(args.color),
-        cwd: cwd.to_path_buf(),
-    };
-    report::write(out, reports, &report_options).and_then(|()| out.flush())
-}
-
-/// A failed write: a closed pipe keeps the exit code, anything else is a failure.
-pub fn write_failed(e: std::io::Error, err: &mut dyn Write, code: i32) -> i32 {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        return code;
-    }
-    let _ = writeln!(err, "error: could not write the report: {e}");
-    EXIT_FAILURE
-}
-
-/// Find, read and analyse the files under `args.paths`, printing mcp-lint's own problems to
-/// `err`. Returns the reports sorted by path and whether mcp-lint failed somewhere, or the exit
-/// code when nothing could be linted (bad configuration).
-pub fn lint_paths(
-    args: &CheckArgs,
-    cwd: &Path,
-    err: &mut dyn Write,
-) -> Result<(Vec<FileReport>, bool), i32> {
-    lint_paths_with(args, cwd, err, &lints::analyze_on_current_thread)
-}
-
-fn lint_paths_with(
-    args: &CheckArgs,
-    cwd: &Path,
-    err: &mut dyn Write,
-    analyze: Analyzer<'_>,
-) -> Result<(Vec<FileReport>, bool), i32> {
-    let mut manifests = Manifests::new(cwd);
-    let (options, exclude) = prepared(args, cwd, &mut manifests, err)?;
-    let pool = thread_pool(args.threads).map_err(|message| {
-        let _ = writeln!(err, "error: {message}");
-        EXIT_FAILURE
-    })?;
-    let settings = engine_settings(args, cwd);
-    let (discovery, outcome, mut problems) = pool.install(|| {
-        let discovery = discover::discover(
-            &args.paths,
-            cwd,
-            &exclude,
-            args.force_exclude,
-            &mut manifests,
-        );
-        let facts: Vec<Option<Manifest>> = discovery
+    /// The manifest facts of each crate of `discovery`, in order.
+    fn facts(&mut self, discovery: &Discovery) -> Vec<Option<Manifest>> {
+        discovery
             .crates
             .iter()
-            .map(|c| c.package_root.as_deref().and_then(|r| manifests.facts(r)))
-            .collect();
-        let outcome = engine::lint(&discovery.crates, &facts, &options, &settings, analyze);
-        (discovery, outcome, manifests.take_errors())
-    });
-    problems.extend(discovery.errors.iter().cloned());
-    problems.extend(outcome.problems);
-    let tool_failed = print_problems(problems, args, &discovery, err);
-    let mut reports = outcome.reports;
-    reports.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok((reports, tool_failed))
+            .map(|c| {
+                let root = c.package_root.as_deref()?;
+                match self.package_facts.get(root) {
+                    Some(facts) => Some(facts.clone()),
+                    None => self.manifests.facts(root),
+                }
+            })
+            .collect()
+    }
+
+    /// Lint what was discovered: read, prefilter, consult the cache, analyse.
+    pub fn lint(self, discovery: Discovery) -> Linted {
+        self.lint_with(discovery, &lints::analyze_on_current_thread)
+    }
+
+    /// [`Session::lint`] with the per-crate analysis passed in (tests of the panic path).
+    pub fn lint_with(mut self, discovery: Discovery, analyze: Analyzer<'_>) -> Linted {
+        let reported_files = discovery.reported_files();
+        let facts = self.facts(&discovery);
+        let (reports, mut problems) = if self.request.unsaved.is_empty() {
+            let settings = Settings {
+                prefilter: self.request.prefilter,
+                // A separate reader: a broken Cargo.toml above `cwd` is not this run's problem.
+                cache: self.request.cache.then(|| {
+                    Cache::open(&cache::location(&self.cwd, &mut Manifests::new(&self.cwd)))
+                }),
+            };
+            let options = &self.options;
+            let outcome = self
+                .pool
+                .install(|| engine::lint(&discovery.crates, &facts, options, &settings, analyze));
+            (outcome.reports, outcome.problems)
+        } else {
+            // Buffers replace files: read everything, analyse every crate, cache nothing.
+            let mut problems = Vec::new();
+            let inputs = self.read_crates(&discovery, facts, &mut problems);
+            (self.analyze_with(&inputs, analyze), problems)
+        };
+        problems.append(&mut self.problems);
+        problems.extend(self.manifests.take_errors());
+        self.finish(reports, problems, reported_files)
+    }
+
+    /// Read every file of every crate that has a file to report (for `--fix`, which rewrites
+    /// them), the unsaved buffers in place of their files. Unreadable files become problems
+    /// (see [`Session::take_problems`]) and are left out.
+    pub fn read(&mut self, discovery: &Discovery) -> Vec<CrateInput> {
+        let facts = self.facts(discovery);
+        let mut problems = Vec::new();
+        let inputs = self.read_crates(discovery, facts, &mut problems);
+        self.problems.append(&mut problems);
+        inputs
+    }
+
+    fn read_crates(
+        &self,
+        discovery: &Discovery,
+        facts: Vec<Option<Manifest>>,
+        problems: &mut Vec<String>,
+    ) -> Vec<CrateInput> {
+        discovery
+            .crates
+            .iter()
+            .zip(facts)
+            .filter(|(c, _)| c.files.iter().any(|f| f.report))
+            .map(|(c, manifest)| self.read_crate(c, manifest, problems))
+            .collect()
+    }
+
+    /// Read a crate's files; unreadable ones become problems and are left out.
+    fn read_crate(
+        &self,
+        files: &CrateFiles,
+        manifest: Option<Manifest>,
+        problems: &mut Vec<String>,
+    ) -> CrateInput {
+        let mut inputs = Vec::with_capacity(files.files.len());
+        for f in &files.files {
+            let contents = match self.request.unsaved.get(&f.path) {
+                Some(text) => text.as_bytes().to_vec(),
+                None => match std::fs::read(&f.path) {
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        problems.push(format!("could not read {}: {e}", f.display.display()));
+                        continue;
+                    }
+                },
+            };
+            inputs.push(SourceInput {
+                path: f.display.clone(),
+                contents,
+                role: f.role,
+                report: f.report,
+            });
+        }
+        CrateInput {
+            root: files.package_root.clone(),
+            manifest,
+            files: inputs,
+        }
+    }
+
+    /// Analyse crates given as text (read by [`Session::read`], or built by the caller) with
+    /// the session's options, in parallel; the reports in crate order.
+    pub fn analyze(&self, inputs: &[CrateInput]) -> Vec<FileReport> {
+        self.analyze_with(inputs, &lints::analyze_on_current_thread)
+    }
+
+    fn analyze_with(&self, inputs: &[CrateInput], analyze: Analyzer<'_>) -> Vec<FileReport> {
+        let options = &self.options;
+        self.pool.install(|| {
+            let per_crate: Vec<Vec<FileReport>> = inputs
+                .par_iter()
+                .map(|input| analyze(input, options))
+                .collect();
+            per_crate.into_iter().flatten().collect()
+        })
+    }
+
+    /// mcp-lint's own problems met so far (walking, reading, manifests), sorted, once each.
+    pub fn take_problems(&mut self) -> Vec<String> {
+        let mut problems = std::mem::take(&mut self.problems);
+        problems.extend(self.manifests.take_errors());
+        sorted(problems)
+    }
+
+    fn finish(
+        &self,
+        mut reports: Vec<FileReport>,
+        problems: Vec<String>,
+        reported_files: usize,
+    ) -> Linted {
+        reports.sort_by(|a, b| a.path.cmp(&b.path));
+        Linted {
+            reports,
+            problems: sorted(problems),
+            reported_files,
+        }
+    }
 }
 
-/// The worker pool per `--threads` (0: one thread per core), with the stack the analysis needs
+fn sorted(mut problems: Vec<String>) -> Vec<String> {
+    problems.sort();
+    problems.dedup();
+    problems
+}
+
+/// The worker pool per `threads` (0: one thread per core), with the stack the analysis needs
 /// (reserved address space; only what is used is backed by memory), so crates are analysed
 /// with `lints::analyze_on_current_thread`.
-pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(lints::ANALYSIS_STACK)
@@ -231,174 +403,10 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
         .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
-/// Prefilter and cache per `--no-prefilter` and `--no-cache`.
-pub fn engine_settings(args: &CheckArgs, cwd: &Path) -> Settings {
-    Settings {
-        prefilter: !args.no_prefilter,
-        // A separate reader: a broken Cargo.toml above `cwd` is not this run's problem.
-        cache: (!args.no_cache)
-            .then(|| Cache::open(&cache::location(cwd, &mut Manifests::new(cwd)))),
-    }
-}
-
-/// [`prepare`] for `args.paths`, a bad configuration printed as an exit code.
-fn prepared(
-    args: &CheckArgs,
-    cwd: &Path,
-    manifests: &mut Manifests,
-    err: &mut dyn Write,
-) -> Result<(Options, Exclude), i32> {
-    prepare(args, cwd, &args.paths, manifests).map_err(|message| {
-        let _ = writeln!(err, "error: {message}");
-        EXIT_FAILURE
-    })
-}
-
-/// Print mcp-lint's own problems (sorted, once each) and warn when nothing was found to lint.
-/// Returns whether there were problems.
-fn print_problems(
-    mut problems: Vec<String>,
-    args: &CheckArgs,
-    discovery: &Discovery,
-    err: &mut dyn Write,
-) -> bool {
-    problems.sort();
-    problems.dedup();
-    for p in &problems {
-        let _ = writeln!(err, "error: {p}");
-    }
-    if discovery.reported_files() == 0 && problems.is_empty() {
-        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        let _ = writeln!(
-            err,
-            "warning: no Rust files found under {}",
-            paths.join(", ")
-        );
-    }
-    !problems.is_empty()
-}
-
-/// Load the configuration, find the crates under `args.paths` and read all their files (for
-/// `--fix`, which rewrites them), printing mcp-lint's own problems to `err`. Returns the crates,
-/// the options and whether mcp-lint failed somewhere, or the exit code when nothing can be
-/// linted (bad configuration).
-pub fn read_inputs(
-    args: &CheckArgs,
-    cwd: &Path,
-    err: &mut dyn Write,
-) -> Result<(Vec<CrateInput>, Options, bool), i32> {
-    let mut manifests = Manifests::new(cwd);
-    let (options, exclude) = prepared(args, cwd, &mut manifests, err)?;
-    let discovery = discover::discover(
-        &args.paths,
-        cwd,
-        &exclude,
-        args.force_exclude,
-        &mut manifests,
-    );
-    let mut problems = discovery.errors.clone();
-    let inputs = crate_inputs(&discovery, &mut manifests, &mut problems);
-    problems.extend(manifests.take_errors());
-    let tool_failed = print_problems(problems, args, &discovery, err);
-    Ok((inputs, options, tool_failed))
-}
-
-/// Read every file of every crate. Unreadable files become problems; the rest is still linted.
-pub fn crate_inputs(
-    discovery: &Discovery,
-    manifests: &mut Manifests,
-    problems: &mut Vec<String>,
-) -> Vec<CrateInput> {
-    discovery
-        .crates
-        .iter()
-        .map(|c| crate_input(c, manifests, problems))
-        .filter(|c| c.files.iter().any(|f| f.report))
-        .collect()
-}
-
-fn crate_input(
-    files: &CrateFiles,
-    manifests: &mut Manifests,
-    problems: &mut Vec<String>,
-) -> CrateInput {
-    let manifest = files
-        .package_root
-        .as_deref()
-        .and_then(|root| manifests.facts(root));
-    read_crate(files, manifest, problems)
-}
-
-/// Read a crate's files; unreadable ones become problems and are left out.
-pub fn read_crate(
-    files: &CrateFiles,
-    manifest: Option<Manifest>,
-    problems: &mut Vec<String>,
-) -> CrateInput {
-    let mut inputs = Vec::with_capacity(files.files.len());
-    for f in &files.files {
-        match std::fs::read(&f.path) {
-            Ok(contents) => inputs.push(SourceInput {
-                path: f.display.clone(),
-                contents,
-                role: f.role,
-                report: f.report,
-            }),
-            Err(e) => problems.push(format!("could not read {}: {e}", f.display.display())),
-        }
-    }
-    CrateInput {
-        root: files.package_root.clone(),
-        manifest,
-        files: inputs,
-    }
-}
-
-/// Analyse every crate in parallel (on the current rayon pool), the reports in crate order.
-pub fn analyze_all(inputs: &[CrateInput], options: &Options) -> Vec<FileReport> {
-    use rayon::prelude::*;
-    let per_crate: Vec<Vec<FileReport>> = inputs
-        .par_iter()
-        .map(|input| lints::analyze(input, options))
-        .collect();
-    per_crate.into_iter().flatten().collect()
-}
-
-/// 2 when mcp-lint failed (even with `--exit-zero`), else 1 for error-level findings (warnings
-/// too with `--deny-warnings`), else 0.
-pub fn exit_code(reports: &[FileReport], tool_failed: bool, args: &CheckArgs) -> i32 {
-    let internal = reports
-        .iter()
-        .flat_map(|r| &r.diagnostics)
-        .any(lints::Diagnostic::is_internal_error);
-    if tool_failed || internal {
-        return EXIT_FAILURE;
-    }
-    if args.exit_zero {
-        return EXIT_CLEAN;
-    }
-    let summary = Summary::of(reports);
-    if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
-        EXIT_FINDINGS
-    } else {
-        EXIT_CLEAN
-    }
-}
-
-/// Colour per `--color`, `NO_COLOR` and whether stdout is a terminal; width from `COLUMNS`.
-fn human_style(choice: ColorChoice) -> HumanStyle {
-    let color = match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").unwrap_or_default().is_empty()
-        }
-    };
-    let width = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|w| *w >= 40)
-        .unwrap_or(HumanStyle::plain().width);
-    HumanStyle { color, width }
+/// Lint `request` from `cwd` in one go: [`Session::open`], [`Session::discover`],
+/// [`Session::lint`].
+pub fn lint(request: Request, cwd: &Path) -> Result<Linted, String> {
+    let mut session = Session::open(request, cwd)?;
+    let discovery = session.discover();
+    Ok(session.lint(discovery))
 }

@@ -298,7 +298,7 @@ fn a_panicking_crate_is_an_internal_error_and_the_others_are_kept() {
         unreachable!("a check command")
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = mcp_lint::driver::check_with(&args, p.path(), &mut out, &mut err, &analyze);
+    let code = mcp_lint::commands::check::check_with(&args, p.path(), &mut out, &mut err, &analyze);
     assert_eq!(code, 2, "{}", String::from_utf8_lossy(&err));
     let doc: serde_json::Value = serde_json::from_slice(&out).expect("json");
     let found: Vec<(String, String, String)> = doc["diagnostics"]

@@ -613,14 +613,14 @@ fn the_server_s_own_code_has_no_findings() {
 }
 
 /// Server mode cannot print: the only code that takes stdout is `run` in src/lib.rs, after
-/// `mcp` (and `server`) have returned, and the colour check in src/session.rs only asks whether
+/// `mcp` (and `server`) have returned, and the colour check in src/commands/output.rs only asks whether
 /// stdout is a terminal. Anything else in the front end or the analysis fails here.
 #[test]
 fn nothing_outside_the_printing_commands_writes_to_stdout() {
     // The `check` and `cargo mcp-lint` entry points own stdout; `mcp` never reaches them.
     const ALLOWED: [(&str, &str); 3] = [
         ("src/lib.rs", "let stdout = std::io::stdout();"),
-        ("src/session.rs", "std::io::stdout().is_terminal()"),
+        ("src/commands/output.rs", "std::io::stdout().is_terminal()"),
         (
             "src/commands/cargo/mod.rs",
             "let stdout = std::io::stdout();",

@@ -111,7 +111,7 @@ pub fn analyze_prefilter(data: &[u8]) {
     };
     if has_ident(tokens, "rmcp") {
         assert!(
-            mcp_lint::prefilter::has_ident(data, "rmcp"),
+            mcp_lint::workspace::prefilter::has_ident(data, "rmcp"),
             "the prefilter missed an rmcp identifier in {text:?}"
         );
     }

@@ -178,7 +178,7 @@ impl Document {
         let path = uri
             .to_file_path()
             .ok()
-            .map(|p| crate::discover::normalize(&p));
+            .map(|p| crate::workspace::paths::normalize(&p));
         let index = LineIndex::new(&text);
         Document {
             uri,

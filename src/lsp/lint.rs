@@ -1,15 +1,13 @@
-//! Linting for the editor: the crate a document belongs to, found and read the way `mcp-lint
-//! check` does (discovery, Cargo.toml, configuration), with the in-memory text of every open
+//! Linting for the editor: the crate a document belongs to, linted by the session `mcp-lint
+//! check` runs (discovery, Cargo.toml, configuration), with the in-memory text of every open
 //! document of that crate in place of what is on disk. No LSP types here.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use lints::{CrateInput, FileRole, SourceInput};
-
-use crate::config;
-use crate::discover::{self, Exclude};
-use crate::manifest::Manifests;
+use crate::session::{self, Request};
+use crate::workspace::discover;
+use crate::workspace::manifest::Manifests;
 
 /// The unit the analysis runs on: a package (by its root directory), or a `.rs` file outside
 /// any package, linted on its own.
@@ -25,14 +23,6 @@ impl CrateKey {
         match discover::member_of(path, manifests) {
             Some((root, _)) => CrateKey::Package(root),
             None => CrateKey::File(path.to_path_buf()),
-        }
-    }
-
-    /// Where the configuration lookup starts.
-    fn start(&self) -> &Path {
-        match self {
-            CrateKey::Package(root) => root,
-            CrateKey::File(path) => path,
         }
     }
 
@@ -55,126 +45,33 @@ pub struct Outcome {
     pub problems: Vec<String>,
 }
 
-/// Lint the crate `key` with `open` (the open documents of that crate: absolute path → text)
-/// substituted for the files on disk. Paths in messages are relative to `cwd`. `Err` is a
-/// configuration error: like `mcp-lint check`, nothing is linted then.
-pub fn lint_crate(
-    key: &CrateKey,
-    open: &BTreeMap<PathBuf, String>,
-    cwd: &Path,
-) -> Result<Outcome, String> {
-    let mut manifests = Manifests::new(cwd);
-    let config = config::load(None, cwd, &[key.start().to_path_buf()], &mut manifests)?;
-    let options = config::options(config.as_ref(), &default_check_args()?)?;
-    let exclude = config::exclude(config.as_ref(), cwd)?;
-
-    let mut outcome = Outcome::default();
-    let files = match key {
-        CrateKey::Package(root) => {
-            package_files(root, open, cwd, &exclude, &mut manifests, &mut outcome)
-        }
-        CrateKey::File(path) if open.contains_key(path) && !excluded(&exclude, path) => {
-            vec![(path.clone(), discover::role_from_components(path))]
-        }
-        CrateKey::File(_) => Vec::new(),
-    };
-    let mut inputs = Vec::with_capacity(files.len());
-    for (path, role) in files {
-        let (contents, report) = match open.get(&path) {
-            Some(text) => (text.as_bytes().to_vec(), true),
-            None => match std::fs::read(&path) {
-                Ok(bytes) => (bytes, false),
-                Err(e) => {
-                    let shown = discover::relative_to(&path, cwd);
-                    outcome
-                        .problems
-                        .push(format!("could not read {}: {e}", shown.display()));
-                    continue;
-                }
-            },
-        };
-        inputs.push(SourceInput {
-            path,
-            contents,
-            role,
-            report,
-        });
-    }
-    let input = CrateInput {
-        root: match key {
-            CrateKey::Package(root) => Some(root.clone()),
-            CrateKey::File(_) => None,
-        },
-        manifest: match key {
-            CrateKey::Package(root) => manifests.facts(root),
-            CrateKey::File(_) => None,
-        },
-        files: inputs,
-    };
-    outcome.problems.extend(manifests.take_errors());
-    if input.files.iter().any(|f| f.report) {
-        for report in lints::analyze(&input, &options) {
-            outcome.files.insert(report.path, report.diagnostics);
-        }
-    }
-    Ok(outcome)
-}
-
-/// Every file of the package at `root` (what `check` reads for context: its member directories
-/// and `build.rs`), plus open documents of the package that are not on disk yet.
-fn package_files(
-    root: &Path,
-    open: &BTreeMap<PathBuf, String>,
-    cwd: &Path,
-    exclude: &Exclude,
-    manifests: &mut Manifests,
-    outcome: &mut Outcome,
-) -> Vec<(PathBuf, FileRole)> {
-    let mut paths: Vec<PathBuf> = discover::MEMBER_DIRS
-        .iter()
-        .map(|d| root.join(d))
-        .filter(|d| d.is_dir())
+/// Lint the crate of `open` (the open documents of one crate: absolute path → text), their
+/// text in place of the files on disk; the rest of the crate is read for context. Paths in
+/// messages are relative to `cwd`. `Err` is a configuration error: like `mcp-lint check`,
+/// nothing is linted then.
+pub fn lint_crate(open: &BTreeMap<PathBuf, String>, cwd: &Path) -> Result<Outcome, String> {
+    let on_disk: Vec<PathBuf> = open
+        .keys()
+        .filter(|p| std::fs::symlink_metadata(p).is_ok())
+        .cloned()
         .collect();
-    let build_rs = root.join("build.rs");
-    if build_rs.is_file() {
-        paths.push(build_rs);
-    }
-    let discovery = discover::discover(&paths, cwd, exclude, true, manifests);
-    outcome.problems.extend(discovery.errors);
-    let mut files: Vec<(PathBuf, FileRole)> = discovery
-        .crates
-        .into_iter()
-        .filter(|c| c.package_root.as_deref() == Some(root))
-        .flat_map(|c| c.files)
-        .map(|f| (f.path, f.role))
-        .collect();
-    for path in open.keys() {
-        if files.iter().any(|(p, _)| p == path) || path.exists() || excluded(exclude, path) {
-            continue;
-        }
-        if let Some((r, role)) = discover::member_of(path, manifests) {
-            if r == root {
-                files.push((path.clone(), role));
-            }
-        }
-    }
-    files
-}
-
-/// Is `path`, or a directory above it, excluded by the configuration?
-fn excluded(exclude: &Exclude, path: &Path) -> bool {
-    path.ancestors().any(|p| exclude.matches(p))
-}
-
-/// `check`'s defaults for everything the command line could set: the server takes its settings
-/// from the configuration files only.
-fn default_check_args() -> Result<crate::cli::CheckArgs, String> {
-    match crate::cli::parse(["mcp-lint", "check"]) {
-        Ok(crate::cli::Cli {
-            command: crate::cli::Command::Check(args),
-        }) => Ok(args),
-        _ => Err("internal error: the default `check` arguments do not parse".to_string()),
-    }
+    let request = Request {
+        // The server takes its settings from the configuration files only; like pre-commit, it
+        // names files, so their excludes apply to them.
+        force_exclude: true,
+        unsaved: open.clone(),
+        absolute_paths: true,
+        ..Request::paths(on_disk)
+    };
+    let linted = session::lint(request, cwd)?;
+    Ok(Outcome {
+        files: linted
+            .reports
+            .into_iter()
+            .map(|r| (r.path, r.diagnostics))
+            .collect(),
+        problems: linted.problems,
+    })
 }
 
 #[cfg(test)]
@@ -213,7 +110,7 @@ mod tests {
         assert_eq!(key, CrateKey::Package(root.clone()));
 
         let open = BTreeMap::from([(tools.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&key, &open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root).expect("config is fine");
         assert_eq!(
             outcome.files.keys().collect::<Vec<_>>(),
             vec![&tools],
@@ -227,7 +124,7 @@ mod tests {
             "let t = \"fixed\".to_string();",
         );
         let open = BTreeMap::from([(tools.clone(), fixed)]);
-        let outcome = lint_crate(&key, &open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root).expect("config is fine");
         assert_eq!(names(&outcome, &tools), Vec::<&str>::new());
     }
 
@@ -238,15 +135,15 @@ mod tests {
         let key = CrateKey::of(&new, &mut Manifests::new(&root));
         assert_eq!(key, CrateKey::Package(root.clone()));
         let open = BTreeMap::from([(new.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&key, &open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root).expect("config is fine");
         assert_eq!(names(&outcome, &new), ["tool_failure_as_protocol_error"]);
 
         write(&root, "mcp-lint.toml", "exclude = [\"new.rs\"]\n");
-        let outcome = lint_crate(&key, &open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root).expect("config is fine");
         assert!(outcome.files.is_empty(), "{:?}", outcome.files);
 
         write(&root, "mcp-lint.toml", "[lints]\nMCP001 = \"alow\"\n");
-        let error = lint_crate(&key, &open, &root).unwrap_err();
+        let error = lint_crate(&open, &root).unwrap_err();
         assert!(
             error.contains("mcp-lint.toml") && error.contains("did you mean `allow`"),
             "{error}"
@@ -261,14 +158,13 @@ mod tests {
         let key = CrateKey::of(&loose, &mut Manifests::new(&root));
         assert_eq!(key, CrateKey::File(loose.clone()));
         let open = BTreeMap::from([(loose.clone(), "fn main() {".to_string())]);
-        let outcome = lint_crate(&key, &open, &root).expect("no config");
+        let outcome = lint_crate(&open, &root).expect("no config");
         assert_eq!(names(&outcome, &loose), ["parse_error"]);
 
         write(&root, "p/Cargo.toml", "[package\n");
         let lib = root.join("p/src/lib.rs");
-        let key = CrateKey::of(&lib, &mut Manifests::new(&root));
         let open = BTreeMap::from([(lib.clone(), "fn f() {}".to_string())]);
-        let outcome = lint_crate(&key, &open, &root).expect("no config");
+        let outcome = lint_crate(&open, &root).expect("no config");
         assert_eq!(names(&outcome, &lib), Vec::<&str>::new());
         assert_eq!(outcome.problems.len(), 1, "{:?}", outcome.problems);
         assert!(outcome.problems[0].contains("p/Cargo.toml"));

@@ -36,8 +36,8 @@ use lsp_types::{
 };
 use serde_json::Value;
 
-use crate::config::CONFIG_FILE;
-use crate::manifest::Manifests;
+use crate::workspace::config::CONFIG_FILE;
+use crate::workspace::manifest::Manifests;
 use actions::EditCaps;
 use document::{Document, Encoding};
 use lint::CrateKey;
@@ -164,7 +164,7 @@ impl ClientInfo {
                 .and_then(folder_path)
                 .or_else(|| params.get("rootPath")?.as_str().map(PathBuf::from))
                 .filter(|p| p.is_absolute());
-            folders.extend(root.map(|p| crate::discover::normalize(&p)));
+            folders.extend(root.map(|p| crate::workspace::paths::normalize(&p)));
         }
         ClientInfo {
             encoding: Encoding::negotiate(&offered),
@@ -190,7 +190,7 @@ fn folder_path(uri: &Value) -> Option<PathBuf> {
 fn file_path(uri: &Url) -> Option<PathBuf> {
     uri.to_file_path()
         .ok()
-        .map(|p| crate::discover::normalize(&p))
+        .map(|p| crate::workspace::paths::normalize(&p))
 }
 
 /// Documents whose crates need linting.
@@ -572,7 +572,7 @@ impl<'c> Server<'c> {
             .filter_map(|d| Some((d.path.clone()?, d.text.clone())))
             .collect();
         let cwd = self.cwd_for(key);
-        let mut outcome = match lint::lint_crate(key, &open, &cwd) {
+        let mut outcome = match lint::lint_crate(&open, &cwd) {
             Ok(outcome) => outcome,
             Err(config_error) => {
                 // Like `check`: a configuration error means no findings until it is fixed.

@@ -14,23 +14,16 @@
 //! - inline `source` of at most [`MAX_SOURCE_BYTES`].
 
 mod fixes;
+mod limits;
 mod params;
 mod render;
 mod server;
 mod work;
 
+pub use limits::{MAX_FILES, MAX_FINDINGS, MAX_SOURCE_BYTES, MAX_TEXT_BYTES};
 pub use server::LintServer;
 
 use rmcp::ServiceExt;
-
-/// Files reported on per call.
-pub const MAX_FILES: usize = 250;
-/// Findings listed per call.
-pub const MAX_FINDINGS: usize = 100;
-/// Text per result, in bytes (about 12k tokens).
-pub const MAX_TEXT_BYTES: usize = 48 * 1024;
-/// Inline `source` per call, in bytes.
-pub const MAX_SOURCE_BYTES: usize = 1024 * 1024;
 
 /// Serve until the client closes stdin. Exit code 0, or 2 when the server could not start or
 /// the transport failed.

@@ -5,10 +5,18 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::fixes::Preview;
-use super::work::Analysis;
-use super::{MAX_FINDINGS, MAX_TEXT_BYTES};
-use crate::report::{concise, json, related_note, Summary};
+use super::limits::{MAX_FINDINGS, MAX_TEXT_BYTES};
+use crate::report::related::related_note;
+use crate::report::{concise, json, Summary};
 use crate::rules::{self, JsonRule};
+
+/// The findings of one call, sorted by path, with what could not be read.
+pub struct Analysis {
+    pub reports: Vec<FileReport>,
+    /// Files or directories that could not be read or walked, and broken Cargo.toml files:
+    /// the rest was still checked.
+    pub problems: Vec<String>,
+}
 
 /// A successful tool result: text for the model, plus structured content for tools with an
 /// `outputSchema` (serialized here; a failure is the server's fault, reported as such).

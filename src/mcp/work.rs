@@ -8,27 +8,20 @@
 use std::path::{Path, PathBuf};
 
 use lints::registry::did_you_mean;
-use lints::{CrateInput, Dependency, FileReport, Manifest, ProtocolVersion, SourceInput};
+use lints::{CrateInput, Dependency, Manifest, ProtocolVersion, SourceInput};
 
+use super::fixes;
+use super::limits::{MAX_FILES, MAX_SOURCE_BYTES};
 use super::params::{ExplainArgs, FixPreviewArgs, LintArgs};
-use super::render::{self, Output};
-use super::{fixes, MAX_FILES, MAX_SOURCE_BYTES};
-use crate::cli::{CheckArgs, ColorChoice, Format, LevelArgs};
-use crate::discover::{self, normalize, relative_to, Exclude};
-use crate::driver;
-use crate::manifest::Manifests;
+use super::render::{self, Analysis, Output};
 use crate::rules::{self, Explained};
+use crate::session::{Request, Session};
+use crate::workspace::config::Overrides;
+use crate::workspace::discover::{self, Exclude};
+use crate::workspace::paths::{normalize, relative_to};
 
 /// The path inline `source` is reported under when `source_path` is not given.
 const DEFAULT_SOURCE_PATH: &str = "src/lib.rs";
-
-/// The findings of one call, sorted by path, with what could not be read.
-pub struct Analysis {
-    pub reports: Vec<FileReport>,
-    /// Files or directories that could not be read or walked, and broken Cargo.toml files:
-    /// the rest was still checked.
-    pub problems: Vec<String>,
-}
 
 /// Which files to check and how: the arguments `lint` and `fix_preview` share.
 struct Scope<'a> {
@@ -132,51 +125,33 @@ fn target_protocol(given: Option<&str>) -> Result<Option<ProtocolVersion>, Strin
         })
 }
 
-/// The `check` arguments a tool call stands for; levels come from the configuration only.
-fn check_args(
+/// The request a tool call stands for: levels come from the configuration only, and a call
+/// reads the files it is given, leaving no cache behind in the project.
+fn request(
     paths: Vec<PathBuf>,
     target_protocol: Option<ProtocolVersion>,
     include_tests: bool,
     config: Option<&str>,
-) -> CheckArgs {
-    CheckArgs {
-        paths,
-        format: Format::Json,
-        levels: LevelArgs {
-            allow: Vec::new(),
-            warn: Vec::new(),
-            deny: Vec::new(),
-            forbid: Vec::new(),
-        },
-        deny_warnings: false,
-        exit_zero: false,
-        statistics: false,
-        target_protocol,
-        include_tests,
+) -> Request {
+    Request {
         config: config.map(PathBuf::from),
-        color: ColorChoice::Never,
-        baseline: None,
-        level_flags: Vec::new(),
-        force_exclude: false,
-        message_format: Vec::new(),
-        fix: false,
-        unsafe_fixes: false,
-        diff: false,
-        threads: 0,
-        // A tool call reads the files it is given; it leaves no cache behind in the project.
-        no_cache: true,
-        no_prefilter: false,
+        overrides: Overrides {
+            levels: Vec::new(),
+            target_protocol,
+            include_tests,
+        },
+        cache: false,
+        // Every file named is analysed: one that does not parse is a `parse_error` finding.
+        prefilter: false,
+        ..Request::paths(paths)
     }
 }
 
-/// Configuration and options for `args`, or the isError text for a bad configuration.
-fn prepare(
-    args: &CheckArgs,
-    cwd: &Path,
-    manifests: &mut Manifests,
-) -> Result<(lints::Options, Exclude), String> {
-    driver::prepare(args, cwd, &args.paths, manifests).map_err(|e| {
-        let instead = if args.config.is_some() {
+/// The session for `request`, or the isError text for a bad configuration.
+fn open(request: Request, cwd: &Path) -> Result<Session, String> {
+    let explicit = request.config.is_some();
+    Session::open(request, cwd).map_err(|e| {
+        let instead = if explicit {
             "pass in `config` the path of a valid mcp-lint.toml (or a Cargo.toml with \
              [package.metadata.mcp-lint])"
         } else {
@@ -210,20 +185,16 @@ fn analyze_paths(cwd: &Path, scope: &Scope<'_>) -> Result<Analysis, String> {
     }
     let target = target_protocol(scope.target_protocol)?;
     let paths: Vec<PathBuf> = scope.paths.iter().map(PathBuf::from).collect();
-    let args = check_args(paths, target, scope.include_tests, scope.config);
-    let mut manifests = Manifests::new(cwd);
-    let (options, exclude) = prepare(&args, cwd, &mut manifests)?;
     let extra = Exclude::new(cwd, scope.exclude).map_err(|e| {
         format!("`exclude`: {e}; pass glob patterns such as `tests` or `generated/**`")
     })?;
-
-    let mut discovery = discover::discover(&args.paths, cwd, &exclude, false, &mut manifests);
-    // The call's `exclude` only takes files out of the report: they stay crate context.
-    for file in discovery.crates.iter_mut().flat_map(|c| c.files.iter_mut()) {
-        if file.report && extra.matches(&file.path) {
-            file.report = false;
-        }
-    }
+    let request = Request {
+        // The call's `exclude` only takes files out of the report: they stay crate context.
+        unreported: Some(extra),
+        ..request(paths, target, scope.include_tests, scope.config)
+    };
+    let mut session = open(request, cwd)?;
+    let discovery = session.discover();
     let reported = discovery.reported_files();
     if reported == 0 {
         let mut message = format!(
@@ -234,7 +205,7 @@ fn analyze_paths(cwd: &Path, scope: &Scope<'_>) -> Result<Analysis, String> {
         if !scope.exclude.is_empty() {
             message.push_str(", and check that `exclude` does not leave out every file");
         }
-        for e in &discovery.errors {
+        for e in session.take_problems() {
             message.push_str(&format!("\n{e}"));
         }
         return Err(message);
@@ -242,15 +213,11 @@ fn analyze_paths(cwd: &Path, scope: &Scope<'_>) -> Result<Analysis, String> {
     if reported > MAX_FILES {
         return Err(too_many_files(cwd, scope.paths, &discovery, reported));
     }
-
-    let mut problems = discovery.errors.clone();
-    let inputs = driver::crate_inputs(&discovery, &mut manifests, &mut problems);
-    problems.extend(manifests.take_errors());
-    problems.sort();
-    problems.dedup();
-    let mut reports = driver::analyze_all(&inputs, &options);
-    reports.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Analysis { reports, problems })
+    let linted = session.lint(discovery);
+    Ok(Analysis {
+        reports: linted.reports,
+        problems: linted.problems,
+    })
 }
 
 fn analyze_source(cwd: &Path, source: &str, args: &LintArgs) -> Result<Analysis, String> {
@@ -273,13 +240,15 @@ fn analyze_source(cwd: &Path, source: &str, args: &LintArgs) -> Result<Analysis,
         ));
     }
     let target = target_protocol(args.target_protocol.as_deref())?;
-    let check = check_args(
-        Vec::new(),
-        target,
-        args.include_tests,
-        args.config.as_deref(),
-    );
-    let (options, _) = prepare(&check, cwd, &mut Manifests::new(cwd))?;
+    let session = open(
+        request(
+            Vec::new(),
+            target,
+            args.include_tests,
+            args.config.as_deref(),
+        ),
+        cwd,
+    )?;
     let path = PathBuf::from(shown);
     let input = CrateInput {
         root: None,
@@ -298,7 +267,7 @@ fn analyze_source(cwd: &Path, source: &str, args: &LintArgs) -> Result<Analysis,
         }],
     };
     Ok(Analysis {
-        reports: driver::analyze_all(&[input], &options),
+        reports: session.analyze(&[input]),
         problems: Vec::new(),
     })
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use lints::{Diagnostic, FileReport, Related};
 
-use super::{related_message, related_place};
+use super::related::{related_message, related_place};
 
 /// One finding as one line (line breaks in the message become spaces).
 pub fn line(path: &std::path::Path, d: &Diagnostic) -> String {

@@ -13,9 +13,9 @@ use std::path::Path;
 
 use lints::{Diagnostic, FileReport};
 
-use crate::paths;
 use crate::report::human::lint_identity;
-use crate::report::related_note;
+use crate::report::related::related_note;
+use crate::workspace::paths;
 
 pub fn write(out: &mut dyn Write, reports: &[FileReport], cwd: &Path) -> io::Result<()> {
     let root = paths::repository_root(cwd);

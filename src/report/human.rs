@@ -91,8 +91,8 @@ pub fn render(source: &SourceFile, diagnostic: &Diagnostic, style: &HumanStyle) 
     for related in &diagnostic.related {
         let note = format!(
             "{}: {}",
-            super::related_place(&related.path, related),
-            super::related_message(related)
+            super::related::related_place(&related.path, related),
+            super::related::related_message(related)
         );
         out.push_str(&wrap_note(&note, style.width));
     }
@@ -103,7 +103,7 @@ pub fn render(source: &SourceFile, diagnostic: &Diagnostic, style: &HumanStyle) 
 pub fn write(
     out: &mut dyn std::io::Write,
     reports: &[FileReport],
-    summary: &super::Summary,
+    summary: &super::summary::Summary,
     style: &HumanStyle,
 ) -> std::io::Result<()> {
     for report in reports {

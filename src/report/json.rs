@@ -12,7 +12,7 @@ use lints::{FileReport, Span};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{statistics, Summary};
+use super::summary::{statistics, Summary};
 
 /// The `--format json` document.
 #[derive(Serialize, JsonSchema)]

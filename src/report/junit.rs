@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use lints::FileReport;
 
 use crate::report::human::lint_identity;
-use crate::report::related_note;
+use crate::report::related::related_note;
 
 pub fn write(out: &mut dyn Write, reports: &[FileReport]) -> io::Result<()> {
     out.write_all(render(reports).as_bytes())

@@ -16,7 +16,7 @@ use lints::registry::{self, Group, Level};
 use lints::{Diagnostic, Edit, FileReport, Lint, SourceFile, Span};
 use serde::Serialize;
 
-use crate::paths;
+use crate::workspace::paths;
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const SARIF_VERSION: &str = "2.1.0";

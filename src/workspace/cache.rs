@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime};
 use lints::{Applicability, Diagnostic, Edit, FileReport, Fix, Level, Related, SourceFile, Span};
 use serde::{Deserialize, Serialize};
 
-use crate::manifest::Manifests;
+use crate::workspace::manifest::Manifests;
 
 /// Directory name under the target directory.
 pub const TARGET_SUBDIR: &str = "mcp-lint-cache";

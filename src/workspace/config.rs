@@ -9,15 +9,26 @@ use lints::registry::did_you_mean;
 use lints::{Level, Options, ProtocolVersion, Selector};
 use toml::{Table, Value};
 
-use crate::cli::CheckArgs;
-use crate::discover::{normalize, relative_to, Exclude};
-use crate::manifest::{read_toml, CargoToml, Manifests};
+use crate::workspace::discover::Exclude;
+use crate::workspace::manifest::{read_toml, CargoToml, Manifests};
+use crate::workspace::paths::{normalize, relative_to};
 
 pub const CONFIG_FILE: &str = "mcp-lint.toml";
 
 const TOP_KEYS: [&str; 4] = ["target-protocol", "include-tests", "exclude", "lints"];
 const LINT_KEYS: [&str; 3] = ["level", "extra-phrases", "server-fault-markers"];
 const LEVELS: [&str; 4] = ["allow", "warn", "deny", "forbid"];
+
+/// What a run sets over the configuration (`check`'s `-A/-W/-D/-F`, `--target-protocol` and
+/// `--include-tests`, or a tool call's arguments).
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// Levels in the order given, applied after the configuration's.
+    pub levels: Vec<(String, Level)>,
+    pub target_protocol: Option<ProtocolVersion>,
+    /// Lint test code too (the configuration can only turn this on).
+    pub include_tests: bool,
+}
 
 /// A validated configuration.
 #[derive(Clone, Debug, Default)]
@@ -313,9 +324,9 @@ pub fn exclude(config: Option<&Config>, cwd: &Path) -> Result<Exclude, String> {
     }
 }
 
-/// The analysis options: defaults, then the config, then the command line (`-A/-W/-D/-F` left
-/// to right after the config's levels).
-pub fn options(config: Option<&Config>, cli: &CheckArgs) -> Result<Options, String> {
+/// The analysis options: defaults, then the config, then the overrides (levels left to right
+/// after the config's).
+pub fn options(config: Option<&Config>, overrides: &Overrides) -> Result<Options, String> {
     let mut options = Options::default();
     if let Some(config) = config {
         for (selector, level) in &config.levels {
@@ -328,7 +339,7 @@ pub fn options(config: Option<&Config>, cli: &CheckArgs) -> Result<Options, Stri
         options.vague_phrases = config.vague_phrases.clone();
         options.server_fault_markers = config.server_fault_markers.clone();
     }
-    for (selector, level) in &cli.level_flags {
+    for (selector, level) in &overrides.levels {
         options.levels.apply(selector, *level).map_err(|e| {
             let flag = match level {
                 Level::Allow => "--allow",
@@ -339,10 +350,10 @@ pub fn options(config: Option<&Config>, cli: &CheckArgs) -> Result<Options, Stri
             format!("{flag} {selector}: {e}")
         })?;
     }
-    if let Some(target) = cli.target_protocol {
+    if let Some(target) = overrides.target_protocol {
         options.target_protocol = target;
     }
-    options.include_tests |= cli.include_tests;
+    options.include_tests |= overrides.include_tests;
     Ok(options)
 }
 
@@ -382,14 +393,15 @@ MCP007 = "allow"
         assert_eq!(c.vague_phrases, vec!["no luck".to_string()]);
         assert_eq!(c.server_fault_markers, vec!["pool_timeout".to_string()]);
         assert_eq!(c.dir, PathBuf::from("/p"));
-        let cli = crate::cli::parse([
-            "mcp-lint", "check", "-W", "MCP007", "-A", "all", "-D", "MCP003",
-        ])
-        .expect("parses");
-        let crate::cli::Command::Check(args) = cli.command else {
-            panic!("check")
+        let overrides = Overrides {
+            levels: vec![
+                ("MCP007".to_string(), Level::Warn),
+                ("all".to_string(), Level::Allow),
+                ("MCP003".to_string(), Level::Deny),
+            ],
+            ..Overrides::default()
         };
-        let o = options(Some(&c), &args).expect("valid selectors");
+        let o = options(Some(&c), &overrides).expect("valid selectors");
         assert_eq!(level_of(&o, "vague_error_text"), Level::Deny);
         assert_eq!(level_of(&o, "unknown_tool_as_tool_error"), Level::Allow);
         assert_eq!(level_of(&o, "MCP001"), Level::Allow);

@@ -7,14 +7,15 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsStr;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use lints::FileRole;
 use rayon::prelude::*;
 
-use crate::cache::FileStamp;
-use crate::manifest::Manifests;
+use crate::workspace::cache::FileStamp;
+use crate::workspace::manifest::Manifests;
+use crate::workspace::paths::{normalize, relative_to};
 
 /// Directory names never descended into (at any depth below a given path).
 const SKIPPED_DIRS: [&str; 4] = ["target", "vendor", "third_party", "node_modules"];
@@ -532,15 +533,6 @@ fn walk_dir(dir: &Path, here: &Ancestor<'_>, exclude: &Exclude, cwd: &Path) -> V
         .collect()
 }
 
-/// `path` relative to `cwd` when it lies under it.
-pub fn relative_to(path: &Path, cwd: &Path) -> PathBuf {
-    match path.strip_prefix(cwd) {
-        Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
-        Ok(rel) => rel.to_path_buf(),
-        Err(_) => path.to_path_buf(),
-    }
-}
-
 /// Relative to `cwd` when under it; otherwise the given path joined with the part below `root`.
 fn display_path(path: &Path, cwd: &Path, given: &Path, root: &Path) -> PathBuf {
     if let Ok(rel) = path.strip_prefix(cwd) {
@@ -551,23 +543,6 @@ fn display_path(path: &Path, cwd: &Path, given: &Path, root: &Path) -> PathBuf {
         Ok(rel) => given.join(rel),
         Err(_) => path.to_path_buf(),
     }
-}
-
-/// `cwd`-joined path with `.` and `..` resolved lexically (symlinks are kept as the user wrote).
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push(c);
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -163,7 +163,7 @@ fn load(dir: &Path, cwd: &Path) -> (Option<CargoToml>, Option<String>) {
 }
 
 pub fn read_toml(path: &Path, cwd: &Path) -> Result<Table, String> {
-    let shown = crate::discover::relative_to(path, cwd);
+    let shown = crate::workspace::paths::relative_to(path, cwd);
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("could not read {}: {e}", shown.display()))?;
     text.parse::<Table>().map_err(|e| {

@@ -1,9 +1,34 @@
 //! Paths as CI tools want them: resolved (symlinks too), relative to the repository root or to
-//! a baseline file's directory, with `/` separators, and as URIs for SARIF.
+//! a baseline file's directory, with `/` separators, and as URIs for SARIF; and the lexical
+//! helpers every module shares (`normalize`, `relative_to`).
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::discover::normalize;
+/// `cwd`-joined path with `.` and `..` resolved lexically (symlinks are kept as the user wrote).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `path` relative to `cwd` when it lies under it.
+pub fn relative_to(path: &Path, cwd: &Path) -> PathBuf {
+    match path.strip_prefix(cwd) {
+        Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => path.to_path_buf(),
+    }
+}
 
 /// `path` (relative ones taken from `cwd`) made absolute, with symlinks resolved as far as it
 /// exists (a file not written yet gets its directory's resolved path) and `.`/`..` resolved

@@ -8,6 +8,7 @@
 
 pub mod metadata;
 pub mod modules;
+pub mod owners;
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -15,16 +16,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use clap::{ArgAction, Args, FromArgMatches, ValueEnum};
-use lints::{FileReport, FileRole, Manifest};
+use lints::{FileReport, FileRole};
 
 use crate::cli::{self, CheckArgs, ColorChoice};
-use crate::discover::{self, normalize, Discovery, PackageSeed};
-use crate::driver::{self, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
-use crate::engine;
-use crate::manifest::Manifests;
+use crate::commands::check;
+use crate::commands::output::{self, Output, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 use crate::message_format::MessageFormat;
-use crate::report::cargo_json::{self, Located, Owner};
+use crate::report::cargo_json;
+use crate::session::{Package, Session, Targets};
+use crate::workspace::discover::{Discovery, PackageSeed};
+use crate::workspace::paths::normalize;
 use metadata::{Member, Query, Selection, Workspace};
+use owners::Owners;
 
 /// Which cargo command `--with-check` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -311,53 +314,32 @@ where
 /// `cargo mcp-lint`: `--with-check` first (its lines forwarded), then our findings, then, in
 /// JSON, one `build-finished` line for the whole run.
 pub fn lint(inv: &Invocation, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let format = match driver::output_format(&inv.check) {
-        Ok(f) => f,
-        Err(message) => {
-            let _ = writeln!(err, "error: {message}");
-            return EXIT_FAILURE;
-        }
-    };
-    let baseline = match driver::load_baseline(&inv.check, cwd, err) {
-        Ok(b) => b,
+    let mut output = match Output::of(&inv.check, cwd, err) {
+        Ok(o) => o,
         Err(code) => return code,
     };
+    output.build_finished_line = false;
+    let format = output.message_format;
     let checked = inv
         .cargo
         .with_check
         .map(|tool| run_check_tool(tool, inv, format, cwd, out));
     let mut code = match analyse(inv, cwd, err) {
-        Ok(analysis) if analysis.diff.is_some() => {
-            let diff = analysis.diff.as_deref().unwrap_or_default();
-            crate::fix::write_diff(diff, analysis.failed, out, err)
-        }
-        Ok(mut analysis) => {
-            if let Some(baseline) = &baseline {
-                baseline.apply(&mut analysis.reports, cwd, err);
+        Ok(analysis) => match &analysis.diff {
+            Some(diff) => output::write_diff(diff, analysis.failed, out, err),
+            None => {
+                output.owners = Some(Owners::for_workspace(cwd, analysis.workspace));
+                output::report_and_exit(
+                    &inv.check,
+                    cwd,
+                    &output,
+                    analysis.reports,
+                    analysis.failed,
+                    out,
+                    err,
+                )
             }
-            let code = driver::exit_code(&analysis.reports, analysis.failed, &inv.check);
-            let written = match format {
-                MessageFormat::Json(json) => {
-                    let owners = Owners {
-                        cwd: cwd.to_path_buf(),
-                        workspaces: vec![analysis.workspace],
-                        relative: true,
-                    };
-                    cargo_json::write_messages(
-                        out,
-                        err,
-                        &analysis.reports,
-                        &|r| owners.locate(r),
-                        &json,
-                    )
-                }
-                _ => driver::write_report(out, &analysis.reports, &inv.check, format, cwd),
-            };
-            match written {
-                Ok(()) => code,
-                Err(e) => driver::write_failed(e, err, code),
-            }
-        }
+        },
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
             EXIT_FAILURE
@@ -406,43 +388,30 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
         workspace: cargo.workspace,
         exclude: &cargo.exclude,
     })?;
-    let roots: Vec<PathBuf> = selected.iter().map(|m| m.dir.clone()).collect();
-    let mut manifests = Manifests::new(cwd);
-    let (options, exclude) = driver::prepare(&inv.check, cwd, &roots, &mut manifests)?;
-    let seeds: Vec<PackageSeed> = selected.iter().map(|m| seed(m)).collect();
-    let pool = driver::thread_pool(inv.check.threads)?;
-    let mut discovery =
-        pool.install(|| discover::discover_packages(&seeds, cwd, &exclude, &mut manifests));
-    let mut problems = std::mem::take(&mut discovery.errors);
-    problems.extend(only_under(&mut discovery, &inv.check.paths, cwd));
-    let facts: Vec<Option<Manifest>> = selected.iter().map(|m| Some(m.manifest.clone())).collect();
+    let packages: Vec<Package> = selected
+        .iter()
+        .map(|m| Package {
+            seed: seed(m),
+            manifest: m.manifest.clone(),
+        })
+        .collect();
+    let mut session = Session::open(check::request(&inv.check, Targets::Packages(packages)), cwd)?;
+    let mut discovery = session.discover();
+    let mut problems = only_under(&mut discovery, &inv.check.paths, cwd);
     // `--fix`/`--diff`: the files are fixed (or the diff made) first; the findings reported are
     // those left. Otherwise the engine lints (prefilter, cache, one task per crate).
     let (mut reports, diff, write_failed) = if inv.check.fix || inv.check.diff {
-        let inputs: Vec<_> = discovery
-            .crates
-            .iter()
-            .zip(facts)
-            .map(|(files, manifest)| driver::read_crate(files, manifest, &mut problems))
-            .filter(|c| c.files.iter().any(|f| f.report))
-            .collect();
-        print_problems(&mut problems, &mut manifests, err);
-        let run = crate::fix::fix_inputs(&inputs, &options, &inv.check, cwd, err);
+        let inputs = session.read(&discovery);
+        problems.extend(session.take_problems());
+        print_problems(&mut problems, err);
+        let mode = check::fix_mode(&inv.check);
+        let run = crate::fix::fix_inputs(&inputs, session.options(), mode, cwd, err);
         (run.reports, run.diff, run.failed)
     } else {
-        let settings = driver::engine_settings(&inv.check, cwd);
-        let outcome = pool.install(|| {
-            engine::lint(
-                &discovery.crates,
-                &facts,
-                &options,
-                &settings,
-                &lints::analyze_on_current_thread,
-            )
-        });
-        problems.extend(outcome.problems);
-        print_problems(&mut problems, &mut manifests, err);
-        (outcome.reports, None, false)
+        let linted = session.lint(discovery);
+        problems.extend(linted.problems);
+        print_problems(&mut problems, err);
+        (linted.reports, None, false)
     };
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Analysis {
@@ -453,9 +422,8 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
     })
 }
 
-/// mcp-lint's own problems (with the manifests'), sorted, once each, to `err`.
-fn print_problems(problems: &mut Vec<String>, manifests: &mut Manifests, err: &mut dyn Write) {
-    problems.extend(manifests.take_errors());
+/// mcp-lint's own problems, sorted, once each, to `err`.
+fn print_problems(problems: &mut Vec<String>, err: &mut dyn Write) {
     problems.sort();
     problems.dedup();
     for p in problems.iter() {
@@ -578,92 +546,6 @@ fn run_check_tool(
 
 fn is_build_finished(line: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v["reason"] == "build-finished")
-}
-
-/// Which package and target each reported file belongs to, from `cargo metadata`.
-pub struct Owners {
-    cwd: PathBuf,
-    workspaces: Vec<Workspace>,
-    /// Span paths relative to the workspace root, as cargo prints them (`cargo mcp-lint`, run
-    /// for one workspace); otherwise absolute (`mcp-lint check`, whose files may belong to
-    /// several workspaces).
-    relative: bool,
-}
-
-impl Owners {
-    /// For `mcp-lint check --message-format=json`: the workspaces of the packages that have
-    /// findings, one `cargo metadata` call per workspace; span paths are absolute. A package cargo cannot describe (no
-    /// cargo, a package outside its workspace) gets bare rustc diagnostics, with a warning.
-    pub fn for_check(reports: &[FileReport], cwd: &Path, err: &mut dyn Write) -> Owners {
-        let mut owners = Owners {
-            cwd: cwd.to_path_buf(),
-            workspaces: Vec::new(),
-            relative: false,
-        };
-        let mut manifests = Manifests::new(cwd);
-        let mut failed: Vec<PathBuf> = Vec::new();
-        for report in reports.iter().filter(|r| !r.diagnostics.is_empty()) {
-            let abs = normalize(&cwd.join(&report.path));
-            let Some(root) = manifests.package_root(&abs) else {
-                continue;
-            };
-            let known = owners
-                .workspaces
-                .iter()
-                .any(|w| w.members.iter().any(|m| m.dir == root));
-            if known || failed.contains(&root) {
-                continue;
-            }
-            let manifest = root.join("Cargo.toml");
-            match metadata::load(
-                cwd,
-                &Query {
-                    manifest_path: Some(&manifest),
-                    flags: Vec::new(),
-                },
-            ) {
-                Ok(ws) => owners.workspaces.push(ws),
-                Err(message) => {
-                    let _ = writeln!(
-                        err,
-                        "warning: {message}\nwarning: findings in {} are printed as bare rustc diagnostics, without a package",
-                        discover::relative_to(&root, cwd).display()
-                    );
-                    failed.push(root);
-                }
-            }
-        }
-        owners
-    }
-
-    /// The span file name and owner of a reported file.
-    pub fn locate(&self, report: &FileReport) -> Located<'_> {
-        let abs = normalize(&self.cwd.join(&report.path));
-        for ws in &self.workspaces {
-            let Some(member) = ws.member_of(&abs) else {
-                continue;
-            };
-            let Some(target) = member.owning_target(&abs) else {
-                continue;
-            };
-            let file_name = match abs.strip_prefix(&ws.root) {
-                Ok(rel) if self.relative => rel.to_path_buf(),
-                _ => abs.clone(),
-            };
-            return Located {
-                file_name: file_name.display().to_string(),
-                owner: Some(Owner {
-                    package_id: &member.id,
-                    manifest_path: &member.manifest_path,
-                    target: &target.raw,
-                }),
-            };
-        }
-        Located {
-            file_name: abs.display().to_string(),
-            owner: None,
-        }
-    }
 }
 
 #[cfg(test)]
