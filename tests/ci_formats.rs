@@ -223,6 +223,66 @@ fn sarif_with_fixes_and_the_demo_server_pass_the_validator() {
     assert_valid(&validator, &file);
 }
 
+#[test]
+fn sarif_with_related_locations_in_the_same_and_another_file_passes_the_validator() {
+    let Some(validator) = validator_or_skip(
+        "sarif_with_related_locations_in_the_same_and_another_file_passes_the_validator",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tools = "fn check() -> Result<(), McpError> {\n    Err(McpError::internal_error(\"x\", None))\n}\nfn read() { check()?; }\n";
+    let helpers =
+        "fn load() {\n    let _ = \"🦀\"; Err(McpError::invalid_params(\"[y]\", None))\n}\n";
+    write(dir.path(), "src/tools.rs", tools);
+    write(dir.path(), "src/helpers.rs", helpers);
+    let source = |path: &str, text: &str| Arc::new(SourceFile::new(path.into(), text.into()));
+    let (tools_src, helpers_src) = (
+        source("src/tools.rs", tools),
+        source("src/helpers.rs", helpers),
+    );
+    let span = |file: &SourceFile, needle: &str| {
+        let start = file.text.find(needle).unwrap();
+        file.span(start, start + needle.len())
+    };
+    let lint = lints::registry::find("MCP001").unwrap();
+    let d = Diagnostic::new(lint, span(&tools_src, "check()?"), "a failure")
+        .with_related(
+            "src/tools.rs",
+            span(&tools_src, "McpError::internal_error(\"x\", None)"),
+            "`check` builds the error here",
+        )
+        .with_related(
+            "src/helpers.rs",
+            span(&helpers_src, "McpError::invalid_params(\"[y]\", None)"),
+            "`load` builds the error [here]",
+        );
+    let reports = [
+        FileReport {
+            path: PathBuf::from("src/helpers.rs"),
+            source: Some(helpers_src),
+            diagnostics: Vec::new(),
+        },
+        FileReport {
+            path: PathBuf::from("src/tools.rs"),
+            source: Some(tools_src),
+            diagnostics: vec![d],
+        },
+    ];
+    let mut out = Vec::new();
+    mcp_lint::report::sarif::write(&mut out, &reports, dir.path()).unwrap();
+    let doc: Value = serde_json::from_slice(&out).unwrap();
+    let related = &doc["runs"][0]["results"][0]["relatedLocations"];
+    assert_eq!(related.as_array().map(Vec::len), Some(2), "{doc}");
+    assert_eq!(
+        related[1]["physicalLocation"]["artifactLocation"]["uri"],
+        "src/helpers.rs"
+    );
+    let file = dir.path().join("related.sarif");
+    std::fs::write(&file, &out).unwrap();
+    assert_valid(&validator, &file);
+}
+
 /// The harness is not vacuous: the validator's errors reach the test.
 #[test]
 fn the_validator_harness_sees_errors() {

@@ -90,7 +90,7 @@ pub fn report_and_exit(
             let finished = output
                 .build_finished_line
                 .then(|| cargo_json::build_finished_line(code == EXIT_CLEAN));
-            cargo_json::write_messages(out, err, &reports, &|r| owners.locate(r), &json)
+            cargo_json::write_messages(out, err, &reports, &|p| owners.locate(p), &json)
                 .and_then(|()| match finished {
                     Some(line) => writeln!(out, "{line}"),
                     None => Ok(()),

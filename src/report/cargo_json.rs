@@ -5,9 +5,13 @@
 //! The shapes are the ones `cargo_metadata` (and so rust-analyzer's flycheck) deserialises:
 //! `code.code` is `mcp_lint::<name>` (rust-analyzer shows source "mcp-lint" and code `<name>`),
 //! the primary span carries byte offsets, 1-based lines and character columns and the `text[]`
-//! lines, help and notes are span-less children, and a fix is a `help` child whose spans carry
-//! `suggested_replacement` and `suggestion_applicability` (rust-analyzer's quick fixes).
+//! lines, help and notes are span-less children, a related location is a `note` child with one
+//! primary span (rustc's shape for "note: ... here" with a span, which rust-analyzer turns into
+//! related information and cargo renders as a snippet), and a fix is a `help` child whose spans
+//! carry `suggested_replacement` and `suggestion_applicability` (rust-analyzer's quick fixes).
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -90,11 +94,22 @@ struct CompilerMessage<'a> {
     message: &'a RustcDiagnostic,
 }
 
-/// Build the rustc diagnostic for one finding in `source` (shown as `file_name`).
+/// The file of one of a finding's related locations, as the output names it.
+#[derive(Clone, Copy, Debug)]
+pub struct RelatedFile<'a> {
+    /// As [`Located::file_name`].
+    pub file_name: &'a str,
+    /// Its text, when it was one of the reported files.
+    pub source: Option<&'a SourceFile>,
+}
+
+/// Build the rustc diagnostic for one finding in `source` (shown as `file_name`); `related`
+/// names the file of each of its related locations, in order.
 pub fn diagnostic(
     file_name: &str,
     source: Option<&SourceFile>,
     d: &Diagnostic,
+    related: &[RelatedFile<'_>],
     options: &JsonOptions,
 ) -> RustcDiagnostic {
     let mut primary = span(file_name, source, &d.span);
@@ -105,6 +120,11 @@ pub fn diagnostic(
         .iter()
         .map(|n| child("note", n.clone(), Vec::new()))
         .collect();
+    for (r, file) in d.related.iter().zip(related) {
+        let mut s = span(file.file_name, file.source, &r.span);
+        s.is_primary = true;
+        children.push(child("note", r.message.clone(), vec![s]));
+    }
     if let Some(help) = &d.help {
         children.push(child("help", help.clone(), Vec::new()));
     }
@@ -133,7 +153,7 @@ pub fn diagnostic(
         level: d.level.severity(),
         spans: vec![primary],
         children,
-        rendered: Some(rendered(file_name, source, d, options)),
+        rendered: Some(rendered(file_name, source, d, related, options)),
     }
 }
 
@@ -192,13 +212,25 @@ fn span(file_name: &str, source: Option<&SourceFile>, s: &Span) -> RustcSpan {
     }
 }
 
-/// The human form (`json-diagnostic-short`: the one-line form), as rustc puts it in `rendered`.
+/// The human form (`json-diagnostic-short`: the one-line form), as rustc puts it in `rendered`,
+/// with every path as the spans name it.
 fn rendered(
     file_name: &str,
     source: Option<&SourceFile>,
     d: &Diagnostic,
+    related: &[RelatedFile<'_>],
     options: &JsonOptions,
 ) -> String {
+    let d = if d.related.is_empty() {
+        Cow::Borrowed(d)
+    } else {
+        let mut named = d.clone();
+        for (r, file) in named.related.iter_mut().zip(related) {
+            r.path = file.file_name.into();
+        }
+        Cow::Owned(named)
+    };
+    let d = d.as_ref();
     if options.short {
         return format!("{}\n", concise::line(Path::new(file_name), d));
     }
@@ -235,20 +267,44 @@ pub fn build_finished_line(success: bool) -> String {
 /// Print every finding (reports sorted by path), flushing each line; with
 /// `json-render-diagnostics` the rendered form goes to `err` instead, as cargo does. The
 /// `build-finished` line is left to the caller, which knows the whole run's outcome.
-pub fn write_messages<'a>(
+pub fn write_messages<'o>(
     out: &mut dyn Write,
     err: &mut dyn Write,
-    reports: &'a [FileReport],
-    locate: &dyn Fn(&'a FileReport) -> Located<'a>,
+    reports: &[FileReport],
+    locate: &dyn Fn(&Path) -> Located<'o>,
     options: &JsonOptions,
 ) -> io::Result<()> {
+    let sources: HashMap<&Path, &SourceFile> = reports
+        .iter()
+        .filter_map(|r| Some((r.path.as_path(), r.source.as_deref()?)))
+        .collect();
     for report in reports {
         if report.diagnostics.is_empty() {
             continue;
         }
-        let located = locate(report);
+        let located = locate(&report.path);
         for d in &report.diagnostics {
-            let rustc = diagnostic(&located.file_name, report.source.as_deref(), d, options);
+            let names: Vec<String> = d
+                .related
+                .iter()
+                .map(|r| locate(&r.path).file_name)
+                .collect();
+            let related: Vec<RelatedFile<'_>> = d
+                .related
+                .iter()
+                .zip(&names)
+                .map(|(r, file_name)| RelatedFile {
+                    file_name,
+                    source: sources.get(r.path.as_path()).copied(),
+                })
+                .collect();
+            let rustc = diagnostic(
+                &located.file_name,
+                report.source.as_deref(),
+                d,
+                &related,
+                options,
+            );
             if options.render_diagnostics {
                 let _ = write!(err, "{}", rustc.rendered.as_deref().unwrap_or_default());
                 continue;
@@ -287,7 +343,13 @@ mod tests {
     fn primary_span_text_code_and_children() {
         let source = SourceFile::new("src/lib.rs".into(), TEXT.into());
         let d = finding(&source);
-        let rustc = diagnostic("src/lib.rs", Some(&source), &d, &JsonOptions::default());
+        let rustc = diagnostic(
+            "src/lib.rs",
+            Some(&source),
+            &d,
+            &[],
+            &JsonOptions::default(),
+        );
         let v = serde_json::to_value(&rustc).expect("serialises");
         assert_eq!(
             v["code"]["code"],
@@ -330,13 +392,13 @@ mod tests {
             ansi: true,
             ..JsonOptions::default()
         };
-        let r = diagnostic("src/lib.rs", Some(&source), &d, &ansi);
+        let r = diagnostic("src/lib.rs", Some(&source), &d, &[], &ansi);
         assert!(r.rendered.as_deref().expect("rendered").contains('\u{1b}'));
         let short = JsonOptions {
             short: true,
             ..JsonOptions::default()
         };
-        let r = diagnostic("src/lib.rs", Some(&source), &d, &short);
+        let r = diagnostic("src/lib.rs", Some(&source), &d, &[], &short);
         assert_eq!(
             r.rendered.as_deref(),
             Some("src/lib.rs:2:9: error[MCP001/tool_failure_as_protocol_error]: tool failure\n")
@@ -376,7 +438,13 @@ mod tests {
                 replacement: "tool_error".into(),
             }],
         });
-        let rustc = diagnostic("src/lib.rs", Some(&source), &d, &JsonOptions::default());
+        let rustc = diagnostic(
+            "src/lib.rs",
+            Some(&source),
+            &d,
+            &[],
+            &JsonOptions::default(),
+        );
         let fix = rustc.children.last().expect("fix child");
         assert_eq!(fix.level, "help");
         assert_eq!(fix.spans.len(), 1);
@@ -426,6 +494,76 @@ mod tests {
         assert_eq!(fix.spans[0].byte_start as usize, start);
     }
 
+    /// The two reports of `related_reports`, written as `check --message-format=json` does
+    /// (paths made absolute under `/ws`, no owner), each line parsed as rust-analyzer does.
+    fn related_messages(
+        options: &JsonOptions,
+    ) -> (Vec<cargo_metadata::diagnostic::Diagnostic>, String) {
+        let reports = crate::test_support::related_reports();
+        let locate = |p: &Path| Located {
+            file_name: Path::new("/ws").join(p).display().to_string(),
+            owner: None,
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        write_messages(&mut out, &mut err, &reports, &locate, options).expect("writes");
+        let out = String::from_utf8(out).expect("UTF-8");
+        let parsed = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        (parsed, String::from_utf8(err).expect("UTF-8"))
+    }
+
+    #[test]
+    fn related_locations_are_note_children_with_a_primary_span_in_their_file() {
+        let (messages, _) = related_messages(&JsonOptions::default());
+        assert_eq!(messages.len(), 1, "one finding, one line");
+        let m = &messages[0];
+        let notes: Vec<_> = m.children.iter().filter(|c| !c.spans.is_empty()).collect();
+        assert_eq!(notes.len(), 2, "{m:?}");
+        let same = &notes[0];
+        assert_eq!(
+            same.level,
+            cargo_metadata::diagnostic::DiagnosticLevel::Note
+        );
+        assert_eq!(same.message, "`check` builds the error here");
+        let s = &same.spans[0];
+        assert!(s.is_primary && s.label.is_none() && s.suggested_replacement.is_none());
+        assert_eq!(s.file_name, "/ws/src/tools.rs");
+        assert_eq!((s.line_start, s.column_start, s.column_end), (2, 9, 46));
+        assert_eq!(
+            s.text[0].text,
+            "    Err(McpError::internal_error(\"bad\", None))"
+        );
+        let other = &notes[1].spans[0];
+        assert_eq!(other.file_name, "/ws/src/helpers.rs");
+        assert_eq!((other.line_start, other.column_start), (2, 22));
+        let start = crate::test_support::HELPERS
+            .find("McpError::invalid")
+            .expect("needle");
+        assert_eq!(other.byte_start as usize, start);
+        assert_eq!(other.text[0].highlight_start, 22);
+        // Notes come before help, as rustc orders them.
+        assert_eq!(
+            m.children.last().expect("help").message,
+            "return a tool result"
+        );
+        let rendered = m.rendered.as_deref().expect("rendered");
+        assert!(
+            rendered.ends_with(
+                "  note: /ws/src/tools.rs:2:9: `check` builds the error here\n  \
+                 note: /ws/src/helpers.rs:2:22: `load` builds the error here\n"
+            ),
+            "{rendered}"
+        );
+
+        let (_, err) = related_messages(&JsonOptions {
+            render_diagnostics: true,
+            ..JsonOptions::default()
+        });
+        assert!(err.contains("note: /ws/src/helpers.rs:2:22:"), "{err}");
+    }
+
     #[test]
     fn undecodable_files_have_spans_without_text() {
         let lint = lints::registry::find("MCP900").expect("MCP900");
@@ -440,7 +578,7 @@ mod tests {
             },
             "not UTF-8",
         );
-        let rustc = diagnostic("x.rs", None, &d, &JsonOptions::default());
+        let rustc = diagnostic("x.rs", None, &d, &[], &JsonOptions::default());
         assert!(rustc.spans[0].text.is_empty());
         let parsed: cargo_metadata::diagnostic::Diagnostic =
             serde_json::from_str(&message_line(None, &rustc)).expect("parses");

@@ -4,11 +4,14 @@
 //! `ruleIndex` is its lint's index) with its summary, the first paragraph of its docs, the full
 //! docs as help, its default level, tags and precision. Results carry the finding's level,
 //! message (with its help and notes), one location with a URI relative to the repository root
-//! (`uriBaseId` `%SRCROOT%`, declared in `originalUriBaseIds`), a region, and the fix when the
-//! finding has one. Columns are SARIF's default kind, UTF-16 code units, computed from the
-//! source line. Fingerprints are left to `upload-sarif`, as GitHub recommends.
+//! (`uriBaseId` `%SRCROOT%`, declared in `originalUriBaseIds`), a region, the fix when the
+//! finding has one, and its related locations as `relatedLocations` (ids from 1, each with its
+//! message; the result's message links each one, `note: [path:line:col](id): message`, which is
+//! how GitHub code scanning shows them). Columns are SARIF's default kind, UTF-16 code units, computed from the
+//! source line (a related location in a file that was not reported, whose text is not at
+//! hand, keeps character columns). Fingerprints are left to `upload-sarif`, as GitHub recommends.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -106,13 +109,20 @@ pub struct SarifResult {
     pub message: Text,
     pub locations: Vec<Location>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related_locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fixes: Vec<SarifFix>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Location {
+    /// Only on related locations: what the result's message links to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<usize>,
     pub physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<Text>,
 }
 
 #[derive(Serialize)]
@@ -181,11 +191,19 @@ pub fn write(out: &mut dyn Write, reports: &[FileReport], cwd: &Path) -> io::Res
 /// The whole log, for the writer and for tests.
 pub fn log(reports: &[FileReport], cwd: &Path) -> Log {
     let root = paths::repository_root(cwd);
+    let files = Files {
+        root: &root,
+        cwd,
+        sources: reports
+            .iter()
+            .filter_map(|r| Some((r.path.as_path(), r.source.as_deref()?)))
+            .collect(),
+    };
     let mut results = Vec::new();
     for report in reports {
-        let artifact = artifact_location(&root, &paths::resolve(cwd, &report.path));
+        let artifact = files.artifact(&report.path);
         for d in &report.diagnostics {
-            results.push(result(d, report.source.as_deref(), &artifact));
+            results.push(result(d, report.source.as_deref(), &artifact, &files));
         }
     }
     let mut base_ids = BTreeMap::new();
@@ -219,6 +237,49 @@ pub fn log(reports: &[FileReport], cwd: &Path) -> Log {
 /// The project's home, from the package's `repository` field.
 fn information_uri() -> Option<&'static str> {
     Some(env!("CARGO_PKG_REPOSITORY")).filter(|u| !u.is_empty())
+}
+
+/// Where the reported files are, and their text, for related locations in any of them.
+struct Files<'a> {
+    root: &'a Path,
+    cwd: &'a Path,
+    sources: HashMap<&'a Path, &'a SourceFile>,
+}
+
+impl Files<'_> {
+    fn artifact(&self, path: &Path) -> ArtifactLocation {
+        artifact_location(self.root, &paths::resolve(self.cwd, path))
+    }
+
+    /// `relatedLocations`, numbered from 1.
+    fn related_locations(&self, d: &Diagnostic) -> Vec<Location> {
+        d.related
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Location {
+                id: Some(i + 1),
+                physical_location: PhysicalLocation {
+                    artifact_location: self.artifact(&r.path),
+                    region: span_region(&r.span, self.sources.get(r.path.as_path()).copied()),
+                },
+                message: Some(Text {
+                    text: r.message.clone(),
+                }),
+            })
+            .collect()
+    }
+}
+
+/// `\`, `[` and `]` escaped, as SARIF wants them in an embedded link's text.
+fn link_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A relative `%SRCROOT%` URI inside the repository, an absolute `file://` URI outside it.
@@ -332,7 +393,12 @@ fn truncate(text: &str, max: usize) -> String {
     out
 }
 
-fn result(d: &Diagnostic, source: Option<&SourceFile>, artifact: &ArtifactLocation) -> SarifResult {
+fn result(
+    d: &Diagnostic,
+    source: Option<&SourceFile>,
+    artifact: &ArtifactLocation,
+    files: &Files<'_>,
+) -> SarifResult {
     let mut text = d.message.clone();
     if let Some(help) = &d.help {
         text.push_str("\nhelp: ");
@@ -341,6 +407,15 @@ fn result(d: &Diagnostic, source: Option<&SourceFile>, artifact: &ArtifactLocati
     for note in &d.notes {
         text.push_str("\nnote: ");
         text.push_str(note);
+    }
+    for (i, related) in d.related.iter().enumerate() {
+        let place = super::related_place(&related.path, related);
+        text.push_str(&format!(
+            "\nnote: [{}]({}): {}",
+            link_text(&place),
+            i + 1,
+            super::related_message(related)
+        ));
     }
     let fixes = d
         .fix
@@ -361,11 +436,14 @@ fn result(d: &Diagnostic, source: Option<&SourceFile>, artifact: &ArtifactLocati
         level: sarif_level(d.level),
         message: Text { text },
         locations: vec![Location {
+            id: None,
             physical_location: PhysicalLocation {
                 artifact_location: artifact.clone(),
                 region: span_region(&d.span, source),
             },
+            message: None,
         }],
+        related_locations: files.related_locations(d),
         fixes,
     }
 }
@@ -683,6 +761,56 @@ mod tests {
                 .len(),
             registry::all().len()
         );
+    }
+
+    #[test]
+    fn related_locations_have_ids_regions_and_messages_and_the_message_links_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir(dir.join(".git")).unwrap();
+        let doc = json(&crate::test_support::related_reports(), &dir);
+        let r = &doc["runs"][0]["results"][0];
+        assert_eq!(
+            r["message"]["text"],
+            "tool `read` reports -32603\nhelp: return a tool result\n\
+             note: [src/tools.rs:2:9](1): `check` builds the error here\n\
+             note: [src/helpers.rs:2:22](2): `load` builds the error here"
+        );
+        assert_eq!(
+            r["relatedLocations"],
+            serde_json::json!([
+                {
+                    "id": 1,
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "src/tools.rs", "uriBaseId": SRCROOT},
+                        "region": {"startLine": 2, "startColumn": 9, "endLine": 2, "endColumn": 46}
+                    },
+                    "message": {"text": "`check` builds the error here"}
+                },
+                {
+                    "id": 2,
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "src/helpers.rs", "uriBaseId": SRCROOT},
+                        // The crab before it is two UTF-16 units: one column more than in chars.
+                        "region": {"startLine": 2, "startColumn": 23, "endLine": 2, "endColumn": 59}
+                    },
+                    "message": {"text": "`load` builds the error here"}
+                }
+            ])
+        );
+        assert!(r["locations"][0].get("id").is_none());
+        assert!(r["locations"][0].get("message").is_none());
+
+        // Without related locations, nothing of this appears.
+        let mut reports = crate::test_support::related_reports();
+        reports[1].diagnostics[0].related.clear();
+        let r = &json(&reports, &dir)["runs"][0]["results"][0];
+        assert!(r.get("relatedLocations").is_none(), "{r}");
+        assert_eq!(
+            r["message"]["text"],
+            "tool `read` reports -32603\nhelp: return a tool result"
+        );
+        assert_eq!(link_text("a[b]\\c"), "a\\[b\\]\\\\c");
     }
 
     #[test]

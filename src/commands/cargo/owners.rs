@@ -76,9 +76,9 @@ impl Owners {
         owners
     }
 
-    /// The span file name and owner of a reported file.
-    pub fn locate(&self, report: &FileReport) -> Located<'_> {
-        let abs = normalize(&self.cwd.join(&report.path));
+    /// The span file name and owner of a reported file (or of a related location's file).
+    pub fn locate(&self, path: &Path) -> Located<'_> {
+        let abs = normalize(&self.cwd.join(path));
         for ws in &self.workspaces {
             let Some(member) = ws.member_of(&abs) else {
                 continue;
