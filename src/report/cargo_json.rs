@@ -339,17 +339,16 @@ mod tests {
         d
     }
 
+    /// `d` in `src/lib.rs` with the default options and no related locations.
+    fn plain(source: &SourceFile, d: &Diagnostic) -> RustcDiagnostic {
+        diagnostic("src/lib.rs", Some(source), d, &[], &JsonOptions::default())
+    }
+
     #[test]
     fn primary_span_text_code_and_children() {
         let source = SourceFile::new("src/lib.rs".into(), TEXT.into());
         let d = finding(&source);
-        let rustc = diagnostic(
-            "src/lib.rs",
-            Some(&source),
-            &d,
-            &[],
-            &JsonOptions::default(),
-        );
+        let rustc = plain(&source, &d);
         let v = serde_json::to_value(&rustc).expect("serialises");
         assert_eq!(
             v["code"]["code"],
@@ -438,13 +437,7 @@ mod tests {
                 replacement: "tool_error".into(),
             }],
         });
-        let rustc = diagnostic(
-            "src/lib.rs",
-            Some(&source),
-            &d,
-            &[],
-            &JsonOptions::default(),
-        );
+        let rustc = plain(&source, &d);
         let fix = rustc.children.last().expect("fix child");
         assert_eq!(fix.level, "help");
         assert_eq!(fix.spans.len(), 1);
