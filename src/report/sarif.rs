@@ -409,12 +409,12 @@ fn result(
         text.push_str(note);
     }
     for (i, related) in d.related.iter().enumerate() {
-        let place = super::related_place(&related.path, related);
+        let place = super::related::related_place(&related.path, related);
         text.push_str(&format!(
             "\nnote: [{}]({}): {}",
             link_text(&place),
             i + 1,
-            super::related_message(related)
+            super::related::related_message(related)
         ));
     }
     let fixes = d
