@@ -167,6 +167,7 @@ mod tests {
     use crate::lsp::document::Encoding;
     use lints::{Applicability, Edit, Fix, SourceFile};
     use lsp_types::Url;
+    use std::path::Path;
 
     const TEXT: &str = "fn f() {\n    let r = Err(McpError::internal_error(\"x\", None));\n}\n";
     const NEEDLE: &str = "Err(McpError::internal_error(\"x\", None))";
@@ -197,7 +198,9 @@ mod tests {
                 replacement: "Ok(CallToolResult::error(vec![ContentBlock::text(\"x\")]))".into(),
             }],
         });
-        convert::diagnostic(&d, &doc(), Encoding::Utf16)
+        let doc = doc();
+        let mut files = convert::RelatedFiles::new(true, Path::new("/"), [&doc]);
+        convert::diagnostic(&d, &doc, Encoding::Utf16, &mut files)
     }
 
     fn caps(document_changes: bool, snippet_edits: bool, show_document: bool) -> EditCaps {

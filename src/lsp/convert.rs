@@ -2,13 +2,26 @@
 //! document's line index, in the negotiated encoding. `data` carries what the code actions need
 //! (the fix's edits as LSP ranges, and where a suppression comment goes), with the document
 //! version it was computed for.
+//!
+//! Related locations become `relatedInformation` (a location in an open document is ranged in
+//! its current text, one in another file in the text on disk, which is what the analysis read)
+//! when the client says it supports it; for other clients they are `note: path:line:col:
+//! message` lines of the message, paths relative to the workspace folder.
 
-use lsp_types::{DiagnosticSeverity, DiagnosticTag, NumberOrString, Position, TextEdit};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use lsp_types::{
+    DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location, NumberOrString,
+    Position, TextEdit, Url,
+};
 use serde::{Deserialize, Serialize};
 
-use lints::{Applicability, Group, Level};
+use lints::{Applicability, Group, Level, Related};
 
 use super::document::{Document, Encoding};
+use crate::report::related::related_note;
+use crate::workspace::paths::relative_to;
 
 pub const SOURCE: &str = "mcp-lint";
 
@@ -56,11 +69,76 @@ impl SuppressData {
     }
 }
 
-/// `d` (found in `doc`'s current text) as an LSP diagnostic.
+/// How related locations are published, and the files they point into.
+pub struct RelatedFiles<'a> {
+    /// Did the client say it shows `relatedInformation`? Otherwise they go into the message.
+    supported: bool,
+    /// What folded paths are shown relative to.
+    cwd: &'a Path,
+    open: HashMap<&'a Path, &'a Document>,
+    /// Files that are not open, read once each (`None`: unreadable or not UTF-8).
+    on_disk: HashMap<PathBuf, Option<Document>>,
+}
+
+impl<'a> RelatedFiles<'a> {
+    pub fn new(
+        supported: bool,
+        cwd: &'a Path,
+        open: impl IntoIterator<Item = &'a Document>,
+    ) -> RelatedFiles<'a> {
+        RelatedFiles {
+            supported,
+            cwd,
+            open: open
+                .into_iter()
+                .filter_map(|d| Some((d.path.as_deref()?, d)))
+                .collect(),
+            on_disk: HashMap::new(),
+        }
+    }
+
+    /// Where `related` is, in the client's terms; `None` when its path is not absolute (so it
+    /// has no `file:` URI).
+    fn location(&mut self, related: &Related, encoding: Encoding) -> Option<Location> {
+        let span = &related.span;
+        if let Some(doc) = self.open.get(related.path.as_path()) {
+            return Some(Location::new(
+                doc.uri.clone(),
+                doc.range(span.start, span.end, encoding),
+            ));
+        }
+        let uri = Url::from_file_path(&related.path).ok()?;
+        let read = self.on_disk.entry(related.path.clone()).or_insert_with(|| {
+            let text = std::fs::read_to_string(&related.path).ok()?;
+            Some(Document::new(uri.clone(), 0, text))
+        });
+        let range = match read {
+            Some(doc) => doc.range(span.start, span.end, encoding),
+            // Without the text, the span's own lines and character columns.
+            None => {
+                let position = |line: usize, column: usize| {
+                    Position::new(
+                        u32::try_from(line.saturating_sub(1)).unwrap_or(u32::MAX),
+                        u32::try_from(column.saturating_sub(1)).unwrap_or(u32::MAX),
+                    )
+                };
+                lsp_types::Range::new(
+                    position(span.start_line, span.start_column),
+                    position(span.end_line, span.end_column),
+                )
+            }
+        };
+        Some(Location::new(uri, range))
+    }
+}
+
+/// `d` (found in `doc`'s current text) as an LSP diagnostic; its related locations as `files`
+/// says.
 pub fn diagnostic(
     d: &lints::Diagnostic,
     doc: &Document,
     encoding: Encoding,
+    files: &mut RelatedFiles<'_>,
 ) -> lsp_types::Diagnostic {
     let mut message = d.message.clone();
     if let Some(label) = &d.label {
@@ -74,6 +152,27 @@ pub fn diagnostic(
     for note in &d.notes {
         message.push_str("\nnote: ");
         message.push_str(note);
+    }
+    let mut related_information = Vec::new();
+    for related in &d.related {
+        let location = if files.supported {
+            files.location(related, encoding)
+        } else {
+            None
+        };
+        match location {
+            Some(location) => related_information.push(DiagnosticRelatedInformation {
+                location,
+                message: related.message.clone(),
+            }),
+            None => {
+                message.push('\n');
+                message.push_str(&related_note(
+                    &relative_to(&related.path, files.cwd),
+                    related,
+                ));
+            }
+        }
     }
     let severity = if d.is_error() {
         DiagnosticSeverity::ERROR
@@ -102,7 +201,7 @@ pub fn diagnostic(
         code_description: None,
         source: Some(SOURCE.to_string()),
         message,
-        related_information: None,
+        related_information: (!related_information.is_empty()).then_some(related_information),
         tags,
         data: serde_json::to_value(data).ok(),
     }
@@ -283,11 +382,136 @@ mod tests {
 
     const MCP001: &lints::Lint = &lints::lints::tool_failure_as_protocol_error::LINT;
 
+    /// `d` in `doc` for a client that shows related information.
+    fn converted(d: &Diagnostic, doc: &Document, encoding: Encoding) -> lsp_types::Diagnostic {
+        diagnostic(
+            d,
+            doc,
+            encoding,
+            &mut RelatedFiles::new(true, Path::new("/p"), [doc]),
+        )
+    }
+
+    #[test]
+    fn related_locations_are_related_information_in_open_documents_and_files_on_disk() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().canonicalize().expect("canonical");
+        let helpers =
+            "fn load() {\n    let _ = \"🦀\"; Err(McpError::invalid_params(\"no\", None))\n}\n";
+        crate::test_support::write(&dir, "src/helpers.rs", helpers);
+        let helpers_path = dir.join("src/helpers.rs");
+        let text = "fn check() {\n    Err(McpError::internal_error(\"x\", None))\n}\nfn read() { check()?; }\n";
+        let here = doc(text);
+        let open_path = dir.join("src/open.rs");
+        let open = Document::new(
+            Url::from_file_path(&open_path).expect("uri"),
+            3,
+            "\n\n  🦀 x\n".into(),
+        );
+        let span = |path: &Path, text: &str, needle: &str| {
+            crate::test_support::span_of(&path.display().to_string(), text, needle)
+        };
+        let lib = Path::new("/p/src/lib.rs");
+        let d = finding(MCP001, text, "check()?")
+            .with_related(
+                lib,
+                span(lib, text, "McpError::internal_error(\"x\", None)"),
+                "here",
+            )
+            .with_related(
+                &helpers_path,
+                span(
+                    &helpers_path,
+                    helpers,
+                    "McpError::invalid_params(\"no\", None)",
+                ),
+                "on disk",
+            )
+            .with_related(&open_path, span(&open_path, &open.text, "x"), "open")
+            .with_related(
+                dir.join("gone.rs"),
+                lints::Span {
+                    start: 0,
+                    end: 0,
+                    start_line: 4,
+                    start_column: 2,
+                    end_line: 4,
+                    end_column: 5,
+                },
+                "unreadable",
+            )
+            .with_related("relative.rs", lints::Span::default(), "no URI");
+        let mut files = RelatedFiles::new(true, &dir, [&here, &open]);
+        let lsp = diagnostic(&d, &here, Encoding::Utf16, &mut files);
+        let info = lsp.related_information.expect("related information");
+        let got: Vec<(&str, Range, &str)> = info
+            .iter()
+            .map(|i| {
+                (
+                    i.location.uri.as_str(),
+                    i.location.range,
+                    i.message.as_str(),
+                )
+            })
+            .collect();
+        let uri = |p: &Path| Url::from_file_path(p).expect("uri").to_string();
+        let range = |l0, c0, l1, c1| Range::new(Position::new(l0, c0), Position::new(l1, c1));
+        let (helpers_uri, gone_uri) = (uri(&helpers_path), uri(&dir.join("gone.rs")));
+        assert_eq!(
+            got,
+            vec![
+                ("file:///p/src/lib.rs", range(1, 8, 1, 43), "here"),
+                // The crab is two UTF-16 units.
+                (helpers_uri.as_str(), range(1, 22, 1, 58), "on disk"),
+                (open.uri.as_str(), range(2, 5, 2, 6), "open"),
+                (gone_uri.as_str(), range(3, 1, 3, 4), "unreadable"),
+            ]
+        );
+        // What has no file URI is folded into the message.
+        assert!(
+            lsp.message.ends_with("\nnote: relative.rs:0:0: no URI"),
+            "{}",
+            lsp.message
+        );
+    }
+
+    #[test]
+    fn related_locations_fold_into_the_message_for_clients_without_related_information() {
+        let text = "fn check() {\n    Err(McpError::internal_error(\"x\", None))\n}\nfn read() { check()?; }\n";
+        let here = doc(text);
+        let lib = Path::new("/p/src/lib.rs");
+        let d = finding(MCP001, text, "check()?")
+            .with_related(
+                lib,
+                crate::test_support::span_of("lib.rs", text, "McpError"),
+                "`check` builds the error here",
+            )
+            .with_related(
+                "/p/src/helpers.rs",
+                crate::test_support::span_of("h.rs", "\nab", "b"),
+                "`load` builds the error\nhere",
+            );
+        let mut files = RelatedFiles::new(false, Path::new("/p"), [&here]);
+        let lsp = diagnostic(&d, &here, Encoding::Utf16, &mut files);
+        assert_eq!(lsp.related_information, None);
+        assert_eq!(
+            lsp.message,
+            "tool `read` reports a tool failure\nthe model never sees this\n\
+             help: return an error result\nnote: a note\n\
+             note: src/lib.rs:2:9: `check` builds the error here\n\
+             note: src/helpers.rs:2:2: `load` builds the error here"
+        );
+        let plain = finding(MCP001, text, "check()?");
+        let lsp = diagnostic(&plain, &here, Encoding::Utf16, &mut files);
+        assert!(lsp.message.ends_with("note: a note"), "{}", lsp.message);
+        assert_eq!(lsp.related_information, None);
+    }
+
     #[test]
     fn fields_map_and_ranges_count_utf16_units() {
         let text = "fn f() {\n\t\tlet _ = \"📄é\"; Err(McpError::internal_error(\"x\", None))\n}\n";
         let d = finding(MCP001, text, "McpError::internal_error(\"x\", None)");
-        let lsp = diagnostic(&d, &doc(text), Encoding::Utf16);
+        let lsp = converted(&d, &doc(text), Encoding::Utf16);
         // Columns: two tabs, `let _ = "`, the emoji (2 units), `é`, `"; Err(`.
         assert_eq!(
             lsp.range,
@@ -307,7 +531,7 @@ mod tests {
              help: return an error result\nnote: a note"
         );
         assert_eq!(lsp.tags, None);
-        let utf8 = diagnostic(&d, &doc(text), Encoding::Utf8);
+        let utf8 = converted(&d, &doc(text), Encoding::Utf8);
         assert_eq!(utf8.range.start, Position::new(1, 24));
 
         let data: DiagnosticData =
@@ -342,7 +566,7 @@ mod tests {
                 replacement: "Ok(CallToolResult::error(vec![]))".into(),
             }],
         });
-        let lsp = diagnostic(&d, &doc(text), Encoding::Utf16);
+        let lsp = converted(&d, &doc(text), Encoding::Utf16);
         assert_eq!(lsp.severity, Some(DiagnosticSeverity::WARNING));
         let data: DiagnosticData = serde_json::from_value(lsp.data.expect("data")).expect("data");
         assert_eq!(
@@ -369,7 +593,7 @@ mod tests {
             "// mcp-lint",
         );
         let data = |d: &Diagnostic, text: &str| -> DiagnosticData {
-            let lsp = diagnostic(d, &doc(text), Encoding::Utf16);
+            let lsp = converted(d, &doc(text), Encoding::Utf16);
             serde_json::from_value(lsp.data.expect("data")).expect("data")
         };
         assert_eq!(data(&d, text).suppress, None);
@@ -405,7 +629,7 @@ mod tests {
     fn unused_suppressions_are_tagged_unnecessary() {
         let text = "// mcp-lint: allow(MCP001) why\nfn f() {}\n";
         let d = finding(&lints::lints::unused_suppression::LINT, text, "// mcp-lint");
-        let lsp = diagnostic(&d, &doc(text), Encoding::Utf16);
+        let lsp = converted(&d, &doc(text), Encoding::Utf16);
         assert_eq!(lsp.tags, Some(vec![DiagnosticTag::UNNECESSARY]));
     }
 }

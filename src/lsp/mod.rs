@@ -133,6 +133,8 @@ struct ClientInfo {
     edits: EditCaps,
     /// Can we register file watchers at run time?
     dynamic_watchers: bool,
+    /// Does the client show a diagnostic's `relatedInformation`?
+    related_information: bool,
     folders: Vec<PathBuf>,
 }
 
@@ -175,6 +177,9 @@ impl ClientInfo {
             },
             dynamic_watchers: flag(
                 "/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration",
+            ),
+            related_information: flag(
+                "/capabilities/textDocument/publishDiagnostics/relatedInformation",
             ),
             folders,
         }
@@ -588,6 +593,12 @@ impl<'c> Server<'c> {
             self.show_once(MessageType::WARNING, &format!("mcp-lint: {problem}"));
         }
         let encoding = self.client.encoding;
+        let mut files = convert::RelatedFiles::new(
+            self.client.related_information,
+            &cwd,
+            self.documents.values(),
+        );
+        let mut published = Vec::new();
         for uri in uris {
             let Some(doc) = self.documents.get(uri) else {
                 continue;
@@ -603,11 +614,14 @@ impl<'c> Server<'c> {
                     self.log(MessageType::ERROR, &format!("{}: {}", uri, d.message));
                 }
             }
-            let diagnostics = found
+            let diagnostics: Vec<lsp_types::Diagnostic> = found
                 .iter()
-                .map(|d| convert::diagnostic(d, doc, encoding))
+                .map(|d| convert::diagnostic(d, doc, encoding, &mut files))
                 .collect();
-            let (uri, version) = (doc.uri.clone(), doc.version);
+            published.push((doc.uri.clone(), doc.version, diagnostics));
+        }
+        drop(files);
+        for (uri, version, diagnostics) in published {
             self.publish(&uri, Some(version), diagnostics);
         }
     }
@@ -811,10 +825,12 @@ mod tests {
                     "workspaceEdit": { "documentChanges": true, "snippetEditSupport": "yes" },
                     "didChangeWatchedFiles": { "dynamicRegistration": true }
                 },
-                "window": { "showDocument": { "support": true } }
+                "window": { "showDocument": { "support": true } },
+                "textDocument": { "publishDiagnostics": { "relatedInformation": true } }
             }
         }));
         assert_eq!(info.encoding, Encoding::Utf8);
+        assert!(info.related_information);
         assert_eq!(info.folders, vec![PathBuf::from("/w/a")]);
         assert!(info.edits.document_changes && info.edits.show_document && info.dynamic_watchers);
         assert!(!info.edits.snippet_edits, "not a boolean");
@@ -823,7 +839,7 @@ mod tests {
             ClientInfo::from_initialize(&json!({ "rootPath": "/w/b/../c", "capabilities": 3 }));
         assert_eq!(info.encoding, Encoding::Utf16);
         assert_eq!(info.folders, vec![PathBuf::from("/w/c")]);
-        assert!(!info.dynamic_watchers);
+        assert!(!info.dynamic_watchers && !info.related_information);
     }
 
     #[test]
