@@ -1,6 +1,7 @@
 //! UI tests: every `ui-tests/<lint_name>/*.rs` fixture is analysed in-process as a one-file crate
 //! and its findings are checked against the `//~` annotations in the file (both directions) and
-//! against the blessed `<case>.stderr` next to it (the plain human rendering of every finding).
+//! against the blessed `<case>.stderr` next to it (the plain human rendering of every finding,
+//! each related location a `note: path:line:col: message` line after its help and notes).
 //!
 //! Leading `//@` comments configure the run:
 //! - `//@ rmcp = "0.8"`: the crate has a Cargo.toml depending on that rmcp version;
@@ -920,6 +921,29 @@ fn matching_reports_both_directions() {
     assert!(
         problems[1].starts_with("line 4:5: unexpected vague_error_text"),
         "{problems:?}"
+    );
+}
+
+#[test]
+fn related_locations_are_blessed_as_note_lines() {
+    let text = "fn check() -> Result<(), McpError> {\n    Err(McpError::internal_error(\"x\", None))\n}\nfn read() { check()?; }\n";
+    let source = SourceFile::new(PathBuf::from("ui-tests/a/b.rs"), text.to_string());
+    let span = |needle: &str| {
+        let start = text.find(needle).expect("needle");
+        source.span(start, start + needle.len())
+    };
+    let lint = registry::find("MCP001").expect("registered");
+    let plain = Diagnostic::new(lint, span("check()?"), "a tool failure");
+    let with_related = plain.clone().with_related(
+        "ui-tests/a/b.rs",
+        span("McpError::internal_error"),
+        "`check` builds the error here",
+    );
+    let without = render(&source, &plain);
+    let with = render(&source, &with_related);
+    assert_eq!(
+        with,
+        format!("{without}  note: ui-tests/a/b.rs:2:9: `check` builds the error here\n")
     );
 }
 
