@@ -46,7 +46,7 @@ struct JsonDiagnostic<'a> {
     /// Other places that explain the finding, in the order to show them (where a helper builds
     /// the error a call reports, or the tool calls that reach a helper). Absent when there are
     /// none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     related: Vec<JsonRelated<'a>>,
     /// The rewrite `mcp-lint check --fix` applies (only when the finding has one).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -233,6 +233,34 @@ mod tests {
                 {"path": "src/helpers.rs", "line": 2, "column": 22, "end_line": 2,
                  "end_column": 58, "message": "`load` builds the error here"},
             ])
+        );
+    }
+
+    #[test]
+    fn the_schema_says_related_is_optional_and_what_an_entry_holds() {
+        let schema = serde_json::to_value(schemars::schema_for!(Document<'static>)).expect("JSON");
+        let diagnostic = &schema["$defs"]["JsonDiagnostic"];
+        let required = diagnostic["required"].as_array().expect("required");
+        assert!(!required.iter().any(|r| r == "related"), "{diagnostic}");
+        assert!(required.iter().any(|r| r == "end_column"), "{diagnostic}");
+        let entry = &schema["$defs"]["JsonRelated"];
+        let mut fields: Vec<&str> = entry["required"]
+            .as_array()
+            .expect("required")
+            .iter()
+            .filter_map(|f| f.as_str())
+            .collect();
+        fields.sort_unstable();
+        assert_eq!(
+            fields,
+            [
+                "column",
+                "end_column",
+                "end_line",
+                "line",
+                "message",
+                "path"
+            ]
         );
     }
 
