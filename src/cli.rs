@@ -126,6 +126,11 @@ pub struct CheckArgs {
     #[arg(long)]
     pub force_exclude: bool,
 
+    /// Also lint files that `.gitignore`, `.ignore`, `.git/info/exclude` or git's global
+    /// excludes leave out (by default they are skipped, like ruff does).
+    #[arg(long)]
+    pub no_respect_gitignore: bool,
+
     /// Report only findings beyond the counts recorded in this baseline file (see `baseline`).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -202,6 +207,10 @@ pub struct BaselineArgs {
     /// Use this config file instead of searching for one.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+
+    /// Also record files that git ignores (as `check --no-respect-gitignore`).
+    #[arg(long)]
+    pub no_respect_gitignore: bool,
 
     #[arg(skip)]
     pub level_flags: Vec<(String, Level)>,

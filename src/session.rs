@@ -155,14 +155,16 @@ impl Session {
     /// depend on the number of threads). Paths that cannot be walked become problems.
     pub fn discover(&mut self) -> Discovery {
         let request = &self.request;
+        let gitignore = request.respect_gitignore;
         let (cwd, exclude, manifests) = (&self.cwd, &self.exclude, &mut self.manifests);
         let mut discovery = self.pool.install(|| match &request.targets {
             Targets::Paths(paths) => {
-                discover::discover(paths, cwd, exclude, request.force_exclude, manifests)
+                let force = request.force_exclude;
+                discover::discover(paths, cwd, exclude, force, gitignore, manifests)
             }
             Targets::Packages(packages) => {
                 let seeds: Vec<PackageSeed> = packages.iter().map(|p| p.seed.clone()).collect();
-                discover::discover_packages(&seeds, cwd, exclude, manifests)
+                discover::discover_packages(&seeds, cwd, exclude, gitignore, manifests)
             }
         });
         self.problems.append(&mut discovery.errors);
@@ -220,10 +222,11 @@ impl Session {
                 root: root.clone(),
                 extra_files: Vec::new(),
             };
+            let gitignore = self.request.respect_gitignore;
             let (cwd, exclude, manifests) = (&self.cwd, &self.exclude, &mut self.manifests);
-            let mut context = self
-                .pool
-                .install(|| discover::discover_packages(&[seed], cwd, exclude, manifests));
+            let mut context = self.pool.install(|| {
+                discover::discover_packages(&[seed], cwd, exclude, gitignore, manifests)
+            });
             self.problems.append(&mut context.errors);
             let mut files: Vec<DiscoveredFile> = context
                 .crates

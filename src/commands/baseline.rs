@@ -22,6 +22,7 @@ pub fn request(args: &BaselineArgs) -> Request {
             target_protocol: args.target_protocol,
             include_tests: args.include_tests,
         },
+        respect_gitignore: !args.no_respect_gitignore,
         ..Request::paths(args.paths.clone())
     }
 }

@@ -22,7 +22,7 @@ pub fn request(args: &CheckArgs, targets: Targets) -> Request {
             include_tests: args.include_tests,
         },
         force_exclude: args.force_exclude,
-        respect_gitignore: true,
+        respect_gitignore: !args.no_respect_gitignore,
         threads: args.threads,
         cache: !args.no_cache,
         prefilter: !args.no_prefilter,

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use lints::FileRole;
-use rayon::prelude::*;
 
 use crate::workspace::cache::FileStamp;
 use crate::workspace::manifest::Manifests;
@@ -128,16 +127,17 @@ impl Discovery {
 /// Find and group the files under `paths` (relative ones are taken from `cwd`). Config excludes
 /// apply to what is found below the given paths; with `force_exclude` they apply to the given
 /// paths themselves too (ruff's `--force-exclude`, for pre-commit, which passes every file).
-/// Directories are walked in parallel (on the current rayon pool); the result does not depend
-/// on the number of threads.
+/// With `gitignore`, the walks leave out what git ignores (a path given is linted even so).
+/// Directories are walked in parallel; the result does not depend on the number of threads.
 pub fn discover(
     paths: &[PathBuf],
     cwd: &Path,
     exclude: &Exclude,
     force_exclude: bool,
+    gitignore: bool,
     manifests: &mut Manifests,
 ) -> Discovery {
-    let mut walker = Walker::new(cwd, exclude);
+    let mut walker = Walker::new(cwd, exclude, gitignore);
     let mut asked: Vec<Found> = Vec::new();
     for given in paths {
         let abs = normalize(&cwd.join(given));
@@ -216,29 +216,12 @@ enum Item {
     Error(String),
 }
 
-/// The directories above the one being walked, for symlink loop detection.
-struct Ancestor<'a> {
-    key: FileKey,
-    path: &'a Path,
-    parent: Option<&'a Ancestor<'a>>,
-}
-
-impl Ancestor<'_> {
-    fn find(&self, key: &FileKey) -> Option<&Path> {
-        let mut at = Some(self);
-        while let Some(a) = at {
-            if a.key == *key {
-                return Some(a.path);
-            }
-            at = a.parent;
-        }
-        None
-    }
-}
-
 struct Walker<'a> {
     cwd: &'a Path,
     exclude: &'a Exclude,
+    /// Leave out what `.gitignore`, `.ignore`, `.git/info/exclude` and git's global excludes
+    /// ignore.
+    gitignore: bool,
     errors: Vec<String>,
     /// Files already found, so overlapping paths and symlinks read a file once.
     seen: HashSet<FileKey>,
@@ -247,10 +230,11 @@ struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    fn new(cwd: &'a Path, exclude: &'a Exclude) -> Self {
+    fn new(cwd: &'a Path, exclude: &'a Exclude, gitignore: bool) -> Self {
         Walker {
             cwd,
             exclude,
+            gitignore,
             errors: Vec::new(),
             seen: HashSet::new(),
             walked: Vec::new(),
@@ -283,16 +267,11 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Every `.rs` file under `root`, skipping build output, hidden, vendored and excluded
-    /// directories below it; symlinks are followed, loops reported and not followed.
+    /// Every `.rs` file under `root`, skipping build output, hidden, vendored, excluded and
+    /// (with `gitignore`) git-ignored files and directories below it; symlinks are followed,
+    /// loops reported and not followed.
     fn walk(&mut self, root: &Path, given: &Path, out: &mut Vec<Found>) {
-        let root_key = FileKey::of(root, None);
-        let top = Ancestor {
-            key: root_key,
-            path: root,
-            parent: None,
-        };
-        let items = walk_dir(root, &top, self.exclude, self.cwd);
+        let items = walk_tree(root, self.exclude, self.gitignore, self.cwd);
         for item in items {
             match item {
                 Item::File(path, key, stamp) => {
@@ -403,14 +382,16 @@ pub struct PackageSeed {
     pub extra_files: Vec<(PathBuf, FileRole)>,
 }
 
-/// Every file of each package, all reported (`cargo mcp-lint`). Config excludes apply.
+/// Every file of each package, all reported (`cargo mcp-lint`). Config excludes apply, and
+/// with `gitignore` what git ignores is left out.
 pub fn discover_packages(
     seeds: &[PackageSeed],
     cwd: &Path,
     exclude: &Exclude,
+    gitignore: bool,
     manifests: &mut Manifests,
 ) -> Discovery {
-    let mut walker = Walker::new(cwd, exclude);
+    let mut walker = Walker::new(cwd, exclude, gitignore);
     let mut crates = Vec::new();
     for seed in seeds {
         let mut files = walker.package_files(&seed.root, true, manifests);
@@ -470,67 +451,96 @@ pub fn role_from_components(path: &Path) -> FileRole {
     }
 }
 
-/// The entries of `dir`, in file-name order, walked in parallel.
-fn walk_dir(dir: &Path, here: &Ancestor<'_>, exclude: &Exclude, cwd: &Path) -> Vec<Item> {
-    let shown = |p: &Path| relative_to(p, cwd).display().to_string();
-    let mut entries: Vec<std::fs::DirEntry> = match std::fs::read_dir(dir) {
-        Ok(rd) => match rd.collect::<Result<_, _>>() {
-            Ok(entries) => entries,
-            Err(e) => return vec![Item::Error(format!("could not read {}: {e}", shown(dir)))],
-        },
-        Err(e) => return vec![Item::Error(format!("could not read {}: {e}", shown(dir)))],
-    };
-    entries.sort_by_key(|e| e.file_name());
-    entries
-        .par_iter()
-        .flat_map_iter(|entry| {
-            let path = entry.path();
-            let name = entry.file_name();
-            if name.to_string_lossy().starts_with('.') || exclude.matches(&path) {
-                return Vec::new();
+/// The `.rs` files under `root` and the errors met, in path order whatever the number of
+/// threads: the `ignore` crate's parallel walk (ripgrep's), on as many threads as the current
+/// rayon pool has.
+fn walk_tree(root: &Path, exclude: &Exclude, gitignore: bool, cwd: &Path) -> Vec<Item> {
+    let filter = exclude.clone();
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .follow_links(true)
+        .hidden(true)
+        .parents(gitignore)
+        .ignore(gitignore)
+        .git_ignore(gitignore)
+        .git_global(gitignore)
+        .git_exclude(gitignore)
+        .threads(rayon::current_num_threads())
+        .filter_entry(move |entry| entry.depth() == 0 || !skipped(entry, &filter));
+    let items = std::sync::Mutex::new(Vec::new());
+    builder.build_parallel().run(|| {
+        let items = &items;
+        Box::new(move |entry| {
+            if let Some(item) = item(entry, cwd) {
+                items.lock().unwrap_or_else(|e| e.into_inner()).push(item);
             }
-            let is_rs = path.extension() == Some(OsStr::new("rs"));
-            let meta = match entry.file_type() {
-                Ok(t) if t.is_symlink() => std::fs::metadata(&path),
-                Ok(t) if t.is_file() && !is_rs => return Vec::new(),
-                Ok(_) => entry.metadata(),
-                Err(e) => Err(e),
-            };
-            let meta = match meta {
-                Ok(m) => m,
-                // A dangling symlink matters only when it claims to be a Rust file.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !is_rs => return Vec::new(),
-                Err(e) => {
-                    return vec![Item::Error(format!("could not read {}: {e}", shown(&path)))]
-                }
-            };
-            if meta.is_dir() {
-                if SKIPPED_DIRS.contains(&name.to_string_lossy().as_ref()) {
-                    return Vec::new();
-                }
-                let key = FileKey::of(&path, Some(&meta));
-                if let Some(ancestor) = here.find(&key) {
-                    return vec![Item::Error(format!(
-                        "symlink loop: {} points to its ancestor {}; not followed",
-                        shown(&path),
-                        shown(ancestor)
-                    ))];
-                }
-                let below = Ancestor {
-                    key,
-                    path: &path,
-                    parent: Some(here),
-                };
-                walk_dir(&path, &below, exclude, cwd)
-            } else if meta.is_file() && is_rs {
-                let key = FileKey::of(&path, Some(&meta));
-                let stamp = FileStamp::from_metadata(&meta);
-                vec![Item::File(path, key, stamp)]
-            } else {
-                Vec::new()
-            }
+            ignore::WalkState::Continue
         })
-        .collect()
+    });
+    let mut items = items.into_inner().unwrap_or_else(|e| e.into_inner());
+    items.sort_by(|a, b| match (a, b) {
+        (Item::File(a, ..), Item::File(b, ..)) => a.cmp(b),
+        (Item::Error(a), Item::Error(b)) => a.cmp(b),
+        (Item::File(..), Item::Error(_)) => std::cmp::Ordering::Less,
+        (Item::Error(_), Item::File(..)) => std::cmp::Ordering::Greater,
+    });
+    items
+}
+
+/// Build output, vendored code and excluded paths are not descended into.
+fn skipped(entry: &ignore::DirEntry, exclude: &Exclude) -> bool {
+    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+    (is_dir && SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref()))
+        || exclude.matches(entry.path())
+}
+
+/// What one entry of the walk yields: a Rust file, an error, or nothing.
+fn item(entry: Result<ignore::DirEntry, ignore::Error>, cwd: &Path) -> Option<Item> {
+    let shown = |p: &Path| relative_to(p, cwd).display().to_string();
+    let entry = match entry {
+        Ok(entry) => entry,
+        Err(e) => return walk_error(e, cwd),
+    };
+    let path = entry.path();
+    let is_rs = path.extension() == Some(OsStr::new("rs"));
+    if !is_rs || entry.file_type().is_some_and(|t| t.is_dir()) {
+        return None;
+    }
+    // Followed through symlinks, as the walk follows them.
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            let key = FileKey::of(path, Some(&meta));
+            let stamp = FileStamp::from_metadata(&meta);
+            Some(Item::File(path.to_path_buf(), key, stamp))
+        }
+        Ok(_) => None,
+        Err(e) => Some(Item::Error(format!("could not read {}: {e}", shown(path)))),
+    }
+}
+
+/// A walk error as a problem line; `None` for a dangling symlink that does not claim to be a
+/// Rust file.
+fn walk_error(error: ignore::Error, cwd: &Path) -> Option<Item> {
+    let shown = |p: &Path| relative_to(p, cwd).display().to_string();
+    match error {
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error(*err, cwd)
+        }
+        ignore::Error::Loop { ancestor, child } => Some(Item::Error(format!(
+            "symlink loop: {} points to its ancestor {}; not followed",
+            shown(&child),
+            shown(&ancestor)
+        ))),
+        ignore::Error::WithPath { path, err } => {
+            let is_rs = path.extension() == Some(OsStr::new("rs"));
+            match err.io_error() {
+                Some(e) if e.kind() == std::io::ErrorKind::NotFound && !is_rs => None,
+                Some(e) => Some(Item::Error(format!("could not read {}: {e}", shown(&path)))),
+                None => Some(Item::Error(format!("{}: {err}", shown(&path)))),
+            }
+        }
+        other => Some(Item::Error(other.to_string())),
+    }
 }
 
 /// Relative to `cwd` when under it; otherwise the given path joined with the part below `root`.
@@ -552,7 +562,14 @@ mod tests {
 
     fn run(root: &Path, paths: &[&str], exclude: &Exclude) -> Discovery {
         let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-        discover(&paths, root, exclude, false, &mut Manifests::new(root))
+        discover(
+            &paths,
+            root,
+            exclude,
+            false,
+            true,
+            &mut Manifests::new(root),
+        )
     }
 
     fn summary(d: &Discovery) -> Vec<(Option<String>, Vec<String>)> {
