@@ -14,10 +14,11 @@ use serde_json::{json, Value};
 use crate::names::{edited_line, EDIT_FILE, EDIT_LINE};
 
 pub struct Timings {
-    /// From `didOpen` to the first `publishDiagnostics` of the file.
-    pub open: Duration,
+    /// From `didOpen` to the first `publishDiagnostics` of the file: wall time, and the CPU
+    /// time the server used meanwhile (all its threads; `None` where /proc cannot tell).
+    pub open: Interval,
     /// From each `didChange` to the `publishDiagnostics` of that version.
-    pub changes: Vec<Duration>,
+    pub changes: Vec<Interval>,
     /// Diagnostics published after the open and after the last change.
     pub open_diagnostics: usize,
     pub change_diagnostics: usize,
@@ -48,6 +49,35 @@ pub fn measure(
     result
 }
 
+pub struct Interval {
+    pub wall: Duration,
+    pub cpu: Option<Duration>,
+}
+
+/// Times an interval of the server's work.
+struct Stopwatch {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Stopwatch {
+    fn start(client: &Client) -> Stopwatch {
+        Stopwatch {
+            wall: Instant::now(),
+            cpu: client.cpu_time(),
+        }
+    }
+
+    fn stop(self, client: &Client) -> Interval {
+        let wall = self.wall.elapsed();
+        let cpu = self
+            .cpu
+            .zip(client.cpu_time())
+            .map(|(before, after)| after.saturating_sub(before));
+        Interval { wall, cpu }
+    }
+}
+
 fn session(
     client: &mut Client,
     root: &Path,
@@ -69,13 +99,13 @@ fn session(
     )?;
     client.notify("initialized", json!({}))?;
 
-    let start = Instant::now();
+    let watch = Stopwatch::start(client);
     client.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": file_uri, "languageId": "rust", "version": 1, "text": text } }),
     )?;
     let open_diagnostics = client.diagnostics(&file_uri, 1)?;
-    let open = start.elapsed();
+    let open = watch.stop(client);
 
     let mut changes = Vec::new();
     let mut change_diagnostics = 0;
@@ -83,7 +113,7 @@ fn session(
     for n in 1..=edits {
         let replacement = edited_line(n);
         let version = n as i64 + 1;
-        let start = Instant::now();
+        let watch = Stopwatch::start(client);
         client.notify(
             "textDocument/didChange",
             json!({
@@ -98,7 +128,7 @@ fn session(
             }),
         )?;
         change_diagnostics = client.diagnostics(&file_uri, version)?;
-        changes.push(start.elapsed());
+        changes.push(watch.stop(client));
         current = replacement;
     }
     client.request("shutdown", Value::Null)?;
@@ -230,6 +260,18 @@ impl Client {
                 self.send(json!({ "jsonrpc": "2.0", "id": id, "result": null }))?;
             }
         }
+    }
+
+    /// The server's user + system CPU time so far, from /proc (Linux).
+    fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // The fields after the command name, which is in parentheses and may hold spaces:
+        // utime and stime are the 14th and 15th fields of the line.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: u64 =
+            fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        // Linux reports these in USER_HZ, which is 100 on every architecture it runs on.
+        Some(Duration::from_millis(ticks * 10))
     }
 
     /// Let the server exit after `exit`, or end it.

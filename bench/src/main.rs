@@ -19,8 +19,9 @@
 //!
 //! The generators print `{"files":…,"lines":…,"bytes":…}`. `lsp-edit` runs `SERVER server` (an
 //! mcp-lint binary) in a `gen-names` crate, opens one file, makes N one-line edits and prints
-//! `{"open_ms":…,"change_ms":[…],"open_diagnostics":…,"change_diagnostics":…}` (milliseconds
-//! from `didOpen` / each `didChange` to the diagnostics of that version).
+//! `{"open_ms":…,"open_cpu_ms":…,"change_ms":[…],"change_cpu_ms":[…],"open_diagnostics":…,
+//! "change_diagnostics":…}`: milliseconds from `didOpen` / each `didChange` to the diagnostics of
+//! that version, and the server's CPU time over the same interval (`null` without /proc).
 
 mod dense;
 mod lsp;
@@ -109,10 +110,16 @@ fn run(args: &[String]) -> Result<(), String> {
             let timeout = Duration::from_secs(flag("timeout", 600)? as u64);
             let t = lsp::measure(Path::new(server), Path::new(root), edits, timeout)?;
             let ms = |d: &Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
+            let cpu = |i: &lsp::Interval| i.cpu.as_ref().map_or("null".to_string(), ms);
+            let list = |f: &dyn Fn(&lsp::Interval) -> String| {
+                t.changes.iter().map(f).collect::<Vec<_>>().join(",")
+            };
             println!(
-                "{{\"open_ms\":{},\"change_ms\":[{}],\"open_diagnostics\":{},\"change_diagnostics\":{}}}",
-                ms(&t.open),
-                t.changes.iter().map(ms).collect::<Vec<_>>().join(","),
+                "{{\"open_ms\":{},\"open_cpu_ms\":{},\"change_ms\":[{}],\"change_cpu_ms\":[{}],\"open_diagnostics\":{},\"change_diagnostics\":{}}}",
+                ms(&t.open.wall),
+                cpu(&t.open),
+                list(&|i| ms(&i.wall)),
+                list(&cpu),
                 t.open_diagnostics,
                 t.change_diagnostics
             );
