@@ -63,6 +63,55 @@ fn a_hundred_thousand_levels_of_nesting() {
     assert!(run.stdout.contains("nesting deeper than 512"), "{run:?}");
 }
 
+/// Nesting that is not brackets: 100k closures, 50k `Vec<Vec<…>>`, 100k `&&&…u8`, chained calls.
+/// Each is a `parse_error` (MCP900) before syn recurses into it; the other files are linted.
+#[cfg(unix)]
+#[test]
+fn every_kind_of_deep_nesting_is_a_parse_error() {
+    let files = [
+        (
+            "src/closures.rs",
+            format!("fn f() {{ let _ = {}0; }}\n", "|| ".repeat(100_000)),
+        ),
+        (
+            "src/generics.rs",
+            format!(
+                "type T = {}u8{};\n",
+                "Vec<".repeat(50_000),
+                ">".repeat(50_000)
+            ),
+        ),
+        (
+            "src/references.rs",
+            format!("type T = {}u8;\n", "&".repeat(100_000)),
+        ),
+        (
+            "src/patterns.rs",
+            format!("fn f() {{ let {}x = 1; }}\n", "&".repeat(100_000)),
+        ),
+        (
+            "src/calls.rs",
+            format!("fn f() {{ x{}; }}\n", ".a()".repeat(100_000)),
+        ),
+        (
+            "src/returns.rs",
+            format!("type F = {}u8;\n", "fn() -> ".repeat(100_000)),
+        ),
+    ];
+    let extra: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
+    let p = server_with(&extra);
+    let run = support::bounded::run(p.path(), &["check", "--format", "json"], b"");
+    assert_eq!(run.code, 1, "{run:?}");
+    let mut expected: Vec<(String, String, u64)> = files
+        .iter()
+        .map(|(path, _)| ("MCP900".to_string(), path.to_string(), 1))
+        .collect();
+    expected.push(("MCP001".into(), "src/lib.rs".into(), 9));
+    expected.sort_by(|a, b| a.1.cmp(&b.1));
+    assert_eq!(run.findings(), expected, "{run:?}");
+    assert!(run.stdout.contains("nesting deeper than 512"), "{run:?}");
+}
+
 #[test]
 fn a_fifty_megabyte_file() {
     let mut huge = String::with_capacity(50 << 20);

@@ -2,7 +2,8 @@
 
 use crate::source::SourceFile;
 
-/// Files nested deeper than this are refused: syn and our visitors recurse per level.
+/// Files nested deeper than this are refused: syn and our visitors recurse per level. Every
+/// recursive form counts (see `scan_delimiters`), not only brackets.
 pub const MAX_NESTING: usize = 512;
 
 /// Files larger than this are refused: a syntax tree takes over a hundred times the size of
@@ -54,7 +55,7 @@ pub fn parse(file: &SourceFile) -> Result<syn::File, ParseFailure> {
     if let Delimiters::TooDeep(at) = scan_delimiters(&text) {
         return Err(ParseFailure {
             message: format!(
-                "nesting deeper than {MAX_NESTING} levels; mcp-lint does not analyse this file"
+                "nesting deeper than {MAX_NESTING} levels (brackets, generics, closures, references, operators); mcp-lint does not analyse this file"
             ),
             at: Some((at, at + 1)),
         });
@@ -121,7 +122,7 @@ fn frontmatter_len(text: &str) -> usize {
     0
 }
 
-/// What a rough delimiter scan found (strings, chars and comments skipped).
+/// What a scan of the file's tokens found (strings, chars and comments skipped).
 #[derive(Debug, PartialEq, Eq)]
 enum Delimiters {
     Balanced,
@@ -140,70 +141,366 @@ enum Delimiters {
     },
 }
 
-fn scan_delimiters(text: &str) -> Delimiters {
-    let bytes = text.as_bytes();
-    let mut stack: Vec<(u8, usize)> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b @ (b'(' | b'[' | b'{') => {
-                stack.push((b, i));
-                if stack.len() > MAX_NESTING {
-                    return Delimiters::TooDeep(i);
-                }
+/// One token of the scan: only what the nesting estimate needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token<'a> {
+    Open(u8),
+    Close(u8),
+    Punct(&'a str),
+    Ident(&'a str),
+    /// A string, character or number literal.
+    Literal,
+    Lifetime,
+}
+
+/// Operators of more than one character, longest first.
+const PUNCTS: [&str; 24] = [
+    ">>=", "<<=", "...", "..=", "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=",
+    "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", "..",
+];
+
+/// A linear-time Rust tokenizer, approximate where approximation is harmless: it yields
+/// delimiters, operators and identifiers with their offsets, and skips literals and comments
+/// (nested block comments, raw strings, byte and C strings, lifetimes included).
+struct Lexer<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+impl<'a> Lexer<'a> {
+    /// Skip a quoted literal whose opening `"` is at `self.at`.
+    fn skip_string(&mut self) {
+        let bytes = self.text.as_bytes();
+        self.at += 1;
+        while self.at < bytes.len() && bytes[self.at] != b'"' {
+            if bytes[self.at] == b'\\' {
+                self.at += 1;
             }
-            b @ (b')' | b']' | b'}') => {
+            self.at += 1;
+        }
+        self.at += 1;
+    }
+
+    /// Skip `#*"…"#*` at `self.at` (after the `r`); `false` if it is not a raw string.
+    fn skip_raw_string(&mut self) -> bool {
+        let bytes = self.text.as_bytes();
+        let hashes = bytes[self.at..].iter().take_while(|b| **b == b'#').count();
+        if bytes.get(self.at + hashes) != Some(&b'"') {
+            return false;
+        }
+        let body = self.at + hashes + 1;
+        let closer = format!("\"{}", "#".repeat(hashes));
+        self.at = self.text[body..]
+            .find(&closer)
+            .map_or(bytes.len(), |n| body + n + closer.len());
+        true
+    }
+
+    /// Skip a character literal or lifetime whose `'` is at `self.at`.
+    fn quote(&mut self) -> Token<'a> {
+        let rest = &self.text[self.at + 1..];
+        let mut chars = rest.chars();
+        match (chars.next(), chars.next()) {
+            (Some('\\'), _) => {
+                // An escape: the literal ends at the next quote after the escaped character.
+                let after = 1 + rest[1..].chars().next().map_or(0, char::len_utf8);
+                self.at += 1 + rest[after.min(rest.len())..]
+                    .find('\'')
+                    .map_or(rest.len(), |n| after + n + 1);
+                Token::Literal
+            }
+            (Some(c), Some('\'')) => {
+                self.at += 2 + c.len_utf8();
+                Token::Literal
+            }
+            _ => {
+                self.at += 1;
+                while self.at < self.text.len() && is_ident_byte(self.text.as_bytes()[self.at]) {
+                    self.at += 1;
+                }
+                Token::Lifetime
+            }
+        }
+    }
+
+    /// An identifier, keyword, raw identifier or prefixed literal starting at `self.at`.
+    fn word(&mut self) -> Token<'a> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        while self.at < bytes.len() && is_ident_byte(bytes[self.at]) {
+            self.at += 1;
+        }
+        let word = &self.text[start..self.at];
+        match (word, bytes.get(self.at)) {
+            ("r" | "br" | "cr", Some(b'#' | b'"')) if self.skip_raw_string() => Token::Literal,
+            ("r", Some(b'#')) => {
+                self.at += 1;
+                let ident = self.at;
+                while self.at < bytes.len() && is_ident_byte(bytes[self.at]) {
+                    self.at += 1;
+                }
+                Token::Ident(&self.text[ident..self.at])
+            }
+            ("b" | "c", Some(b'"')) => {
+                self.skip_string();
+                Token::Literal
+            }
+            ("b", Some(b'\'')) => {
+                self.quote();
+                Token::Literal
+            }
+            _ if bytes[start].is_ascii_digit() => {
+                // `1.5`, but not `1..2` or `x.0.1`'s second dot.
+                if bytes.get(self.at) == Some(&b'.')
+                    && bytes.get(self.at + 1).is_some_and(u8::is_ascii_digit)
+                {
+                    self.at += 1;
+                    while self.at < bytes.len() && is_ident_byte(bytes[self.at]) {
+                        self.at += 1;
+                    }
+                }
+                Token::Literal
+            }
+            _ => Token::Ident(word),
+        }
+    }
+}
+
+impl<'a> Iterator for Lexer<'a> {
+    /// The token and the offset it starts at.
+    type Item = (Token<'a>, usize);
+
+    fn next(&mut self) -> Option<(Token<'a>, usize)> {
+        let bytes = self.text.as_bytes();
+        loop {
+            let start = self.at;
+            let b = *bytes.get(start)?;
+            let token = match b {
+                b if b.is_ascii_whitespace() => {
+                    self.at += 1;
+                    continue;
+                }
+                b'/' if bytes.get(start + 1) == Some(&b'/') => {
+                    self.at = line_end(bytes, start);
+                    continue;
+                }
+                b'/' if bytes.get(start + 1) == Some(&b'*') => {
+                    let mut depth = 0usize;
+                    while self.at < bytes.len() {
+                        match (bytes[self.at], bytes.get(self.at + 1)) {
+                            (b'/', Some(b'*')) => {
+                                depth += 1;
+                                self.at += 2;
+                            }
+                            (b'*', Some(b'/')) => {
+                                depth -= 1;
+                                self.at += 2;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => self.at += 1,
+                        }
+                    }
+                    continue;
+                }
+                b'(' | b'[' | b'{' => {
+                    self.at += 1;
+                    Token::Open(b)
+                }
+                b')' | b']' | b'}' => {
+                    self.at += 1;
+                    Token::Close(b)
+                }
+                b'"' => {
+                    self.skip_string();
+                    Token::Literal
+                }
+                b'\'' => self.quote(),
+                b if is_ident_byte(b) => self.word(),
+                _ => {
+                    let rest = &self.text[start..];
+                    let len = PUNCTS
+                        .iter()
+                        .find(|p| rest.starts_with(**p))
+                        .map_or(1, |p| p.len());
+                    self.at += len;
+                    Token::Punct(&rest[..len])
+                }
+            };
+            self.at = self.at.min(bytes.len());
+            return Some((token, start));
+        }
+    }
+}
+
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(bytes.len(), |n| from + n)
+}
+
+/// The weights of the nesting estimate, in sixteenths of a level. syn parses and our visitors
+/// walk every prefix form (`&`, `*`, `!`, `-`, closures, `->`, `=`, `return`, `move` …) and
+/// every delimiter by recursion, one stack frame chain per level; generics cost less per level,
+/// and chains (`a.b().c()`, `a + b + c`) much less: syn builds them in a loop, only the tree's
+/// depth is walked recursively. A form counts until the end of its list item or statement
+/// (`,`, `;`, `=>`) or its group: an over-estimate that real code stays far below.
+const GROUP_COST: u64 = 16;
+const PREFIX_COST: u64 = 16;
+const ANGLE_COST: u64 = 2;
+const CHAIN_COST: u64 = 1;
+/// The file itself is a group: [`MAX_NESTING`] delimiters inside it are allowed.
+const DEPTH_BUDGET: u64 = (MAX_NESTING as u64 + 1) * GROUP_COST;
+
+/// One open delimiter (or the file itself) and what is pending in it.
+#[derive(Default)]
+struct Group {
+    open: u8,
+    at: usize,
+    /// Prefix forms since the last `,`, `;` or `=>`.
+    prefix: u64,
+    /// `<` not yet closed by `>` since the last `;`: generics, or comparisons (over-counted).
+    angles: u64,
+    /// Postfix and infix operators since the last `,`, `;` or `=>`.
+    chain: u64,
+    /// Between the `|`s of a closure's parameters: a `,` there does not end the closure.
+    in_closure_params: bool,
+}
+
+impl Group {
+    fn cost(&self) -> u64 {
+        GROUP_COST + self.prefix * PREFIX_COST + self.angles * ANGLE_COST + self.chain * CHAIN_COST
+    }
+}
+
+/// Keywords after which an expression or type continues (as after an operator), and those that
+/// start a form syn parses by recursion.
+fn keyword(word: &str) -> Option<bool> {
+    const RECURSIVE: [&str; 6] = ["return", "break", "box", "move", "yield", "become"];
+    const OTHER: [&str; 36] = [
+        "as", "async", "await", "const", "continue", "crate", "do", "dyn", "else", "enum",
+        "extern", "fn", "for", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "mut",
+        "pub", "ref", "static", "struct", "trait", "try", "type", "union", "unsafe", "use",
+        "where", "while", "abstract", "final",
+    ];
+    if RECURSIVE.contains(&word) {
+        Some(true)
+    } else if OTHER.contains(&word) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Check delimiters and estimate how deep syn would recurse, in one linear pass.
+fn scan_delimiters(text: &str) -> Delimiters {
+    let mut stack = vec![Group::default()];
+    // The sum of every open group's cost but the innermost one's.
+    let mut below = 0u64;
+    // Does the previous token end an operand (so `&`, `-`, `|`, `(` are infix or postfix)?
+    let mut after_operand = false;
+    for (token, at) in (Lexer { text, at: 0 }) {
+        let nested = stack.len() > 1;
+        let top = stack.last_mut().expect("the file's group is never popped");
+        let mut operand = false;
+        match token {
+            Token::Open(b) => {
+                if after_operand && b != b'{' {
+                    top.chain += 1;
+                }
+                below += top.cost();
+                stack.push(Group {
+                    open: b,
+                    at,
+                    ..Group::default()
+                });
+            }
+            Token::Close(b) => {
                 let expected = match b {
                     b')' => b'(',
                     b']' => b'[',
                     _ => b'{',
                 };
-                match stack.pop() {
-                    Some((open, _)) if open == expected => {}
-                    other => {
-                        return Delimiters::Mismatched {
-                            at: i,
-                            found: b as char,
-                            open: other.map(|(o, at)| (o as char, at)),
-                        }
+                if !nested || top.open != expected {
+                    let open = nested.then(|| (top.open as char, top.at));
+                    return Delimiters::Mismatched {
+                        at,
+                        found: b as char,
+                        open,
+                    };
+                }
+                stack.pop();
+                below -= stack.last().map_or(0, Group::cost);
+                operand = true;
+            }
+            Token::Punct(p) => match p {
+                "," if top.in_closure_params => {}
+                "," | "=>" => {
+                    top.prefix = 0;
+                    top.chain = 0;
+                }
+                ";" => {
+                    top.prefix = 0;
+                    top.chain = 0;
+                    top.angles = 0;
+                    top.in_closure_params = false;
+                }
+                "|" if top.in_closure_params => top.in_closure_params = false,
+                "|" | "||" if !after_operand => {
+                    top.prefix += 1;
+                    top.in_closure_params = p == "|";
+                }
+                "&" | "*" | "!" | "-" if !after_operand => top.prefix += 1,
+                "&&" if !after_operand => top.prefix += 2,
+                "<" => top.angles += 1,
+                "<<" => top.angles += 2,
+                ">" | ">>" | ">=" | ">>=" => {
+                    let closes = if p.starts_with(">>") { 2 } else { 1 };
+                    if top.angles == 0 {
+                        top.chain += 1;
+                    } else {
+                        top.angles = top.angles.saturating_sub(closes);
+                        operand = true;
                     }
                 }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
+                "->" | "=" => top.prefix += 1,
+                _ if p.len() == 2 && p.ends_with('=') && !matches!(p, "==" | "!=" | "<=") => {
+                    top.prefix += 1;
                 }
-            }
-            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
-            b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
-                i = text[i + 2..].find('\'').map_or(bytes.len(), |n| i + 2 + n);
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
+                "?" => {
+                    top.chain += 1;
+                    operand = true;
                 }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 1;
-            }
-            _ => {}
+                "::" | "#" | "$" | "@" | "~" => {}
+                _ => top.chain += 1,
+            },
+            Token::Ident(word) => match keyword(word) {
+                Some(true) => top.prefix += 1,
+                Some(false) if word == "as" => top.chain += 1,
+                Some(false) if word == "crate" => operand = true,
+                Some(false) => {}
+                None => operand = true,
+            },
+            Token::Literal => operand = true,
+            Token::Lifetime => {}
         }
-        i += 1;
+        after_operand = operand;
+        if below + stack.last().map_or(0, Group::cost) > DEPTH_BUDGET {
+            return Delimiters::TooDeep(at);
+        }
     }
     match stack.pop() {
-        Some((open, at)) => Delimiters::Unclosed {
-            open: open as char,
-            at,
+        Some(group) if !stack.is_empty() => Delimiters::Unclosed {
+            open: group.open as char,
+            at: group.at,
         },
-        None => Delimiters::Balanced,
+        _ => Delimiters::Balanced,
     }
 }
 
@@ -274,6 +571,84 @@ mod tests {
         );
         let err = parse(&file(&text)).unwrap_err();
         assert!(err.message.contains("nesting deeper"), "{}", err.message);
+    }
+
+    /// Every form syn parses by recursion, 100k deep, is refused before syn sees it.
+    #[test]
+    fn every_recursive_form_is_counted() {
+        let n = 100_000;
+        let forms = [
+            format!("fn f() {{ let _ = {}0; }}", "|| ".repeat(n)),
+            format!("fn f() {{ let _ = {}0; }}", "|a, b| ".repeat(n)),
+            format!("fn f() {{ let _ = {}0; }}", "move |x| ".repeat(n)),
+            format!("type T = {}u8{};", "Vec<".repeat(n), ">".repeat(n)),
+            format!("type T = {}u8{};", "A<B, ".repeat(n), ">".repeat(n)),
+            format!("type T = {}u8;", "&".repeat(n)),
+            format!("type T = {}u8;", "&&".repeat(n)),
+            format!("type T = {}u8;", "*const ".repeat(n)),
+            format!("type T = {}u8;", "fn() -> ".repeat(n)),
+            format!("fn f() -> {}u8 {{}}", "impl Fn() -> ".repeat(n)),
+            format!("fn f() {{ let _ = {}x; }}", "!-*".repeat(n)),
+            format!("fn f() {{ let {}x = 1; }}", "&".repeat(n)),
+            format!("fn f() {{ {}1; }}", "a = ".repeat(n)),
+            format!("fn f() {{ {}; }}", "return ".repeat(n)),
+            format!("fn f() {{ x{}; }}", ".a()".repeat(n)),
+            format!("fn f() {{ x{}; }}", "()".repeat(n)),
+            format!("fn f() {{ x{}; }}", " + 1".repeat(n)),
+        ];
+        for text in forms {
+            let err = parse(&file(&text)).unwrap_err();
+            assert!(err.message.contains("nesting deeper"), "{}", &text[..40]);
+        }
+    }
+
+    /// What real code does stays well inside the budget, and literals, comments and lifetimes
+    /// do not count.
+    #[test]
+    fn real_code_and_literals_are_not_counted() {
+        let n = 400;
+        let texts = [
+            format!(
+                "fn f() {{ match x {{ {} => {{}} }} }}",
+                vec!["A"; 5000].join(" | ")
+            ),
+            format!("fn f() {{ x{}; }}", ".route(\"/\", get(h))".repeat(2000)),
+            format!("fn f() {{ let v = vec![{}]; }}", "a < b, ".repeat(2000)),
+            format!("fn f() {{ let v = [{}]; }}", "&a, ".repeat(50_000)),
+            format!("type T = {}u8{};", "Vec<".repeat(n), ">".repeat(n)),
+            format!("fn f() {{ let _ = {}0; }}", "&".repeat(n)),
+            format!("const S: &str = r#\"{}\"#;", "((((<&&||".repeat(n * 10)),
+            format!(
+                "const C: [char; 2] = ['(', '\\''];/* /* {} */ */",
+                "(".repeat(n * 10)
+            ),
+            format!(
+                "fn f<'a>(x: &'a u8) -> &'a u8 {{ {}x }} // {}",
+                "&".repeat(n),
+                "(".repeat(n)
+            ),
+        ];
+        // syn needs the analysis stack for the deepest of these, as in `crate::analyze`.
+        std::thread::Builder::new()
+            .stack_size(crate::ANALYSIS_STACK)
+            .spawn(move || {
+                for text in texts {
+                    assert!(parse(&file(&text)).is_ok(), "{}", &text[..60]);
+                }
+            })
+            .expect("spawn")
+            .join()
+            .expect("every text parses");
+    }
+
+    /// The scan is one pass: a maximal file takes about as long as reading it.
+    #[test]
+    fn the_scan_is_linear() {
+        let line = "    let x = a.b(&c, |d| d + 1)?.e::<Vec<u8>>() as u32; // (\n";
+        let text = line.repeat(MAX_FILE_BYTES / line.len());
+        let start = std::time::Instant::now();
+        assert_eq!(scan_delimiters(&text), Delimiters::Balanced);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]

@@ -8,6 +8,8 @@ use std::process::Command;
 
 use tempfile::TempDir;
 
+#[cfg(unix)]
+pub mod bounded;
 #[path = "../common/mod.rs"]
 mod common;
 #[allow(unused_imports)]
