@@ -12,6 +12,7 @@
 mod actions;
 mod convert;
 mod document;
+pub mod framing;
 mod lint;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -50,7 +51,7 @@ const MAX_DELAY: Duration = Duration::from_millis(300);
 /// Run the server on stdin/stdout until the client says `exit`. The exit code is 0 after a
 /// `shutdown` request, else 1, as the specification asks.
 pub fn run() -> i32 {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = framing::stdio();
     let code = match serve(&connection) {
         Ok(code) => code,
         Err(e) => {
@@ -60,7 +61,7 @@ pub fn run() -> i32 {
     };
     drop(connection);
     if let Err(e) = io_threads.join() {
-        stderr_line(&e.to_string());
+        stderr_line(&e);
     }
     code
 }

@@ -18,6 +18,7 @@ mod limits;
 mod params;
 mod render;
 mod server;
+pub mod transport;
 mod work;
 
 pub use limits::{MAX_FILES, MAX_FINDINGS, MAX_SOURCE_BYTES, MAX_TEXT_BYTES};
@@ -45,8 +46,8 @@ pub fn serve() -> i32 {
             return 2;
         }
     };
-    runtime.block_on(async move {
-        let service = match LintServer::new(cwd).serve(rmcp::transport::stdio()).await {
+    let code = runtime.block_on(async move {
+        let service = match LintServer::new(cwd).serve(transport::stdio()).await {
             Ok(service) => service,
             Err(e) => {
                 eprintln!("mcp-lint mcp: the client did not complete initialization: {e}");
@@ -60,5 +61,8 @@ pub fn serve() -> i32 {
                 2
             }
         }
-    })
+    });
+    // A tool still running (its result no longer wanted) does not keep the process alive.
+    runtime.shutdown_background();
+    code
 }
