@@ -77,7 +77,9 @@ pub fn check(body: &[u8]) -> Result<Map<String, Value>, Value> {
         }
         // A response: to one of our requests, so its id is one we sent (or null on an error).
         None => match id {
-            None => invalid("a message needs a `method` (request or notification) or an `id` (response)"),
+            None => invalid(
+                "a message needs a `method` (request or notification) or an `id` (response)",
+            ),
             Some(id) if !valid_id(id) && !id.is_null() => {
                 invalid("`id` must be a string or an integer")
             }
@@ -157,7 +159,10 @@ mod tests {
     #[test]
     fn malformed_messages_get_their_answer() {
         assert_eq!(answer("{not json"), (PARSE_ERROR, Value::Null));
-        assert_eq!(answer(r#"{"jsonrpc":"2.0","id":1"#), (PARSE_ERROR, Value::Null));
+        assert_eq!(
+            answer(r#"{"jsonrpc":"2.0","id":1"#),
+            (PARSE_ERROR, Value::Null)
+        );
         assert_eq!(answer("[]"), (INVALID_REQUEST, Value::Null));
         assert_eq!(answer("7"), (INVALID_REQUEST, Value::Null));
         assert_eq!(
@@ -180,7 +185,10 @@ mod tests {
             answer(r#"{"id":5,"method":"m"}"#),
             (INVALID_REQUEST, json!(5))
         );
-        assert_eq!(answer(r#"{"jsonrpc":"2.0"}"#), (INVALID_REQUEST, Value::Null));
+        assert_eq!(
+            answer(r#"{"jsonrpc":"2.0"}"#),
+            (INVALID_REQUEST, Value::Null)
+        );
         assert_eq!(
             answer(r#"{"jsonrpc":"2.0","id":6}"#),
             (INVALID_REQUEST, json!(6))

@@ -17,7 +17,10 @@ pub const MAX_DATA_BYTES: u64 = 64 << 20;
 pub enum ReadError {
     /// Not a regular file (after following symlinks); it was not opened.
     NotAFile(&'static str),
-    TooLarge { size: u64, limit: u64 },
+    TooLarge {
+        size: u64,
+        limit: u64,
+    },
     Io(io::Error),
 }
 

@@ -7,6 +7,7 @@ mod support;
 
 use std::path::Path;
 
+use serde_json::{json, Value};
 use support::{mcp_lint, project, server_manifest, write, MCP001_SERVER};
 
 /// An MCP package with one MCP001 finding in `src/lib.rs`, plus `extra` files.
@@ -370,4 +371,153 @@ fn a_panicking_crate_is_an_internal_error_and_the_others_are_kept() {
     }
     assert_eq!(found[2].0, "MCP001");
     assert_eq!(found[2].1, "good/src/lib.rs");
+}
+
+/// A file URI for `path`.
+#[cfg(unix)]
+fn file_uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+fn error_code(answer: &Value) -> i64 {
+    answer["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("an error: {answer}"))
+}
+
+/// The language server over its stdio framing: malformed messages are answered and it goes on;
+/// a deeply nested document is a parse_error; a `Content-Length` of a terabyte is answered
+/// without allocating it (the memory cap would abort the server).
+#[cfg(unix)]
+#[test]
+fn the_language_server_survives_hostile_messages() {
+    use support::bounded::{Framing, Server};
+    let p = server_with(&[]);
+    let root = p.path().canonicalize().expect("canonical");
+    let mut server = Server::start(&root, &["server"], Framing::Lsp);
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "capabilities": {}, "rootUri": file_uri(&root) },
+    }));
+    server.answer(&json!(1));
+    server.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+
+    let raw = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    let cases: [(String, i64); 5] = [
+        (raw("{not json"), -32700),
+        (raw("[]"), -32600),
+        // A body shorter than its JSON: the rest runs into the next header, which is found.
+        (
+            "Content-Length: 5\r\n\r\n{\"jsonrpc\":\"2.0\"}".into(),
+            -32700,
+        ),
+        (
+            raw(r#"{"jsonrpc":"2.0","id":{"x":1},"method":"shutdown"}"#),
+            -32600,
+        ),
+        ("X-No-Length: 1\r\n\r\n".into(), -32700),
+    ];
+    for (bytes, code) in &cases {
+        server.write(bytes.as_bytes());
+        let answer = server.answer(&Value::Null);
+        assert_eq!(error_code(&answer), *code, "{bytes:?}: {answer}");
+    }
+    server.write(raw(r#"{"jsonrpc":"2.0","id":7,"method":8}"#).as_bytes());
+    assert_eq!(error_code(&server.answer(&json!(7))), -32600);
+
+    // Still serving: a document of 100k nested closures is one parse_error, the server lives.
+    let uri = file_uri(&root.join("src/lib.rs"));
+    let text = format!("fn f() {{ let _ = {}0; }}\n", "|| ".repeat(100_000));
+    server.send(&json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": uri, "languageId": "rust", "version": 1, "text": text } },
+    }));
+    let published = server.wait_for("diagnostics", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == json!(uri)
+    });
+    let diagnostics = published["params"]["diagnostics"]
+        .as_array()
+        .expect("array");
+    assert_eq!(diagnostics.len(), 1, "{published}");
+    assert_eq!(diagnostics[0]["code"], "parse_error", "{published}");
+    server
+        .send(&json!({ "jsonrpc": "2.0", "id": 9, "method": "textDocument/hover", "params": {} }));
+    assert_eq!(error_code(&server.answer(&json!(9))), -32601);
+
+    // A terabyte announced: answered at once, then skipped to the end of the input.
+    server.write(b"Content-Length: 1000000000000\r\n\r\n{}");
+    let answer = server.answer(&Value::Null);
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("at most 64 MiB"),
+        "{answer}"
+    );
+    // No `exit` came: the client went away, exit code 1.
+    assert_eq!(server.close(), 1);
+}
+
+/// The MCP server over its stdio framing: -32700 for what is not JSON, -32600 with the id,
+/// -32602 for `tools/call` params that do not fit; a line of 65 MiB is answered without
+/// holding it; a deeply nested `source` is a parse_error; closing stdin ends the server.
+#[cfg(unix)]
+#[test]
+fn the_mcp_server_survives_hostile_messages() {
+    use support::bounded::{Framing, Server};
+    let p = server_with(&[]);
+    let mut server = Server::start(p.path(), &["mcp"], Framing::Lines);
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": { "name": "hostile", "version": "1" },
+        },
+    }));
+    server.answer(&json!(1));
+    server.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+
+    server.write(b"{not json\n");
+    assert_eq!(error_code(&server.answer(&Value::Null)), -32700);
+    server.write(b"{\"jsonrpc\":\"2.0\",\"id\":5}\n");
+    assert_eq!(error_code(&server.answer(&json!(5))), -32600);
+    for (id, params) in [
+        (2, json!({})),
+        (3, json!({ "name": 7 })),
+        (4, json!({ "name": "lint", "arguments": [] })),
+    ] {
+        server
+            .send(&json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params }));
+        let answer = server.answer(&json!(id));
+        assert_eq!(error_code(&answer), -32602, "{answer}");
+    }
+
+    let mut long = vec![b' '; 65 << 20];
+    long.push(b'\n');
+    server.write(&long);
+    drop(long);
+    let answer = server.answer(&Value::Null);
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("longer than 64 MiB"),
+        "{answer}"
+    );
+
+    let source = format!("fn f() {{ let _ = {}0; }}\n", "|| ".repeat(100_000));
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 6, "method": "tools/call",
+        "params": { "name": "lint", "arguments": { "source": source } },
+    }));
+    let answer = server.answer(&json!(6));
+    let text = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        text.contains("parse_error") && text.contains("nesting deeper"),
+        "{answer}"
+    );
+    assert_eq!(server.close(), 0);
 }

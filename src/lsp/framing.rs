@@ -13,7 +13,9 @@ use std::thread::JoinHandle;
 use lsp_server::{Connection, Message};
 use serde_json::Value;
 
-use crate::jsonrpc::{self, error_answer, read_line, Line, INVALID_REQUEST, MAX_MESSAGE_BYTES, PARSE_ERROR};
+use crate::jsonrpc::{
+    self, error_answer, read_line, Line, INVALID_REQUEST, MAX_MESSAGE_BYTES, PARSE_ERROR,
+};
 
 /// The longest header line read; longer ones are skipped.
 const MAX_HEADER_BYTES: usize = 8 << 10;
@@ -249,7 +251,13 @@ mod tests {
             .collect();
         assert_eq!(
             codes,
-            [PARSE_ERROR, INVALID_REQUEST, INVALID_REQUEST, PARSE_ERROR, PARSE_ERROR]
+            [
+                PARSE_ERROR,
+                INVALID_REQUEST,
+                INVALID_REQUEST,
+                PARSE_ERROR,
+                PARSE_ERROR
+            ]
         );
         assert!(answers.iter().all(|a| a["id"].is_null()), "{answers:?}");
         // After the short body, the rest of it and the next header share a line: found anyway.

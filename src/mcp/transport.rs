@@ -64,7 +64,10 @@ fn message(line: &[u8]) -> Result<Option<RxJsonRpcMessage<RoleServer>>, Value> {
     }
     let object: Map<String, Value> = jsonrpc::check(line)?;
     let id = object.get("id").cloned();
-    let method = object.get("method").and_then(Value::as_str).map(str::to_owned);
+    let method = object
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let invalid_params = |why: &str| {
         Err(error_answer(
             id.clone().unwrap_or(Value::Null),
@@ -80,8 +83,10 @@ fn message(line: &[u8]) -> Result<Option<RxJsonRpcMessage<RoleServer>>, Value> {
     let parsed = serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(Value::Object(object));
     match (parsed, method, &id) {
         (Ok(rmcp::model::JsonRpcMessage::Request(request)), Some(method), _)
-            if matches!(request.request, rmcp::model::ClientRequest::CustomRequest(_))
-                && SPEC_REQUESTS.contains(&method.as_str()) =>
+            if matches!(
+                request.request,
+                rmcp::model::ClientRequest::CustomRequest(_)
+            ) && SPEC_REQUESTS.contains(&method.as_str()) =>
         {
             invalid_params(&format!(
                 "the params do not fit the specification's `{method}` request"
@@ -218,7 +223,9 @@ mod tests {
         let found: Vec<(i64, Value)> = found.iter().map(code_and_id).collect();
         assert_eq!(
             found,
-            (1..=4).map(|id| (INVALID_PARAMS, Value::from(id))).collect::<Vec<_>>()
+            (1..=4)
+                .map(|id| (INVALID_PARAMS, Value::from(id)))
+                .collect::<Vec<_>>()
         );
     }
 
