@@ -46,7 +46,7 @@ impl From<io::Error> for ReadError {
 
 /// `8 MiB`, `64 MiB`, or bytes when not a whole number of MiB.
 pub fn size_text(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")
