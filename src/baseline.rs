@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use lints::FileReport;
 use serde::{Deserialize, Serialize};
 
+use crate::read;
 use crate::workspace::paths;
 
 /// The file `mcp-lint baseline` writes when no `--output` is given, in the current directory.
@@ -71,8 +72,8 @@ impl Baseline {
     pub fn load(file: &Path, cwd: &Path) -> Result<Baseline, String> {
         let resolved = paths::resolve(cwd, file);
         let shown = file.display();
-        let text = std::fs::read_to_string(&resolved).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!(
+        let text = read::read_text(&resolved, read::MAX_DATA_BYTES).map_err(|e| match e {
+            read::ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => format!(
                 "baseline file `{shown}` not found (write one with `mcp-lint baseline --output {shown}`)"
             ),
             _ => format!("could not read baseline file `{shown}`: {e}"),

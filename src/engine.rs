@@ -91,7 +91,7 @@ struct Read {
     /// `None` when dropped after scanning (a crate the prefilter may skip) or unreadable.
     bytes: Option<Vec<u8>>,
     readable: bool,
-    error: Option<std::io::Error>,
+    error: Option<crate::read::ReadError>,
     marks: FileMarks,
 }
 
@@ -153,7 +153,7 @@ impl CrateJob<'_> {
         // A marker was found late: read what the scan dropped.
         for (f, r) in self.files.files.iter().zip(reads.iter_mut()) {
             if r.readable && r.bytes.is_none() {
-                match std::fs::read(&f.path) {
+                match crate::read::read_source(&f.path) {
                     Ok(bytes) => r.bytes = Some(bytes),
                     Err(e) => {
                         r.readable = false;
@@ -219,7 +219,7 @@ impl CrateJob<'_> {
             Verdict::Analysed(key) => {
                 let reports = revive(cache.load_reports(&key)?, |path| {
                     let file = self.files.files.iter().find(|f| f.display == path)?;
-                    std::fs::read(&file.path).ok().map(Cow::Owned)
+                    crate::read::read_source(&file.path).ok().map(Cow::Owned)
                 })?;
                 Some(Outcome {
                     reports,
@@ -298,7 +298,7 @@ impl CrateJob<'_> {
 }
 
 fn read(f: &DiscoveredFile, keep: bool) -> Read {
-    match std::fs::read(&f.path) {
+    match crate::read::read_source(&f.path) {
         Ok(bytes) => {
             let marks = if keep {
                 FileMarks::default()
@@ -372,7 +372,7 @@ fn internal_error_reports(files: &CrateFiles, message: &str) -> Vec<FileReport> 
             let d = lints::internal_error_diagnostic(message);
             FileReport {
                 path: f.display.clone(),
-                source: std::fs::read(&f.path)
+                source: crate::read::read_source(&f.path)
                     .ok()
                     .and_then(|b| decode(&f.display, &b)),
                 diagnostics: vec![d],

@@ -129,6 +129,23 @@ pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// A Rust source file for the analysis: a regular file, of which at most one byte more than
+/// [`MAX_SOURCE_BYTES`] is read. That byte is enough for the parser to refuse the file as too
+/// large (a `parse_error` finding, as for any file it cannot analyse) without the rest of it
+/// being held in memory.
+pub fn read_source(path: &Path) -> Result<Vec<u8>, ReadError> {
+    match read(path, MAX_SOURCE_BYTES) {
+        Err(ReadError::TooLarge { .. }) => {
+            let mut bytes = Vec::new();
+            open(path)?
+                .take(MAX_SOURCE_BYTES + 1)
+                .read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }
+        other => other,
+    }
+}
+
 /// [`read`], as UTF-8 text.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
     String::from_utf8(read(path, limit)?).map_err(|e| {

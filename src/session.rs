@@ -327,7 +327,7 @@ impl Session {
         for f in &files.files {
             let contents = match self.request.unsaved.get(&f.path) {
                 Some(text) => text.as_bytes().to_vec(),
-                None => match std::fs::read(&f.path) {
+                None => match crate::read::read_source(&f.path) {
                     Ok(bytes) => bytes,
                     Err(e) => {
                         problems.push(format!("could not read {}: {e}", f.display.display()));

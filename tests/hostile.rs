@@ -458,25 +458,32 @@ fn the_language_server_survives_hostile_messages() {
     assert_eq!(server.close(), 1);
 }
 
+/// `mcp-lint mcp` in `dir` under the caps, initialized with the client `capabilities`.
+#[cfg(unix)]
+fn mcp_server(dir: &Path, capabilities: Value) -> support::bounded::Server {
+    use support::bounded::{Framing, Server};
+    let mut server = Server::start(dir, &["mcp"], Framing::Lines);
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": capabilities,
+            "clientInfo": { "name": "hostile", "version": "1" },
+        },
+    }));
+    server.answer(&json!(1));
+    server.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    server
+}
+
 /// The MCP server over its stdio framing: -32700 for what is not JSON, -32600 with the id,
 /// -32602 for `tools/call` params that do not fit; a line of 65 MiB is answered without
 /// holding it; a deeply nested `source` is a parse_error; closing stdin ends the server.
 #[cfg(unix)]
 #[test]
 fn the_mcp_server_survives_hostile_messages() {
-    use support::bounded::{Framing, Server};
     let p = server_with(&[]);
-    let mut server = Server::start(p.path(), &["mcp"], Framing::Lines);
-    server.send(&json!({
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": { "name": "hostile", "version": "1" },
-        },
-    }));
-    server.answer(&json!(1));
-    server.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    let mut server = mcp_server(p.path(), json!({}));
 
     server.write(b"{not json\n");
     assert_eq!(error_code(&server.answer(&Value::Null)), -32700);
@@ -519,5 +526,192 @@ fn the_mcp_server_survives_hostile_messages() {
         text.contains("parse_error") && text.contains("nesting deeper"),
         "{answer}"
     );
+    assert_eq!(server.close(), 0);
+}
+
+/// The MCP server reads only inside the client's roots, or its working directory when the
+/// client declares none: `/etc/passwd`, a file of another directory, a `config` outside, and a
+/// symlink inside pointing outside are refused (isError naming the roots, or "not read"), and
+/// nothing of theirs is echoed.
+#[cfg(unix)]
+#[test]
+fn the_mcp_server_reads_only_inside_its_roots() {
+    let p = server_with(&[]);
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    write(
+        elsewhere.path(),
+        "secret.rs",
+        "SECRET LINE that must not leak (\n",
+    );
+    let secret = elsewhere.path().join("secret.rs");
+    std::os::unix::fs::symlink(&secret, p.path().join("src/leak.rs")).expect("symlink");
+    let call = |server: &mut support::bounded::Server, id: u64, arguments: Value| {
+        server.send(&json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "lint", "arguments": arguments },
+        }));
+        id
+    };
+    let text = |answer: &Value| {
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a tool result: {answer}"))
+            .to_string()
+    };
+
+    // No roots declared: the working directory is the root.
+    let mut server = mcp_server(p.path(), json!({}));
+    let secret_text = secret.display().to_string();
+    for (id, arguments) in [
+        (2, json!({ "paths": ["/etc/passwd"] })),
+        (3, json!({ "paths": [secret_text] })),
+        (4, json!({ "paths": ["src"], "config": "/etc/passwd" })),
+    ] {
+        call(&mut server, id, arguments);
+        let answer = server.answer(&json!(id));
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        let text = text(&answer);
+        assert!(
+            text.contains("outside the directories this server reads")
+                && text.contains("working directory"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("root:") && !text.contains("SECRET"),
+            "{text}"
+        );
+    }
+    call(&mut server, 5, json!({ "paths": ["src"] }));
+    let answer = server.answer(&json!(5));
+    let found = text(&answer);
+    assert!(found.contains("not read: src/leak.rs"), "{found}");
+    assert!(
+        found.contains("MCP001") && !found.contains("SECRET"),
+        "{found}"
+    );
+    assert_eq!(server.close(), 0);
+
+    // Roots declared: the client's roots, asked for on each call, replace the directory.
+    let mut server = mcp_server(p.path(), json!({ "roots": { "listChanged": false } }));
+    let elsewhere_uri = format!(
+        "file://{}",
+        elsewhere.path().canonicalize().expect("c").display()
+    );
+    for (id, arguments, allowed) in [
+        (6, json!({ "paths": [secret_text] }), true),
+        (7, json!({ "paths": ["src"] }), false),
+    ] {
+        call(&mut server, id, arguments);
+        let request = server.wait_for("roots/list", |m| m["method"] == "roots/list");
+        server.send(&json!({
+            "jsonrpc": "2.0", "id": request["id"],
+            "result": { "roots": [{ "uri": elsewhere_uri, "name": "elsewhere" }] },
+        }));
+        let answer = server.answer(&json!(id));
+        let text = text(&answer);
+        assert_eq!(answer["result"]["isError"] == true, !allowed, "{answer}");
+        if !allowed {
+            assert!(text.contains("the client's roots"), "{text}");
+        }
+    }
+    assert_eq!(server.close(), 0);
+}
+
+/// `mkfifo path`; the tests that need one fail loudly without it.
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo {}", path.display());
+}
+
+/// Unbounded or blocking reads, named on the command line: `/dev/zero` (itself and through a
+/// symlink) and a FIFO as the path, `--config`, `--baseline`, and `baseline -o /dev/full` (which
+/// reads the old file first). Each is exit 2 with a clear error, under the memory cap and the
+/// time limit: nothing is read to the end, no FIFO is opened.
+#[cfg(unix)]
+#[test]
+fn devices_and_fifos_named_on_the_command_line_are_errors_not_reads() {
+    let p = server_with(&[]);
+    let dir = p.path();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.rs")).expect("symlink");
+    mkfifo(&dir.join("pipe.rs"));
+    mkfifo(&dir.join("pipe.toml"));
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["check", "/dev/zero"],
+            "/dev/zero: a character device, not a regular file",
+        ),
+        (
+            &["check", "zero.rs"],
+            "zero.rs: a character device, not a regular file",
+        ),
+        (&["check", "pipe.rs"], "pipe.rs: a FIFO, not a regular file"),
+        (
+            &["check", "--config", "/dev/zero", "src"],
+            "a character device, not a regular file",
+        ),
+        (
+            &["check", "--config", "pipe.toml", "src"],
+            "a FIFO, not a regular file",
+        ),
+        (
+            &["check", "--baseline", "/dev/zero", "src"],
+            "a character device, not a regular file",
+        ),
+        (
+            &["check", "--baseline", "pipe.toml", "src"],
+            "a FIFO, not a regular file",
+        ),
+        (
+            &["baseline", "-o", "/dev/full", "src"],
+            "a character device, not a regular file",
+        ),
+        (
+            &["baseline", "-o", "pipe.toml", "src"],
+            "a FIFO, not a regular file",
+        ),
+    ];
+    for (args, expected) in cases {
+        let run = support::bounded::run(dir, args, b"");
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(
+            run.stderr.contains(expected),
+            "{args:?}: {expected}\n{run:?}"
+        );
+    }
+    // The other named paths are still linted.
+    let run = support::bounded::run(dir, &["check", "--format", "json", "pipe.rs", "src"], b"");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
+}
+
+/// Found in a walk: a symlink to `/dev/zero` named like a Rust file is not read; an MCP `lint`
+/// call on a FIFO is an error result, and the server still ends when stdin closes.
+#[cfg(unix)]
+#[test]
+fn devices_and_fifos_found_by_a_walk_or_an_mcp_call_are_not_read() {
+    let p = server_with(&[]);
+    let dir = p.path();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("src/zero.rs")).expect("symlink");
+    let run = support::bounded::run(dir, &["check", "--format", "json"], b"");
+    assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
+    assert!(!run.stdout.contains("zero.rs"), "{run:?}");
+
+    std::fs::remove_file(dir.join("src/zero.rs")).expect("rm");
+    mkfifo(&dir.join("src/pipe.rs"));
+    let mut server = mcp_server(dir, json!({}));
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "lint", "arguments": { "paths": ["src/pipe.rs", "src/lib.rs"] } },
+    }));
+    let answer = server.answer(&json!(2));
+    let text = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or("");
+    assert!(text.contains("a FIFO, not a regular file"), "{answer}");
+    assert!(text.contains("MCP001"), "{answer}");
     assert_eq!(server.close(), 0);
 }

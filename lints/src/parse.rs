@@ -43,10 +43,10 @@ pub fn decode(bytes: &[u8]) -> Result<String, ParseFailure> {
 pub fn parse(file: &SourceFile) -> Result<syn::File, ParseFailure> {
     if file.text.len() > MAX_FILE_BYTES {
         return Err(ParseFailure {
+            // Front ends read no more than one byte past the limit: no size to tell.
             message: format!(
-                "file is larger than {} MiB ({} bytes); mcp-lint does not analyse it",
-                MAX_FILE_BYTES >> 20,
-                file.text.len()
+                "file is larger than {} MiB; mcp-lint does not analyse it",
+                MAX_FILE_BYTES >> 20
             ),
             at: None,
         });

@@ -109,7 +109,7 @@ impl<'a> RelatedFiles<'a> {
         }
         let uri = Url::from_file_path(&related.path).ok()?;
         let read = self.on_disk.entry(related.path.clone()).or_insert_with(|| {
-            let text = std::fs::read_to_string(&related.path).ok()?;
+            let text = crate::read::read_text(&related.path, crate::read::MAX_SOURCE_BYTES).ok()?;
             Some(Document::new(uri.clone(), 0, text))
         });
         let range = match read {

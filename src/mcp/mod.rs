@@ -17,6 +17,7 @@ mod fixes;
 mod limits;
 mod params;
 mod render;
+mod roots;
 mod server;
 pub mod transport;
 mod work;

@@ -18,10 +18,13 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{tool, tool_handler, tool_router, ErrorData as McpError, RoleServer, ServerHandler};
+use rmcp::{
+    tool, tool_handler, tool_router, ErrorData as McpError, Peer, RoleServer, ServerHandler,
+};
 
 use super::params::{ExplainArgs, FixPreviewArgs, LintArgs};
 use super::render::{LintOutput, Output, RulesOutput};
+use super::roots::Roots;
 use super::work;
 
 #[derive(Clone)]
@@ -87,10 +90,12 @@ impl LintServer {
     )]
     async fn lint(
         &self,
+        peer: Peer<RoleServer>,
         Parameters(args): Parameters<LintArgs>,
     ) -> Result<CallToolResult, McpError> {
         let cwd = Arc::clone(&self.cwd);
-        run_blocking(move || work::lint(&cwd, &args)).await
+        let roots = Roots::of_client(&peer, &cwd).await;
+        run_blocking(move || work::lint(&cwd, &roots, &args)).await
     }
 
     /// Explain one lint.
@@ -131,10 +136,12 @@ impl LintServer {
     )]
     async fn fix_preview(
         &self,
+        peer: Peer<RoleServer>,
         Parameters(args): Parameters<FixPreviewArgs>,
     ) -> Result<CallToolResult, McpError> {
         let cwd = Arc::clone(&self.cwd);
-        run_blocking(move || work::fix_preview(&cwd, &args)).await
+        let roots = Roots::of_client(&peer, &cwd).await;
+        run_blocking(move || work::fix_preview(&cwd, &roots, &args)).await
     }
 
     /// List every lint.

@@ -14,6 +14,7 @@ use super::fixes;
 use super::limits::{MAX_FILES, MAX_SOURCE_BYTES};
 use super::params::{ExplainArgs, FixPreviewArgs, LintArgs};
 use super::render::{self, Analysis, Output};
+use super::roots::Roots;
 use crate::rules::{self, Explained};
 use crate::session::{Request, Session};
 use crate::workspace::config::Overrides;
@@ -32,7 +33,7 @@ struct Scope<'a> {
     config: Option<&'a str>,
 }
 
-pub fn lint(cwd: &Path, args: &LintArgs) -> Result<Output, String> {
+pub fn lint(cwd: &Path, roots: &Roots, args: &LintArgs) -> Result<Output, String> {
     let analysis = match &args.source {
         Some(_) if !args.paths.is_empty() => {
             return Err(
@@ -40,7 +41,7 @@ pub fn lint(cwd: &Path, args: &LintArgs) -> Result<Output, String> {
                     .to_string(),
             )
         }
-        Some(source) => analyze_source(cwd, source, args)?,
+        Some(source) => analyze_source(cwd, roots, source, args)?,
         None => {
             if let Some(field) = [
                 ("source_path", args.source_path.is_some()),
@@ -56,6 +57,7 @@ pub fn lint(cwd: &Path, args: &LintArgs) -> Result<Output, String> {
             }
             analyze_paths(
                 cwd,
+                roots,
                 &Scope {
                     paths: &args.paths,
                     exclude: &args.exclude,
@@ -69,9 +71,10 @@ pub fn lint(cwd: &Path, args: &LintArgs) -> Result<Output, String> {
     Ok(render::lint(&analysis))
 }
 
-pub fn fix_preview(cwd: &Path, args: &FixPreviewArgs) -> Result<Output, String> {
+pub fn fix_preview(cwd: &Path, roots: &Roots, args: &FixPreviewArgs) -> Result<Output, String> {
     let analysis = analyze_paths(
         cwd,
+        roots,
         &Scope {
             paths: &args.paths,
             exclude: &args.exclude,
@@ -162,7 +165,7 @@ fn open(request: Request, cwd: &Path) -> Result<Session, String> {
     })
 }
 
-fn analyze_paths(cwd: &Path, scope: &Scope<'_>) -> Result<Analysis, String> {
+fn analyze_paths(cwd: &Path, roots: &Roots, scope: &Scope<'_>) -> Result<Analysis, String> {
     if scope.paths.is_empty() {
         return Err(
             "nothing to check: pass `paths`, one or more files or directories \
@@ -183,6 +186,12 @@ fn analyze_paths(cwd: &Path, scope: &Scope<'_>) -> Result<Analysis, String> {
             cwd.display()
         ));
     }
+    for path in scope.paths {
+        roots.check(cwd, path, "path")?;
+    }
+    if let Some(config) = scope.config {
+        roots.check(cwd, config, "`config` file")?;
+    }
     let target = target_protocol(scope.target_protocol)?;
     let paths: Vec<PathBuf> = scope.paths.iter().map(PathBuf::from).collect();
     let extra = Exclude::new(cwd, scope.exclude).map_err(|e| {
@@ -194,7 +203,8 @@ fn analyze_paths(cwd: &Path, scope: &Scope<'_>) -> Result<Analysis, String> {
         ..request(paths, target, scope.include_tests, scope.config)
     };
     let mut session = open(request, cwd)?;
-    let discovery = session.discover();
+    let mut discovery = session.discover();
+    let outside = roots.confine(&mut discovery);
     let reported = discovery.reported_files();
     if reported == 0 {
         let mut message = format!(
@@ -214,13 +224,20 @@ fn analyze_paths(cwd: &Path, scope: &Scope<'_>) -> Result<Analysis, String> {
         return Err(too_many_files(cwd, scope.paths, &discovery, reported));
     }
     let linted = session.lint(discovery);
+    let mut problems = linted.problems;
+    problems.extend(outside);
     Ok(Analysis {
         reports: linted.reports,
-        problems: linted.problems,
+        problems,
     })
 }
 
-fn analyze_source(cwd: &Path, source: &str, args: &LintArgs) -> Result<Analysis, String> {
+fn analyze_source(
+    cwd: &Path,
+    roots: &Roots,
+    source: &str,
+    args: &LintArgs,
+) -> Result<Analysis, String> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(format!(
             "`source` is {} bytes; a call takes at most {MAX_SOURCE_BYTES}. Write the file to \
@@ -238,6 +255,9 @@ fn analyze_source(cwd: &Path, source: &str, args: &LintArgs) -> Result<Analysis,
             "`source_path` is empty; pass the path the text belongs at, such as \
              `src/tools.rs`, or leave it out for `{DEFAULT_SOURCE_PATH}`"
         ));
+    }
+    if let Some(config) = &args.config {
+        roots.check(cwd, config, "`config` file")?;
     }
     let target = target_protocol(args.target_protocol.as_deref())?;
     let session = open(

@@ -26,6 +26,7 @@ use std::time::{Duration, SystemTime};
 use lints::{Applicability, Diagnostic, Edit, FileReport, Fix, Level, Related, SourceFile, Span};
 use serde::{Deserialize, Serialize};
 
+use crate::read;
 use crate::workspace::manifest::Manifests;
 
 /// Directory name under the target directory.
@@ -185,7 +186,7 @@ impl Cache {
 
     /// The verdict recorded for `identity`, if every file's metadata still matches.
     pub fn check_stamps(&self, identity: &Key, stamps: &[Option<FileStamp>]) -> Option<Verdict> {
-        let bytes = std::fs::read(self.entry_path("s", identity)).ok()?;
+        let bytes = read::read(&self.entry_path("s", identity), read::MAX_DATA_BYTES).ok()?;
         let entry: StampEntry = serde_json::from_slice(&bytes).ok()?;
         let matches = entry.stamps.len() == stamps.len()
             && entry
@@ -211,7 +212,7 @@ impl Cache {
 
     /// The findings stored under `key`, if the entry is intact.
     pub fn load_reports(&self, key: &Key) -> Option<Vec<CachedReport>> {
-        let bytes = std::fs::read(self.entry_path("r", key)).ok()?;
+        let bytes = read::read(&self.entry_path("r", key), read::MAX_DATA_BYTES).ok()?;
         let reports: Vec<CachedReport> = serde_json::from_slice(&bytes).ok()?;
         // Reject entries naming lints this build does not know (hand-edited or corrupted).
         reports

@@ -150,6 +150,14 @@ pub fn discover(
         } else if abs.is_dir() {
             walker.walk(&abs, given, &mut asked);
             walker.walked.push(abs);
+        } else if let Err(crate::read::ReadError::NotAFile(kind)) =
+            crate::read::check(&abs, u64::MAX)
+        {
+            // A FIFO would block the read forever, a device never ends: not opened at all.
+            walker.errors.push(format!(
+                "{}: {kind}, not a regular file; not read",
+                given.display()
+            ));
         } else {
             let display = display_path(&abs, cwd, given, &abs);
             walker.add(abs, display, &mut asked);

@@ -11,6 +11,8 @@ use std::sync::Arc;
 use lints::{Dependency, Manifest};
 use toml::{Table, Value};
 
+use crate::read;
+
 /// A directory's Cargo.toml, parsed or not.
 #[derive(Clone, Debug)]
 pub enum CargoToml {
@@ -164,7 +166,7 @@ fn load(dir: &Path, cwd: &Path) -> (Option<CargoToml>, Option<String>) {
 
 pub fn read_toml(path: &Path, cwd: &Path) -> Result<Table, String> {
     let shown = crate::workspace::paths::relative_to(path, cwd);
-    let text = std::fs::read_to_string(path)
+    let text = read::read_text(path, read::MAX_DATA_BYTES)
         .map_err(|e| format!("could not read {}: {e}", shown.display()))?;
     text.parse::<Table>().map_err(|e| {
         format!(

@@ -30,7 +30,7 @@ fn visit_file(
         return;
     }
     found.push(file.to_path_buf());
-    let Ok(text) = std::fs::read_to_string(file) else {
+    let Ok(text) = crate::read::read_text(file, crate::read::MAX_SOURCE_BYTES) else {
         return;
     };
     let Ok(parsed) = syn::parse_file(&text) else {
