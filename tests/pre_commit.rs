@@ -319,6 +319,7 @@ fn a_partial_file_list_still_reads_the_rest_of_the_crate() {
             "Cargo.toml",
             "[package]\nname = \"srv\"\nversion = \"0.1.0\"\n\n[dependencies]\nrmcp = \"0.8\"\n",
         ),
+        ("src/lib.rs", "mod helpers;\nmod tools;\n"),
         ("src/helpers.rs", HELPERS),
         ("src/tools.rs", TOOLS),
     ]);

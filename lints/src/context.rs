@@ -7,8 +7,11 @@ use syn::{Expr, ImplItem, Item};
 
 use crate::index::{FnItem, Index, Owner};
 use crate::model::FileId;
+use crate::resolve::{DefMap, FnScope, ItemId};
 use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
-use crate::sites::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
+use crate::sites::{
+    CallEdge, Callee, Channel, ErrorSite, ErrorSource, Origin, PathFacts, SiteContext,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BodyId(pub usize);
@@ -38,11 +41,18 @@ pub struct BodyInfo<'a> {
     /// Parameters of a text type (`&str`, `String`, `impl Into<String>`…) by position (the
     /// receiver not counted): text they carry may end up in a result this body builds.
     pub text_params: Vec<(usize, String)>,
+    /// Where its code sits: module and `impl`/trait (for resolving its calls).
+    pub scope: Option<FnScope>,
+    /// The fn's signature (`None` for closures and const initialisers).
+    pub sig: Option<&'a syn::Signature>,
+    /// For `impl From<X> for <protocol error>`: `X`, resolved.
+    pub from_source_type: Option<ErrorSource>,
 }
 
 /// Turn every fn of the index into a body, with what the dialect says about it.
 pub fn fn_bodies<'a, 'd>(
     index: &Index<'a>,
+    defs: &DefMap<'a>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
     include_tests: bool,
 ) -> Vec<BodyInfo<'a>> {
@@ -74,9 +84,32 @@ pub fn fn_bodies<'a, 'd>(
                     _ => None,
                 }),
                 text_params: text_params(f.sig),
+                scope: defs.fn_scope(f.sig),
+                sig: Some(f.sig),
+                from_source_type: None,
             }
         })
         .collect()
+}
+
+/// `X` of an `impl From<X> for ..` body, resolved in the impl's module.
+pub fn from_source_type(body: &BodyInfo<'_>, f: &FnItem<'_>, defs: &DefMap<'_>) -> ErrorSource {
+    let Some(syn::PathArguments::AngleBracketed(args)) = f.trait_args else {
+        return ErrorSource::Unknown;
+    };
+    let Some(ty) = args.args.iter().find_map(|g| match g {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }) else {
+        return ErrorSource::Unknown;
+    };
+    let local = body
+        .scope
+        .and_then(|s| crate::types::resolve_type_item(defs, s.module, ty, None));
+    match local {
+        Some(id) => ErrorSource::Local(id, None),
+        None => crate::index::type_name(ty).map_or(ErrorSource::Unknown, ErrorSource::External),
+    }
 }
 
 /// `(index, name)` of the parameters whose type is text.
@@ -126,6 +159,7 @@ pub fn closure_body<'a>(
     closure: &'a Expr,
     is_test: bool,
     returns: ReturnFacts,
+    scope: Option<FnScope>,
 ) -> BodyInfo<'a> {
     // `|ctx| Box::pin(async move { .. })`: the async block is the handler.
     let code = match closure {
@@ -144,6 +178,9 @@ pub fn closure_body<'a>(
         is_from_impl: false,
         from_source: None,
         text_params: Vec::new(),
+        scope,
+        sig: None,
+        from_source_type: None,
     }
 }
 
@@ -195,6 +232,9 @@ fn collect_consts<'a>(
             is_from_impl: false,
             from_source: None,
             text_params: Vec::new(),
+            scope: None,
+            sig: None,
+            from_source_type: None,
         });
     };
     for item in items {
@@ -218,6 +258,38 @@ fn collect_consts<'a>(
     }
 }
 
+/// The `From` impls a `?` converts through: the one for the operand's error type when the source
+/// tells it (none when no impl takes that type: it is the protocol error already, or converts
+/// otherwise); the only impl when it does not.
+pub fn from_impls_for(
+    bodies: &[BodyInfo<'_>],
+    from_impls: &[BodyId],
+    source: &ErrorSource,
+) -> Vec<BodyId> {
+    let same = |b: &BodyId| -> bool {
+        match (&bodies[b.0].from_source_type, source) {
+            (Some(ErrorSource::Local(a, _)), ErrorSource::Local(b, _)) => a == b,
+            (Some(ErrorSource::External(a)), ErrorSource::External(b)) => a == b,
+            _ => false,
+        }
+    };
+    match source {
+        ErrorSource::Unknown => match from_impls {
+            [one] => vec![*one],
+            _ => Vec::new(),
+        },
+        _ => from_impls.iter().copied().filter(same).collect(),
+    }
+}
+
+/// The variant an edge instantiates its callee with, for `From` impls and error mappings.
+pub fn edge_variant(edge: &CallEdge) -> Option<(ItemId, &str)> {
+    match &edge.callee {
+        Callee::FromImpls(ErrorSource::Local(id, Some(v))) => Some((*id, v.as_str())),
+        _ => edge.variant.as_ref().map(|(id, v)| (*id, v.as_str())),
+    }
+}
+
 /// The call graph and the tool reach of every body.
 pub struct Reach {
     /// Tools reaching each body (empty: not tool context).
@@ -233,35 +305,19 @@ pub struct Reach {
 impl Reach {
     pub fn compute(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Reach {
         let n = bodies.len();
-        let mut by_name: HashMap<&str, Vec<BodyId>> = HashMap::new();
-        let mut from_impls = Vec::new();
-        for b in bodies {
-            if b.is_test || b.kind.is_some() && b.kind != Some(HandlerKind::Tool) {
-                continue;
-            }
-            if b.is_from_impl {
-                from_impls.push(b.id);
-            } else if b.kind.is_none() {
-                by_name.entry(b.name.as_str()).or_default().push(b.id);
-            }
-        }
+        let from_impls: Vec<BodyId> = bodies
+            .iter()
+            .filter(|b| b.is_from_impl && !b.is_test)
+            .map(|b| b.id)
+            .collect();
         let callees: Vec<Vec<BodyId>> = edges
             .iter()
             .map(|e| match &e.callee {
-                Callee::Name(name) => by_name.get(name.as_str()).cloned().unwrap_or_default(),
-                // The impl for the operand's error type when known, else every impl.
-                Callee::FromImpls(source) => {
-                    let matching: Vec<BodyId> = from_impls
-                        .iter()
-                        .copied()
-                        .filter(|b| source.is_some() && bodies[b.0].from_source == *source)
-                        .collect();
-                    if matching.is_empty() {
-                        from_impls.clone()
-                    } else {
-                        matching
-                    }
-                }
+                Callee::Body(b) if !bodies[b.0].is_test || bodies[e.from.0].is_test => vec![*b],
+                Callee::Body(_) => Vec::new(),
+                // The receiver's type is unknown: no single fn is meant.
+                Callee::Candidates(_) => Vec::new(),
+                Callee::FromImpls(source) => from_impls_for(bodies, &from_impls, source),
             })
             .collect();
 

@@ -11,8 +11,17 @@ use crate::model::FileId;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Owner {
     Free,
-    Inherent { self_ty: String },
-    Trait { trait_name: String, self_ty: String },
+    Inherent {
+        self_ty: String,
+    },
+    Trait {
+        trait_name: String,
+        self_ty: String,
+    },
+    /// A trait's default method body.
+    TraitDefault {
+        trait_name: String,
+    },
 }
 
 /// A fn or method with a body.
@@ -117,6 +126,26 @@ impl<'a> Index<'a> {
                     block: &f.block,
                     is_test: in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
                 }),
+                Item::Trait(tr) => {
+                    let trait_test = in_test || is_cfg_test(&tr.attrs);
+                    for ti in &tr.items {
+                        let syn::TraitItem::Fn(f) = ti else { continue };
+                        let Some(block) = &f.default else { continue };
+                        self.fns.push(FnItem {
+                            file,
+                            name: f.sig.ident.to_string(),
+                            owner: Owner::TraitDefault {
+                                trait_name: tr.ident.to_string(),
+                            },
+                            attrs: &f.attrs,
+                            impl_attrs: &tr.attrs,
+                            trait_args: None,
+                            sig: &f.sig,
+                            block,
+                            is_test: trait_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
+                        });
+                    }
+                }
                 Item::Impl(imp) => {
                     let self_ty = type_name(&imp.self_ty).unwrap_or_default();
                     let trait_path = imp.trait_.as_ref().map(|(_, p, _)| p);
@@ -350,6 +379,11 @@ pub fn unwrap_future(ty: &Type) -> &Type {
 
 /// The error type's name of `Result<T, E>` (`E`'s last segment).
 pub fn result_error_name(ty: &Type) -> Option<String> {
+    result_error_type(ty).and_then(type_name)
+}
+
+/// `E` of `Result<T, E>`.
+pub fn result_error_type(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if last.ident != "Result" {
@@ -359,7 +393,7 @@ pub fn result_error_name(ty: &Type) -> Option<String> {
         return None;
     };
     a.args.iter().nth(1).and_then(|g| match g {
-        syn::GenericArgument::Type(t) => type_name(t),
+        syn::GenericArgument::Type(t) => Some(t),
         _ => None,
     })
 }

@@ -4,6 +4,7 @@
 //! Data flows one way: [`parse`] → [`index`] → [`sdk`] → [`context`] → [`sites`] → lints →
 //! [`suppress`].
 
+pub mod calls;
 pub mod codes;
 pub mod context;
 pub mod diagnostic;
@@ -15,11 +16,13 @@ pub mod model;
 pub mod options;
 pub mod parse;
 pub mod registry;
+pub mod resolve;
 pub mod sdk;
 pub mod sites;
 pub mod source;
 pub mod suppress;
 pub mod text;
+pub mod types;
 
 use std::sync::Arc;
 

@@ -10,9 +10,11 @@ use crate::diagnostic::Diagnostic;
 use crate::index::Index;
 use crate::options::{CrateInput, Options};
 use crate::parse;
+use crate::resolve::{DefMap, PackageFiles};
 use crate::sdk::{Dialect, ErrChannel};
-use crate::sites::{CodeSite, ErrorSite, PanicSite, ProtocolReturn, SiteContext, Walker};
+use crate::sites::{CodeSite, CrateCalls, ErrorSite, FnFacts, PanicSite, SiteContext, Walker};
 use crate::source::{FileRole, SourceFile, Span};
+use crate::types::{FnKey, Types};
 
 /// Index of a file in [`Model::files`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,6 +79,37 @@ impl Model {
             })
             .collect();
         let index = Index::build(&parsed);
+        let package: Vec<(FileId, Option<PathBuf>, &syn::File, bool)> = parsed
+            .iter()
+            .map(|(id, syntax, test)| {
+                let path = &self.files[id.0].path;
+                // Paths are under the package root, or already relative to it.
+                let relative = match &input.root {
+                    Some(root) => match path.strip_prefix(root) {
+                        Ok(p) => Some(p.to_path_buf()),
+                        Err(_) => path.is_relative().then(|| path.clone()),
+                    },
+                    None => None,
+                };
+                (*id, relative, *syntax, *test)
+            })
+            .collect();
+        let dependencies: Vec<(String, String)> = input
+            .manifest
+            .iter()
+            .flat_map(|m| m.dependencies.iter())
+            .map(|d| (d.name.clone(), d.name.clone()))
+            .collect();
+        let package_name = input
+            .manifest
+            .as_ref()
+            .and_then(|m| m.package_name.as_deref());
+        let defs = DefMap::build(&PackageFiles {
+            files: &package,
+            package_name,
+            dependencies,
+        });
+        let types = Types::build(&defs);
         let texts: Vec<&str> = self
             .files
             .iter()
@@ -101,22 +134,53 @@ impl Model {
             .collect();
         let dialect_of = |file: FileId| file_dialect[file.0].map(|i| &dialects[i]);
 
-        let mut bodies = context::fn_bodies(&index, &dialect_of, options.include_tests);
+        let mut bodies = context::fn_bodies(&index, &defs, &dialect_of, options.include_tests);
+        for (body, f) in bodies.iter_mut().zip(&index.fns) {
+            if body.is_from_impl {
+                body.from_source_type = Some(context::from_source_type(body, f, &defs));
+            }
+        }
         let first_const = bodies.len();
         bodies.extend(context::const_bodies(&parsed, first_const));
-        let mut fn_names: HashMap<String, ProtocolReturn> = HashMap::new();
-        for f in &index.fns {
-            let Some(dialect) = dialect_of(f.file) else {
-                continue;
-            };
-            let protocol =
-                dialect.return_facts(None, &f.sig.output, &index).err == ErrChannel::Protocol;
-            let entry = fn_names.entry(f.name.clone()).or_default();
-            entry.any |= protocol;
-            entry.non_handler |= protocol && dialect.handler_kind(f).is_none();
-            entry.tool_error |= matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
-                if crate::index::result_error_name(ty).is_some_and(|e| dialect.is_tool_error_type_name(&e)));
-        }
+        let facts: Vec<FnFacts> = index
+            .fns
+            .iter()
+            .map(|f| {
+                let returns_result = match &f.sig.output {
+                    syn::ReturnType::Type(_, ty) => {
+                        crate::index::type_name(crate::index::unwrap_future(ty))
+                            .is_some_and(|n| n == "Result")
+                    }
+                    syn::ReturnType::Default => false,
+                };
+                let Some(dialect) = dialect_of(f.file) else {
+                    return FnFacts {
+                        returns_result,
+                        ..FnFacts::default()
+                    };
+                };
+                FnFacts {
+                    protocol: dialect.return_facts(None, &f.sig.output, &index).err
+                        == ErrChannel::Protocol,
+                    tool_error: matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
+                        if crate::index::result_error_name(crate::index::unwrap_future(ty))
+                            .is_some_and(|e| dialect.is_tool_error_type_name(&e))),
+                    returns_result,
+                }
+            })
+            .collect();
+        let body_of: HashMap<FnKey, context::BodyId> = index
+            .fns
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.sig as *const syn::Signature, context::BodyId(i)))
+            .collect();
+        let calls = CrateCalls {
+            defs: &defs,
+            types: &types,
+            body_of,
+            facts,
+        };
 
         // Walk every body once; closures registered as tools become bodies and are walked too.
         let mut raw_sites = Vec::new();
@@ -137,11 +201,11 @@ impl Model {
                 &index,
                 &source,
                 body,
-                &fn_names,
+                &calls,
                 &options.server_fault_markers,
             );
             let facts = walker.walk();
-            let (file, is_test) = (body.file, body.is_test);
+            let (file, is_test, scope) = (body.file, body.is_test, body.scope);
             if !is_test {
                 self.codes.extend(facts.codes);
                 raw_sites.extend(facts.sites);
@@ -151,7 +215,9 @@ impl Model {
             for closure in facts.closures {
                 let id = context::BodyId(bodies.len());
                 let returns = dialect.closure_returns();
-                bodies.push(context::closure_body(id, file, closure, is_test, returns));
+                bodies.push(context::closure_body(
+                    id, file, closure, is_test, returns, scope,
+                ));
             }
         }
 

@@ -6,15 +6,18 @@ use std::collections::HashMap;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
+use crate::calls::{bind_pattern, Locals, Resolver, Target};
 use crate::context::{BodyCode, BodyId, BodyInfo};
 use crate::index::Index;
 use crate::model::FileId;
+use crate::resolve::{DefMap, ItemId};
 use crate::sdk::{
     Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt, ReturnFacts,
     TryMeaning,
 };
 use crate::source::{SourceFile, Span};
 use crate::text::{message_from_expr, MessageText};
+use crate::types::{FnKey, Types};
 
 /// Which way a failure or result reaches the client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -215,15 +218,45 @@ pub struct PathFacts {
     pub uses_error: bool,
 }
 
-/// Whether fns of one name return the protocol error type.
+/// What a crate fn's signature says, for its callers.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ProtocolReturn {
-    /// Any of them.
-    pub any: bool,
-    /// Any that is not a handler (tools are only ever called on `self`).
-    pub non_handler: bool,
-    /// Any returns the SDK's tool error type (`Result<_, CallToolError>`).
+pub struct FnFacts {
+    /// It returns the protocol error type.
+    pub protocol: bool,
+    /// It returns the SDK's tool error type (`Result<_, CallToolError>`).
     pub tool_error: bool,
+    /// It returns a `Result` (its future's output included).
+    pub returns_result: bool,
+}
+
+/// The error type of a value `?` converts, as far as the source tells.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorSource {
+    /// A crate type (and the variant, when the value is built right there).
+    Local(ItemId, Option<String>),
+    /// Another crate's type, by its last name (`Error` of `std::io::Error`).
+    External(String),
+    Unknown,
+}
+
+/// What every body's walk shares: the crate's names, types and fns.
+pub struct CrateCalls<'r, 'a> {
+    pub defs: &'r DefMap<'a>,
+    pub types: &'r Types<'a>,
+    /// The body of each crate fn.
+    pub body_of: HashMap<FnKey, BodyId>,
+    /// Per fn body (by `BodyId`), what its signature says.
+    pub facts: Vec<FnFacts>,
+}
+
+impl CrateCalls<'_, '_> {
+    fn body(&self, f: FnKey) -> Option<BodyId> {
+        self.body_of.get(&f).copied()
+    }
+
+    fn fn_facts(&self, f: FnKey) -> Option<FnFacts> {
+        self.body(f).and_then(|b| self.facts.get(b.0).copied())
+    }
 }
 
 /// One error site.
@@ -248,6 +281,30 @@ pub struct ErrorSite {
     pub path: PathFacts,
     /// The body it was found in.
     pub body: BodyId,
+    /// Built in a `match` arm over a crate enum: the variants that reach it (a `From` impl or a
+    /// `to_mcp(&self)` mapping), so a call that passes one variant gets only its arm.
+    pub variant: Option<VariantTag>,
+    /// Other places that explain it: where a helper builds it, or the tool calls that reach it.
+    pub related: Vec<(FileId, Span, String)>,
+}
+
+/// The variants of a crate enum that reach a site.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VariantTag {
+    /// An arm naming these variants.
+    Is(ItemId, Vec<String>),
+    /// A catch-all arm: every variant but these.
+    Otherwise(ItemId, Vec<String>),
+}
+
+impl VariantTag {
+    /// Whether a value of variant `v` of `e` reaches it.
+    pub fn admits(&self, e: ItemId, v: &str) -> bool {
+        match self {
+            VariantTag::Is(id, vs) => *id != e || vs.iter().any(|x| x == v),
+            VariantTag::Otherwise(id, vs) => *id != e || !vs.iter().any(|x| x == v),
+        }
+    }
 }
 
 /// An error code written in an error-code position.
@@ -285,14 +342,21 @@ pub struct CallEdge {
     pub path: PathFacts,
     /// The call's arguments read as text (receiver not counted).
     pub args: Vec<MessageText>,
+    /// The enum variant the call's receiver or first argument builds right there
+    /// (`AppError::NotFound(..).to_mcp()`), by enum and variant name.
+    pub variant: Option<(ItemId, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Callee {
-    Name(String),
-    /// `?` converting into the protocol error type through the crate's `From` impls; the
-    /// operand's error type when the source tells it (`Result<_, ZoneError>`).
-    FromImpls(Option<String>),
+    /// One crate fn, resolved by path, import or receiver type.
+    Body(BodyId),
+    /// One of these crate methods (the receiver's type is not written): they count only where
+    /// they agree.
+    Candidates(Vec<BodyId>),
+    /// `?` converting into the protocol error type through the crate's `From` impls, with the
+    /// operand's error type as far as the source tells it.
+    FromImpls(ErrorSource),
 }
 
 /// What one body's walk found.
@@ -422,42 +486,6 @@ const SCHEMA_WORDS: &[&str] = &[
 /// Lookup methods whose `None` / `Err` means "no such handle".
 const LOOKUP_METHODS: &[&str] = &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
 
-/// Method names too common to resolve by name to the crate's own methods.
-const UNRESOLVED_METHODS: &[&str] = &[
-    "new",
-    "get",
-    "get_mut",
-    "set",
-    "insert",
-    "remove",
-    "call",
-    "send",
-    "run",
-    "len",
-    "is_empty",
-    "clone",
-    "from",
-    "into",
-    "to_string",
-    "default",
-    "build",
-    "with",
-    "iter",
-    "map",
-    "lock",
-    "read",
-    "write",
-    "parse",
-    "push",
-    "contains",
-    "take",
-    "await",
-    "unwrap",
-    "expect",
-    "as_ref",
-    "as_str",
-];
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum FrameKind {
     Failure,
@@ -478,8 +506,9 @@ pub struct Walker<'a, 'm> {
     pub index: &'m Index<'a>,
     pub file: &'m SourceFile,
     pub body: &'m BodyInfo<'a>,
-    /// Every fn name of the crate → whether one of them returns the protocol error type.
-    pub fn_names: &'m HashMap<String, ProtocolReturn>,
+    pub calls: &'m CrateCalls<'m, 'a>,
+    resolver: Resolver<'m, 'a>,
+    locals: Locals,
     pub fault_markers: &'m [String],
     pub facts: BodyFacts<'a>,
     frames: Vec<Frame<'a>>,
@@ -507,6 +536,8 @@ pub struct Walker<'a, 'm> {
     /// Inside the tool-call arm of a general request handler: a tool-name `match` there is a
     /// dispatch.
     in_tool_call_arm: bool,
+    /// Inside a `match` arm over a crate enum: the variants that reach it.
+    variant: Option<VariantTag>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -515,7 +546,7 @@ impl<'a, 'm> Walker<'a, 'm> {
         index: &'m Index<'a>,
         file: &'m SourceFile,
         body: &'m BodyInfo<'a>,
-        fn_names: &'m HashMap<String, ProtocolReturn>,
+        calls: &'m CrateCalls<'m, 'a>,
         fault_markers: &'m [String],
     ) -> Self {
         Walker {
@@ -523,7 +554,13 @@ impl<'a, 'm> Walker<'a, 'm> {
             index,
             file,
             body,
-            fn_names,
+            calls,
+            resolver: Resolver {
+                defs: calls.defs,
+                types: calls.types,
+                scope: body.scope,
+            },
+            locals: Locals::default(),
             fault_markers,
             facts: BodyFacts::default(),
             frames: Vec::new(),
@@ -535,6 +572,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
             in_tool_call_arm: false,
+            variant: None,
             returns_override: None,
             protocol_args: 0,
             code_calls: 0,
@@ -543,6 +581,15 @@ impl<'a, 'm> Walker<'a, 'm> {
     }
 
     pub fn walk(mut self) -> BodyFacts<'a> {
+        self.locals.push_scope();
+        if let Some(sig) = self.body.sig {
+            for input in &sig.inputs {
+                if let syn::FnArg::Typed(t) = input {
+                    let ty = self.resolver.type_item(&t.ty);
+                    bind_pattern(&self.resolver, &mut self.locals, &t.pat, ty, 0);
+                }
+            }
+        }
         match self.body.code {
             BodyCode::Block(b) => self.visit_block(b),
             BodyCode::Expr(e) => self.visit_expr(e),
@@ -620,6 +667,8 @@ impl<'a, 'm> Walker<'a, 'm> {
                 context: SiteContext::Unreached,
                 path,
                 body: self.body.id,
+                variant: self.variant.clone(),
+                related: Vec::new(),
             },
             self.arm.clone(),
         ));
@@ -830,23 +879,88 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`).
     fn call_edge<'x>(
         &mut self,
-        name: String,
+        target: Target,
         call: &dyn syn::spanned::Spanned,
+        variant_arg: Option<&'a Expr>,
         args: impl IntoIterator<Item = &'x Expr>,
     ) {
         // Spans cost a token walk: only for calls into the crate's own fns.
-        if self.fn_names.contains_key(&name) {
-            let range = call.span().byte_range();
-            let span = self.file.span(range.start, range.end);
-            self.push_edge(Callee::Name(name), span, None);
-            let texts = args
-                .into_iter()
-                .map(|a| message_from_expr(a, self.file))
-                .collect();
+        let Some(callee) = self.callee(target) else {
+            return;
+        };
+        let range = call.span().byte_range();
+        let span = self.file.span(range.start, range.end);
+        self.push_edge(callee, span, None);
+        if let Some(v) = variant_arg {
+            let variant = self.resolver.variant_of(v, &self.locals);
             if let Some(edge) = self.facts.calls.last_mut() {
-                edge.args = texts;
+                edge.variant = variant;
             }
         }
+        let texts = args
+            .into_iter()
+            .map(|a| message_from_expr(a, self.file))
+            .collect();
+        if let Some(edge) = self.facts.calls.last_mut() {
+            edge.args = texts;
+        }
+    }
+
+    /// The crate body (or candidate bodies) a call target is.
+    fn callee(&self, target: Target) -> Option<Callee> {
+        match target {
+            Target::Fn(f) => self.calls.body(f).map(Callee::Body),
+            Target::Candidates(fs) => {
+                let bodies: Vec<BodyId> = fs.iter().filter_map(|f| self.calls.body(*f)).collect();
+                match bodies.as_slice() {
+                    [] => None,
+                    [one] => Some(Callee::Body(*one)),
+                    _ => Some(Callee::Candidates(bodies)),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// What the signature of the crate fn an expression calls says; for candidates of an
+    /// untyped receiver, what they all say (`None` when they disagree).
+    fn called_facts(&self, expr: &Expr) -> Option<FnFacts> {
+        match self.call_target(expr)? {
+            Target::Fn(f) => self.calls.fn_facts(f),
+            Target::Candidates(fs) => {
+                let facts: Vec<FnFacts> =
+                    fs.iter().filter_map(|f| self.calls.fn_facts(*f)).collect();
+                let first = *facts.first()?;
+                facts
+                    .iter()
+                    .all(|f| f.protocol == first.protocol && f.tool_error == first.tool_error)
+                    .then_some(first)
+            }
+            _ => None,
+        }
+    }
+
+    /// The crate fn an expression calls (`f(..)`, `x.m(..)`, through `.await`).
+    fn called_fn(&self, expr: &Expr) -> Option<FnKey> {
+        match self.call_target(expr)? {
+            Target::Fn(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Where the call an expression makes goes (`f(..)`, `x.m(..)`, through `.await`).
+    fn call_target(&self, expr: &Expr) -> Option<Target> {
+        Some(match strip_await(expr) {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => self.resolver.path_target(p, &self.locals),
+                _ => return None,
+            },
+            Expr::MethodCall(m) => {
+                self.resolver
+                    .method_target(&m.receiver, &m.method.to_string(), &self.locals)
+            }
+            _ => return None,
+        })
     }
 
     /// An edge with the failure path at the call; `failing` is the operation whose error the
@@ -871,6 +985,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             context_override: self.arm.clone(),
             path,
             args: Vec::new(),
+            variant: None,
         });
     }
 
@@ -1099,45 +1214,13 @@ impl<'a, 'm> Walker<'a, 'm> {
                 }
                 _ => false,
             },
-            Expr::Call(c) => match &*c.func {
-                Expr::Path(p) => p
-                    .path
-                    .segments
-                    .last()
-                    .and_then(|s| self.fn_names.get(&s.ident.to_string()))
-                    .is_some_and(|r| r.tool_error),
-                _ => false,
-            },
-            Expr::MethodCall(mc) => self
-                .fn_names
-                .get(&mc.method.to_string())
-                .is_some_and(|r| r.tool_error),
-            _ => false,
+            _ => self.called_facts(operand).is_some_and(|f| f.tool_error),
         }
     }
 
-    /// A call to a crate fn declared to return the protocol error type. A method called on
-    /// something other than `self` is not one of this server's tool handlers.
+    /// A call to a crate fn declared to return the protocol error type.
     fn returns_protocol_error(&self, expr: &Expr) -> bool {
-        let (name, on_self) = match expr {
-            Expr::Call(c) => match &*c.func {
-                Expr::Path(p) => (p.path.segments.last().map(|s| s.ident.to_string()), true),
-                _ => (None, false),
-            },
-            Expr::MethodCall(m) => (
-                Some(m.method.to_string()),
-                matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")),
-            ),
-            _ => (None, false),
-        };
-        let Some(returns) = name.and_then(|n| self.fn_names.get(&n)) else {
-            return false;
-        };
-        if on_self {
-            returns.any
-        } else {
-            returns.non_handler
-        }
+        self.called_facts(expr).is_some_and(|f| f.protocol)
     }
 }
 
@@ -1188,7 +1271,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     // `Err(e.into())`, `Err(McpError::from(e))`: the crate's `From` impls convert.
                     if self.body.returns.err == ErrChannel::Protocol && is_from_conversion(value) {
                         let span = self.file.span_of(call);
-                        self.push_edge(Callee::FromImpls(None), span, None);
+                        let source = self.error_value_source(value);
+                        self.push_edge(Callee::FromImpls(source), span, None);
                     }
                 }
                 "Ok" if call.args.len() == 1
@@ -1207,13 +1291,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     self.code_site(self.file.span_of(call), code.value, code.written, false);
                 }
             }
-            if segs.len() <= 2
-                || segs
-                    .first()
-                    .is_some_and(|s| s == "crate" || s == "self" || s == "super" || s == "Self")
-            {
-                self.call_edge(last, call, &call.args);
-            }
+            let target = self.resolver.path_target(p, &self.locals);
+            self.call_edge(target, call, call.args.first(), &call.args);
             if code_call {
                 self.code_calls += 1;
                 visit::visit_expr_call(self, call);
@@ -1317,61 +1396,16 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         self.visit_expr(&m.expr);
         let lookup = is_lookup(&m.expr);
+        let scrutinee = self.resolver.type_of(&m.expr, &self.locals);
         for arm in &m.arms {
-            if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
-                // `RequestFromClient::CallToolRequest(params) =>`: this arm answers tool calls.
-                self.arm = Some(SiteContext::Tool {
-                    tools: vec!["tools/call".to_string()],
-                    helper: None,
-                });
-                self.in_tool_call_arm = true;
-                if let Some((_, g)) = &arm.guard {
-                    self.visit_expr(g);
-                }
-                self.visit_expr(&arm.body);
-                self.in_tool_call_arm = false;
-                self.arm = None;
-                continue;
-            }
-            let frame = match &arm.pat {
-                p if variant_binding(p, "Err").is_some() => Some(Frame {
-                    kind: if lookup {
-                        FrameKind::LookupMiss
-                    } else {
-                        FrameKind::Failure
-                    },
-                    binding: variant_binding(p, "Err").flatten(),
-                    cause: Some(&m.expr),
-                    definite: true,
-                }),
-                p if is_none_pat(p) && lookup => Some(Frame {
-                    kind: FrameKind::LookupMiss,
-                    binding: None,
-                    cause: Some(&m.expr),
-                    definite: false,
-                }),
-                _ => None,
-            };
-            match frame {
-                Some(frame) => self.with_frame(frame, |w| {
-                    if let Some((_, g)) = &arm.guard {
-                        w.visit_expr(g);
-                    }
-                    w.visit_expr(&arm.body);
-                    if w.body.returns.ok_is_text
-                        && w.body.returns.err == ErrChannel::Unknown
-                        && w.body.kind == Some(HandlerKind::Tool)
-                    {
-                        w.text_success(&arm.body);
-                    }
-                }),
-                None => {
-                    if let Some((_, g)) = &arm.guard {
-                        self.visit_expr(g);
-                    }
-                    self.visit_expr(&arm.body);
-                }
-            }
+            self.locals.push_scope();
+            bind_pattern(&self.resolver, &mut self.locals, &arm.pat, scrutinee, 0);
+            let tag = scrutinee.and_then(|e| self.variant_tag(e, &arm.pat, &m.arms));
+            let inner = tag.or_else(|| self.variant.clone());
+            let outer_tag = std::mem::replace(&mut self.variant, inner);
+            self.match_arm(m, arm, lookup);
+            self.variant = outer_tag;
+            self.locals.pop_scope();
         }
     }
 
@@ -1413,21 +1447,34 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_local(&mut self, local: &'a syn::Local) {
-        let Some(init) = &local.init else {
-            return visit::visit_local(self, local);
-        };
-        if let Pat::Ident(pi) = &local.pat {
-            self.lets.insert(pi.ident.to_string(), &init.expr);
-        }
-        if let Pat::Type(pt) = &local.pat {
-            if let Pat::Ident(pi) = &*pt.pat {
-                self.lets.insert(pi.ident.to_string(), &init.expr);
-            }
-        }
-        self.visit_expr(&init.expr);
-        if let Some((_, diverge)) = &init.diverge {
-            self.visit_refuted(&local.pat, &init.expr, diverge);
-        }
+        self.local_value(local);
+        // Bound after the initialiser: `let x = x.parse()` reads the outer `x`.
+        let ty = local
+            .init
+            .as_ref()
+            .and_then(|init| self.resolver.type_of(&init.expr, &self.locals));
+        bind_pattern(&self.resolver, &mut self.locals, &local.pat, ty, 0);
+    }
+
+    fn visit_block(&mut self, b: &'a syn::Block) {
+        self.locals.push_scope();
+        visit::visit_block(self, b);
+        self.locals.pop_scope();
+    }
+
+    fn visit_expr_for_loop(&mut self, f: &'a syn::ExprForLoop) {
+        self.visit_expr(&f.expr);
+        self.locals.push_scope();
+        bind_pattern(&self.resolver, &mut self.locals, &f.pat, None, 0);
+        self.visit_block(&f.body);
+        self.locals.pop_scope();
+    }
+
+    fn visit_arm(&mut self, arm: &'a syn::Arm) {
+        self.locals.push_scope();
+        bind_pattern(&self.resolver, &mut self.locals, &arm.pat, None, 0);
+        visit::visit_arm(self, arm);
+        self.locals.pop_scope();
     }
 
     fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
@@ -1526,9 +1573,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                                 let source = self.operand_error_type(&mc.receiver);
                                 self.push_edge(Callee::FromImpls(source), span, Some(&mc.receiver));
                             } else {
-                                if self.fn_names.contains_key(&name) {
+                                let target = self.resolver.path_target(p, &self.locals);
+                                if let Some(callee) = self.callee(target) {
                                     let span = self.file.span_of(arg);
-                                    self.push_edge(Callee::Name(name), span, Some(&mc.receiver));
+                                    self.push_edge(callee, span, Some(&mc.receiver));
                                 }
                             }
                         }
@@ -1554,10 +1602,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             return;
         }
-        let on_self = matches!(&*mc.receiver, Expr::Path(p) if p.path.is_ident("self"));
-        if on_self || !UNRESOLVED_METHODS.contains(&method.as_str()) {
-            self.call_edge(method, mc, &mc.args);
-        }
+        let target = self
+            .resolver
+            .method_target(&mc.receiver, &method, &self.locals);
+        self.call_edge(target, mc, Some(&*mc.receiver), &mc.args);
         visit::visit_expr_method_call(self, mc);
     }
 
@@ -1639,7 +1687,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
     fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
         self.nested += 1;
+        self.locals.push_scope();
+        for input in &c.inputs {
+            bind_pattern(&self.resolver, &mut self.locals, input, None, 0);
+        }
         visit::visit_expr_closure(self, c);
+        self.locals.pop_scope();
         self.nested -= 1;
     }
 
@@ -1719,6 +1772,124 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 }
 
 impl<'a> Walker<'a, '_> {
+    /// Which variants of crate enum `e` reach an arm whose pattern is `pat`: the ones it names,
+    /// or, for a catch-all, the ones no other arm names.
+    fn variant_tag(&self, e: ItemId, pat: &Pat, arms: &[syn::Arm]) -> Option<VariantTag> {
+        let named = |p: &Pat| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut cases = vec![p];
+            while let Some(p) = cases.pop() {
+                let path = match p {
+                    Pat::TupleStruct(t) => Some(&t.path),
+                    Pat::Struct(s) => Some(&s.path),
+                    Pat::Path(p) => Some(&p.path),
+                    Pat::Ident(i) if i.subpat.is_none() => None,
+                    Pat::Or(o) => {
+                        cases.extend(o.cases.iter());
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(last) = path.and_then(|p| p.segments.last()) {
+                    out.push(last.ident.to_string());
+                }
+            }
+            out
+        };
+        if !matches!(self.calls.defs.item(e).syntax, syn::Item::Enum(_)) {
+            return None;
+        }
+        let own = named(pat);
+        if !own.is_empty() {
+            return Some(VariantTag::Is(e, own));
+        }
+        let catch_all =
+            matches!(pat, Pat::Wild(_)) || matches!(pat, Pat::Ident(i) if i.subpat.is_none());
+        if !catch_all {
+            return None;
+        }
+        let others: Vec<String> = arms.iter().flat_map(|a| named(&a.pat)).collect();
+        Some(VariantTag::Otherwise(e, others))
+    }
+
+    fn match_arm(&mut self, m: &'a syn::ExprMatch, arm: &'a syn::Arm, lookup: bool) {
+        {
+            if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
+                // `RequestFromClient::CallToolRequest(params) =>`: this arm answers tool calls.
+                self.arm = Some(SiteContext::Tool {
+                    tools: vec!["tools/call".to_string()],
+                    helper: None,
+                });
+                self.in_tool_call_arm = true;
+                if let Some((_, g)) = &arm.guard {
+                    self.visit_expr(g);
+                }
+                self.visit_expr(&arm.body);
+                self.in_tool_call_arm = false;
+                self.arm = None;
+                return;
+            }
+            let frame = match &arm.pat {
+                p if variant_binding(p, "Err").is_some() => Some(Frame {
+                    kind: if lookup {
+                        FrameKind::LookupMiss
+                    } else {
+                        FrameKind::Failure
+                    },
+                    binding: variant_binding(p, "Err").flatten(),
+                    cause: Some(&m.expr),
+                    definite: true,
+                }),
+                p if is_none_pat(p) && lookup => Some(Frame {
+                    kind: FrameKind::LookupMiss,
+                    binding: None,
+                    cause: Some(&m.expr),
+                    definite: false,
+                }),
+                _ => None,
+            };
+            match frame {
+                Some(frame) => self.with_frame(frame, |w| {
+                    if let Some((_, g)) = &arm.guard {
+                        w.visit_expr(g);
+                    }
+                    w.visit_expr(&arm.body);
+                    if w.body.returns.ok_is_text
+                        && w.body.returns.err == ErrChannel::Unknown
+                        && w.body.kind == Some(HandlerKind::Tool)
+                    {
+                        w.text_success(&arm.body);
+                    }
+                }),
+                None => {
+                    if let Some((_, g)) = &arm.guard {
+                        self.visit_expr(g);
+                    }
+                    self.visit_expr(&arm.body);
+                }
+            }
+        }
+    }
+
+    /// A `let`'s initialiser and its `else`.
+    fn local_value(&mut self, local: &'a syn::Local) {
+        let Some(init) = &local.init else {
+            return visit::visit_local(self, local);
+        };
+        if let Pat::Ident(pi) = &local.pat {
+            self.lets.insert(pi.ident.to_string(), &init.expr);
+        }
+        if let Pat::Type(pt) = &local.pat {
+            if let Pat::Ident(pi) = &*pt.pat {
+                self.lets.insert(pi.ident.to_string(), &init.expr);
+            }
+        }
+        self.visit_expr(&init.expr);
+        if let Some((_, diverge)) = &init.diverge {
+            self.visit_refuted(&local.pat, &init.expr, diverge);
+        }
+    }
+
     /// The `else` of `if let PAT = scrutinee` or `let PAT = scrutinee else`: a lookup miss when
     /// PAT is `Some(..)` on a lookup, a failure when PAT is `Ok(..)`.
     fn visit_refuted(&mut self, pat: &Pat, scrutinee: &'a Expr, branch: &'a Expr) {
@@ -1758,32 +1929,61 @@ impl<'a> Walker<'a, '_> {
         });
     }
 
-    /// The error type a crate fn called here declares (`fn load_zone(..) -> Result<_, ZoneError>`),
-    /// when every fn of that name agrees.
-    fn operand_error_type(&self, operand: &Expr) -> Option<String> {
-        let name = match strip_await(operand) {
-            Expr::Call(c) => match &*c.func {
-                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-                _ => None,
-            },
-            Expr::MethodCall(m) => Some(m.method.to_string()),
-            _ => None,
-        }?;
-        let mut errors =
-            self.index
-                .fns
-                .iter()
-                .filter(|f| f.name == name)
-                .map(|f| match &f.sig.output {
-                    syn::ReturnType::Type(_, ty) => {
-                        crate::index::result_error_name(crate::index::unwrap_future(ty))
-                    }
-                    syn::ReturnType::Default => None,
-                });
-        let first = errors.next()??;
-        errors
-            .all(|e| e.as_deref() == Some(first.as_str()))
-            .then_some(first)
+    /// The error type of what `?` (or `.map_err(From::from)`) converts: the error type the
+    /// called crate fn declares (`fn load_zone(..) -> Result<_, ZoneError>`), the variant a
+    /// `.map_err(|_| AppError::X)` builds, else unknown.
+    fn operand_error_type(&self, operand: &Expr) -> ErrorSource {
+        let operand = strip_await(operand);
+        if let Expr::MethodCall(mc) = operand {
+            if mc.method == "map_err" || mc.method == "ok_or" || mc.method == "ok_or_else" {
+                let value = match mc.args.first() {
+                    Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
+                    Some(other) if mc.method == "ok_or" => Some(other),
+                    _ => None,
+                };
+                if let Some(v) = value {
+                    return self.error_value_source(v);
+                }
+            }
+        }
+        let Some(f) = self.called_fn(operand) else {
+            return ErrorSource::Unknown;
+        };
+        let Some(scope) = self.calls.types.scope_of(f) else {
+            return ErrorSource::Unknown;
+        };
+        // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
+        let sig = unsafe { &*f };
+        let syn::ReturnType::Type(_, ty) = &sig.output else {
+            return ErrorSource::Unknown;
+        };
+        let ty = crate::index::unwrap_future(ty);
+        let Some(err) = crate::index::result_error_type(ty) else {
+            return ErrorSource::Unknown;
+        };
+        let self_ty = self.calls.types.self_type(scope);
+        match crate::types::resolve_type_item(self.calls.defs, scope.module, err, self_ty) {
+            Some(id) => ErrorSource::Local(id, None),
+            None => {
+                crate::index::type_name(err).map_or(ErrorSource::Unknown, ErrorSource::External)
+            }
+        }
+    }
+
+    /// The error type of a value given to `Err(..)` / `.into()` / `From::from(..)`.
+    fn error_value_source(&self, value: &Expr) -> ErrorSource {
+        let value = match value {
+            Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => &*m.receiver,
+            Expr::Call(c) if c.args.len() == 1 && is_from_conversion(value) => &c.args[0],
+            other => other,
+        };
+        if let Some((e, v)) = self.resolver.variant_of(value, &self.locals) {
+            return ErrorSource::Local(e, Some(v));
+        }
+        match self.resolver.type_of(value, &self.locals) {
+            Some(id) => ErrorSource::Local(id, None),
+            None => ErrorSource::Unknown,
+        }
     }
 
     /// A const or static initialiser.

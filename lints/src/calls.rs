@@ -1,0 +1,554 @@
+//! Which fn a call in a body goes to: a path call by its path, imports and `Self`; a method call
+//! by its receiver's type where the source states it (`self`, a field, a typed parameter or
+//! `let`, a constructor's `-> Self`); a name bound locally (a closure in a `let`) is not a crate
+//! fn. When the source cannot tell, the candidates are returned as such, never merged here.
+
+use syn::{Expr, Pat, Type};
+
+use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
+use crate::types::{resolve_type_item, FnKey, TraitRef, Types};
+
+/// Where a call goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// One crate fn.
+    Fn(FnKey),
+    /// One of these crate methods: the receiver's type is not written anywhere.
+    Candidates(Vec<FnKey>),
+    /// A variant of a crate enum (`AppError::NotFound(..)`), by enum and variant name.
+    Variant(ItemId, String),
+    /// Another crate's fn, a local closure, a tuple struct's constructor: not a crate fn.
+    NotCrateFn,
+    /// Nothing the source names.
+    Unknown,
+}
+
+/// Method names too common to resolve to the crate's own methods when the receiver's type is
+/// unknown: they are mostly std's or another crate's.
+const COMMON_METHODS: &[&str] = &[
+    "new",
+    "get",
+    "get_mut",
+    "set",
+    "insert",
+    "remove",
+    "call",
+    "send",
+    "run",
+    "len",
+    "is_empty",
+    "clone",
+    "from",
+    "into",
+    "to_string",
+    "default",
+    "build",
+    "with",
+    "iter",
+    "map",
+    "lock",
+    "read",
+    "write",
+    "parse",
+    "push",
+    "contains",
+    "take",
+    "await",
+    "unwrap",
+    "expect",
+    "as_ref",
+    "as_str",
+    "execute",
+    "handle",
+    "process",
+    "next",
+    "flush",
+    "close",
+    "start",
+    "stop",
+    "update",
+    "delete",
+    "list",
+    "query",
+    "fetch",
+    "load",
+    "save",
+    "open",
+];
+
+/// The locals in scope while a body is walked, innermost last, with their type when the source
+/// states it.
+#[derive(Default)]
+pub struct Locals {
+    names: Vec<(String, Option<ItemId>)>,
+    marks: Vec<usize>,
+}
+
+impl Locals {
+    pub fn push_scope(&mut self) {
+        self.marks.push(self.names.len());
+    }
+
+    pub fn pop_scope(&mut self) {
+        if let Some(m) = self.marks.pop() {
+            self.names.truncate(m);
+        }
+    }
+
+    pub fn bind(&mut self, name: String, ty: Option<ItemId>) {
+        self.names.push((name, ty));
+    }
+
+    /// `Some(type)` when `name` is a local (its type `None` when unknown).
+    pub fn get(&self, name: &str) -> Option<Option<ItemId>> {
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| *t)
+    }
+}
+
+/// Resolves the calls of one body.
+pub struct Resolver<'r, 'a> {
+    pub defs: &'r DefMap<'a>,
+    pub types: &'r Types<'a>,
+    pub scope: Option<FnScope>,
+}
+
+impl<'a> Resolver<'_, 'a> {
+    fn self_type(&self) -> Option<ItemId> {
+        self.scope.and_then(|s| self.types.self_type(s))
+    }
+
+    fn self_trait(&self) -> Option<ItemId> {
+        match self.scope?.container {
+            Container::Trait(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The crate type a written type names, in this body's module.
+    pub fn type_item(&self, ty: &Type) -> Option<ItemId> {
+        let scope = self.scope?;
+        resolve_type_item(self.defs, scope.module, ty, self.self_type())
+    }
+
+    /// Where a call of the path `p` goes (`foo(..)`, `m::foo(..)`, `Self::foo(..)`,
+    /// `Type::method(..)`, `<T as Trait>::m(..)`), or a path passed as a fn (`.map_err(helper)`).
+    pub fn path_target(&self, p: &syn::ExprPath, locals: &Locals) -> Target {
+        let Some(scope) = self.scope else {
+            return Target::Unknown;
+        };
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        if let Some(q) = &p.qself {
+            // `<T as Trait>::m`, `<T>::m`.
+            let Some(last) = segs.last() else {
+                return Target::Unknown;
+            };
+            return match self.type_item(&q.ty) {
+                Some(ty) => self
+                    .types
+                    .method(ty, last)
+                    .map_or(Target::Unknown, Target::Fn),
+                None => Target::Unknown,
+            };
+        }
+        if segs.len() == 1 && locals.get(&segs[0]).is_some() {
+            return Target::NotCrateFn;
+        }
+        if segs.first().is_some_and(|s| s == "Self") {
+            let Some(rest) = segs.get(1) else {
+                return Target::NotCrateFn;
+            };
+            if segs.len() != 2 {
+                return Target::Unknown;
+            }
+            if let Some(ty) = self.self_type() {
+                if self.is_variant(ty, rest) {
+                    return Target::Variant(ty, rest.clone());
+                }
+                return self
+                    .types
+                    .method(ty, rest)
+                    .map_or(Target::Unknown, Target::Fn);
+            }
+            if let Some(tr) = self.self_trait() {
+                return self
+                    .types
+                    .trait_default(tr, rest)
+                    .map_or(Target::Unknown, Target::Fn);
+            }
+            return Target::Unknown;
+        }
+        match self.defs.resolve_path(scope.module, &p.path, Ns::Values) {
+            Some(Def::Item(id)) => match self.defs.item(id).kind {
+                ItemKind::Fn => match self.defs.item(id).syntax {
+                    syn::Item::Fn(f) => Target::Fn(&f.sig),
+                    _ => Target::Unknown,
+                },
+                _ => Target::NotCrateFn,
+            },
+            Some(Def::Variant(e, v)) => Target::Variant(e, v),
+            Some(Def::Assoc(owner, name)) => self.assoc_target(owner, &name),
+            Some(Def::External(_)) | Some(Def::Module(_)) => Target::NotCrateFn,
+            Some(Def::Ambiguous) | None => Target::Unknown,
+        }
+    }
+
+    fn is_variant(&self, ty: ItemId, name: &str) -> bool {
+        matches!(self.defs.item(ty).syntax, syn::Item::Enum(e) if e.variants.iter().any(|v| v.ident == name))
+    }
+
+    /// `Type::name` or `Trait::name` for a crate type or trait.
+    fn assoc_target(&self, owner: ItemId, name: &str) -> Target {
+        let item = self.defs.item(owner);
+        match item.kind {
+            ItemKind::Trait => self
+                .types
+                .trait_default(owner, name)
+                .map_or(Target::Unknown, Target::Fn),
+            ItemKind::TypeAlias => match item.syntax {
+                syn::Item::Type(alias) => {
+                    match resolve_type_item(self.defs, item.module, &alias.ty, None) {
+                        Some(ty) => self
+                            .types
+                            .method(ty, name)
+                            .map_or(Target::Unknown, Target::Fn),
+                        None => Target::NotCrateFn,
+                    }
+                }
+                _ => Target::Unknown,
+            },
+            _ => self
+                .types
+                .method(owner, name)
+                .map_or(Target::Unknown, Target::Fn),
+        }
+    }
+
+    /// Where `receiver.method(..)` goes.
+    pub fn method_target(&self, receiver: &Expr, method: &str, locals: &Locals) -> Target {
+        if self.scope.is_none() {
+            return Target::Unknown;
+        }
+        if is_self(receiver) {
+            if let Some(ty) = self.self_type() {
+                return self
+                    .types
+                    .method(ty, method)
+                    .map_or(Target::NotCrateFn, Target::Fn);
+            }
+            if let Some(tr) = self.self_trait() {
+                if let Some(f) = self.types.trait_default(tr, method) {
+                    return Target::Fn(f);
+                }
+            }
+        }
+        if let Some(ty) = self.type_of(receiver, locals) {
+            return self
+                .types
+                .method(ty, method)
+                .map_or(Target::NotCrateFn, Target::Fn);
+        }
+        if COMMON_METHODS.contains(&method) {
+            return Target::Unknown;
+        }
+        match self.types.methods_named(method) {
+            [] => Target::NotCrateFn,
+            [one] => Target::Fn(*one),
+            many => Target::Candidates(many.to_vec()),
+        }
+    }
+
+    /// The crate type an expression has, where the source states it.
+    pub fn type_of(&self, expr: &Expr, locals: &Locals) -> Option<ItemId> {
+        self.type_of_depth(expr, locals, 0)
+    }
+
+    fn type_of_depth(&self, expr: &Expr, locals: &Locals, depth: usize) -> Option<ItemId> {
+        if depth > 16 {
+            return None;
+        }
+        let again = |e: &Expr| self.type_of_depth(e, locals, depth + 1);
+        match expr {
+            Expr::Path(p) if is_self(expr) => {
+                let _ = p;
+                self.self_type()
+            }
+            Expr::Path(p) => {
+                let ident = p.path.get_ident()?.to_string();
+                locals.get(&ident).flatten()
+            }
+            Expr::Paren(p) => again(&p.expr),
+            Expr::Group(g) => again(&g.expr),
+            Expr::Reference(r) => again(&r.expr),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => again(&u.expr),
+            Expr::Await(a) => again(&a.base),
+            Expr::Try(t) => again(&t.expr),
+            Expr::Field(f) => {
+                let base = again(&f.base)?;
+                let name = match &f.member {
+                    syn::Member::Named(id) => id.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                let ty = self.types.field(base, &name)?;
+                let module = self.defs.item(base).module;
+                resolve_type_item(self.defs, module, ty, Some(base))
+            }
+            // Reaching the value inside a lock, a cell or a smart pointer keeps its type.
+            Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && matches!(
+                        m.method.to_string().as_str(),
+                        "lock"
+                            | "read"
+                            | "write"
+                            | "borrow"
+                            | "borrow_mut"
+                            | "clone"
+                            | "as_ref"
+                            | "as_mut"
+                            | "unwrap"
+                            | "deref"
+                            | "get_mut"
+                            | "try_lock"
+                    ) =>
+            {
+                again(&m.receiver)
+            }
+            Expr::MethodCall(m) if m.method == "expect" => again(&m.receiver),
+            Expr::MethodCall(m) => {
+                match self.method_target(&m.receiver, &m.method.to_string(), locals) {
+                    Target::Fn(f) => self.types.return_type(self.defs, f),
+                    _ => None,
+                }
+            }
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => match self.path_target(p, locals) {
+                    Target::Fn(f) => self.types.return_type(self.defs, f),
+                    Target::Variant(e, _) => Some(e),
+                    _ => None,
+                },
+                _ => None,
+            },
+            Expr::Struct(s) => {
+                if s.path.is_ident("Self") {
+                    return self.self_type();
+                }
+                match self
+                    .defs
+                    .resolve_path(self.scope?.module, &s.path, Ns::Types)?
+                {
+                    Def::Item(id) => Some(id),
+                    Def::Variant(e, _) => Some(e),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The variant an expression builds directly (`AppError::NotFound(..)`, `Error::Timeout`,
+    /// `Self::Busy { .. }`), by enum and variant name.
+    pub fn variant_of(&self, expr: &Expr, locals: &Locals) -> Option<(ItemId, String)> {
+        match expr {
+            Expr::Paren(p) => self.variant_of(&p.expr, locals),
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => match self.path_target(p, locals) {
+                    Target::Variant(e, v) => Some((e, v)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            Expr::Path(p) => match self.path_target(p, locals) {
+                Target::Variant(e, v) => Some((e, v)),
+                _ => None,
+            },
+            Expr::Struct(s) => {
+                let segs: Vec<String> = s
+                    .path
+                    .segments
+                    .iter()
+                    .map(|x| x.ident.to_string())
+                    .collect();
+                if segs.len() == 2 && segs[0] == "Self" {
+                    let ty = self.self_type()?;
+                    return self.is_variant(ty, &segs[1]).then(|| (ty, segs[1].clone()));
+                }
+                match self
+                    .defs
+                    .resolve_path(self.scope?.module, &s.path, Ns::Types)?
+                {
+                    Def::Variant(e, v) => Some((e, v)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The crate trait an `impl` block implements.
+    pub fn impl_trait(&self) -> Option<&TraitRef> {
+        match self.scope?.container {
+            Container::Impl(i) => self.types.impl_trait(i),
+            _ => None,
+        }
+    }
+}
+
+/// The fields a struct or variant pattern destructures, with the module their types are
+/// written in.
+pub struct PatternFields<'a> {
+    /// `None`: the one field of a macro-generated variant named after a crate struct.
+    fields: Option<&'a syn::Fields>,
+    module: crate::resolve::ModuleId,
+    self_ty: Option<ItemId>,
+}
+
+impl PatternFields<'_> {
+    fn field(&self, resolver: &Resolver<'_, '_>, name: &str) -> Option<ItemId> {
+        let Some(fields) = self.fields else {
+            // A variant that wraps the struct it is named after.
+            return (name == "0").then_some(self.self_ty).flatten();
+        };
+        let ty = fields.iter().enumerate().find_map(|(i, f)| {
+            let matches = match &f.ident {
+                Some(id) => id == name,
+                None => i.to_string() == name,
+            };
+            matches.then_some(&f.ty)
+        })?;
+        resolve_type_item(resolver.defs, self.module, ty, self.self_ty)
+    }
+}
+
+impl<'a> Resolver<'_, 'a> {
+    /// What `Path(..)` / `Path { .. }` in a pattern destructures: a crate struct or variant.
+    pub fn pattern_fields(&self, path: &syn::Path) -> Option<PatternFields<'a>> {
+        let scope = self.scope?;
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let def = if segs.first().is_some_and(|s| s == "Self") {
+            let ty = self.self_type()?;
+            match segs.get(1) {
+                Some(v) => Def::Variant(ty, v.clone()),
+                None => Def::Item(ty),
+            }
+        } else {
+            match self.defs.resolve_path(scope.module, path, Ns::Types) {
+                Some(d) => d,
+                // `Tools::ReadFile(t)` of an enum a macro generates (rust-mcp-sdk's
+                // `tool_box!(Tools, [ReadFile, ..])`): a variant named after a crate struct wraps it.
+                // The struct is the one of that name in the crate (the macro's list names it
+                // where the macro is invoked, not here).
+                None if segs.len() == 2 => {
+                    let name = &segs[1];
+                    let mut structs = self
+                        .defs
+                        .items
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, i)| i.kind == ItemKind::Struct && i.name == *name);
+                    return match (structs.next(), structs.next()) {
+                        (Some((id, _)), None) => Some(PatternFields {
+                            fields: None,
+                            module: scope.module,
+                            self_ty: Some(ItemId(id as u32)),
+                        }),
+                        _ => None,
+                    };
+                }
+                None => return None,
+            }
+        };
+        let (item, variant) = match def {
+            Def::Item(id) => (id, None),
+            Def::Variant(id, v) => (id, Some(v)),
+            _ => return None,
+        };
+        let data = self.defs.item(item);
+        let fields = match (data.syntax, variant) {
+            (syn::Item::Struct(s), None) => &s.fields,
+            (syn::Item::Enum(e), Some(v)) => &e.variants.iter().find(|x| x.ident == v)?.fields,
+            _ => return None,
+        };
+        Some(PatternFields {
+            fields: Some(fields),
+            module: data.module,
+            self_ty: Some(item),
+        })
+    }
+}
+
+fn is_self(expr: &Expr) -> bool {
+    matches!(expr, Expr::Path(p) if p.path.is_ident("self"))
+}
+
+/// Bind the names a pattern introduces; `ty` is the type of the whole value when known (given
+/// to a plain binding, `x: T` annotations win).
+pub fn bind_pattern(
+    resolver: &Resolver<'_, '_>,
+    locals: &mut Locals,
+    pat: &Pat,
+    ty: Option<ItemId>,
+    depth: usize,
+) {
+    if depth > 64 {
+        return;
+    }
+    match pat {
+        Pat::Ident(i) => {
+            locals.bind(i.ident.to_string(), ty);
+            if let Some((_, sub)) = &i.subpat {
+                bind_pattern(resolver, locals, sub, ty, depth + 1);
+            }
+        }
+        Pat::Type(t) => {
+            let declared = resolver.type_item(&t.ty).or(ty);
+            bind_pattern(resolver, locals, &t.pat, declared, depth + 1);
+        }
+        Pat::Reference(r) => bind_pattern(resolver, locals, &r.pat, ty, depth + 1),
+        Pat::Paren(p) => bind_pattern(resolver, locals, &p.pat, ty, depth + 1),
+        Pat::Tuple(t) => {
+            for p in &t.elems {
+                bind_pattern(resolver, locals, p, None, depth + 1);
+            }
+        }
+        Pat::TupleStruct(t) => {
+            let fields = resolver.pattern_fields(&t.path);
+            for (i, p) in t.elems.iter().enumerate() {
+                let ty = fields
+                    .as_ref()
+                    .and_then(|f| f.field(resolver, &i.to_string()));
+                bind_pattern(resolver, locals, p, ty, depth + 1);
+            }
+        }
+        Pat::Struct(s) => {
+            let fields = resolver.pattern_fields(&s.path);
+            for f in &s.fields {
+                let name = match &f.member {
+                    syn::Member::Named(id) => id.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                let ty = fields.as_ref().and_then(|fs| fs.field(resolver, &name));
+                bind_pattern(resolver, locals, &f.pat, ty, depth + 1);
+            }
+        }
+        Pat::Slice(s) => {
+            for p in &s.elems {
+                bind_pattern(resolver, locals, p, None, depth + 1);
+            }
+        }
+        Pat::Or(o) => {
+            if let Some(first) = o.cases.first() {
+                bind_pattern(resolver, locals, first, ty, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}

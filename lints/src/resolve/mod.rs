@@ -1,0 +1,994 @@
+//! Name resolution as rustc does it, per crate root (rust-analyzer's `hir-def` DefMap is the
+//! model): the module tree (`mod a;` files, `#[path]`, inline `mod a { .. }`), each module's item
+//! scope in the type, value and macro namespaces, and `use` imports resolved to a fixed point
+//! (renames, nested groups, globs that explicit and local items shadow, `pub use` re-exports,
+//! `self`/`super`/`crate`/`::` paths, `extern crate .. as ..`). A path then resolves to one
+//! definition, or to nothing: never to every item that happens to share its last name.
+
+pub mod layout;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use syn::{ImplItem, Item, UseTree};
+
+use crate::model::FileId;
+use layout::{child_dir, Layout, RootFile};
+
+/// A module of one crate root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModuleId(pub u32);
+
+/// An item defined in the crate (a struct, enum, trait, fn, const …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ItemId(pub u32);
+
+/// The namespaces of Rust names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ns {
+    Types,
+    Values,
+    Macros,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    Fn,
+    Struct,
+    Enum,
+    Union,
+    Trait,
+    TypeAlias,
+    Const,
+    Static,
+    Macro,
+}
+
+/// What a name stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Def {
+    Module(ModuleId),
+    Item(ItemId),
+    /// A variant of a crate enum.
+    Variant(ItemId, String),
+    /// An associated item of a crate type or trait (`Type::method`), resolved by [`crate::types`].
+    Assoc(ItemId, String),
+    /// Something of another crate, by its path there (`rmcp::model::ErrorData`, `std::fs`).
+    External(Vec<String>),
+    /// Two globs bring different items by this name: the source cannot tell which is meant.
+    Ambiguous,
+}
+
+/// One item of the crate.
+#[derive(Clone, Debug)]
+pub struct ItemData<'a> {
+    pub kind: ItemKind,
+    pub name: String,
+    pub module: ModuleId,
+    pub is_pub: bool,
+    pub syntax: &'a Item,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    def: Def,
+    is_pub: bool,
+    from_glob: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Scope {
+    types: HashMap<String, Entry>,
+    values: HashMap<String, Entry>,
+    macros: HashMap<String, Entry>,
+}
+
+impl Scope {
+    fn ns(&self, ns: Ns) -> &HashMap<String, Entry> {
+        match ns {
+            Ns::Types => &self.types,
+            Ns::Values => &self.values,
+            Ns::Macros => &self.macros,
+        }
+    }
+
+    fn ns_mut(&mut self, ns: Ns) -> &mut HashMap<String, Entry> {
+        match ns {
+            Ns::Types => &mut self.types,
+            Ns::Values => &mut self.values,
+            Ns::Macros => &mut self.macros,
+        }
+    }
+
+    /// Add a name; an explicit entry replaces a glob one, a glob entry never replaces anything.
+    fn define(&mut self, ns: Ns, name: &str, entry: Entry) -> bool {
+        let map = self.ns_mut(ns);
+        match map.get(name) {
+            Some(old) if old.def == entry.def && old.is_pub >= entry.is_pub => false,
+            Some(old) if !old.from_glob && entry.from_glob => false,
+            Some(old) if !old.from_glob && !entry.from_glob && old.def != entry.def => false,
+            Some(old) if old.from_glob && entry.from_glob && old.def != entry.def => {
+                if old.def == Def::Ambiguous {
+                    return false;
+                }
+                map.insert(
+                    name.to_string(),
+                    Entry {
+                        def: Def::Ambiguous,
+                        ..entry
+                    },
+                );
+                true
+            }
+            _ => {
+                map.insert(name.to_string(), entry);
+                true
+            }
+        }
+    }
+}
+
+/// A module: where it sits, its file, and its scope.
+#[derive(Clone, Debug)]
+pub struct ModuleData {
+    pub root: ModuleId,
+    pub parent: Option<ModuleId>,
+    pub name: String,
+    pub file: FileId,
+    /// In `#[cfg(test)]` code.
+    pub is_test: bool,
+    scope: Scope,
+    /// Globs of other crates (`use rmcp::model::*`): a name not found otherwise may come from one.
+    external_globs: Vec<Vec<String>>,
+}
+
+/// A `use` waiting to be resolved.
+#[derive(Clone, Debug)]
+struct Import {
+    module: ModuleId,
+    leading_colon: bool,
+    /// The path up to the imported name (the whole path for a glob).
+    prefix: Vec<String>,
+    kind: ImportKind,
+    is_pub: bool,
+}
+
+#[derive(Clone, Debug)]
+enum ImportKind {
+    /// `use prefix::name as alias` (`self` as the name imports the prefix itself).
+    Named {
+        name: String,
+        alias: String,
+    },
+    Glob,
+}
+
+/// An `impl` block, with the module it is written in.
+#[derive(Clone, Debug)]
+pub struct ImplData<'a> {
+    pub module: ModuleId,
+    pub syntax: &'a syn::ItemImpl,
+    pub is_test: bool,
+}
+
+/// Where a fn is defined: its module and, for methods, its `impl` or trait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FnScope {
+    pub module: ModuleId,
+    pub container: Container,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Container {
+    Free,
+    /// Index into [`DefMap::impls`].
+    Impl(usize),
+    /// A trait's default method.
+    Trait(ItemId),
+}
+
+/// Every module, item, import and impl of the package's crate roots.
+pub struct DefMap<'a> {
+    pub modules: Vec<ModuleData>,
+    pub items: Vec<ItemData<'a>>,
+    pub impls: Vec<ImplData<'a>>,
+    /// The module a file's top level is (files no root reaches are roots of their own).
+    file_modules: HashMap<FileId, ModuleId>,
+    /// Each fn's scope, by the address of its signature (stable: the syntax trees outlive us).
+    fn_scopes: HashMap<*const syn::Signature, FnScope>,
+    /// Names of other crates usable as a path's first segment: manifest dependencies, the
+    /// package's library (for its other roots), std/core/alloc.
+    extern_names: HashMap<String, Vec<String>>,
+    lib: Option<(String, ModuleId)>,
+}
+
+/// The files of one package, as the resolver reads them.
+pub struct PackageFiles<'a, 'p> {
+    /// Each parsed file with its package-relative path (`None` outside the package).
+    pub files: &'p [(FileId, Option<PathBuf>, &'a syn::File, bool)],
+    pub package_name: Option<&'p str>,
+    /// Dependencies by the name code uses for them → their crate name (`package = ..` renames).
+    pub dependencies: Vec<(String, String)>,
+}
+
+const STD_CRATES: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
+
+impl<'a> DefMap<'a> {
+    pub fn build(package: &PackageFiles<'a, '_>) -> DefMap<'a> {
+        let paths: Vec<(FileId, Option<PathBuf>)> = package
+            .files
+            .iter()
+            .map(|(f, p, _, _)| (*f, p.clone()))
+            .collect();
+        let layout = Layout::new(&paths);
+        let syntax: HashMap<FileId, (&'a syn::File, bool)> = package
+            .files
+            .iter()
+            .map(|(f, _, s, t)| (*f, (*s, *t)))
+            .collect();
+        let mut map = DefMap {
+            modules: Vec::new(),
+            items: Vec::new(),
+            impls: Vec::new(),
+            file_modules: HashMap::new(),
+            fn_scopes: HashMap::new(),
+            extern_names: HashMap::new(),
+            lib: None,
+        };
+        for s in STD_CRATES {
+            map.extern_names.insert(s.to_string(), vec![s.to_string()]);
+        }
+        for (code_name, crate_name) in &package.dependencies {
+            map.extern_names.insert(
+                code_name.replace('-', "_"),
+                vec![crate_name.replace('-', "_")],
+            );
+        }
+        let mut imports = Vec::new();
+        let mut roots: Vec<RootFile> = layout.roots(package.package_name);
+        // Files no root's module tree reaches are analysed as roots of their own.
+        let mut order: Vec<FileId> = package.files.iter().map(|(f, ..)| *f).collect();
+        order.sort();
+        let mut pending = roots.clone();
+        pending.reverse();
+        let mut next_orphan = 0;
+        while let Some(root) = pending.pop().or_else(|| {
+            while next_orphan < order.len() {
+                let f = order[next_orphan];
+                next_orphan += 1;
+                if !map.file_modules.contains_key(&f) {
+                    let r = RootFile {
+                        file: f,
+                        lib_name: None,
+                    };
+                    roots.push(r.clone());
+                    return Some(r);
+                }
+            }
+            None
+        }) {
+            if map.file_modules.contains_key(&root.file) {
+                continue;
+            }
+            let Some(&(file, file_test)) = syntax.get(&root.file) else {
+                continue;
+            };
+            let id = ModuleId(map.modules.len() as u32);
+            map.modules.push(ModuleData {
+                root: id,
+                parent: None,
+                name: "crate".to_string(),
+                file: root.file,
+                is_test: file_test,
+                scope: Scope::default(),
+                external_globs: Vec::new(),
+            });
+            map.file_modules.insert(root.file, id);
+            if let Some(name) = &root.lib_name {
+                map.lib = Some((name.clone(), id));
+            }
+            let rel = layout.path(root.file).map(Path::to_path_buf);
+            let dirs = rel.as_deref().map(|p| {
+                (
+                    child_dir(p, true),
+                    p.parent().unwrap_or(Path::new("")).to_path_buf(),
+                )
+            });
+            let mut cx = Collect {
+                map: &mut map,
+                layout: &layout,
+                syntax: &syntax,
+                imports: &mut imports,
+                depth: 0,
+            };
+            cx.items(id, &file.items, dirs.as_ref(), file_test);
+        }
+        map.resolve_imports(&mut imports);
+        map
+    }
+
+    /// The module a file's top level is.
+    pub fn file_module(&self, file: FileId) -> Option<ModuleId> {
+        self.file_modules.get(&file).copied()
+    }
+
+    /// Where the fn with this signature is defined.
+    pub fn fn_scope(&self, sig: &syn::Signature) -> Option<FnScope> {
+        self.fn_scopes.get(&(sig as *const _)).copied()
+    }
+
+    pub fn module(&self, id: ModuleId) -> &ModuleData {
+        &self.modules[id.0 as usize]
+    }
+
+    pub fn item(&self, id: ItemId) -> &ItemData<'a> {
+        &self.items[id.0 as usize]
+    }
+
+    /// Resolve a path written in module `from` (`Self` is the caller's business).
+    pub fn resolve_path(&self, from: ModuleId, path: &syn::Path, ns: Ns) -> Option<Def> {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.resolve_segments(from, path.leading_colon.is_some(), &segs, ns)
+    }
+
+    pub fn resolve_segments(
+        &self,
+        from: ModuleId,
+        leading_colon: bool,
+        segs: &[String],
+        ns: Ns,
+    ) -> Option<Def> {
+        let (first, rest) = segs.split_first()?;
+        let last_ns = |rest: &[String]| if rest.is_empty() { ns } else { Ns::Types };
+        let mut current = if leading_colon {
+            self.extern_crate(first)?
+        } else {
+            match first.as_str() {
+                "crate" => Def::Module(self.module(from).root),
+                "self" => Def::Module(from),
+                "super" => Def::Module(self.module(from).parent?),
+                "Self" => return None,
+                _ => self.lookup_lexical(from, first, last_ns(rest))?,
+            }
+        };
+        for (i, seg) in rest.iter().enumerate() {
+            let seg_ns = last_ns(&rest[i + 1..]);
+            current = match current {
+                Def::Module(m) if seg == "super" => Def::Module(self.module(m).parent?),
+                Def::Module(m) if seg == "self" => Def::Module(m),
+                Def::Module(m) => self.lookup_in_module(m, seg, seg_ns, from)?,
+                Def::Item(item) => match self.item(item).kind {
+                    ItemKind::Enum if self.has_variant(item, seg) => {
+                        Def::Variant(item, seg.clone())
+                    }
+                    _ => Def::Assoc(item, seg.clone()),
+                },
+                Def::External(mut p) => {
+                    p.push(seg.clone());
+                    Def::External(p)
+                }
+                Def::Variant(..) | Def::Assoc(..) | Def::Ambiguous => return None,
+            };
+        }
+        (current != Def::Ambiguous).then_some(current)
+    }
+
+    /// A name as the first segment of a path: the module's scope, then other crates, then the
+    /// prelude.
+    fn lookup_lexical(&self, from: ModuleId, name: &str, ns: Ns) -> Option<Def> {
+        if let Some(e) = self.module(from).scope.ns(ns).get(name) {
+            return Some(e.def.clone());
+        }
+        if ns == Ns::Types {
+            if let Some(d) = self.extern_crate(name) {
+                return Some(d);
+            }
+        }
+        if let Some(d) = self.external_glob_name(from, name) {
+            return Some(d);
+        }
+        prelude(name, ns)
+    }
+
+    fn extern_crate(&self, name: &str) -> Option<Def> {
+        if let Some(p) = self.extern_names.get(name) {
+            return Some(Def::External(p.clone()));
+        }
+        match &self.lib {
+            Some((lib, root)) if lib == name => Some(Def::Module(*root)),
+            _ => None,
+        }
+    }
+
+    /// A name only a glob of another crate can bring: from that glob when there is one.
+    fn external_glob_name(&self, from: ModuleId, name: &str) -> Option<Def> {
+        match self.module(from).external_globs.as_slice() {
+            [one] => {
+                let mut p = one.clone();
+                p.push(name.to_string());
+                Some(Def::External(p))
+            }
+            _ => None,
+        }
+    }
+
+    /// `name` inside module `m`, as seen from module `from` (private names of a module are
+    /// visible in it and its descendants).
+    fn lookup_in_module(&self, m: ModuleId, name: &str, ns: Ns, from: ModuleId) -> Option<Def> {
+        let entry = self.module(m).scope.ns(ns).get(name);
+        match entry {
+            Some(e) if e.is_pub || self.is_ancestor_or_self(m, from) => Some(e.def.clone()),
+            Some(_) => None,
+            None => self.external_glob_name(m, name),
+        }
+    }
+
+    fn is_ancestor_or_self(&self, ancestor: ModuleId, mut m: ModuleId) -> bool {
+        loop {
+            if m == ancestor {
+                return true;
+            }
+            match self.module(m).parent {
+                Some(p) => m = p,
+                None => return false,
+            }
+        }
+    }
+
+    fn has_variant(&self, item: ItemId, name: &str) -> bool {
+        match self.item(item).syntax {
+            Item::Enum(e) => e.variants.iter().any(|v| v.ident == name),
+            _ => false,
+        }
+    }
+
+    /// Every module of the crate root `root` belongs to, and of the others: the scope of `m`
+    /// in namespace `ns` (explicit and glob entries).
+    pub fn scope_names(&self, m: ModuleId, ns: Ns) -> impl Iterator<Item = (&String, &Def)> {
+        self.module(m).scope.ns(ns).iter().map(|(n, e)| (n, &e.def))
+    }
+
+    /// Resolve every import to a fixed point: each round resolves what the previous rounds made
+    /// resolvable (re-exports of re-exports, globs of globs); bounded by the import count.
+    fn resolve_imports(&mut self, imports: &mut [Import]) {
+        let mut done = vec![false; imports.len()];
+        for _round in 0..=imports.len().min(64) {
+            let mut changed = false;
+            for (i, imp) in imports.iter().enumerate() {
+                if done[i] && matches!(imp.kind, ImportKind::Named { .. }) {
+                    continue;
+                }
+                let target = if imp.prefix.is_empty() {
+                    None
+                } else {
+                    self.resolve_segments(imp.module, imp.leading_colon, &imp.prefix, Ns::Types)
+                };
+                match &imp.kind {
+                    ImportKind::Named { name, alias } => {
+                        let defs = self.import_named(imp, target.as_ref(), name);
+                        let mut any = false;
+                        for (ns, def) in defs {
+                            any = true;
+                            let entry = Entry {
+                                def,
+                                is_pub: imp.is_pub,
+                                from_glob: false,
+                            };
+                            changed |= self.modules[imp.module.0 as usize]
+                                .scope
+                                .define(ns, alias, entry);
+                        }
+                        done[i] = any;
+                    }
+                    ImportKind::Glob => match target {
+                        Some(Def::Module(src)) => {
+                            changed |= self.glob_module(src, imp.module, imp.is_pub);
+                        }
+                        Some(Def::Item(item)) => {
+                            changed |= self.glob_enum(item, imp.module, imp.is_pub);
+                            done[i] = true;
+                        }
+                        Some(Def::External(path)) => {
+                            let m = &mut self.modules[imp.module.0 as usize];
+                            if !m.external_globs.contains(&path) {
+                                m.external_globs.push(path);
+                                changed = true;
+                            }
+                            done[i] = true;
+                        }
+                        _ => {}
+                    },
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// What `use prefix::name` brings, per namespace.
+    fn import_named(&self, imp: &Import, target: Option<&Def>, name: &str) -> Vec<(Ns, Def)> {
+        if imp.prefix.is_empty() {
+            // `use foo;` / `use foo as bar;`: an extern crate or a name in scope.
+            return match self.resolve_segments(
+                imp.module,
+                imp.leading_colon,
+                &[name.to_string()],
+                Ns::Types,
+            ) {
+                Some(d) => vec![(Ns::Types, d)],
+                None => Vec::new(),
+            };
+        }
+        if name == "self" {
+            return target
+                .map(|d| vec![(Ns::Types, d.clone())])
+                .unwrap_or_default();
+        }
+        match target {
+            Some(Def::Module(src)) => [Ns::Types, Ns::Values, Ns::Macros]
+                .into_iter()
+                .filter_map(|ns| {
+                    self.lookup_in_module(*src, name, ns, imp.module)
+                        .map(|d| (ns, d))
+                })
+                .collect(),
+            Some(Def::Item(item)) if self.has_variant(*item, name) => vec![
+                (Ns::Types, Def::Variant(*item, name.to_string())),
+                (Ns::Values, Def::Variant(*item, name.to_string())),
+            ],
+            Some(Def::External(p)) => {
+                let mut p = p.clone();
+                p.push(name.to_string());
+                vec![
+                    (Ns::Types, Def::External(p.clone())),
+                    (Ns::Values, Def::External(p.clone())),
+                    (Ns::Macros, Def::External(p)),
+                ]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// `use src::*` into `dst`: every name of `src` visible from `dst`, where `dst` has none.
+    fn glob_module(&mut self, src: ModuleId, dst: ModuleId, is_pub: bool) -> bool {
+        if src == dst {
+            return false;
+        }
+        let visible_all = self.is_ancestor_or_self(src, dst);
+        let mut adds = Vec::new();
+        for ns in [Ns::Types, Ns::Values, Ns::Macros] {
+            for (name, e) in self.module(src).scope.ns(ns) {
+                if e.is_pub || visible_all {
+                    adds.push((ns, name.clone(), e.def.clone()));
+                }
+            }
+        }
+        let globs = self.module(src).external_globs.clone();
+        let m = &mut self.modules[dst.0 as usize];
+        let mut changed = false;
+        for (ns, name, def) in adds {
+            let entry = Entry {
+                def,
+                is_pub,
+                from_glob: true,
+            };
+            changed |= m.scope.define(ns, &name, entry);
+        }
+        for g in globs {
+            if !m.external_globs.contains(&g) {
+                m.external_globs.push(g);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    fn glob_enum(&mut self, item: ItemId, dst: ModuleId, is_pub: bool) -> bool {
+        let Item::Enum(e) = self.item(item).syntax else {
+            return false;
+        };
+        let names: Vec<String> = e.variants.iter().map(|v| v.ident.to_string()).collect();
+        let m = &mut self.modules[dst.0 as usize];
+        let mut changed = false;
+        for name in names {
+            for ns in [Ns::Types, Ns::Values] {
+                let entry = Entry {
+                    def: Def::Variant(item, name.clone()),
+                    is_pub,
+                    from_glob: true,
+                };
+                changed |= m.scope.define(ns, &name, entry);
+            }
+        }
+        changed
+    }
+}
+
+/// The std prelude's names that code calls or names as types.
+fn prelude(name: &str, ns: Ns) -> Option<Def> {
+    const TYPES: &[(&str, &str)] = &[
+        ("Option", "option"),
+        ("Result", "result"),
+        ("String", "string"),
+        ("Vec", "vec"),
+        ("Box", "boxed"),
+        ("ToString", "string"),
+        ("From", "convert"),
+        ("Into", "convert"),
+        ("TryFrom", "convert"),
+        ("TryInto", "convert"),
+        ("Default", "default"),
+        ("Iterator", "iter"),
+        ("Clone", "clone"),
+    ];
+    const VALUES: &[(&str, &str)] = &[
+        ("Some", "option"),
+        ("None", "option"),
+        ("Ok", "result"),
+        ("Err", "result"),
+        ("drop", "mem"),
+    ];
+    let table = match ns {
+        Ns::Types => TYPES,
+        Ns::Values => VALUES,
+        Ns::Macros => return None,
+    };
+    table
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, m)| Def::External(vec!["std".to_string(), m.to_string(), n.to_string()]))
+}
+
+/// The walk that fills the map: modules, items, imports and impls.
+struct Collect<'m, 'a, 'l> {
+    map: &'m mut DefMap<'a>,
+    layout: &'l Layout,
+    syntax: &'l HashMap<FileId, (&'a syn::File, bool)>,
+    imports: &'m mut Vec<Import>,
+    /// Nesting of `mod` declarations (a `#[path]` cycle must end).
+    depth: usize,
+}
+
+/// `(child_dir, declaring_dir)` of a module, package-relative.
+type Dirs = (PathBuf, PathBuf);
+
+impl<'a> Collect<'_, 'a, '_> {
+    fn items(&mut self, module: ModuleId, items: &'a [Item], dirs: Option<&Dirs>, in_test: bool) {
+        for item in items {
+            self.item(module, item, dirs, in_test);
+        }
+    }
+
+    fn add_item(
+        &mut self,
+        module: ModuleId,
+        item: &'a Item,
+        kind: ItemKind,
+        name: String,
+    ) -> ItemId {
+        let id = ItemId(self.map.items.len() as u32);
+        let is_pub = item_is_pub(item);
+        self.map.items.push(ItemData {
+            kind,
+            name: name.clone(),
+            module,
+            is_pub,
+            syntax: item,
+        });
+        let entry = || Entry {
+            def: Def::Item(id),
+            is_pub,
+            from_glob: false,
+        };
+        let scope = &mut self.map.modules[module.0 as usize].scope;
+        match kind {
+            ItemKind::Fn | ItemKind::Const | ItemKind::Static => {
+                scope.define(Ns::Values, &name, entry());
+            }
+            ItemKind::Struct => {
+                scope.define(Ns::Types, &name, entry());
+                // Tuple and unit structs are also values (their constructor).
+                if let Item::Struct(s) = item {
+                    if !matches!(s.fields, syn::Fields::Named(_)) {
+                        scope.define(Ns::Values, &name, entry());
+                    }
+                }
+            }
+            ItemKind::Enum | ItemKind::Union | ItemKind::Trait | ItemKind::TypeAlias => {
+                scope.define(Ns::Types, &name, entry());
+            }
+            ItemKind::Macro => {
+                scope.define(Ns::Macros, &name, entry());
+            }
+        }
+        id
+    }
+
+    fn item(&mut self, module: ModuleId, item: &'a Item, dirs: Option<&Dirs>, in_test: bool) {
+        match item {
+            Item::Fn(f) => {
+                self.add_item(module, item, ItemKind::Fn, f.sig.ident.to_string());
+                self.map.fn_scopes.insert(
+                    &f.sig as *const _,
+                    FnScope {
+                        module,
+                        container: Container::Free,
+                    },
+                );
+            }
+            Item::Struct(s) => {
+                self.add_item(module, item, ItemKind::Struct, s.ident.to_string());
+            }
+            Item::Enum(e) => {
+                self.add_item(module, item, ItemKind::Enum, e.ident.to_string());
+            }
+            Item::Union(u) => {
+                self.add_item(module, item, ItemKind::Union, u.ident.to_string());
+            }
+            Item::Type(t) => {
+                self.add_item(module, item, ItemKind::TypeAlias, t.ident.to_string());
+            }
+            Item::Const(c) => {
+                self.add_item(module, item, ItemKind::Const, c.ident.to_string());
+            }
+            Item::Static(s) => {
+                self.add_item(module, item, ItemKind::Static, s.ident.to_string());
+            }
+            Item::Trait(t) => {
+                let id = self.add_item(module, item, ItemKind::Trait, t.ident.to_string());
+                for ti in &t.items {
+                    if let syn::TraitItem::Fn(f) = ti {
+                        self.map.fn_scopes.insert(
+                            &f.sig as *const _,
+                            FnScope {
+                                module,
+                                container: Container::Trait(id),
+                            },
+                        );
+                    }
+                }
+            }
+            Item::Macro(m) => {
+                // `macro_rules! name` with `#[macro_export]` is a path-scoped item of the crate
+                // root; without it, textually scoped (visible below, which the walk does not
+                // need for resolution of calls).
+                if let (true, Some(ident)) = (m.mac.path.is_ident("macro_rules"), &m.ident) {
+                    let exported = crate::index::has_attr(&m.attrs, "macro_export");
+                    let target = if exported {
+                        self.map.module(module).root
+                    } else {
+                        module
+                    };
+                    self.add_item(target, item, ItemKind::Macro, ident.to_string());
+                }
+            }
+            Item::Impl(imp) => {
+                let index = self.map.impls.len();
+                let is_test = in_test || crate::index::is_cfg_test(&imp.attrs);
+                self.map.impls.push(ImplData {
+                    module,
+                    syntax: imp,
+                    is_test,
+                });
+                for ii in &imp.items {
+                    if let ImplItem::Fn(f) = ii {
+                        self.map.fn_scopes.insert(
+                            &f.sig as *const _,
+                            FnScope {
+                                module,
+                                container: Container::Impl(index),
+                            },
+                        );
+                    }
+                }
+            }
+            Item::Use(u) => {
+                let is_pub = !matches!(u.vis, syn::Visibility::Inherited);
+                self.use_tree(
+                    module,
+                    u.leading_colon.is_some(),
+                    Vec::new(),
+                    &u.tree,
+                    is_pub,
+                );
+            }
+            Item::ExternCrate(ec) => {
+                let name = ec
+                    .rename
+                    .as_ref()
+                    .map(|(_, r)| r.to_string())
+                    .unwrap_or_else(|| ec.ident.to_string());
+                let target = if ec.ident == "self" {
+                    Def::Module(self.map.module(module).root)
+                } else {
+                    Def::External(vec![ec.ident.to_string()])
+                };
+                let entry = Entry {
+                    def: target,
+                    is_pub: !matches!(ec.vis, syn::Visibility::Inherited),
+                    from_glob: false,
+                };
+                self.map.modules[module.0 as usize]
+                    .scope
+                    .define(Ns::Types, &name, entry);
+            }
+            Item::Mod(m) => self.module_item(module, m, dirs, in_test),
+            _ => {}
+        }
+    }
+
+    fn module_item(
+        &mut self,
+        parent: ModuleId,
+        m: &'a syn::ItemMod,
+        dirs: Option<&Dirs>,
+        in_test: bool,
+    ) {
+        let name = m.ident.to_string();
+        let is_test = in_test || crate::index::is_cfg_test(&m.attrs);
+        let path_attr = path_attribute(&m.attrs);
+        let parent_data = self.map.module(parent);
+        let (root, parent_file) = (parent_data.root, parent_data.file);
+        let new_module = |map: &mut DefMap<'a>, file: FileId| {
+            let id = ModuleId(map.modules.len() as u32);
+            map.modules.push(ModuleData {
+                root,
+                parent: Some(parent),
+                name: name.clone(),
+                file,
+                is_test,
+                scope: Scope::default(),
+                external_globs: Vec::new(),
+            });
+            let entry = Entry {
+                def: Def::Module(id),
+                is_pub: !matches!(m.vis, syn::Visibility::Inherited),
+                from_glob: false,
+            };
+            map.modules[parent.0 as usize]
+                .scope
+                .define(Ns::Types, &name, entry);
+            id
+        };
+        match &m.content {
+            Some((_, items)) => {
+                let id = new_module(self.map, parent_file);
+                // An inline module's children live in a directory named after it (or its
+                // `#[path]`).
+                let child = dirs.map(|(child, _)| {
+                    let dir = child.join(path_attr.as_deref().unwrap_or(&name));
+                    (dir.clone(), dir)
+                });
+                self.items(id, items, child.as_ref(), is_test);
+            }
+            None => {
+                let Some((child, declaring)) = dirs else {
+                    return;
+                };
+                if self.depth > 64 {
+                    return;
+                }
+                let Some((file, path)) =
+                    self.layout
+                        .module_file(child, declaring, &name, path_attr.as_deref())
+                else {
+                    return;
+                };
+                if self.map.file_modules.contains_key(&file) {
+                    return;
+                }
+                let Some(&(syntax, file_test)) = self.syntax.get(&file) else {
+                    return;
+                };
+                let id = new_module(self.map, file);
+                self.map.file_modules.insert(file, id);
+                // A `#[path]` file's children sit as if it were a `mod.rs`.
+                let is_mod_rs =
+                    path_attr.is_some() || path.file_name().is_some_and(|n| n == "mod.rs");
+                let dirs = (
+                    child_dir(&path, is_mod_rs),
+                    path.parent().unwrap_or(Path::new("")).to_path_buf(),
+                );
+                self.depth += 1;
+                self.items(id, &syntax.items, Some(&dirs), is_test || file_test);
+                self.depth -= 1;
+            }
+        }
+    }
+
+    fn use_tree(
+        &mut self,
+        module: ModuleId,
+        leading_colon: bool,
+        prefix: Vec<String>,
+        tree: &UseTree,
+        is_pub: bool,
+    ) {
+        match tree {
+            UseTree::Path(p) => {
+                let mut next = prefix;
+                next.push(p.ident.to_string());
+                self.use_tree(module, leading_colon, next, &p.tree, is_pub);
+            }
+            UseTree::Name(n) => {
+                let name = n.ident.to_string();
+                let alias = if name == "self" {
+                    prefix.last().cloned().unwrap_or_default()
+                } else {
+                    name.clone()
+                };
+                self.imports.push(Import {
+                    module,
+                    leading_colon,
+                    prefix,
+                    kind: ImportKind::Named { name, alias },
+                    is_pub,
+                });
+            }
+            UseTree::Rename(r) => {
+                let alias = r.rename.to_string();
+                if alias == "_" {
+                    return;
+                }
+                self.imports.push(Import {
+                    module,
+                    leading_colon,
+                    prefix,
+                    kind: ImportKind::Named {
+                        name: r.ident.to_string(),
+                        alias,
+                    },
+                    is_pub,
+                });
+            }
+            UseTree::Glob(_) => self.imports.push(Import {
+                module,
+                leading_colon,
+                prefix,
+                kind: ImportKind::Glob,
+                is_pub,
+            }),
+            UseTree::Group(g) => {
+                for t in &g.items {
+                    self.use_tree(module, leading_colon, prefix.clone(), t, is_pub);
+                }
+            }
+        }
+    }
+}
+
+fn item_is_pub(item: &Item) -> bool {
+    let vis = match item {
+        Item::Fn(i) => &i.vis,
+        Item::Struct(i) => &i.vis,
+        Item::Enum(i) => &i.vis,
+        Item::Union(i) => &i.vis,
+        Item::Trait(i) => &i.vis,
+        Item::Type(i) => &i.vis,
+        Item::Const(i) => &i.vis,
+        Item::Static(i) => &i.vis,
+        Item::Mod(i) => &i.vis,
+        // `#[macro_export]` macros are public at the crate root.
+        Item::Macro(_) => return true,
+        _ => return false,
+    };
+    !matches!(vis, syn::Visibility::Inherited)
+}
+
+/// `#[path = "x.rs"]`.
+fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find_map(|a| match &a.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,237 @@
+use std::path::PathBuf;
+
+use super::*;
+
+fn parse(src: &str) -> syn::File {
+    syn::parse_str(src).expect("test source parses")
+}
+
+/// A package of `(relative path, source)` files, resolved.
+fn with_package<R>(files: &[(&str, &str)], f: impl FnOnce(&DefMap<'_>) -> R) -> R {
+    let parsed: Vec<syn::File> = files.iter().map(|(_, s)| parse(s)).collect();
+    let entries: Vec<(FileId, Option<PathBuf>, &syn::File, bool)> = files
+        .iter()
+        .zip(&parsed)
+        .enumerate()
+        .map(|(i, ((p, _), syntax))| (FileId(i), Some(PathBuf::from(p)), syntax, false))
+        .collect();
+    let package = PackageFiles {
+        files: &entries,
+        package_name: Some("my-server"),
+        dependencies: vec![("rmcp".into(), "rmcp".into())],
+    };
+    let defs = DefMap::build(&package);
+    f(&defs)
+}
+
+fn path(s: &str) -> syn::Path {
+    syn::parse_str(s).expect("path parses")
+}
+
+/// The name of the fn a path resolves to from the top module of file `file`.
+fn fn_name(defs: &DefMap<'_>, file: usize, p: &str) -> Option<String> {
+    let m = defs.file_module(FileId(file))?;
+    match defs.resolve_path(m, &path(p), Ns::Values)? {
+        Def::Item(id) => Some(format!(
+            "{}::{}",
+            defs.module(defs.item(id).module).name,
+            defs.item(id).name
+        )),
+        other => Some(format!("{other:?}")),
+    }
+}
+
+#[test]
+fn renamed_and_grouped_imports_resolve_to_their_item() {
+    with_package(
+        &[
+            ("src/lib.rs", "mod m; mod tools; pub use m::execute;"),
+            ("src/m.rs", "pub fn execute() {} pub fn other() {}"),
+            (
+                "src/tools.rs",
+                "use crate::m::{execute as run_x, self}; fn t() { run_x(); m::other(); }",
+            ),
+        ],
+        |defs| {
+            assert_eq!(fn_name(defs, 2, "run_x").as_deref(), Some("m::execute"));
+            assert_eq!(fn_name(defs, 2, "m::other").as_deref(), Some("m::other"));
+            assert_eq!(fn_name(defs, 0, "execute").as_deref(), Some("m::execute"));
+            assert_eq!(fn_name(defs, 2, "execute"), None);
+        },
+    );
+}
+
+#[test]
+fn same_named_private_fns_in_two_modules_stay_apart() {
+    with_package(
+        &[
+            ("src/lib.rs", "mod a; mod b;"),
+            ("src/a.rs", "fn validate() {} fn t() { validate(); }"),
+            (
+                "src/b.rs",
+                "fn validate() {} fn u() { validate(); super::a::t; }",
+            ),
+        ],
+        |defs| {
+            assert_eq!(fn_name(defs, 1, "validate").as_deref(), Some("a::validate"));
+            assert_eq!(fn_name(defs, 2, "validate").as_deref(), Some("b::validate"));
+            // Private to `a`: not visible from `b`.
+            assert_eq!(fn_name(defs, 2, "super::a::validate"), None);
+            assert_eq!(fn_name(defs, 2, "super::a::t"), None);
+        },
+    );
+}
+
+#[test]
+fn local_items_and_explicit_imports_shadow_globs() {
+    with_package(
+        &[
+            (
+                "src/lib.rs",
+                "mod a; mod b; mod c; use a::*; use b::*; use c::helper; fn local() {}",
+            ),
+            (
+                "src/a.rs",
+                "pub fn helper() {} pub fn local() {} pub fn shared() {}",
+            ),
+            ("src/b.rs", "pub fn shared() {} pub fn only_b() {}"),
+            ("src/c.rs", "pub fn helper() {}"),
+        ],
+        |defs| {
+            assert_eq!(fn_name(defs, 0, "helper").as_deref(), Some("c::helper"));
+            assert_eq!(fn_name(defs, 0, "local").as_deref(), Some("crate::local"));
+            assert_eq!(fn_name(defs, 0, "only_b").as_deref(), Some("b::only_b"));
+            // Two globs bring different `shared`: ambiguous, so unresolved.
+            assert_eq!(fn_name(defs, 0, "shared"), None);
+        },
+    );
+}
+
+#[test]
+fn super_and_crate_paths_pick_the_right_same_named_module() {
+    with_package(
+        &[(
+            "src/lib.rs",
+            "mod util { pub fn f() {} } mod server { mod util { pub fn f() {} } fn t() {} }",
+        )],
+        |defs| {
+            let server = defs
+                .modules
+                .iter()
+                .position(|m| m.name == "server")
+                .map(|i| ModuleId(i as u32))
+                .unwrap();
+            let resolve = |p: &str| match defs.resolve_path(server, &path(p), Ns::Values) {
+                Some(Def::Item(id)) => Some(defs.item(id).module),
+                _ => None,
+            };
+            let inner = resolve("util::f").unwrap();
+            let outer = resolve("crate::util::f").unwrap();
+            assert_ne!(inner, outer);
+            assert_eq!(resolve("super::util::f"), Some(outer));
+            assert_eq!(resolve("self::util::f"), Some(inner));
+        },
+    );
+}
+
+#[test]
+fn pub_use_facades_and_reexport_chains_resolve() {
+    with_package(
+        &[
+            ("src/lib.rs", "pub mod api; mod imp; mod tools;"),
+            (
+                "src/api.rs",
+                "pub use crate::imp::errors::*; pub use crate::imp::run as go;",
+            ),
+            ("src/imp/mod.rs", "pub mod errors; pub fn run() {}"),
+            ("src/imp/errors.rs", "pub fn internal() {}"),
+            ("src/tools.rs", "use crate::api::{internal, go};"),
+        ],
+        |defs| {
+            assert_eq!(
+                fn_name(defs, 4, "internal").as_deref(),
+                Some("errors::internal")
+            );
+            assert_eq!(fn_name(defs, 4, "go").as_deref(), Some("imp::run"));
+        },
+    );
+}
+
+#[test]
+fn binaries_reach_the_library_by_the_package_name_and_externals_stay_external() {
+    with_package(
+        &[
+            ("src/lib.rs", "pub mod server; "),
+            ("src/server.rs", "pub fn serve() {}"),
+            (
+                "src/main.rs",
+                "use my_server::server::serve; use rmcp::ErrorData as McpError;",
+            ),
+        ],
+        |defs| {
+            assert_eq!(fn_name(defs, 2, "serve").as_deref(), Some("server::serve"));
+            let main = defs.file_module(FileId(2)).unwrap();
+            assert_eq!(
+                defs.resolve_path(main, &path("McpError"), Ns::Types),
+                Some(Def::External(vec!["rmcp".into(), "ErrorData".into()]))
+            );
+            assert_eq!(
+                defs.resolve_path(main, &path("McpError::internal_error"), Ns::Values),
+                Some(Def::External(vec![
+                    "rmcp".into(),
+                    "ErrorData".into(),
+                    "internal_error".into()
+                ]))
+            );
+        },
+    );
+}
+
+#[test]
+fn path_attributes_inline_modules_and_orphans() {
+    with_package(
+        &[
+            (
+                "src/lib.rs",
+                "#[path = \"impls/special.rs\"] mod special; mod outer { pub mod inner; }",
+            ),
+            ("src/impls/special.rs", "pub fn s() {}"),
+            ("src/outer/inner.rs", "pub fn i() {}"),
+            ("src/orphan.rs", "fn o() {} fn p() { o(); }"),
+        ],
+        |defs| {
+            assert_eq!(
+                fn_name(defs, 0, "special::s").as_deref(),
+                Some("special::s")
+            );
+            assert_eq!(
+                fn_name(defs, 0, "outer::inner::i").as_deref(),
+                Some("inner::i")
+            );
+            // A file no `mod` reaches is a root of its own.
+            assert_eq!(fn_name(defs, 3, "o").as_deref(), Some("crate::o"));
+        },
+    );
+}
+
+#[test]
+fn enum_variants_through_paths_and_globs() {
+    with_package(
+        &[(
+            "src/lib.rs",
+            "pub enum AppError { NotFound(String), Busy } mod m { use super::AppError::*; fn f() {} }",
+        )],
+        |defs| {
+            let root = defs.file_module(FileId(0)).unwrap();
+            assert!(matches!(
+                defs.resolve_path(root, &path("AppError::NotFound"), Ns::Values),
+                Some(Def::Variant(_, v)) if v == "NotFound"
+            ));
+            let m = ModuleId(1);
+            assert!(matches!(
+                defs.resolve_path(m, &path("Busy"), Ns::Values),
+                Some(Def::Variant(_, v)) if v == "Busy"
+            ));
+        },
+    );
+}

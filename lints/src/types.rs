@@ -1,0 +1,302 @@
+//! The types the source states, and the methods they have: each `impl`'s self type and trait,
+//! inherent and trait methods per type, trait default methods (and which impls override them),
+//! struct field types. Method calls resolve by receiver type through it; when the receiver's type
+//! is not written anywhere, [`Types::methods_named`] lists the candidates and the caller decides
+//! (it stays silent when they disagree).
+
+use std::collections::HashMap;
+
+use syn::{ImplItem, Item, Type};
+
+use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, ModuleId, Ns};
+
+/// A fn of the crate, by the address of its signature (the syntax trees outlive the analysis).
+pub type FnKey = *const syn::Signature;
+
+/// A trait an `impl` implements: one of the crate's, or another crate's by its path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraitRef {
+    Local(ItemId),
+    External(Vec<String>),
+}
+
+pub struct Types<'a> {
+    /// Per `impl` block (index into [`DefMap::impls`]): its self type when it is a crate type.
+    impl_self: Vec<Option<ItemId>>,
+    impl_trait: Vec<Option<TraitRef>>,
+    inherent: HashMap<(ItemId, String), Vec<FnKey>>,
+    trait_methods: HashMap<(ItemId, String), Vec<FnKey>>,
+    /// Crate traits each crate type implements.
+    traits_of: HashMap<ItemId, Vec<ItemId>>,
+    /// Default method bodies of crate traits.
+    trait_defaults: HashMap<(ItemId, String), FnKey>,
+    /// Every method with a `self` receiver, by name.
+    by_name: HashMap<String, Vec<FnKey>>,
+    /// Field types of crate structs (named fields, and tuple fields by index).
+    fields: HashMap<(ItemId, String), &'a Type>,
+    /// Return types of fns, for constructors (`fn new() -> Self`).
+    returns: HashMap<FnKey, &'a syn::ReturnType>,
+    scopes: HashMap<FnKey, FnScope>,
+}
+
+impl<'a> Types<'a> {
+    pub fn build(defs: &DefMap<'a>) -> Types<'a> {
+        let mut t = Types {
+            impl_self: Vec::with_capacity(defs.impls.len()),
+            impl_trait: Vec::with_capacity(defs.impls.len()),
+            inherent: HashMap::new(),
+            trait_methods: HashMap::new(),
+            traits_of: HashMap::new(),
+            trait_defaults: HashMap::new(),
+            by_name: HashMap::new(),
+            fields: HashMap::new(),
+            returns: HashMap::new(),
+            scopes: HashMap::new(),
+        };
+        for (i, item) in defs.items.iter().enumerate() {
+            let id = ItemId(i as u32);
+            match item.syntax {
+                Item::Struct(s) => {
+                    for (n, f) in s.fields.iter().enumerate() {
+                        let name = f
+                            .ident
+                            .as_ref()
+                            .map_or_else(|| n.to_string(), |i| i.to_string());
+                        t.fields.insert((id, name), &f.ty);
+                    }
+                }
+                Item::Trait(tr) => {
+                    for ti in &tr.items {
+                        if let syn::TraitItem::Fn(f) = ti {
+                            let key: FnKey = &f.sig;
+                            t.returns.insert(key, &f.sig.output);
+                            t.scopes.insert(
+                                key,
+                                FnScope {
+                                    module: item.module,
+                                    container: Container::Trait(id),
+                                },
+                            );
+                            if f.default.is_some() {
+                                t.trait_defaults.insert((id, f.sig.ident.to_string()), key);
+                                if f.sig.receiver().is_some() {
+                                    t.by_name
+                                        .entry(f.sig.ident.to_string())
+                                        .or_default()
+                                        .push(key);
+                                }
+                            }
+                        }
+                    }
+                }
+                Item::Fn(f) => {
+                    let key: FnKey = &f.sig;
+                    t.returns.insert(key, &f.sig.output);
+                    t.scopes.insert(
+                        key,
+                        FnScope {
+                            module: item.module,
+                            container: Container::Free,
+                        },
+                    );
+                }
+                _ => {}
+            }
+        }
+        for (i, imp) in defs.impls.iter().enumerate() {
+            let self_ty = resolve_type_item(defs, imp.module, &imp.syntax.self_ty, None);
+            let trait_ref = imp.syntax.trait_.as_ref().and_then(|(_, path, _)| {
+                match defs.resolve_path(imp.module, path, Ns::Types) {
+                    Some(Def::Item(id)) if defs.item(id).kind == ItemKind::Trait => {
+                        Some(TraitRef::Local(id))
+                    }
+                    Some(Def::External(p)) => Some(TraitRef::External(p)),
+                    _ => None,
+                }
+            });
+            if let (Some(ty), Some(TraitRef::Local(tr))) = (self_ty, &trait_ref) {
+                t.traits_of.entry(ty).or_default().push(*tr);
+            }
+            for ii in &imp.syntax.items {
+                let ImplItem::Fn(f) = ii else { continue };
+                let key: FnKey = &f.sig;
+                let name = f.sig.ident.to_string();
+                t.returns.insert(key, &f.sig.output);
+                t.scopes.insert(
+                    key,
+                    FnScope {
+                        module: imp.module,
+                        container: Container::Impl(i),
+                    },
+                );
+                if f.sig.receiver().is_some() {
+                    t.by_name.entry(name.clone()).or_default().push(key);
+                }
+                if let Some(ty) = self_ty {
+                    let table = if trait_ref.is_some() {
+                        &mut t.trait_methods
+                    } else {
+                        &mut t.inherent
+                    };
+                    table.entry((ty, name)).or_default().push(key);
+                }
+            }
+            t.impl_self.push(self_ty);
+            t.impl_trait.push(trait_ref);
+        }
+        t
+    }
+
+    /// The crate type an `impl` block is for.
+    pub fn impl_self(&self, index: usize) -> Option<ItemId> {
+        self.impl_self.get(index).copied().flatten()
+    }
+
+    pub fn impl_trait(&self, index: usize) -> Option<&TraitRef> {
+        self.impl_trait.get(index).and_then(|t| t.as_ref())
+    }
+
+    /// The `Self` type of code in a fn's scope.
+    pub fn self_type(&self, scope: FnScope) -> Option<ItemId> {
+        match scope.container {
+            Container::Impl(i) => self.impl_self(i),
+            Container::Trait(_) | Container::Free => None,
+        }
+    }
+
+    /// The method or associated fn `name` of crate type `ty`: inherent first, then the trait
+    /// impls (an override before the trait's default). `None` when absent or ambiguous.
+    pub fn method(&self, ty: ItemId, name: &str) -> Option<FnKey> {
+        let key = (ty, name.to_string());
+        if let Some(fns) = self.inherent.get(&key) {
+            return single(fns);
+        }
+        if let Some(fns) = self.trait_methods.get(&key) {
+            return single(fns);
+        }
+        let defaults: Vec<FnKey> = self
+            .traits_of
+            .get(&ty)
+            .into_iter()
+            .flatten()
+            .filter_map(|tr| self.trait_defaults.get(&(*tr, name.to_string())).copied())
+            .collect();
+        single(&defaults)
+    }
+
+    /// A trait's own method `name` called through the trait (`Trait::name(x)`, or `self.name()`
+    /// in a default method): its default body, when it has one.
+    pub fn trait_default(&self, tr: ItemId, name: &str) -> Option<FnKey> {
+        self.trait_defaults.get(&(tr, name.to_string())).copied()
+    }
+
+    /// Every crate method with a `self` receiver named `name`.
+    pub fn methods_named(&self, name: &str) -> &[FnKey] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn field(&self, ty: ItemId, name: &str) -> Option<&'a Type> {
+        self.fields.get(&(ty, name.to_string())).copied()
+    }
+
+    pub fn scope_of(&self, f: FnKey) -> Option<FnScope> {
+        self.scopes.get(&f).copied()
+    }
+
+    /// What a call of `f` evaluates to, when it is a crate type: `-> Self`, `-> Foo`,
+    /// `-> Result<Self, _>` (for `?`), `-> Arc<Foo>`.
+    pub fn return_type(&self, defs: &DefMap<'a>, f: FnKey) -> Option<ItemId> {
+        let syn::ReturnType::Type(_, ty) = self.returns.get(&f)? else {
+            return None;
+        };
+        let scope = self.scope_of(f)?;
+        let ty = ok_type(ty).unwrap_or(ty);
+        resolve_type_item(defs, scope.module, ty, self.self_type(scope))
+    }
+}
+
+fn single(fns: &[FnKey]) -> Option<FnKey> {
+    match fns {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// `T` of `Result<T, _>` / `Option<T>`.
+fn ok_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" && last.ident != "Option" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The crate type a written type names, through references, `Box`/`Arc`/`Rc`, locks and
+/// cells (whose contents a method call reaches with `.lock()`, `.read()`, `.borrow()`), and
+/// type aliases. `self_ty` is what `Self` stands for.
+pub fn resolve_type_item(
+    defs: &DefMap<'_>,
+    module: ModuleId,
+    ty: &Type,
+    self_ty: Option<ItemId>,
+) -> Option<ItemId> {
+    resolve_type_depth(defs, module, ty, self_ty, 0)
+}
+
+const WRAPPERS: &[&str] = &[
+    "Box", "Arc", "Rc", "Mutex", "RwLock", "RefCell", "Cell", "Weak",
+];
+
+fn resolve_type_depth(
+    defs: &DefMap<'_>,
+    module: ModuleId,
+    ty: &Type,
+    self_ty: Option<ItemId>,
+    depth: usize,
+) -> Option<ItemId> {
+    if depth > 8 {
+        return None;
+    }
+    match ty {
+        Type::Reference(r) => resolve_type_depth(defs, module, &r.elem, self_ty, depth + 1),
+        Type::Paren(p) => resolve_type_depth(defs, module, &p.elem, self_ty, depth + 1),
+        Type::Group(g) => resolve_type_depth(defs, module, &g.elem, self_ty, depth + 1),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            if p.path.segments.len() == 1 && last.ident == "Self" {
+                return self_ty;
+            }
+            if WRAPPERS.iter().any(|w| last.ident == w) {
+                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                    let inner = a.args.iter().find_map(|g| match g {
+                        syn::GenericArgument::Type(t) => Some(t),
+                        _ => None,
+                    })?;
+                    return resolve_type_depth(defs, module, inner, self_ty, depth + 1);
+                }
+            }
+            match defs.resolve_path(module, &p.path, Ns::Types)? {
+                Def::Item(id) => match (defs.item(id).kind, defs.item(id).syntax) {
+                    (ItemKind::TypeAlias, Item::Type(alias)) => resolve_type_depth(
+                        defs,
+                        defs.item(id).module,
+                        &alias.ty,
+                        self_ty,
+                        depth + 1,
+                    ),
+                    (ItemKind::Struct | ItemKind::Enum | ItemKind::Union, _) => Some(id),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
