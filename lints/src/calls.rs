@@ -15,6 +15,8 @@ pub enum Target {
     Fn(FnKey),
     /// One of these crate methods: the receiver's type is not written anywhere.
     Candidates(Vec<FnKey>),
+    /// Any of these: a call on a trait object (`dyn Trait`) runs one impl or another.
+    Dispatch(Vec<FnKey>),
     /// A variant of a crate enum (`AppError::NotFound(..)`), by enum and variant name.
     Variant(ItemId, String),
     /// Another crate's fn, a local closure, a tuple struct's constructor: not a crate fn.
@@ -251,6 +253,13 @@ impl<'a> Resolver<'_, 'a> {
             }
         }
         if let Some(ty) = self.type_of(receiver, locals) {
+            if self.defs.item(ty).kind == ItemKind::Trait {
+                return match self.types.dispatch(ty, method).as_slice() {
+                    [] => Target::NotCrateFn,
+                    [one] => Target::Fn(*one),
+                    many => Target::Dispatch(many.to_vec()),
+                };
+            }
             return self
                 .types
                 .method(ty, method)
@@ -297,9 +306,7 @@ impl<'a> Resolver<'_, 'a> {
                     syn::Member::Named(id) => id.to_string(),
                     syn::Member::Unnamed(i) => i.index.to_string(),
                 };
-                let ty = self.types.field(base, &name)?;
-                let module = self.defs.item(base).module;
-                resolve_type_item(self.defs, module, ty, Some(base))
+                self.field_type(base, &name, 0)
             }
             // Reaching the value inside a lock, a cell or a smart pointer keeps its type.
             Expr::MethodCall(m)
@@ -316,13 +323,35 @@ impl<'a> Resolver<'_, 'a> {
                             | "as_mut"
                             | "unwrap"
                             | "deref"
-                            | "get_mut"
                             | "try_lock"
+                            | "value"
+                            | "value_mut"
+                            | "as_deref"
                     ) =>
             {
                 again(&m.receiver)
             }
             Expr::MethodCall(m) if m.method == "expect" => again(&m.receiver),
+            // An element of a map or list field: its value type (`self.plugins.get(&name)`
+            // with `plugins: DashMap<Name, Arc<dyn Plugin>>`).
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "get" | "get_mut" | "remove" | "first" | "last" | "pop"
+                ) =>
+            {
+                let Expr::Field(f) = strip_refs(&m.receiver) else {
+                    return None;
+                };
+                let base = again(&f.base)?;
+                let syn::Member::Named(name) = &f.member else {
+                    return None;
+                };
+                let (owner, ty) = self.field_syntax(base, &name.to_string(), 0)?;
+                let element = last_type_argument(ty)?;
+                let module = self.defs.item(owner).module;
+                resolve_type_item(self.defs, module, element, Some(owner))
+            }
             Expr::MethodCall(m) => {
                 match self.method_target(&m.receiver, &m.method.to_string(), locals) {
                     Target::Fn(f) => self.types.return_type(self.defs, f),
@@ -352,6 +381,29 @@ impl<'a> Resolver<'_, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// The crate type of field `name` of `ty`.
+    fn field_type(&self, ty: ItemId, name: &str, depth: usize) -> Option<ItemId> {
+        let (owner, field) = self.field_syntax(ty, name, depth)?;
+        let module = self.defs.item(owner).module;
+        resolve_type_item(self.defs, module, field, Some(owner))
+    }
+
+    /// Field `name` of `ty` as written, with the struct that declares it: a newtype
+    /// (`struct Service(Arc<Inner>)`, which derefs to its field) passes field access through.
+    fn field_syntax(&self, ty: ItemId, name: &str, depth: usize) -> Option<(ItemId, &'a Type)> {
+        if let Some(f) = self.types.field(ty, name) {
+            return Some((ty, f));
+        }
+        let syn::Item::Struct(s) = self.defs.item(ty).syntax else {
+            return None;
+        };
+        if depth > 4 || s.fields.len() != 1 || !matches!(s.fields, syn::Fields::Unnamed(_)) {
+            return None;
+        }
+        let inner = self.field_type(ty, "0", depth + 1)?;
+        self.field_syntax(inner, name, depth + 1)
     }
 
     /// The variant an expression builds directly (`AppError::NotFound(..)`, `Error::Timeout`,
@@ -485,6 +537,29 @@ impl<'a> Resolver<'_, 'a> {
     }
 }
 
+fn strip_refs(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Reference(r) => strip_refs(&r.expr),
+        Expr::Paren(p) => strip_refs(&p.expr),
+        other => other,
+    }
+}
+
+/// The last type argument of `Map<K, V>` / `Vec<T>`, through references.
+fn last_type_argument(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Reference(r) => last_type_argument(&r.elem),
+        Type::Path(p) => match &p.path.segments.last()?.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().rev().find_map(|g| match g {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn is_self(expr: &Expr) -> bool {
     matches!(expr, Expr::Path(p) if p.path.is_ident("self"))
 }
@@ -518,6 +593,14 @@ pub fn bind_pattern(
             for p in &t.elems {
                 bind_pattern(resolver, locals, p, None, depth + 1);
             }
+        }
+        // `Some(x)` / `Ok(x)` of a value whose inner type is known.
+        Pat::TupleStruct(t)
+            if t.elems.len() == 1
+                && (t.path.is_ident("Some") || t.path.is_ident("Ok"))
+                && ty.is_some() =>
+        {
+            bind_pattern(resolver, locals, &t.elems[0], ty, depth + 1);
         }
         Pat::TupleStruct(t) => {
             let fields = resolver.pattern_fields(&t.path);

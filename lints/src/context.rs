@@ -317,6 +317,11 @@ impl Reach {
                 Callee::Body(_) => Vec::new(),
                 // The receiver's type is unknown: no single fn is meant.
                 Callee::Candidates(_) => Vec::new(),
+                Callee::Dispatch(bs) => bs
+                    .iter()
+                    .copied()
+                    .filter(|b| !bodies[b.0].is_test)
+                    .collect(),
                 Callee::FromImpls(source) => from_impls_for(bodies, &from_impls, source),
             })
             .collect();

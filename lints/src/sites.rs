@@ -354,6 +354,8 @@ pub enum Callee {
     /// One of these crate methods (the receiver's type is not written): they count only where
     /// they agree.
     Candidates(Vec<BodyId>),
+    /// Every one of these may run (a call on a trait object).
+    Dispatch(Vec<BodyId>),
     /// `?` converting into the protocol error type through the crate's `From` impls, with the
     /// operand's error type as far as the source tells it.
     FromImpls(ErrorSource),
@@ -908,13 +910,15 @@ impl<'a, 'm> Walker<'a, 'm> {
 
     /// The crate body (or candidate bodies) a call target is.
     fn callee(&self, target: Target) -> Option<Callee> {
+        let dispatch = matches!(target, Target::Dispatch(_));
         match target {
             Target::Fn(f) => self.calls.body(f).map(Callee::Body),
-            Target::Candidates(fs) => {
+            Target::Candidates(fs) | Target::Dispatch(fs) => {
                 let bodies: Vec<BodyId> = fs.iter().filter_map(|f| self.calls.body(*f)).collect();
                 match bodies.as_slice() {
                     [] => None,
                     [one] => Some(Callee::Body(*one)),
+                    _ if dispatch => Some(Callee::Dispatch(bodies)),
                     _ => Some(Callee::Candidates(bodies)),
                 }
             }
@@ -927,7 +931,7 @@ impl<'a, 'm> Walker<'a, 'm> {
     fn called_facts(&self, expr: &Expr) -> Option<FnFacts> {
         match self.call_target(expr)? {
             Target::Fn(f) => self.calls.fn_facts(f),
-            Target::Candidates(fs) => {
+            Target::Candidates(fs) | Target::Dispatch(fs) => {
                 let facts: Vec<FnFacts> =
                     fs.iter().filter_map(|f| self.calls.fn_facts(*f)).collect();
                 let first = *facts.first()?;

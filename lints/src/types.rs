@@ -30,6 +30,9 @@ pub struct Types<'a> {
     traits_of: HashMap<ItemId, Vec<ItemId>>,
     /// Default method bodies of crate traits.
     trait_defaults: HashMap<(ItemId, String), FnKey>,
+    /// The methods of every impl of a crate trait, by trait and name (a call on `dyn Trait`
+    /// may run any of them).
+    implementations: HashMap<(ItemId, String), Vec<FnKey>>,
     /// Every method with a `self` receiver, by name.
     by_name: HashMap<String, Vec<FnKey>>,
     /// Field types of crate structs (named fields, and tuple fields by index).
@@ -48,6 +51,7 @@ impl<'a> Types<'a> {
             trait_methods: HashMap::new(),
             traits_of: HashMap::new(),
             trait_defaults: HashMap::new(),
+            implementations: HashMap::new(),
             by_name: HashMap::new(),
             fields: HashMap::new(),
             returns: HashMap::new(),
@@ -132,6 +136,12 @@ impl<'a> Types<'a> {
                 if f.sig.receiver().is_some() {
                     t.by_name.entry(name.clone()).or_default().push(key);
                 }
+                if let Some(TraitRef::Local(tr)) = &trait_ref {
+                    t.implementations
+                        .entry((*tr, name.clone()))
+                        .or_default()
+                        .push(key);
+                }
                 if let Some(ty) = self_ty {
                     let table = if trait_ref.is_some() {
                         &mut t.trait_methods
@@ -188,6 +198,15 @@ impl<'a> Types<'a> {
     /// in a default method): its default body, when it has one.
     pub fn trait_default(&self, tr: ItemId, name: &str) -> Option<FnKey> {
         self.trait_defaults.get(&(tr, name.to_string())).copied()
+    }
+
+    /// What a call of crate trait `tr`'s method `name` on a trait object may run: every impl's
+    /// method, and the default body for impls that do not override it.
+    pub fn dispatch(&self, tr: ItemId, name: &str) -> Vec<FnKey> {
+        let key = (tr, name.to_string());
+        let mut out = self.implementations.get(&key).cloned().unwrap_or_default();
+        out.extend(self.trait_defaults.get(&key).copied());
+        out
     }
 
     /// Every crate method with a `self` receiver named `name`.
@@ -291,12 +310,31 @@ fn resolve_type_depth(
                         self_ty,
                         depth + 1,
                     ),
-                    (ItemKind::Struct | ItemKind::Enum | ItemKind::Union, _) => Some(id),
+                    (ItemKind::Struct | ItemKind::Enum | ItemKind::Union | ItemKind::Trait, _) => {
+                        Some(id)
+                    }
                     _ => None,
                 },
                 _ => None,
             }
         }
+        // `dyn Trait` / `impl Trait`: the crate trait stands for the type.
+        Type::TraitObject(t) => trait_bound(defs, module, &t.bounds),
+        Type::ImplTrait(t) => trait_bound(defs, module, &t.bounds),
         _ => None,
     }
+}
+
+fn trait_bound(
+    defs: &DefMap<'_>,
+    module: ModuleId,
+    bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+) -> Option<ItemId> {
+    bounds.iter().find_map(|b| match b {
+        syn::TypeParamBound::Trait(t) => match defs.resolve_path(module, &t.path, Ns::Types)? {
+            Def::Item(id) if defs.item(id).kind == ItemKind::Trait => Some(id),
+            _ => None,
+        },
+        _ => None,
+    })
 }
