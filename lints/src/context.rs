@@ -413,6 +413,34 @@ impl Reach {
         }
     }
 
+    /// The calls into `body` from tool code, for the related locations of a finding at a helper
+    /// (at most `limit`, in edge order).
+    pub fn tool_calls_into(
+        &self,
+        body: BodyId,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+        limit: usize,
+    ) -> Vec<(FileId, crate::source::Span)> {
+        let mut out = Vec::new();
+        for (ei, e) in edges.iter().enumerate() {
+            if out.len() >= limit {
+                break;
+            }
+            let caller = &bodies[e.from.0];
+            if caller.is_test || !self.callees[ei].contains(&body) {
+                continue;
+            }
+            if self
+                .context_of(caller, e.context_override.as_ref())
+                .is_tool()
+            {
+                out.push((caller.file, e.span));
+            }
+        }
+        out
+    }
+
     /// The context of a site found in `body` (with the dispatcher arm it sat in, if any).
     pub fn context_of(&self, body: &BodyInfo<'_>, arm: Option<&SiteContext>) -> SiteContext {
         if let Some(arm) = arm {
@@ -486,9 +514,18 @@ impl Reach {
                             Origin::HelperCall { constructor, .. } => constructor.clone(),
                             _ => "error".to_string(),
                         };
+                        let related = vec![(
+                            s.file,
+                            s.span,
+                            format!(
+                                "`{}` builds it here with `{constructor}`",
+                                bodies[callee.0].name
+                            ),
+                        )];
                         out.push(ErrorSite {
                             span: e.span,
                             file: caller.file,
+                            related,
                             origin: Origin::HelperCall {
                                 helper: bodies[callee.0].name.clone(),
                                 built_at: s.span,

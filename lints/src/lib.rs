@@ -61,6 +61,21 @@ impl<'a> LintContext<'a> {
         self.found.push((file, diagnostic));
     }
 
+    /// A finding at an error site, with the site's related locations (where a helper builds it,
+    /// the tool calls that reach it).
+    pub fn site_diagnostic(
+        &self,
+        site: &sites::ErrorSite,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let mut d = Diagnostic::new(self.lint, site.span, message);
+        for (file, span, note) in &site.related {
+            let path = self.model.files[file.0].path.clone();
+            d = d.with_related(path, *span, note.clone());
+        }
+        d
+    }
+
     /// A finding of the running lint at `span`, to be refined with `with_help` etc.
     pub fn diagnostic(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.lint, span, message)

@@ -230,6 +230,27 @@ impl Model {
                 site
             })
             .collect();
+        // A finding at a helper names the tool calls that reach it.
+        let mut callers: HashMap<context::BodyId, Vec<(FileId, Span)>> = HashMap::new();
+        for site in &mut sites {
+            if !matches!(
+                site.context,
+                SiteContext::Tool {
+                    helper: Some(_),
+                    ..
+                }
+            ) {
+                continue;
+            }
+            let calls = callers
+                .entry(site.body)
+                .or_insert_with(|| reach.tool_calls_into(site.body, &bodies, &edges, 4));
+            site.related.extend(
+                calls
+                    .iter()
+                    .map(|(f, s)| (*f, *s, "called from tool code here".to_string())),
+            );
+        }
         let delegated = reach.delegated_sites(&bodies, &edges, &sites);
         sites.extend(delegated);
         // Hand-rolled servers: only what an MCP handler reaches is MCP.

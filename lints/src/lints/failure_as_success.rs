@@ -107,7 +107,7 @@ fn check(cx: &mut LintContext<'_>) {
             continue;
         }
         let mut d = cx
-            .diagnostic(site.span, "a failure is answered with a success result")
+            .site_diagnostic(site, "a failure is answered with a success result")
             .with_label("`isError` is not set, so the model and the host take this as success")
             .with_help(format!(
                 "return `{}`",

@@ -102,8 +102,8 @@ fn check(cx: &mut LintContext<'_>) {
             continue;
         }
         let mut d = cx
-            .diagnostic(
-                site.span,
+            .site_diagnostic(
+                site,
                 "a lookup miss on a handle or id is answered with a success result",
             )
             .with_label(

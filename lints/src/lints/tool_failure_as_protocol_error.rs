@@ -151,8 +151,8 @@ fn check(cx: &mut LintContext<'_>) {
         let tools_report = site.context.tools_subject("reports");
         let code_name = codes::name(code).map_or(String::new(), |n| format!(" ({n})"));
         let mut d = cx
-            .diagnostic(
-                site.span,
+            .site_diagnostic(
+                site,
                 format!("{tools_report} a tool failure as JSON-RPC error {code}{code_name}"),
             )
             .with_label("the model never sees this message: hosts log protocol errors")

@@ -128,8 +128,8 @@ fn check(cx: &mut LintContext<'_>) {
         }
         let tools_reject = site.context.tools_subject("rejects");
         let mut d = cx
-            .diagnostic(
-                site.span,
+            .site_diagnostic(
+                site,
                 format!("{tools_reject} an argument value with -32602 (Invalid params)"),
             )
             .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error")

@@ -121,7 +121,7 @@ fn check(cx: &mut LintContext<'_>) {
             Channel::Protocol => continue,
         };
         let mut d = cx
-            .diagnostic(site.span, format!("unknown tool answered with {kind}"))
+            .site_diagnostic(site, format!("unknown tool answered with {kind}"))
             .with_label("the spec answers an unknown tool with a protocol error")
             .with_help(format!("return `{}`", dialect.unknown_tool_snippet(binding)))
             .with_note("SEP-2145 (pending) may change this; turn the lint off with `unknown_tool_as_tool_error = \"allow\"` if you follow it");

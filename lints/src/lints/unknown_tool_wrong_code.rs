@@ -120,7 +120,7 @@ fn check(cx: &mut LintContext<'_>) {
             _ => continue,
         };
         let mut d = cx
-            .diagnostic(site.span, message)
+            .site_diagnostic(site, message)
             .with_label("the spec answers -32602 \"Unknown tool: <name>\"")
             .with_help(format!(
                 "return `{}`",
