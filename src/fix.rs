@@ -35,8 +35,8 @@ pub struct CrateFixes {
     pub changed: Vec<(usize, String)>,
     /// The findings after the last round.
     pub reports: Vec<FileReport>,
-    /// The lint of every fix applied, one entry per fix.
-    pub applied: Vec<&'static Lint>,
+    /// The file (index into the input's files) and lint of every fix applied, one per fix.
+    pub applied: Vec<(usize, &'static Lint)>,
     /// Files whose fixed text did not parse: they keep the text of the round before.
     pub unparsable: Vec<PathBuf>,
     /// Rounds that changed something.
@@ -90,7 +90,7 @@ pub fn fix_crate(input: &CrateInput, options: &Options, unsafe_fixes: bool) -> C
                 frozen.insert(i);
                 continue;
             }
-            applied.extend(used.iter().map(|&u| fixes[u].1));
+            applied.extend(used.iter().map(|&u| (i, fixes[u].1)));
             current.files[i].contents = text.into_bytes();
             changed = true;
         }
@@ -172,9 +172,14 @@ pub fn apply_fixes<'f>(text: &str, fixes: impl Iterator<Item = &'f Fix>) -> Appl
     // From the end, so earlier offsets stay valid; at one offset the wider edit goes first, so
     // an insertion lands before the text replaced there.
     taken.sort_by_key(|e| std::cmp::Reverse((e.start, e.end)));
+    let crlf = uses_crlf(text);
     let mut out = text.to_string();
     for e in taken {
-        out.replace_range(e.start..e.end, &e.replacement);
+        if crlf {
+            out.replace_range(e.start..e.end, &to_crlf(&e.replacement));
+        } else {
+            out.replace_range(e.start..e.end, &e.replacement);
+        }
     }
     used.sort_unstable();
     Applied {
@@ -185,16 +190,111 @@ pub fn apply_fixes<'f>(text: &str, fixes: impl Iterator<Item = &'f Fix>) -> Appl
     }
 }
 
+/// Does `text` end its lines with `\r\n` (most of them)? Fixes then insert `\r\n` too.
+fn uses_crlf(text: &str) -> bool {
+    let crlf = text.matches("\r\n").count();
+    crlf > 0 && crlf * 2 >= memchr::memchr_iter(b'\n', text.as_bytes()).count()
+}
+
+/// `\n` not already preceded by `\r` becomes `\r\n`.
+fn to_crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut previous = '\0';
+    for c in text.chars() {
+        if c == '\n' && previous != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        previous = c;
+    }
+    out
+}
+
 /// Two edits touch the same text, or insert at the same place (whose order would be a guess).
 fn overlaps(a: &Edit, b: &Edit) -> bool {
     (a.start < b.end && b.start < a.end) || a.start == b.start
 }
 
-/// Replace `path` with `contents` atomically: write a temporary file next to it, give it the
-/// original's permissions, and rename it over the original (the target of a symlink).
-pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let permissions = std::fs::metadata(&target)?.permissions();
+/// The paths being fixed, canonical (symlinks resolved): the named ones, or `cwd`. A symlink
+/// is written through only when its target lies inside one of them.
+pub fn tree(paths: &[PathBuf], cwd: &Path) -> Vec<PathBuf> {
+    let named: Vec<PathBuf> = if paths.is_empty() {
+        vec![cwd.to_path_buf()]
+    } else {
+        paths.iter().map(|p| normalize(&cwd.join(p))).collect()
+    };
+    named
+        .into_iter()
+        .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
+        .collect()
+}
+
+/// Why a fixed file was not written.
+#[derive(Debug)]
+pub enum WriteError {
+    /// Left alone on purpose, for the reason given (a warning).
+    Skipped(String),
+    Failed(io::Error),
+}
+
+impl From<io::Error> for WriteError {
+    fn from(e: io::Error) -> Self {
+        WriteError::Failed(e)
+    }
+}
+
+/// May this process write `path`? (Root may write any file; a file without any write bit is
+/// still left alone, below.)
+#[cfg(unix)]
+fn writable(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c_path` is a valid NUL-terminated string for the duration of the call.
+    unsafe { libc::access(c_path.as_ptr(), libc::W_OK) == 0 }
+}
+
+#[cfg(not(unix))]
+fn writable(_: &Path) -> bool {
+    true
+}
+
+/// Replace the file at `path`, whose text was `before`, with `after`, atomically: a temporary
+/// file next to it gets `after`, the original's mode, owner and group, and is renamed over it,
+/// unless the file changed since it was read. Left alone, with the reason: a read-only file, a
+/// file with hard links (a rename would split them), a symlink whose target lies outside
+/// `tree` (the paths being fixed), and a file whose owner or group cannot be kept.
+pub fn write_fixed(
+    path: &Path,
+    before: &[u8],
+    after: &[u8],
+    tree: &[PathBuf],
+) -> Result<(), WriteError> {
+    let skip = |why: String| Err(WriteError::Skipped(why));
+    let target = std::fs::canonicalize(path)?;
+    if std::fs::symlink_metadata(path)?.file_type().is_symlink()
+        && !tree.iter().any(|root| target.starts_with(root))
+    {
+        return skip(format!(
+            "it is a symlink to {}, outside the paths being fixed",
+            target.display()
+        ));
+    }
+    let meta = std::fs::metadata(&target)?;
+    if meta.permissions().readonly() || !writable(&target) {
+        return skip("it is read-only".to_string());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return skip(format!(
+                "it has {} hard links, which a rewrite would split",
+                meta.nlink()
+            ));
+        }
+    }
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -215,28 +315,66 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         let mut file = match file {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
-        let written = file
-            .write_all(contents)
+        let result = file
+            .write_all(after)
             .and_then(|()| file.sync_all())
-            .and_then(|()| std::fs::set_permissions(&temp, permissions.clone()))
-            .and_then(|()| std::fs::rename(&temp, &target));
-        if written.is_err() {
+            .map_err(WriteError::from)
+            .and_then(|()| keep_identity(&file, &temp, &meta))
+            .and_then(|()| {
+                // The last look before the rename: an edit made meanwhile is not overwritten.
+                let now = crate::read::read(&target, before.len() as u64 + 1);
+                if now.is_ok_and(|now| now == before) {
+                    Ok(())
+                } else {
+                    skip("it changed while mcp-lint was fixing it".to_string())
+                }
+            })
+            .and_then(|()| std::fs::rename(&temp, &target).map_err(WriteError::from));
+        if result.is_err() {
             let _ = std::fs::remove_file(&temp);
         }
-        return written;
+        return result;
     }
-    Err(io::Error::new(
+    Err(WriteError::Failed(io::Error::new(
         io::ErrorKind::AlreadyExists,
         "no free name for a temporary file",
-    ))
+    )))
+}
+
+/// Give the temporary file the original's mode, and on Unix its owner and group.
+fn keep_identity(
+    file: &std::fs::File,
+    temp: &Path,
+    meta: &std::fs::Metadata,
+) -> Result<(), WriteError> {
+    std::fs::set_permissions(temp, meta.permissions())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let made = file.metadata()?;
+        if (made.uid(), made.gid()) != (meta.uid(), meta.gid()) {
+            if let Err(e) = std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())) {
+                return Err(WriteError::Skipped(format!(
+                    "its owner and group ({}:{}) could not be kept: {e}",
+                    meta.uid(),
+                    meta.gid()
+                )));
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
 }
 
 /// A unified diff of one file, git-style (`--- a/<path>`, `+++ b/<path>`: `git apply` and
 /// `patch -p1` take it from the directory the path is relative to).
 pub fn unified_diff(path: &Path, before: &str, after: &str) -> String {
+    // `a//tmp/x` for an absolute path would be read as `a/` + `/tmp/x`: strip the root.
     let shown = path.display().to_string().replace('\\', "/");
+    let shown = shown.trim_start_matches('/');
     similar::TextDiff::from_lines(before, after)
         .unified_diff()
         .context_radius(3)
@@ -313,12 +451,14 @@ pub fn fix_inputs(
     options: &Options,
     mode: FixMode,
     cwd: &Path,
+    tree: &[PathBuf],
     err: &mut dyn Write,
 ) -> FixRun {
-    let mut reports = Vec::new();
-    let mut changes: Vec<(PathBuf, String, String)> = Vec::new();
-    let mut fixed = 0;
-    for input in inputs {
+    // Per crate: its reports after fixing; per changed file: crate, file index, fixed text,
+    // findings fixed in it.
+    let mut per_crate: Vec<Vec<FileReport>> = Vec::new();
+    let mut changes: Vec<(usize, usize, String, usize)> = Vec::new();
+    for (c, input) in inputs.iter().enumerate() {
         let result = fix_crate(input, options, mode.unsafe_fixes);
         for path in &result.unparsable {
             let _ = writeln!(
@@ -328,22 +468,24 @@ pub fn fix_inputs(
             );
         }
         for (i, text) in result.changed {
-            let file = &input.files[i];
-            let before = String::from_utf8_lossy(&file.contents).into_owned();
-            changes.push((file.path.clone(), before, text));
+            let fixed = result.applied.iter().filter(|(f, _)| *f == i).count();
+            changes.push((c, i, text, fixed));
         }
-        fixed += result.applied.len();
-        reports.extend(result.reports);
+        per_crate.push(result.reports);
     }
-    reports.sort_by(|a, b| a.path.cmp(&b.path));
-    changes.sort_by(|a, b| a.0.cmp(&b.0));
+    let path_of = |c: usize, i: usize| &inputs[c].files[i].path;
+    changes.sort_by(|a, b| path_of(a.0, a.1).cmp(path_of(b.0, b.1)));
     let files = |n: usize| if n == 1 { "file" } else { "files" };
     let findings = |n: usize| if n == 1 { "finding" } else { "findings" };
 
     if mode.diff {
+        let fixed: usize = changes.iter().map(|c| c.3).sum();
         let diff: String = changes
             .iter()
-            .map(|(path, before, after)| unified_diff(path, before, after))
+            .map(|(c, i, after, _)| {
+                let file = &inputs[*c].files[*i];
+                unified_diff(&file.path, &String::from_utf8_lossy(&file.contents), after)
+            })
             .collect();
         let _ = writeln!(
             err,
@@ -353,22 +495,50 @@ pub fn fix_inputs(
             files(changes.len())
         );
         return FixRun {
-            reports,
+            reports: sorted_reports(per_crate),
             diff: Some(diff),
             failed: false,
         };
     }
-    let mut written = 0;
+    let (mut written, mut fixed) = (0, 0);
     let mut failed = false;
-    for (path, _, after) in &changes {
-        let real = normalize(&cwd.join(path));
-        match write_atomically(&real, after.as_bytes()) {
-            Ok(()) => written += 1,
-            Err(e) => {
-                let _ = writeln!(err, "error: could not write {}: {e}", path.display());
+    // Which changes reached the disk.
+    let mut done: Vec<bool> = Vec::with_capacity(changes.len());
+    for (c, i, after, count) in &changes {
+        let file = &inputs[*c].files[*i];
+        let real = normalize(&cwd.join(&file.path));
+        let outcome = write_fixed(&real, &file.contents, after.as_bytes(), tree);
+        match &outcome {
+            Ok(()) => {
+                written += 1;
+                fixed += count;
+            }
+            Err(WriteError::Skipped(why)) => {
+                let _ = writeln!(err, "warning: {} was not fixed: {why}", file.path.display());
+            }
+            Err(WriteError::Failed(e)) => {
+                let _ = writeln!(err, "error: could not write {}: {e}", file.path.display());
                 failed = true;
             }
         }
+        done.push(outcome.is_ok());
+    }
+    // A crate with a file left as it was: its findings are those of the text now on disk.
+    for c in 0..inputs.len() {
+        let mine = || {
+            changes
+                .iter()
+                .zip(&done)
+                .filter(move |((cc, ..), _)| *cc == c)
+        };
+        if mine().all(|(_, ok)| *ok) {
+            continue;
+        }
+        let mut input = inputs[c].clone();
+        for ((_, i, after, _), _) in mine().filter(|(_, ok)| **ok) {
+            input.files[*i].contents = after.clone().into_bytes();
+        }
+        per_crate[c] = lints::analyze(&input, options);
     }
     if written > 0 || fixed > 0 {
         let _ = writeln!(
@@ -379,10 +549,16 @@ pub fn fix_inputs(
         );
     }
     FixRun {
-        reports,
+        reports: sorted_reports(per_crate),
         diff: None,
         failed,
     }
+}
+
+fn sorted_reports(per_crate: Vec<Vec<FileReport>>) -> Vec<FileReport> {
+    let mut reports: Vec<FileReport> = per_crate.into_iter().flatten().collect();
+    reports.sort_by(|a, b| a.path.cmp(&b.path));
+    reports
 }
 
 #[cfg(test)]
@@ -466,7 +642,7 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
         }
-        write_atomically(&path, b"new").expect("written");
+        write_fixed(&path, b"old", b"new", &[]).expect("written");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         #[cfg(unix)]
         {
@@ -479,6 +655,47 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, vec!["lib.rs".to_string()]);
+    }
+
+    #[test]
+    fn fixes_keep_crlf_line_endings() {
+        let text = "fn a() {\r\n    b();\r\n}\r\n";
+        let fix = fix(vec![
+            edit(0, 0, "use x;\r\n\n"),
+            edit(14, 18, "c();\n    d();"),
+        ]);
+        let applied = apply_fixes(text, std::iter::once(&fix));
+        assert_eq!(
+            applied.text,
+            "use x;\r\n\r\nfn a() {\r\n    c();\r\n    d();\r\n}\r\n"
+        );
+        // A file of `\n` lines keeps them.
+        let applied = apply_fixes("fn a() {}\n", std::iter::once(&fix_at_start()));
+        assert_eq!(applied.text, "use x;\nfn a() {}\n");
+    }
+
+    fn fix_at_start() -> Fix {
+        fix(vec![edit(0, 0, "use x;\n")])
+    }
+
+    #[test]
+    fn a_file_changed_since_it_was_read_is_left_alone() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("lib.rs");
+        std::fs::write(&path, "edited meanwhile").unwrap();
+        let result = write_fixed(&path, b"as read", b"fixed", &[]);
+        assert!(
+            matches!(&result, Err(WriteError::Skipped(why)) if why.contains("changed while")),
+            "{result:?}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "edited meanwhile");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn diff_headers_of_absolute_paths() {
+        let d = unified_diff(Path::new("/tmp/x.rs"), "a\n", "b\n");
+        assert!(d.starts_with("--- a/tmp/x.rs\n+++ b/tmp/x.rs\n"), "{d}");
     }
 
     #[test]

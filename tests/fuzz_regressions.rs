@@ -10,10 +10,11 @@ use std::path::Path;
 
 type Target = fn(&[u8]);
 
-const TARGETS: [(&str, Target); 3] = [
+const TARGETS: [(&str, Target); 4] = [
     ("analyze_bytes", harness::analyze_bytes),
     ("analyze_mcp", harness::analyze_mcp),
     ("prefilter", harness::prefilter),
+    ("framing", harness::framing),
 ];
 
 #[test]

@@ -715,3 +715,88 @@ fn devices_and_fifos_found_by_a_walk_or_an_mcp_call_are_not_read() {
     assert!(text.contains("MCP001"), "{answer}");
     assert_eq!(server.close(), 0);
 }
+
+/// `--fix` on a file of `\r\n` lines: the fixed file has no bare `\n` (item: mixed endings).
+#[cfg(unix)]
+#[test]
+fn fix_keeps_crlf_line_endings() {
+    let crlf = MCP001_SERVER.replace('\n', "\r\n");
+    let p = server_with(&[("src/lib.rs", crlf.as_bytes())]);
+    let run = support::bounded::run(p.path(), &["check", "--fix"], b"");
+    assert!(run.stderr.contains("fixed 1 finding in 1 file"), "{run:?}");
+    let fixed = std::fs::read_to_string(p.path().join("src/lib.rs")).expect("read");
+    assert_ne!(fixed, crlf, "nothing was fixed");
+    let bare = fixed
+        .match_indices('\n')
+        .filter(|(i, _)| !fixed[..*i].ends_with('\r'));
+    assert_eq!(bare.count(), 0, "{fixed:?}");
+}
+
+/// `--fix` and file identity: owner, group and mode kept (as root, of another user's file);
+/// a read-only file, a hard-linked file and a symlink out of the named tree are left alone
+/// with a warning, and the count says so; a symlink inside the tree is written through.
+#[cfg(unix)]
+#[test]
+fn fix_keeps_owners_links_and_read_only_files() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let outside = tempfile::tempdir().expect("tempdir");
+    write(outside.path(), "lib.rs", MCP001_SERVER);
+    let p = project(&[
+        ("Cargo.toml", &server_manifest("server")),
+        (
+            "src/lib.rs",
+            "pub mod owned;\npub mod ro;\npub mod linked;\npub mod out;\npub mod inside;\n",
+        ),
+        ("src/owned.rs", MCP001_SERVER),
+        ("src/ro.rs", MCP001_SERVER),
+        ("src/linked.rs", MCP001_SERVER),
+        ("real/inside.rs", MCP001_SERVER),
+    ]);
+    let dir = p.path();
+    let src = dir.join("src");
+    std::fs::set_permissions(src.join("ro.rs"), std::fs::Permissions::from_mode(0o444))
+        .expect("chmod");
+    std::fs::hard_link(src.join("linked.rs"), outside.path().join("twin.rs")).expect("link");
+    std::os::unix::fs::symlink(outside.path().join("lib.rs"), src.join("out.rs")).expect("ln");
+    std::os::unix::fs::symlink(dir.join("real/inside.rs"), src.join("inside.rs")).expect("ln");
+    std::fs::set_permissions(src.join("owned.rs"), std::fs::Permissions::from_mode(0o640))
+        .expect("chmod");
+    // As root: the file belongs to another user, who must still own it after the fix.
+    let root = std::fs::metadata(dir).expect("meta").uid() == 0;
+    if root {
+        std::os::unix::fs::chown(src.join("owned.rs"), Some(4321), Some(4321)).expect("chown");
+    }
+    let before = std::fs::metadata(src.join("owned.rs")).expect("meta");
+
+    let run = support::bounded::run(dir, &["check", "--fix"], b"");
+    for warning in [
+        "warning: src/ro.rs was not fixed: it is read-only",
+        "warning: src/linked.rs was not fixed: it has 2 hard links, which a rewrite would split",
+        "warning: src/out.rs was not fixed: it is a symlink to ",
+    ] {
+        assert!(run.stderr.contains(warning), "{warning}\n{run:?}");
+    }
+    assert!(
+        run.stderr.contains("fixed 2 findings in 2 files"),
+        "{run:?}"
+    );
+
+    let after = std::fs::metadata(src.join("owned.rs")).expect("meta");
+    assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+    assert_eq!(after.mode() & 0o777, 0o640);
+    let unchanged = |path: &Path| std::fs::read_to_string(path).expect("read") == MCP001_SERVER;
+    assert!(!unchanged(&src.join("owned.rs")), "owned.rs was fixed");
+    assert!(unchanged(&src.join("ro.rs")));
+    assert!(unchanged(&src.join("linked.rs")));
+    assert_eq!(
+        std::fs::metadata(src.join("linked.rs")).expect("m").nlink(),
+        2
+    );
+    assert!(unchanged(&outside.path().join("lib.rs")));
+    // Inside the tree: fixed through the link, which stays a link.
+    assert!(!unchanged(&dir.join("real/inside.rs")));
+    assert!(std::fs::symlink_metadata(src.join("inside.rs"))
+        .expect("m")
+        .file_type()
+        .is_symlink());
+}

@@ -629,7 +629,11 @@ fn check_fixed(
     let lints: BTreeSet<&str> = findings.iter().chain(after).map(|d| d.lint.name).collect();
     for name in lints {
         let count = |ds: &[Diagnostic]| ds.iter().filter(|d| d.lint.name == name).count();
-        let fixed_here = result.applied.iter().filter(|l| l.name == name).count();
+        let fixed_here = result
+            .applied
+            .iter()
+            .filter(|(_, l)| l.name == name)
+            .count();
         let (before, now) = (count(findings), count(after));
         if now + fixed_here > before {
             problems.push(format!(

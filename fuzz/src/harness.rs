@@ -8,6 +8,8 @@
 //!   dispatchers, error constructors, codes, helpers, `From` impls, closures), driven by the
 //!   bytes; it must parse, and the analysis must not fail on it.
 //! - `prefilter`: the prefilter never misses an `rmcp` identifier that proc_macro2 lexes.
+//! - `framing`: the language server's and the MCP server's stdin readers on any bytes: no
+//!   panic, an answer for every message they cannot take, and nothing but valid answers.
 //!
 //! A failure is a panic: `lints::analyze` turns its own panics into `internal_error`
 //! findings, which the harness turns back into a panic.
@@ -324,5 +326,54 @@ impl<'a> Gen<'a> {
             ));
         }
         s
+    }
+}
+
+/// The `framing` target's entry point: the same bytes as the language server's stdin and as
+/// the MCP server's. Neither reader may panic or hold more than the input; every answer is a
+/// JSON-RPC error with a valid id (`null`, a string or an integer) and one of the codes the
+/// readers give, and every message delivered passes the JSON-RPC checks again.
+pub fn framing(data: &[u8]) {
+    let mut answers = Vec::new();
+    let again = |value: serde_json::Value| {
+        redelivered(value);
+        true
+    };
+    mcp_lint::lsp::framing::read_messages(
+        data,
+        |message| again(serde_json::to_value(&message).expect("a message serializes")),
+        |answer| answers.push(answer),
+    )
+    .expect("reading from memory does not fail");
+    mcp_lint::mcp::transport::read_messages(
+        data,
+        |message| again(serde_json::to_value(&message).expect("a message serializes")),
+        |answer| answers.push(answer),
+    )
+    .expect("reading from memory does not fail");
+    for answer in answers {
+        assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+        let id = &answer["id"];
+        assert!(
+            id.is_null() || id.is_string() || id.as_i64().is_some() || id.as_u64().is_some(),
+            "{answer}"
+        );
+        let code = answer["error"]["code"].as_i64().expect("an error code");
+        assert!([-32700, -32600, -32602].contains(&code), "{answer}");
+        assert!(answer["error"]["message"].is_string(), "{answer}");
+    }
+}
+
+/// A delivered request or notification, serialized again, is still one (lsp-server leaves
+/// out `jsonrpc`; a response's `"result": null` comes back without `result`, so responses are
+/// not checked again).
+fn redelivered(mut value: serde_json::Value) {
+    let Some(object) = value.as_object_mut().filter(|o| o.contains_key("method")) else {
+        return;
+    };
+    object.insert("jsonrpc".into(), "2.0".into());
+    let bytes = serde_json::to_vec(&value).expect("serializes");
+    if let Err(answer) = mcp_lint::jsonrpc::check(&bytes) {
+        panic!("delivered {value} fails the checks again: {answer}");
     }
 }

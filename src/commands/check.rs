@@ -71,7 +71,8 @@ pub fn check_with(
         let inputs = session.read(&discovery);
         let problems = session.take_problems();
         let failed = output::print_problems(&problems, reported_files, &args.paths, err);
-        let run = fix::fix_inputs(&inputs, session.options(), fix_mode(args), cwd, err);
+        let tree = fix::tree(&args.paths, cwd);
+        let run = fix::fix_inputs(&inputs, session.options(), fix_mode(args), cwd, &tree, err);
         if let Some(diff) = &run.diff {
             return output::write_diff(diff, failed || run.failed, out, err);
         }

@@ -405,7 +405,14 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
         problems.extend(session.take_problems());
         print_problems(&mut problems, err);
         let mode = check::fix_mode(&inv.check);
-        let run = crate::fix::fix_inputs(&inputs, session.options(), mode, cwd, err);
+        // Symlinks are written through inside the selected packages (or the paths given).
+        let tree = if inv.check.paths.is_empty() {
+            let dirs: Vec<PathBuf> = selected.iter().map(|m| m.dir.clone()).collect();
+            crate::fix::tree(&dirs, cwd)
+        } else {
+            crate::fix::tree(&inv.check.paths, cwd)
+        };
+        let run = crate::fix::fix_inputs(&inputs, session.options(), mode, cwd, &tree, err);
         (run.reports, run.diff, run.failed)
     } else {
         let linted = session.lint(discovery);
