@@ -144,8 +144,10 @@ pub struct CheckArgs {
     /// Print what --fix would change as a unified diff, and write nothing.
     #[arg(long)]
     pub diff: bool,
-    /// Worker threads; 0 (the default) means one per core. The output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Worker threads, at most 1024; 0 (the default) means one per core. The output does not
+    /// depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
     pub threads: usize,
     /// Neither read nor write the result cache.
     #[arg(long)]
@@ -237,6 +239,10 @@ fn protocol_parser() -> impl TypedValueParser<Value = ProtocolVersion> {
         .collect();
     PossibleValuesParser::new(names).try_map(|s| s.parse::<ProtocolVersion>())
 }
+
+/// `--threads` above this is refused: each worker reserves a 256 MiB stack, and 99999 of them
+/// never finish starting.
+const MAX_THREADS: u64 = 1024;
 
 const LEVEL_FLAGS: [(&str, Level); 4] = [
     ("allow", Level::Allow),

@@ -800,3 +800,44 @@ fn fix_keeps_owners_links_and_read_only_files() {
         .file_type()
         .is_symlink());
 }
+
+/// Item 10's smaller points: `--threads` has an upper bound; a TOML error quotes at most 200
+/// characters of a multi-megabyte line; 100k dependencies in a Cargo.toml are read in linear
+/// time.
+#[cfg(unix)]
+#[test]
+fn threads_toml_errors_and_huge_manifests_are_bounded() {
+    let p = server_with(&[]);
+    let run = support::bounded::run(p.path(), &["check", "--threads", "99999"], b"");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("1024"), "{run:?}");
+
+    write(
+        p.path(),
+        "mcp-lint.toml",
+        format!("x = \"{}\n", "a".repeat(4 << 20)),
+    );
+    let run = support::bounded::run(p.path(), &["check"], b"");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("could not parse"), "{run:?}");
+    assert!(
+        run.stderr.len() < 4096,
+        "{} bytes of stderr",
+        run.stderr.len()
+    );
+    std::fs::remove_file(p.path().join("mcp-lint.toml")).expect("rm");
+
+    let mut manifest = server_manifest("server");
+    for i in 0..100_000 {
+        manifest.push_str(&format!("dep{i} = \"1\"\n"));
+    }
+    write(p.path(), "Cargo.toml", manifest);
+    let start = std::time::Instant::now();
+    let run = support::bounded::run(p.path(), &["check", "--format", "json"], b"");
+    assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -4,7 +4,7 @@
 //! Every Cargo.toml is read at most once per run; a broken one is reported once (exit 2) and
 //! treated as a package root without facts, so its files are still linted.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -130,10 +130,12 @@ impl Manifests {
             .as_ref()
             .and_then(|(_, t)| t.get("workspace")?.get("dependencies")?.as_table());
         let mut dependencies = Vec::new();
+        // A set, not `Vec::contains`: a manifest of 100k dependencies stays linear.
+        let mut seen = HashSet::new();
         for deps in dependency_tables(&table) {
             for (key, spec) in deps {
                 if let Some(dep) = dependency(key, spec, workspace_deps) {
-                    if !dependencies.contains(&dep) {
+                    if seen.insert((dep.name.clone(), dep.version.clone())) {
                         dependencies.push(dep);
                     }
                 }
@@ -172,9 +174,24 @@ pub fn read_toml(path: &Path, cwd: &Path) -> Result<Table, String> {
         format!(
             "could not parse {}: {}",
             shown.display(),
-            e.to_string().trim_end()
+            shortened_lines(e.to_string().trim_end())
         )
     })
+}
+
+/// The longest line of a TOML error shown: the parser quotes the offending line, which in a
+/// generated or hostile file can be megabytes long.
+const MAX_ERROR_LINE: usize = 200;
+
+fn shortened_lines(message: &str) -> String {
+    message
+        .lines()
+        .map(|line| match line.char_indices().nth(MAX_ERROR_LINE) {
+            Some((cut, _)) => format!("{}…", &line[..cut]),
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 const DEPENDENCY_KINDS: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
