@@ -802,11 +802,10 @@ fn fix_keeps_owners_links_and_read_only_files() {
 }
 
 /// Item 10's smaller points: `--threads` has an upper bound; a TOML error quotes at most 200
-/// characters of a multi-megabyte line; 100k dependencies in a Cargo.toml are read in linear
-/// time.
+/// characters of a multi-megabyte line.
 #[cfg(unix)]
 #[test]
-fn threads_toml_errors_and_huge_manifests_are_bounded() {
+fn threads_and_toml_errors_are_bounded() {
     let p = server_with(&[]);
     let run = support::bounded::run(p.path(), &["check", "--threads", "99999"], b"");
     assert_eq!(run.code, 2, "{run:?}");
@@ -824,20 +823,5 @@ fn threads_toml_errors_and_huge_manifests_are_bounded() {
         run.stderr.len() < 4096,
         "{} bytes of stderr",
         run.stderr.len()
-    );
-    std::fs::remove_file(p.path().join("mcp-lint.toml")).expect("rm");
-
-    let mut manifest = server_manifest("server");
-    for i in 0..100_000 {
-        manifest.push_str(&format!("dep{i} = \"1\"\n"));
-    }
-    write(p.path(), "Cargo.toml", manifest);
-    let start = std::time::Instant::now();
-    let run = support::bounded::run(p.path(), &["check", "--format", "json"], b"");
-    assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
-    assert!(
-        start.elapsed() < std::time::Duration::from_secs(20),
-        "{:?}",
-        start.elapsed()
     );
 }
