@@ -1,7 +1,7 @@
 //! The docs stay true to the code: the README's lint table is generated from the registry, the
-//! README's sample output is what the binary prints for the README's sample tool (bless both
-//! with `MCP_LINT_BLESS=1 cargo test --test docs`), and every lint's docs follow the agreed
-//! structure.
+//! sample output in the README and the docs/ pages is what the binary prints for the README's
+//! sample tool (bless both with `MCP_LINT_BLESS=1 cargo test --test docs`), and every lint's
+//! docs follow the agreed structure.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -22,6 +22,27 @@ fn readme_path() -> PathBuf {
 fn read_readme() -> String {
     let path = readme_path();
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The README and the pages of docs/, which hold the samples.
+fn doc_pages() -> Vec<(PathBuf, String)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![readme_path()];
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    paths.extend(pages);
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+            (p, text)
+        })
+        .collect()
 }
 
 fn blessing() -> bool {
@@ -73,21 +94,22 @@ fn readme_lint_table_is_current() {
 
 #[test]
 fn readme_rust_examples_are_valid_syntax() {
-    let readme = read_readme();
-    let blocks = docs::markdown_code_blocks(&readme)
-        .unwrap_or_else(|line| panic!("README.md: code block on line {line} is never closed"));
-    assert!(
-        blocks.iter().any(docs::is_rust),
-        "README.md has Rust examples"
-    );
-    for block in &blocks {
-        if let Some(e) = docs::rust_syntax_error(block) {
-            panic!(
-                "README.md line {}: ```rust block is not valid Rust syntax: {e}",
-                block.line
-            );
+    let mut rust_blocks = 0;
+    for (path, text) in doc_pages() {
+        let shown = path.display();
+        let blocks = docs::markdown_code_blocks(&text)
+            .unwrap_or_else(|line| panic!("{shown}: code block on line {line} is never closed"));
+        rust_blocks += blocks.iter().filter(|b| docs::is_rust(b)).count();
+        for block in &blocks {
+            if let Some(e) = docs::rust_syntax_error(block) {
+                panic!(
+                    "{shown} line {}: ```rust block is not valid Rust syntax: {e}",
+                    block.line
+                );
+            }
         }
     }
+    assert!(rust_blocks > 1, "the docs have Rust examples");
 }
 
 #[test]
@@ -261,8 +283,16 @@ fn run_sample(dir: &Path, args: &[&str]) -> String {
 
 #[test]
 fn readme_sample_output_is_what_mcp_lint_prints() {
-    let mut readme = read_readme();
-    let (_, source) = sample_block(&readme, "source").unwrap_or_else(|e| panic!("{e}"));
+    let mut pages = doc_pages();
+    let marked = |pages: &[(PathBuf, String)], name: &str| {
+        let marker = format!("<!-- sample:{name} -->\n");
+        pages
+            .iter()
+            .position(|(_, text)| text.contains(&marker))
+            .unwrap_or_else(|| panic!("no page of README.md and docs/ has `{}`", marker.trim()))
+    };
+    let (_, source) = sample_block(&pages[marked(&pages, "source")].1, "source")
+        .unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::create_dir(dir.path().join("src")).expect("src dir");
     std::fs::write(dir.path().join("Cargo.toml"), SAMPLE_MANIFEST).expect("manifest");
@@ -280,24 +310,25 @@ fn readme_sample_output_is_what_mcp_lint_prints() {
         ("human", &["--format", "human"]),
     ] {
         let actual = normalise(&run_sample(dir.path(), args));
-        let (range, documented) = sample_block(&readme, name).unwrap_or_else(|e| panic!("{e}"));
+        let page = marked(&pages, name);
+        let (path, text) = &mut pages[page];
+        let (range, documented) = sample_block(text, name).unwrap_or_else(|e| panic!("{e}"));
         if normalise(&documented) == actual {
             continue;
         }
         if blessing() {
-            readme.replace_range(range, &actual);
+            text.replace_range(range, &actual);
+            std::fs::write(&*path, &*text).expect("the page is writable");
         } else {
             stale.push(format!(
-                "--- README sample `{name}`:\n{documented}--- mcp-lint prints:\n{actual}"
+                "--- {} sample `{name}`:\n{documented}--- mcp-lint prints:\n{actual}",
+                path.display()
             ));
         }
     }
-    if blessing() {
-        std::fs::write(readme_path(), &readme).expect("README.md is writable");
-    }
     assert!(
         stale.is_empty(),
-        "README.md's sample output is stale; run `MCP_LINT_BLESS=1 cargo test --test docs`.\n{}",
+        "sample output is stale; run `MCP_LINT_BLESS=1 cargo test --test docs`.\n{}",
         stale.join("\n")
     );
 }

@@ -690,13 +690,13 @@ fn rmcp_child_process_transport_initializes_and_lists_tools() {
     });
 }
 
-/// The README's example session is a real one: the request is sent as written, and the
+/// The example session in docs/mcp.md is a real one: the request is sent as written, and the
 /// response must match what the server answers (bless with `MCP_LINT_BLESS=1`).
 #[test]
 fn readme_example_session_is_real() {
     run(async {
-        let readme_path = repo_root().join("README.md");
-        let mut readme = std::fs::read_to_string(&readme_path).expect("README.md");
+        let readme_path = repo_root().join("docs/mcp.md");
+        let mut readme = std::fs::read_to_string(&readme_path).expect("docs/mcp.md");
         let (_, request) = sample_block(&readme, "mcp-request");
         let request: Value = serde_json::from_str(&request).expect("the request is JSON");
         assert_eq!(request["method"], "tools/call");
@@ -726,12 +726,12 @@ fn readme_example_session_is_real() {
         }
         if std::env::var_os("MCP_LINT_BLESS").is_some_and(|v| v == "1") {
             readme.replace_range(range, &actual);
-            std::fs::write(&readme_path, readme).expect("README.md is writable");
+            std::fs::write(&readme_path, readme).expect("docs/mcp.md is writable");
             return;
         }
         panic!(
-            "README.md's example MCP response is stale; run `MCP_LINT_BLESS=1 cargo test --test \
-             mcp_server`.\n--- README:\n{documented}--- server:\n{actual}"
+            "docs/mcp.md's example MCP response is stale; run `MCP_LINT_BLESS=1 cargo test \
+             --test mcp_server`.\n--- docs/mcp.md:\n{documented}--- server:\n{actual}"
         );
     });
 }
@@ -741,7 +741,7 @@ fn sample_block(readme: &str, name: &str) -> (std::ops::Range<usize>, String) {
     let marker = format!("<!-- sample:{name} -->\n");
     let at = readme
         .find(&marker)
-        .unwrap_or_else(|| panic!("README.md has no `{}` marker", marker.trim_end()));
+        .unwrap_or_else(|| panic!("docs/mcp.md has no `{}` marker", marker.trim_end()));
     let fence = at + marker.len();
     assert!(
         readme[fence..].starts_with("```"),

@@ -2,8 +2,10 @@
 //! (entry split like a shell, then args, then the staged files that match `types`, in parallel
 //! chunks), `--force-exclude`, and partial file lists that still read each crate for context.
 //!
-//! `MCP_LINT_PRE_COMMIT=<pre-commit executable>` also runs the real `pre-commit try-repo`
-//! against this repository (it `cargo install`s mcp-lint first, so it is opt-in; CI sets it).
+//! The real `pre-commit try-repo` against this repository is `#[ignore]`d (it needs pre-commit,
+//! and its `language: rust` hooks `cargo install` mcp-lint): `cargo test --test pre_commit --
+//! --ignored` runs it with the pre-commit named by `MCP_LINT_PRE_COMMIT`, else the one on
+//! `PATH` (`.ci/run` installs one).
 
 mod common;
 
@@ -182,11 +184,32 @@ const TOOLS_FINDING: &str = "src/tools.rs:16:64: error[MCP001/tool_failure_as_pr
 fn hook_manifest_has_what_pre_commit_requires() {
     let hooks = hooks();
     let ids: Vec<&str> = hooks.iter().map(|h| h.id.as_str()).collect();
-    assert_eq!(ids, ["mcp-lint", "mcp-lint-workspace"]);
+    assert_eq!(ids, ["mcp-lint", "mcp-lint-workspace", "mcp-lint-system"]);
     for h in &hooks {
         assert!(!h.name.is_empty() && h.description.is_some(), "{h:?}");
-        assert_eq!(h.language, "rust", "{h:?}");
+        let language = if h.id == "mcp-lint-system" {
+            "system"
+        } else {
+            "rust"
+        };
+        assert_eq!(h.language, language, "{h:?}");
     }
+    // The installed-binary hook runs what the built one runs.
+    let system = hook("mcp-lint-system");
+    assert_eq!(
+        (
+            &system.entry,
+            &system.types,
+            system.pass_filenames,
+            system.require_serial
+        ),
+        (
+            &hook("mcp-lint").entry,
+            &hook("mcp-lint").types,
+            true,
+            false
+        )
+    );
     let files = hook("mcp-lint");
     assert_eq!(files.entry, "mcp-lint check --force-exclude");
     assert_eq!(files.types, ["rust"]);
@@ -337,13 +360,30 @@ fn a_partial_file_list_still_reads_the_rest_of_the_crate() {
     assert_eq!(findings(&run.stdout), 1, "{run:?}");
 }
 
-/// The real pre-commit, installing this repository's hooks with `cargo install` (opt-in).
+/// pre-commit, from `MCP_LINT_PRE_COMMIT` or `PATH`; a test that needs it fails without it.
+fn pre_commit() -> std::ffi::OsString {
+    if let Some(p) = std::env::var_os("MCP_LINT_PRE_COMMIT") {
+        return p;
+    }
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join("pre-commit"))
+            .find(|p| p.is_file())
+    });
+    match found {
+        Some(p) => p.into_os_string(),
+        None => panic!(
+            "pre-commit is not installed: `pip install pre-commit` (or run `bash .ci/run`), or \
+             point MCP_LINT_PRE_COMMIT at a pre-commit executable"
+        ),
+    }
+}
+
+/// The real pre-commit, installing this repository's hooks with `cargo install`.
 #[test]
+#[ignore = "needs pre-commit (set MCP_LINT_PRE_COMMIT or put it on PATH) and builds mcp-lint; run with --ignored"]
 fn real_pre_commit_try_repo() {
-    let Some(pre_commit) = std::env::var_os("MCP_LINT_PRE_COMMIT") else {
-        eprintln!("skipped: set MCP_LINT_PRE_COMMIT to a pre-commit executable to run it");
-        return;
-    };
+    let pre_commit = pre_commit();
     let (_tmp, repo) = repository();
     let git = |args: &[&str]| {
         let run = capture(Command::new("git").args(args).current_dir(&repo));
@@ -393,4 +433,14 @@ fn real_pre_commit_try_repo() {
     let run = try_repo(&["mcp-lint-workspace", "--files", "README.md"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stdout.contains("src/tools.rs:16:64"), "{run:?}");
+    // `language: system`: the mcp-lint on PATH (this build's), nothing installed.
+    let run = try_repo(&["mcp-lint-system", "--files", "src/tools.rs", "README.md"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.contains("mcp-lint (installed binary)") && run.stdout.contains("Failed"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("src/tools.rs:16:64"), "{run:?}");
+    let run = try_repo(&["mcp-lint-system", "--files", "src/helpers.rs"]);
+    assert_eq!(run.code, 0, "{run:?}");
 }

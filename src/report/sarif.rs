@@ -40,7 +40,7 @@ pub struct Log {
 #[serde(rename_all = "camelCase")]
 pub struct Run {
     pub tool: Tool,
-    pub original_uri_base_ids: BTreeMap<&'static str, ArtifactLocation>,
+    pub original_uri_base_ids: BTreeMap<&'static str, UriBase>,
     pub column_kind: &'static str,
     pub results: Vec<SarifResult>,
 }
@@ -73,7 +73,7 @@ pub struct Rule {
     pub properties: RuleProperties,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Text {
     pub text: String,
 }
@@ -130,6 +130,13 @@ pub struct Location {
 pub struct PhysicalLocation {
     pub artifact_location: ArtifactLocation,
     pub region: Region,
+}
+
+/// A `uriBaseId`'s declaration: what it stands for, without the machine-local absolute path
+/// (the consumer knows where it checked the repository out).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UriBase {
+    pub description: Text,
 }
 
 #[derive(Clone, Serialize)]
@@ -209,9 +216,10 @@ pub fn log(reports: &[FileReport], cwd: &Path) -> Log {
     let mut base_ids = BTreeMap::new();
     base_ids.insert(
         SRCROOT,
-        ArtifactLocation {
-            uri: paths::file_uri(&root, true),
-            uri_base_id: None,
+        UriBase {
+            description: Text {
+                text: "The root of the repository the linted files are in".to_string(),
+            },
         },
     );
     Log {
@@ -588,9 +596,14 @@ mod tests {
         assert_eq!(mcp001["name"], "ToolFailureAsProtocolError");
         assert_eq!(mcp001["defaultConfiguration"]["level"], "error");
 
-        let base = run["originalUriBaseIds"][SRCROOT]["uri"].as_str().unwrap();
-        assert_eq!(base, paths::file_uri(&dir, true));
-        assert!(base.starts_with("file:///") && base.ends_with('/'));
+        // The base is declared without the local checkout's absolute path.
+        let base = &run["originalUriBaseIds"][SRCROOT];
+        assert!(base.get("uri").is_none(), "{base}");
+        assert!(base["description"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("repository"));
+        assert_eq!(driver["informationUri"], env!("CARGO_PKG_REPOSITORY"));
         assert_eq!(run["columnKind"], "utf16CodeUnits");
 
         let results = run["results"].as_array().unwrap();
@@ -632,10 +645,7 @@ mod tests {
             run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
             "servers/my%20server/src/a%23b.rs"
         );
-        assert_eq!(
-            run["originalUriBaseIds"][SRCROOT]["uri"],
-            paths::file_uri(&dir, true)
-        );
+        assert!(run["originalUriBaseIds"][SRCROOT].get("uri").is_none());
     }
 
     #[test]
