@@ -496,22 +496,22 @@ impl<'a> Resolver<'_, 'a> {
                 Some(d) => d,
                 // `Tools::ReadFile(t)` of an enum a macro generates (rust-mcp-sdk's
                 // `tool_box!(Tools, [ReadFile, ..])`): a variant named after a crate struct wraps it.
-                // The struct is the one of that name in the crate (the macro's list names it
-                // where the macro is invoked, not here).
+                // The macro names the struct where it is invoked: the module the enum is
+                // imported from, or this one.
                 None if segs.len() == 2 => {
-                    let name = &segs[1];
-                    let mut structs = self
+                    let home = self
                         .defs
-                        .items
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, i)| i.kind == ItemKind::Struct && i.name == *name);
-                    return match (structs.next(), structs.next()) {
-                        (Some((id, _)), None) => Some(PatternFields {
-                            fields: None,
-                            module: scope.module,
-                            self_ty: Some(ItemId(id as u32)),
-                        }),
+                        .dangling_import(scope.module, &segs[0])
+                        .unwrap_or(scope.module);
+                    let name = syn::Path::from(path.segments.last()?.ident.clone());
+                    return match self.defs.resolve_path(home, &name, Ns::Types)? {
+                        Def::Item(id) if self.defs.item(id).kind == ItemKind::Struct => {
+                            Some(PatternFields {
+                                fields: None,
+                                module: scope.module,
+                                self_ty: Some(id),
+                            })
+                        }
                         _ => None,
                     };
                 }

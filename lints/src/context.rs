@@ -12,6 +12,7 @@ use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::sites::{
     CallEdge, Callee, Channel, ErrorSite, ErrorSource, Origin, PathFacts, SiteContext,
 };
+use crate::summary::Summaries;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BodyId(pub usize);
@@ -441,6 +442,35 @@ impl Reach {
         out
     }
 
+    /// The enum variants tool code passes into `body` (`AppError::NotFound(..).into()`, `?` on
+    /// a `.map_err(|_| AppError::Busy)`): `None` when some tool call passes a value whose variant
+    /// the source does not show, so every arm may run.
+    pub fn tool_variants_into(
+        &self,
+        body: BodyId,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+    ) -> Option<Vec<(ItemId, String)>> {
+        let mut out = Vec::new();
+        for (ei, e) in edges.iter().enumerate() {
+            let caller = &bodies[e.from.0];
+            if caller.is_test || !self.callees[ei].contains(&body) {
+                continue;
+            }
+            if !self
+                .context_of(caller, e.context_override.as_ref())
+                .is_tool()
+            {
+                continue;
+            }
+            match edge_variant(e) {
+                Some((id, v)) => out.push((id, v.to_string())),
+                None => return None,
+            }
+        }
+        Some(out)
+    }
+
     /// The context of a site found in `body` (with the dispatcher arm it sat in, if any).
     pub fn context_of(&self, body: &BodyInfo<'_>, arm: Option<&SiteContext>) -> SiteContext {
         if let Some(arm) = arm {
@@ -474,6 +504,16 @@ impl Reach {
         for s in sites {
             by_body.entry(s.body.0).or_default().push(s);
         }
+        let body_callees: Vec<Vec<BodyId>> = self
+            .out_edges
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .flat_map(|&ei| self.callees[ei].iter().copied())
+                    .collect()
+            })
+            .collect();
+        let summaries = Summaries::compute(&body_callees, sites);
         let mut out = Vec::new();
         for (ei, e) in edges.iter().enumerate() {
             let caller = &bodies[e.from.0];
@@ -500,47 +540,61 @@ impl Reach {
                 if !unknown_arm && !shared && !failure_call {
                     continue;
                 }
-                for b in self.closure_of(callee) {
-                    let delegated = by_body.get(&b.0).into_iter().flatten().filter(|s| {
-                        unknown_arm
-                            || (shared
-                                && s.channel == Channel::Protocol
-                                && !caller_turns_errors_into_results)
-                            || (failure_call && s.channel == Channel::ToolSuccess)
-                    });
-                    for s in delegated {
-                        let constructor = match &s.origin {
-                            Origin::Constructor(c) => c.clone(),
-                            Origin::HelperCall { constructor, .. } => constructor.clone(),
-                            _ => "error".to_string(),
-                        };
-                        let related = vec![(
-                            s.file,
-                            s.span,
-                            format!(
-                                "`{}` builds it here with `{constructor}`",
-                                bodies[callee.0].name
-                            ),
-                        )];
-                        out.push(ErrorSite {
-                            span: e.span,
-                            file: caller.file,
-                            related,
-                            origin: Origin::HelperCall {
-                                helper: bodies[callee.0].name.clone(),
-                                built_at: s.span,
-                                constructor,
-                            },
-                            context: caller_context.clone(),
-                            body: caller.id,
-                            path: PathFacts {
-                                server_fault: s.path.server_fault || e.path.server_fault,
-                                schema_level: s.path.schema_level || e.path.schema_level,
-                                ..e.path.clone()
-                            },
-                            ..(*s).clone()
-                        });
+                for group in summaries.of(callee) {
+                    let s = &sites[group.sites[0]];
+                    let wanted = unknown_arm
+                        || (shared
+                            && s.channel == Channel::Protocol
+                            && !caller_turns_errors_into_results)
+                        || (failure_call && s.channel == Channel::ToolSuccess);
+                    // A call passing one variant gets only the arms that variant reaches.
+                    let admitted = match (edge_variant(e), &group.key.variant) {
+                        (Some((enum_id, v)), Some(tag)) => tag.admits(enum_id, v),
+                        _ => true,
+                    };
+                    if !wanted || !admitted {
+                        continue;
                     }
+                    let constructor = match &s.origin {
+                        Origin::Constructor(c) => c.clone(),
+                        Origin::HelperCall { constructor, .. } => constructor.clone(),
+                        _ => "error".to_string(),
+                    };
+                    let helper = &bodies[callee.0].name;
+                    let related = group
+                        .sites
+                        .iter()
+                        .map(|&i| {
+                            let built = &sites[i];
+                            let with = match &built.origin {
+                                Origin::Constructor(c) => format!(" with `{c}`"),
+                                _ => String::new(),
+                            };
+                            (
+                                built.file,
+                                built.span,
+                                format!("`{helper}` builds it here{with}"),
+                            )
+                        })
+                        .collect();
+                    out.push(ErrorSite {
+                        span: e.span,
+                        file: caller.file,
+                        related,
+                        origin: Origin::HelperCall {
+                            helper: helper.clone(),
+                            built_at: s.span,
+                            constructor,
+                        },
+                        context: caller_context.clone(),
+                        body: caller.id,
+                        path: PathFacts {
+                            server_fault: s.path.server_fault || e.path.server_fault,
+                            schema_level: s.path.schema_level || e.path.schema_level,
+                            ..e.path.clone()
+                        },
+                        ..s.clone()
+                    });
                 }
             }
         }
@@ -588,18 +642,5 @@ impl Reach {
             }
         }
         out
-    }
-
-    fn closure_of(&self, start: BodyId) -> Vec<BodyId> {
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![start];
-        while let Some(b) = stack.pop() {
-            if seen.insert(b) {
-                for &ei in &self.out_edges[b.0] {
-                    stack.extend(self.callees[ei].iter().copied());
-                }
-            }
-        }
-        seen.into_iter().collect()
     }
 }

@@ -482,10 +482,32 @@ impl<'a> Finder<'a, '_> {
 
 impl<'a> Visit<'a> for Finder<'a, '_> {
     fn visit_expr(&mut self, e: &'a Expr) {
-        if self.found.target.is_none() && range(e) == self.target {
+        // A span costs a walk over the expression's tokens: only for the kinds a site can be,
+        // never for the `if`/`match`/block around it (an `else if` chain would be quadratic).
+        let may_be_site = matches!(
+            e,
+            Expr::Call(_)
+                | Expr::MethodCall(_)
+                | Expr::Struct(_)
+                | Expr::Macro(_)
+                | Expr::Path(_)
+                | Expr::Try(_)
+                | Expr::Assign(_)
+                | Expr::Paren(_)
+                | Expr::Lit(_)
+        );
+        if may_be_site && self.found.target.is_none() && range(e) == self.target {
             self.found.target = Some(e);
         }
         visit::visit_expr(self, e);
+    }
+
+    fn visit_block(&mut self, b: &'a syn::Block) {
+        // Braces give a block's extent for free: skip blocks that cannot hold the site.
+        let r = b.brace_token.span.join().byte_range();
+        if r.start <= self.target.0 && self.target.1 <= r.end {
+            visit::visit_block(self, b);
+        }
     }
 
     fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {

@@ -20,6 +20,7 @@ pub mod resolve;
 pub mod sdk;
 pub mod sites;
 pub mod source;
+pub mod summary;
 pub mod suppress;
 pub mod text;
 pub mod types;

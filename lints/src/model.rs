@@ -230,6 +230,23 @@ impl Model {
                 site
             })
             .collect();
+        // An arm of an error mapping (`From<AppError>`, `to_mcp(&self)`) is tool context only for
+        // the variants tool code passes in.
+        let mut variants: HashMap<context::BodyId, Option<Vec<(crate::resolve::ItemId, String)>>> =
+            HashMap::new();
+        for site in &mut sites {
+            let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
+                continue;
+            };
+            let passed = variants
+                .entry(site.body)
+                .or_insert_with(|| reach.tool_variants_into(site.body, &bodies, &edges));
+            if let Some(passed) = passed {
+                if !passed.is_empty() && !passed.iter().any(|(e, v)| tag.admits(*e, v)) {
+                    site.context = SiteContext::Unreached;
+                }
+            }
+        }
         // A finding at a helper names the tool calls that reach it.
         let mut callers: HashMap<context::BodyId, Vec<(FileId, Span)>> = HashMap::new();
         for site in &mut sites {

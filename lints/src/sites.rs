@@ -1113,7 +1113,10 @@ impl<'a, 'm> Walker<'a, 'm> {
             return;
         }
         let tool_error = self.operand_error_is_tool_error(operand);
+        // A crate error value (`.map_err(|_| AppError::Busy)`) is converted by `From`.
+        let crate_error = matches!(self.operand_error_type(operand), ErrorSource::Local(..));
         if !tool_error
+            && !crate_error
             && (explicit_conversion(operand, self.dialect, self.index, &self.body.returns)
                 || self.dialect.is_sdk_fallible_call(operand)
                 || self.returns_protocol_error(operand))

@@ -200,6 +200,9 @@ pub struct DefMap<'a> {
     /// package's library (for its other roots), std/core/alloc.
     extern_names: HashMap<String, Vec<String>>,
     lib: Option<(String, ModuleId)>,
+    /// `use m::Name` where module `m` has no `Name` in the source (a macro generates it): the
+    /// importing module and name → `m`, where the macro's own names resolve.
+    dangling: HashMap<(ModuleId, String), ModuleId>,
 }
 
 /// The files of one package, as the resolver reads them.
@@ -234,6 +237,7 @@ impl<'a> DefMap<'a> {
             fn_scopes: HashMap::new(),
             extern_names: HashMap::new(),
             lib: None,
+            dangling: HashMap::new(),
         };
         for s in STD_CRATES {
             map.extern_names.insert(s.to_string(), vec![s.to_string()]);
@@ -504,6 +508,25 @@ impl<'a> DefMap<'a> {
                 break;
             }
         }
+        for (i, imp) in imports.iter().enumerate() {
+            let ImportKind::Named { alias, .. } = &imp.kind else {
+                continue;
+            };
+            if done[i] || imp.prefix.is_empty() {
+                continue;
+            }
+            if let Some(Def::Module(m)) =
+                self.resolve_segments(imp.module, imp.leading_colon, &imp.prefix, Ns::Types)
+            {
+                self.dangling.insert((imp.module, alias.clone()), m);
+            }
+        }
+    }
+
+    /// The module a name imported into `module` comes from when the source defines no item by
+    /// that name there (a macro generates it).
+    pub fn dangling_import(&self, module: ModuleId, name: &str) -> Option<ModuleId> {
+        self.dangling.get(&(module, name.to_string())).copied()
     }
 
     /// What `use prefix::name` brings, per namespace.

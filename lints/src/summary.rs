@@ -1,0 +1,230 @@
+//! Per-fn summaries, computed once: what a call of each body can produce (its own error sites
+//! and its callees', transitively), grouped by what the lints tell apart — channel, code,
+//! server-fault and schema-level path, empty content, the enum variants that reach it — with a
+//! few sites of each group kept to say where it is built. Bottom-up over the call graph's
+//! strongly connected components (one union per component), so the whole is linear in the code
+//! and a call instantiates its callee's summary instead of walking everything it reaches.
+
+use std::collections::HashMap;
+
+use crate::context::BodyId;
+use crate::sites::{Channel, ErrorSite, VariantTag};
+
+/// How many sites of one group a summary keeps (the first is the group's representative).
+const SITES_PER_GROUP: usize = 4;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GroupKey {
+    pub channel: Channel,
+    pub code: Option<i64>,
+    pub server_fault: bool,
+    pub schema_level: bool,
+    pub empty_content: bool,
+    pub variant: Option<VariantTag>,
+}
+
+impl GroupKey {
+    pub fn of(site: &ErrorSite) -> GroupKey {
+        GroupKey {
+            channel: site.channel,
+            code: site.code,
+            server_fault: site.path.server_fault,
+            schema_level: site.path.schema_level,
+            empty_content: site.empty_content,
+            variant: site.variant.clone(),
+        }
+    }
+}
+
+/// One group of what a body can produce: indices into the crate's sites.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub key: GroupKey,
+    pub sites: Vec<usize>,
+}
+
+/// What each body can produce. Members of one cycle share one summary.
+pub struct Summaries {
+    /// Body → its component.
+    component: Vec<usize>,
+    /// Component → its groups, in first-seen order.
+    groups: Vec<Vec<Group>>,
+}
+
+impl Summaries {
+    /// `callees[b]`: the bodies body `b` calls (resolved); `sites`: every site, with its body.
+    pub fn compute(callees: &[Vec<BodyId>], sites: &[ErrorSite]) -> Summaries {
+        let n = callees.len();
+        let mut own: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, s) in sites.iter().enumerate() {
+            if let Some(list) = own.get_mut(s.body.0) {
+                list.push(i);
+            }
+        }
+        let components = tarjan(callees);
+        let mut component = vec![0; n];
+        for (c, members) in components.iter().enumerate() {
+            for b in members {
+                component[b.0] = c;
+            }
+        }
+        // Tarjan emits a component after every component it reaches: callees first.
+        let mut groups: Vec<Vec<Group>> = Vec::with_capacity(components.len());
+        for (c, members) in components.iter().enumerate() {
+            let mut acc = Accumulator::default();
+            for b in members {
+                for &i in &own[b.0] {
+                    acc.add(GroupKey::of(&sites[i]), std::iter::once(i));
+                }
+            }
+            for b in members {
+                for callee in &callees[b.0] {
+                    let cc = component[callee.0];
+                    if cc == c {
+                        continue;
+                    }
+                    for g in &groups[cc] {
+                        acc.add(g.key.clone(), g.sites.iter().copied());
+                    }
+                }
+            }
+            groups.push(acc.groups);
+        }
+        Summaries { component, groups }
+    }
+
+    /// What a call of `body` can produce.
+    pub fn of(&self, body: BodyId) -> &[Group] {
+        self.component
+            .get(body.0)
+            .map_or(&[], |c| self.groups[*c].as_slice())
+    }
+}
+
+#[derive(Default)]
+struct Accumulator {
+    groups: Vec<Group>,
+    index: HashMap<GroupKey, usize>,
+}
+
+impl Accumulator {
+    fn add(&mut self, key: GroupKey, sites: impl Iterator<Item = usize>) {
+        let at = match self.index.get(&key) {
+            Some(&at) => at,
+            None => {
+                self.index.insert(key.clone(), self.groups.len());
+                self.groups.push(Group {
+                    key,
+                    sites: Vec::new(),
+                });
+                self.groups.len() - 1
+            }
+        };
+        let group = &mut self.groups[at];
+        for s in sites {
+            if group.sites.len() >= SITES_PER_GROUP {
+                break;
+            }
+            if !group.sites.contains(&s) {
+                group.sites.push(s);
+            }
+        }
+    }
+}
+
+/// Strongly connected components, each emitted after every component it reaches (iterative:
+/// call chains of any depth).
+fn tarjan(callees: &[Vec<BodyId>]) -> Vec<Vec<BodyId>> {
+    let n = callees.len();
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // (node, position in its callee list)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut pos)) = work.last_mut() {
+            if let Some(w) = callees[v].get(*pos).map(|b| b.0) {
+                *pos += 1;
+                if w >= n {
+                    continue;
+                }
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(BodyId(w));
+                    if w == v {
+                        break;
+                    }
+                }
+                out.push(members);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn components_come_callees_first_and_cycles_share_one() {
+        // 0 → 1 → 2 → 1, 0 → 3
+        let callees = vec![
+            vec![BodyId(1), BodyId(3)],
+            vec![BodyId(2)],
+            vec![BodyId(1)],
+            vec![],
+        ];
+        let comps = tarjan(&callees);
+        let pos = |b: usize| comps.iter().position(|c| c.contains(&BodyId(b))).unwrap();
+        assert_eq!(pos(1), pos(2));
+        assert!(pos(1) < pos(0));
+        assert!(pos(3) < pos(0));
+        assert_eq!(comps.len(), 3);
+    }
+
+    #[test]
+    fn a_chain_of_any_length_is_walked_without_recursion() {
+        let n = 200_000;
+        let callees: Vec<Vec<BodyId>> = (0..n)
+            .map(|i| {
+                if i + 1 < n {
+                    vec![BodyId(i + 1)]
+                } else {
+                    vec![]
+                }
+            })
+            .collect();
+        assert_eq!(tarjan(&callees).len(), n);
+    }
+}
