@@ -75,8 +75,8 @@ fn corpus() -> tempfile::TempDir {
         ),
         // The SDK's own crates are not servers.
         (
-            "rmcp-extras",
-            "[package]\nname = \"rmcp-extras\"\n[dependencies]\nrmcp = \"0.8\"\n",
+            "rmcp-macros",
+            "[package]\nname = \"rmcp-macros\"\n[dependencies]\nrmcp = \"0.8\"\n",
             &[("src/lib.rs", MCP001_SERVER)],
         ),
         // An MCP server with a broken file: reported either way.
@@ -148,7 +148,7 @@ fn the_prefilter_changes_no_finding() {
     ] {
         assert!(paths.contains(expected), "{expected}: {paths:?}");
     }
-    for quiet in ["comment-only/", "rmcp-extras/", "broken-plain/"] {
+    for quiet in ["comment-only/", "rmcp-macros/", "broken-plain/"] {
         assert!(!paths.iter().any(|p| p.starts_with(quiet)), "{quiet}");
     }
 }

@@ -202,15 +202,39 @@ pub fn sdk_roots() -> [&'static [&'static str]; SDK_COUNT] {
     all
 }
 
-/// Is `package` one of the SDK's own crates (its name is a root, or a root and `_`/`-`)? They
-/// define the SDK's constructors and codes; they are not servers.
+/// The parts an SDK family splits into (`turbomcp-server`, `rmcp-macros`, `ultrafast-mcp-core`).
+const OWN_CRATE_PARTS: &[&str] = &[
+    "macros",
+    "derive",
+    "core",
+    "server",
+    "client",
+    "types",
+    "transport",
+    "protocol",
+    "schema",
+    "sdk",
+    "auth",
+    "telemetry",
+    "dpop",
+    "cli",
+    "wasm",
+    "proxy",
+    "websocket",
+    "grpc",
+];
+
+/// Is `package` one of the SDK's own crates (its name is a root, or a root and one of the
+/// parts SDK families split into)? They define the SDK's constructors and codes; they are not
+/// servers. A third-party crate named after the SDK (`rmcp-openapi`) is a server like any other.
 pub fn is_own_crate(package: &str, roots: &[&str]) -> bool {
     let p = package.replace('-', "_");
     roots.iter().any(|r| {
         let r = r.replace('-', "_");
         p == r
             || p.strip_prefix(r.as_str())
-                .is_some_and(|rest| rest.starts_with('_'))
+                .and_then(|rest| rest.strip_prefix('_'))
+                .is_some_and(|part| OWN_CRATE_PARTS.contains(&part))
     })
 }
 
@@ -682,4 +706,20 @@ pub struct FixVocabulary {
     pub wrapped_results: Vec<String>,
     /// Constructors of a success result and their isError counterparts (`success` → `error`).
     pub error_constructors: Vec<(String, String)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_crates_are_the_sdk_family_not_crates_named_after_it() {
+        assert!(is_own_crate("rmcp", &["rmcp"]));
+        assert!(is_own_crate("rmcp-macros", &["rmcp"]));
+        assert!(is_own_crate("turbomcp-server", &["turbomcp"]));
+        assert!(is_own_crate("ultrafast-mcp-core", &["ultrafast_mcp"]));
+        assert!(!is_own_crate("rmcp-openapi", &["rmcp"]));
+        assert!(!is_own_crate("rmcp-server-kit", &["rmcp"]));
+        assert!(!is_own_crate("rmcpx", &["rmcp"]));
+    }
 }
