@@ -48,7 +48,7 @@ crate::declare_lint! {
     /// - Every panic site is reported, including ones that cannot fail in practice (`Regex::new` on a
     ///   literal, `.lock().unwrap()`); that is why the lint is opt-in. Suppress those with a reason.
     /// - Panics inside other crates, indexing (`v[i]`), arithmetic overflow and `RefCell` borrows are not
-    ///   seen. Helpers are found through a call map built by name.
+    ///   seen. Helpers are found through calls resolved by path, import and receiver type.
     ///
     /// ### Spec
     /// - No spec rule names panics. `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError`:

@@ -72,10 +72,12 @@ crate::declare_lint! {
     ///   elicitation schema. They are recognised heuristically from the failing call and the message
     ///   text. Add markers (method or function names, or words in the message) under `[lints]` with
     ///   `tool_failure_as_protocol_error = { server-fault-markers = ["pool_timeout"] }`.
-    /// - Helpers are put into tool context through a call map built by name: functions with the same
-    ///   name in different modules share an entry. Macros are not expanded, so tools or errors that a
-    ///   macro generates are not seen. `?` counts as a protocol error only through an
-    ///   `impl From<X> for McpError` found in the crate.
+    /// - Helpers are put into tool context through calls resolved by path, import and receiver type;
+    ///   a method called on a value whose type the source does not show reaches a crate method only
+    ///   when the candidates agree. Macros are not expanded, so tools or errors that a macro
+    ///   generates are not seen. `?` counts as a protocol error only through the
+    ///   `impl From<X> for McpError` of the operand's own error type (when the source tells it), and
+    ///   a mapping that matches on the error's variant gives each variant its own arm.
     ///
     /// ### Spec
     /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (the same comment exists in
