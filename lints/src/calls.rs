@@ -6,7 +6,7 @@
 use syn::{Expr, Pat, Type};
 
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
-use crate::types::{resolve_type_item, FnKey, TraitRef, Types};
+use crate::types::{resolve_type_item, FnKey, Types};
 
 /// Where a call goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,10 +286,7 @@ impl<'a> Resolver<'_, 'a> {
         }
         let again = |e: &Expr| self.type_of_depth(e, locals, depth + 1);
         match expr {
-            Expr::Path(p) if is_self(expr) => {
-                let _ = p;
-                self.self_type()
-            }
+            Expr::Path(_) if is_self(expr) => self.self_type(),
             Expr::Path(p) => {
                 let ident = p.path.get_ident()?.to_string();
                 locals.get(&ident).flatten()
@@ -441,14 +438,6 @@ impl<'a> Resolver<'_, 'a> {
                     _ => None,
                 }
             }
-            _ => None,
-        }
-    }
-
-    /// The crate trait an `impl` block implements.
-    pub fn impl_trait(&self) -> Option<&TraitRef> {
-        match self.scope?.container {
-            Container::Impl(i) => self.types.impl_trait(i),
             _ => None,
         }
     }

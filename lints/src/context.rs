@@ -37,8 +37,6 @@ pub struct BodyInfo<'a> {
     pub code: BodyCode<'a>,
     /// `impl From<X> for <protocol error type>`.
     pub is_from_impl: bool,
-    /// `X` of that impl, by name.
-    pub from_source: Option<String>,
     /// Parameters of a text type (`&str`, `String`, `impl Into<String>`…) by position (the
     /// receiver not counted): text they carry may end up in a result this body builds.
     pub text_params: Vec<(usize, String)>,
@@ -77,13 +75,6 @@ pub fn fn_bodies<'a, 'd>(
                 }),
                 code: BodyCode::Block(f.block),
                 is_from_impl: dialect.is_some_and(|d| is_from_impl(f, d)),
-                from_source: f.trait_args.and_then(|args| match args {
-                    syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
-                        syn::GenericArgument::Type(t) => crate::index::type_name(t),
-                        _ => None,
-                    }),
-                    _ => None,
-                }),
                 text_params: text_params(f.sig),
                 scope: defs.fn_scope(f.sig),
                 sig: Some(f.sig),
@@ -177,7 +168,6 @@ pub fn closure_body<'a>(
         returns,
         code,
         is_from_impl: false,
-        from_source: None,
         text_params: Vec::new(),
         scope,
         sig: None,
@@ -231,7 +221,6 @@ fn collect_consts<'a>(
             },
             code: BodyCode::Expr(expr),
             is_from_impl: false,
-            from_source: None,
             text_params: Vec::new(),
             scope: None,
             sig: None,
@@ -301,6 +290,8 @@ pub struct Reach {
     callees: Vec<Vec<BodyId>>,
     /// Edge indices leaving each body.
     out_edges: Vec<Vec<usize>>,
+    /// Edge indices whose callees include each body, in edge order.
+    in_edges: Vec<Vec<usize>>,
 }
 
 impl Reach {
@@ -406,12 +397,40 @@ impl Reach {
                 break;
             }
         }
+        let mut in_edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (ei, cs) in callees.iter().enumerate() {
+            for c in cs {
+                if in_edges[c.0].last() != Some(&ei) {
+                    in_edges[c.0].push(ei);
+                }
+            }
+        }
         Reach {
             tools,
             shared,
             callees,
             out_edges,
+            in_edges,
         }
+    }
+
+    /// The calls into `body` made from tool code (not tests), in edge order.
+    fn tool_edges_into<'e>(
+        &'e self,
+        body: BodyId,
+        bodies: &'e [BodyInfo<'_>],
+        edges: &'e [CallEdge],
+    ) -> impl Iterator<Item = &'e CallEdge> + 'e {
+        self.in_edges[body.0]
+            .iter()
+            .map(move |&ei| &edges[ei])
+            .filter(move |e| {
+                let caller = &bodies[e.from.0];
+                !caller.is_test
+                    && self
+                        .context_of(caller, e.context_override.as_ref())
+                        .is_tool()
+            })
     }
 
     /// The calls into `body` from tool code, for the related locations of a finding at a helper
@@ -423,23 +442,10 @@ impl Reach {
         edges: &[CallEdge],
         limit: usize,
     ) -> Vec<(FileId, crate::source::Span)> {
-        let mut out = Vec::new();
-        for (ei, e) in edges.iter().enumerate() {
-            if out.len() >= limit {
-                break;
-            }
-            let caller = &bodies[e.from.0];
-            if caller.is_test || !self.callees[ei].contains(&body) {
-                continue;
-            }
-            if self
-                .context_of(caller, e.context_override.as_ref())
-                .is_tool()
-            {
-                out.push((caller.file, e.span));
-            }
-        }
-        out
+        self.tool_edges_into(body, bodies, edges)
+            .take(limit)
+            .map(|e| (bodies[e.from.0].file, e.span))
+            .collect()
     }
 
     /// The enum variants tool code passes into `body` (`AppError::NotFound(..).into()`, `?` on
@@ -451,24 +457,9 @@ impl Reach {
         bodies: &[BodyInfo<'_>],
         edges: &[CallEdge],
     ) -> Option<Vec<(ItemId, String)>> {
-        let mut out = Vec::new();
-        for (ei, e) in edges.iter().enumerate() {
-            let caller = &bodies[e.from.0];
-            if caller.is_test || !self.callees[ei].contains(&body) {
-                continue;
-            }
-            if !self
-                .context_of(caller, e.context_override.as_ref())
-                .is_tool()
-            {
-                continue;
-            }
-            match edge_variant(e) {
-                Some((id, v)) => out.push((id, v.to_string())),
-                None => return None,
-            }
-        }
-        Some(out)
+        self.tool_edges_into(body, bodies, edges)
+            .map(|e| edge_variant(e).map(|(id, v)| (id, v.to_string())))
+            .collect()
     }
 
     /// The context of a site found in `body` (with the dispatcher arm it sat in, if any).

@@ -146,18 +146,8 @@ impl Model {
             .fns
             .iter()
             .map(|f| {
-                let returns_result = match &f.sig.output {
-                    syn::ReturnType::Type(_, ty) => {
-                        crate::index::type_name(crate::index::unwrap_future(ty))
-                            .is_some_and(|n| n == "Result")
-                    }
-                    syn::ReturnType::Default => false,
-                };
                 let Some(dialect) = dialect_of(f.file) else {
-                    return FnFacts {
-                        returns_result,
-                        ..FnFacts::default()
-                    };
+                    return FnFacts::default();
                 };
                 FnFacts {
                     protocol: dialect.return_facts(None, &f.sig.output, &index).err
@@ -165,7 +155,6 @@ impl Model {
                     tool_error: matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
                         if crate::index::result_error_name(crate::index::unwrap_future(ty))
                             .is_some_and(|e| dialect.is_tool_error_type_name(&e))),
-                    returns_result,
                 }
             })
             .collect();

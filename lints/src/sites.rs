@@ -225,8 +225,6 @@ pub struct FnFacts {
     pub protocol: bool,
     /// It returns the SDK's tool error type (`Result<_, CallToolError>`).
     pub tool_error: bool,
-    /// It returns a `Result` (its future's output included).
-    pub returns_result: bool,
 }
 
 /// The error type of a value `?` converts, as far as the source tells.

@@ -23,7 +23,6 @@ pub enum TraitRef {
 pub struct Types<'a> {
     /// Per `impl` block (index into [`DefMap::impls`]): its self type when it is a crate type.
     impl_self: Vec<Option<ItemId>>,
-    impl_trait: Vec<Option<TraitRef>>,
     inherent: HashMap<(ItemId, String), Vec<FnKey>>,
     trait_methods: HashMap<(ItemId, String), Vec<FnKey>>,
     /// Crate traits each crate type implements.
@@ -46,7 +45,6 @@ impl<'a> Types<'a> {
     pub fn build(defs: &DefMap<'a>) -> Types<'a> {
         let mut t = Types {
             impl_self: Vec::with_capacity(defs.impls.len()),
-            impl_trait: Vec::with_capacity(defs.impls.len()),
             inherent: HashMap::new(),
             trait_methods: HashMap::new(),
             traits_of: HashMap::new(),
@@ -152,7 +150,6 @@ impl<'a> Types<'a> {
                 }
             }
             t.impl_self.push(self_ty);
-            t.impl_trait.push(trait_ref);
         }
         t
     }
@@ -160,10 +157,6 @@ impl<'a> Types<'a> {
     /// The crate type an `impl` block is for.
     pub fn impl_self(&self, index: usize) -> Option<ItemId> {
         self.impl_self.get(index).copied().flatten()
-    }
-
-    pub fn impl_trait(&self, index: usize) -> Option<&TraitRef> {
-        self.impl_trait.get(index).and_then(|t| t.as_ref())
     }
 
     /// The `Self` type of code in a fn's scope.

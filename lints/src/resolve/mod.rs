@@ -446,12 +446,6 @@ impl<'a> DefMap<'a> {
         }
     }
 
-    /// Every module of the crate root `root` belongs to, and of the others: the scope of `m`
-    /// in namespace `ns` (explicit and glob entries).
-    pub fn scope_names(&self, m: ModuleId, ns: Ns) -> impl Iterator<Item = (&String, &Def)> {
-        self.module(m).scope.ns(ns).iter().map(|(n, e)| (n, &e.def))
-    }
-
     /// Resolve every import to a fixed point: each round resolves what the previous rounds made
     /// resolvable (re-exports of re-exports, globs of globs); bounded by the import count.
     fn resolve_imports(&mut self, imports: &mut [Import]) {
