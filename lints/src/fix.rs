@@ -16,10 +16,11 @@ use syn::{Expr, ImplItem, Item, TraitItem};
 
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::index::{collect_use, FileImports};
+use crate::model::site::{ErrorSite, Origin, SiteContext};
 use crate::model::Model;
 use crate::sdk::{Dialect, FixVocabulary, SdkName};
-use crate::sites::{tail_expr, ErrorSite, Origin, SiteContext};
 use crate::source::Span;
+use crate::syntax::tail_expr;
 
 /// Where the text of an error goes in a suggestion that cannot know it.
 pub const PLACEHOLDER_TEXT: &str = "\"<what failed and what to do instead>\"";
@@ -710,7 +711,7 @@ impl<'m> FixCx<'m> {
         let syn::ReturnType::Type(_, ty) = &self.located.sig.output else {
             return None;
         };
-        let syn::Type::Path(p) = crate::index::unwrap_future(ty) else {
+        let syn::Type::Path(p) = crate::syntax::unwrap_future(ty) else {
             return None;
         };
         let last = p.path.segments.last()?;
@@ -731,7 +732,7 @@ impl<'m> FixCx<'m> {
         if last.ident != "Result" || !self.dialect.is_protocol_error_type(err) {
             return None;
         }
-        let ok_name = crate::index::type_name(ok).unwrap_or_default();
+        let ok_name = crate::syntax::type_name(ok).unwrap_or_default();
         let ok_kind = if ok_name == self.vocab.result.name {
             Some(OkKind::Result)
         } else if self.vocab.wrapped_results.contains(&ok_name) {

@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use syn::{Attribute, Expr, ImplItem, Item, Type};
 
-use crate::model::FileId;
+use crate::source::FileId;
+use crate::syntax::{is_cfg_test, is_test_fn, type_name};
 
 /// Where a function is defined.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -305,132 +306,6 @@ pub(crate) fn collect_use(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Fi
             }
         }
     }
-}
-
-/// The segment names of a path (`rmcp::model::ErrorCode` → `["rmcp", "model", "ErrorCode"]`).
-pub fn path_segments(path: &syn::Path) -> Vec<String> {
-    path.segments.iter().map(|s| s.ident.to_string()).collect()
-}
-
-/// The last path segment of a type (`rmcp::model::CallToolResult` → `CallToolResult`), looking
-/// through references.
-pub fn type_name(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        Type::Reference(r) => type_name(&r.elem),
-        Type::Paren(p) => type_name(&p.elem),
-        Type::Group(g) => type_name(&g.elem),
-        Type::Tuple(t) if t.elems.is_empty() => Some("()".to_string()),
-        _ => None,
-    }
-}
-
-/// The output of a future-returning signature: `impl Future<Output = T>`,
-/// `Pin<Box<dyn Future<Output = T> + Send>>`, `BoxFuture<'_, T>`; other types as they are.
-pub fn unwrap_future(ty: &Type) -> &Type {
-    let bounds = match ty {
-        Type::ImplTrait(i) => Some(&i.bounds),
-        Type::TraitObject(t) => Some(&t.bounds),
-        Type::Path(p) => {
-            let last = match p.path.segments.last() {
-                Some(l) => l,
-                None => return ty,
-            };
-            let name = last.ident.to_string();
-            if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
-                let types: Vec<&Type> = a
-                    .args
-                    .iter()
-                    .filter_map(|g| match g {
-                        syn::GenericArgument::Type(t) => Some(t),
-                        _ => None,
-                    })
-                    .collect();
-                match (name.as_str(), types.as_slice()) {
-                    ("Pin" | "Box", [inner]) => return unwrap_future(inner),
-                    ("BoxFuture" | "LocalBoxFuture", [inner]) => return inner,
-                    _ => {}
-                }
-            }
-            None
-        }
-        _ => None,
-    };
-    let Some(bounds) = bounds else { return ty };
-    for b in bounds {
-        if let syn::TypeParamBound::Trait(t) = b {
-            if let Some(last) = t.path.segments.last() {
-                if last.ident == "Future" {
-                    if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
-                        for g in &a.args {
-                            if let syn::GenericArgument::AssocType(at) = g {
-                                if at.ident == "Output" {
-                                    return &at.ty;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    ty
-}
-
-/// The error type's name of `Result<T, E>` (`E`'s last segment).
-pub fn result_error_name(ty: &Type) -> Option<String> {
-    result_error_type(ty).and_then(type_name)
-}
-
-/// `E` of `Result<T, E>`.
-pub fn result_error_type(ty: &Type) -> Option<&Type> {
-    let Type::Path(p) = ty else { return None };
-    let last = p.path.segments.last()?;
-    if last.ident != "Result" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
-        return None;
-    };
-    a.args.iter().nth(1).and_then(|g| match g {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
-    })
-}
-
-/// The last segment name of an attribute's path (`#[rmcp::tool(..)]` → `tool`).
-pub fn attr_name(attr: &Attribute) -> String {
-    attr.path()
-        .segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
-}
-
-pub fn has_attr(attrs: &[Attribute], name: &str) -> bool {
-    attrs.iter().any(|a| attr_name(a) == name)
-}
-
-/// `#[cfg(test)]`, `#[cfg(all(test, ..))]`.
-pub fn is_cfg_test(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().is_ident("cfg") && {
-            let tokens = a.meta.require_list().map(|l| l.tokens.to_string());
-            tokens.is_ok_and(|t| {
-                t.split(|c: char| !c.is_alphanumeric() && c != '_')
-                    .any(|w| w == "test")
-                    && !t.starts_with("not")
-            })
-        }
-    })
-}
-
-/// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(..)]`.
-pub fn is_test_fn(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        let n = attr_name(a);
-        n == "test" || n == "rstest" || n == "test_case"
-    })
 }
 
 #[cfg(test)]

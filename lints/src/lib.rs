@@ -1,12 +1,11 @@
 //! mcp-lint's analysis: parse a crate, build the MCP error-site model once, run every enabled
 //! lint over it, apply suppressions. Pure: no file system, no printing.
 //!
-//! Data flows one way: [`parse`] → [`index`] → [`sdk`] → [`context`] → [`sites`] → lints →
-//! [`suppress`].
+//! Data flows one way: [`parse`] → [`index`] and [`resolve`] → [`types`] → [`sdk`] →
+//! [`model`] (bodies, walk, call graph, summaries, reach) → lints → [`suppress`]. [`syntax`]
+//! holds the syn helpers every layer shares.
 
-pub mod calls;
 pub mod codes;
-pub mod context;
 pub mod diagnostic;
 pub mod docs;
 pub mod fix;
@@ -18,10 +17,9 @@ pub mod parse;
 pub mod registry;
 pub mod resolve;
 pub mod sdk;
-pub mod sites;
 pub mod source;
-pub mod summary;
 pub mod suppress;
+pub mod syntax;
 pub mod text;
 pub mod types;
 
@@ -66,7 +64,7 @@ impl<'a> LintContext<'a> {
     /// the tool calls that reach it).
     pub fn site_diagnostic(
         &self,
-        site: &sites::ErrorSite,
+        site: &model::site::ErrorSite,
         message: impl Into<String>,
     ) -> Diagnostic {
         let mut d = Diagnostic::new(self.lint, site.span, message);
@@ -165,7 +163,7 @@ pub fn internal_error_diagnostic(message: &str) -> Diagnostic {
 
 fn analyze_unguarded(input: &CrateInput, options: &Options) -> Vec<FileReport> {
     let model = Model::build(input, options);
-    let mut found: Vec<(FileId, Diagnostic)> = model.parse_failures();
+    let mut found: Vec<(FileId, Diagnostic)> = lints::parse_error::findings(&model);
     for lint in registry::all() {
         let Some(check) = lint.check else { continue };
         if !options.levels.is_enabled(lint) {

@@ -11,6 +11,12 @@ pub enum FileRole {
     Test,
 }
 
+/// Index of a file in the crate's file list ([`crate::Model::files`]). Defined here, beside the
+/// files it numbers, so every layer that names a file (the index, the resolver, the model) can
+/// without depending on the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub usize);
+
 /// One file handed to [`crate::analyze`]. The front end reads the bytes; decoding is ours.
 #[derive(Clone, Debug)]
 pub struct SourceInput {

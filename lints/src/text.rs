@@ -85,7 +85,7 @@ pub fn message_from_expr(expr: &Expr, file: &SourceFile) -> MessageText {
             let Expr::Path(p) = &*c.func else {
                 return MessageText::Opaque;
             };
-            let segs = crate::index::path_segments(&p.path);
+            let segs = crate::syntax::path_segments(&p.path);
             match (segs.as_slice(), c.args.len()) {
                 ([.., ty, m], 0) if ty == "String" && (m == "new" || m == "default") => {
                     MessageText::Literal {

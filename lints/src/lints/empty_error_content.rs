@@ -1,4 +1,4 @@
-use crate::sites::{Channel, Origin};
+use crate::model::site::{Channel, Origin};
 use crate::LintContext;
 
 crate::declare_lint! {

@@ -1,3 +1,7 @@
+use crate::diagnostic::Diagnostic;
+use crate::model::{FileId, Model};
+use crate::source::Span;
+
 crate::declare_lint! {
     /// ### What it does
     /// Reports a file mcp-lint could not read or parse: a syntax error, a file that is not UTF-8 (or is
@@ -40,4 +44,30 @@ crate::declare_lint! {
     summary: "a file mcp-lint could not read or parse",
     since: "0.1.0",
     check: None,
+}
+
+/// One `parse_error` finding per file that could not be decoded or parsed. Not a `check`: it
+/// runs whether or not the crate is an MCP server, before the lints.
+pub fn findings(model: &Model) -> Vec<(FileId, Diagnostic)> {
+let lint = &LINT;
+model.files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let failure = f.failure.as_ref()?;
+            let span = match (&f.source, failure.at) {
+                (Some(src), Some((a, b))) => src.span(a, b),
+                _ => Span {
+                    start_line: 1,
+                    start_column: 1,
+                    end_line: 1,
+                    end_column: 1,
+                    ..Span::default()
+                },
+            };
+            let d = Diagnostic::new(lint, span, failure.message.clone())
+                .with_note("mcp-lint skipped this file; every other file was still linted");
+            Some((FileId(i), d))
+        })
+        .collect()
 }

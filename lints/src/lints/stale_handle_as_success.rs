@@ -1,4 +1,4 @@
-use crate::sites::Channel;
+use crate::model::site::Channel;
 use crate::LintContext;
 
 crate::declare_lint! {

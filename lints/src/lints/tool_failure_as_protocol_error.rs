@@ -1,5 +1,5 @@
 use crate::codes;
-use crate::sites::{Channel, Origin};
+use crate::model::site::{Channel, Origin};
 use crate::LintContext;
 
 crate::declare_lint! {

@@ -1,6 +1,6 @@
 use crate::codes::INVALID_PARAMS;
 use crate::options::ProtocolVersion;
-use crate::sites::{Channel, Origin};
+use crate::model::site::{Channel, Origin};
 use crate::LintContext;
 
 crate::declare_lint! {

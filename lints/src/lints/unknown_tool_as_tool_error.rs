@@ -1,4 +1,4 @@
-use crate::sites::{Channel, SiteContext};
+use crate::model::site::{Channel, SiteContext};
 use crate::LintContext;
 
 crate::declare_lint! {

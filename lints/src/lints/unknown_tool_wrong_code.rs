@@ -1,5 +1,5 @@
 use crate::codes::{self, INVALID_PARAMS};
-use crate::sites::{Channel, SiteContext};
+use crate::model::site::{Channel, SiteContext};
 use crate::text::MessageText;
 use crate::LintContext;
 

@@ -1,4 +1,4 @@
-use crate::sites::Channel;
+use crate::model::site::Channel;
 use crate::text::{is_vague, MessageText};
 use crate::LintContext;
 

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-use crate::model::FileId;
+use crate::source::FileId;
 
 /// A crate root the package builds, and what it is called in `use` paths of the other roots.
 #[derive(Clone, Debug)]

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use syn::{ImplItem, Item, UseTree};
 
-use crate::model::FileId;
+use crate::source::FileId;
 use layout::{child_dir, Layout, RootFile};
 
 /// A module of one crate root.
@@ -771,7 +771,7 @@ impl<'a> Collect<'_, 'a, '_> {
                 // root; without it, textually scoped (visible below, which the walk does not
                 // need for resolution of calls).
                 if let (true, Some(ident)) = (m.mac.path.is_ident("macro_rules"), &m.ident) {
-                    let exported = crate::index::has_attr(&m.attrs, "macro_export");
+                    let exported = crate::syntax::has_attr(&m.attrs, "macro_export");
                     let target = if exported {
                         self.map.module(module).root
                     } else {
@@ -782,7 +782,7 @@ impl<'a> Collect<'_, 'a, '_> {
             }
             Item::Impl(imp) => {
                 let index = self.map.impls.len();
-                let is_test = in_test || crate::index::is_cfg_test(&imp.attrs);
+                let is_test = in_test || crate::syntax::is_cfg_test(&imp.attrs);
                 self.map.impls.push(ImplData {
                     module,
                     syntax: imp,
@@ -843,7 +843,7 @@ impl<'a> Collect<'_, 'a, '_> {
         in_test: bool,
     ) {
         let name = m.ident.to_string();
-        let is_test = in_test || crate::index::is_cfg_test(&m.attrs);
+        let is_test = in_test || crate::syntax::is_cfg_test(&m.attrs);
         let path_attr = path_attribute(&m.attrs);
         let parent_data = self.map.module(parent);
         let (root, parent_file) = (parent_data.root, parent_data.file);

@@ -389,7 +389,7 @@ pub fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option
     let Expr::Path(p) = &*call.func else {
         return None;
     };
-    let segs = crate::index::path_segments(&p.path);
+    let segs = crate::syntax::path_segments(&p.path);
     // The server's own result type: `CallToolResult::error(content)`, `::text(..)`.
     if let [.., ty, method] = segs.as_slice() {
         if ty.contains("ToolResult") {

@@ -386,7 +386,7 @@ impl Dialect {
     pub fn is_protocol_error_type(&self, ty: &syn::Type) -> bool {
         match &self.names {
             Names::Rmcp(n) => n.is_error_type(ty),
-            Names::Table(t, n) => crate::index::type_name(ty).is_some_and(|name| {
+            Names::Table(t, n) => crate::syntax::type_name(ty).is_some_and(|name| {
                 n.canonical(t, &[name, String::new()])
                     .is_some_and(|c| t.protocol_error_types.contains(&c))
             }),
@@ -563,7 +563,7 @@ impl Dialect {
         let Expr::Path(p) = &*call.func else {
             return false;
         };
-        let segs = crate::index::path_segments(&p.path);
+        let segs = crate::syntax::path_segments(&p.path);
         matches!(segs.last().map(String::as_str), Some("from" | "with_error"))
             && n.canonical(t, &segs)
                 .is_some_and(|c| t.result_types.contains(&c))
@@ -621,7 +621,7 @@ impl Dialect {
 
     /// Whether a path is one of the SDK's named code constants (`SdkErrorCodes::REQUEST_TIMEOUT`).
     pub fn is_code_constant(&self, path: &syn::Path) -> bool {
-        let segs = crate::index::path_segments(path);
+        let segs = crate::syntax::path_segments(path);
         match (&self.names, segs.as_slice()) {
             (Names::Rmcp(_), [.., ty, _]) => ty == "ErrorCode",
             (Names::Table(t, _), [.., ty, name]) => {

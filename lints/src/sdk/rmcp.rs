@@ -5,9 +5,10 @@ use std::collections::HashSet;
 use syn::{Expr, ExprCall, ExprStruct, GenericArgument, PathArguments, ReturnType, Type};
 
 use super::{CodeUse, Construction, ContentFacts, ErrChannel, HandlerKind, ReturnFacts, Version};
-use crate::index::path_segments as segments;
-use crate::index::{attr_name, has_attr, type_name, FnItem, Index, Owner};
+use crate::index::{FnItem, Index, Owner};
 use crate::source::SourceFile;
+use crate::syntax::path_segments as segments;
+use crate::syntax::{attr_name, has_attr, type_name};
 use crate::text::{json_texts, message_from_expr, MessageText};
 
 /// Names this crate uses for rmcp's types.
@@ -259,7 +260,7 @@ pub fn return_facts(
     let ReturnType::Type(_, ty) = ret else {
         return unknown;
     };
-    let ty = crate::index::unwrap_future(ty);
+    let ty = crate::syntax::unwrap_future(ty);
     let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
     let Some((ok, err)) = result_types(ty, index, 0) else {
         return ReturnFacts {

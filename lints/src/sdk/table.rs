@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType, Type};
 
 use super::{Construction, ErrChannel, HandlerKind, ReturnFacts};
-use crate::index::path_segments as segments;
-use crate::index::{has_attr, type_name, FnItem, Index, Owner};
+use crate::index::{FnItem, Index, Owner};
+use crate::syntax::path_segments as segments;
+use crate::syntax::{has_attr, type_name};
 
 /// What a constructor builds.
 #[derive(Clone, Copy, Debug)]
@@ -290,7 +291,7 @@ pub fn return_facts(
                         .is_some_and(|c| table.result_types.contains(c)))
         })
     };
-    let ty = crate::index::unwrap_future(ty);
+    let ty = crate::syntax::unwrap_future(ty);
     let Some((ok, err)) = result_parts(table, names, ty, index, 0) else {
         return ReturnFacts {
             ok_is_text: is_text(Some(ty)),

@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
-use crate::context::BodyId;
-use crate::sites::{Channel, ErrorSite, VariantTag};
+use crate::model::ids::BodyId;
+use crate::model::site::{Channel, ErrorSite, VariantTag};
 
 /// How many sites of one group a summary keeps (the first is the group's representative).
 const SITES_PER_GROUP: usize = 4;

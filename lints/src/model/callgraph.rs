@@ -1,11 +1,23 @@
-//! Which fn a call in a body goes to: a path call by its path, imports and `Self`; a method call
-//! by its receiver's type where the source states it (`self`, a field, a typed parameter or
-//! `let`, a constructor's `-> Self`); a name bound locally (a closure in a `let`) is not a crate
-//! fn. When the source cannot tell, the candidates are returned as such, never merged here.
+//! The call graph. [`Resolver`]: which fn a call in a body goes to, a path call by its path,
+//! imports and `Self`; a method call by its receiver's type where the source states it (`self`,
+//! a field, a typed parameter or `let`, a constructor's `-> Self`); a name bound locally (a
+//! closure in a `let`) is not a crate fn. When the source cannot tell, the candidates are
+//! returned as such, never merged here. The walk records each call as a [`CallEdge`];
+//! [`CallGraph`] resolves the edges of the whole crate to bodies once, for the summaries and
+//! the reach.
+//!
+//! The resolver lives here rather than in the walk because it is the one place that decides
+//! what a call means: the walk asks it, and so does nothing else.
+
+use std::collections::HashMap;
 
 use syn::{Expr, Pat, Type};
 
+use crate::model::bodies::BodyInfo;
+use crate::model::ids::BodyId;
+use crate::model::site::{CallEdge, Callee, ErrorSource, FnFacts};
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
+use crate::syntax::{is_self, last_type_argument, path_segments, strip_refs};
 use crate::types::{resolve_type_item, FnKey, Types};
 
 /// Where a call goes.
@@ -142,12 +154,7 @@ impl<'a> Resolver<'_, 'a> {
         let Some(scope) = self.scope else {
             return Target::Unknown;
         };
-        let segs: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segs = path_segments(&p.path);
         if let Some(q) = &p.qself {
             // `<T as Trait>::m`, `<T>::m`.
             let Some(last) = segs.last() else {
@@ -420,12 +427,7 @@ impl<'a> Resolver<'_, 'a> {
                 _ => None,
             },
             Expr::Struct(s) => {
-                let segs: Vec<String> = s
-                    .path
-                    .segments
-                    .iter()
-                    .map(|x| x.ident.to_string())
-                    .collect();
+                let segs = path_segments(&s.path);
                 if segs.len() == 2 && segs[0] == "Self" {
                     let ty = self.self_type()?;
                     return self.is_variant(ty, &segs[1]).then(|| (ty, segs[1].clone()));
@@ -473,7 +475,7 @@ impl<'a> Resolver<'_, 'a> {
     /// What `Path(..)` / `Path { .. }` in a pattern destructures: a crate struct or variant.
     pub fn pattern_fields(&self, path: &syn::Path) -> Option<PatternFields<'a>> {
         let scope = self.scope?;
-        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segs = path_segments(path);
         let def = if segs.first().is_some_and(|s| s == "Self") {
             let ty = self.self_type()?;
             match segs.get(1) {
@@ -524,33 +526,6 @@ impl<'a> Resolver<'_, 'a> {
             self_ty: Some(item),
         })
     }
-}
-
-fn strip_refs(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Reference(r) => strip_refs(&r.expr),
-        Expr::Paren(p) => strip_refs(&p.expr),
-        other => other,
-    }
-}
-
-/// The last type argument of `Map<K, V>` / `Vec<T>`, through references.
-fn last_type_argument(ty: &Type) -> Option<&Type> {
-    match ty {
-        Type::Reference(r) => last_type_argument(&r.elem),
-        Type::Path(p) => match &p.path.segments.last()?.arguments {
-            syn::PathArguments::AngleBracketed(a) => a.args.iter().rev().find_map(|g| match g {
-                syn::GenericArgument::Type(t) => Some(t),
-                _ => None,
-            }),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn is_self(expr: &Expr) -> bool {
-    matches!(expr, Expr::Path(p) if p.path.is_ident("self"))
 }
 
 /// Bind the names a pattern introduces; `ty` is the type of the whole value when known (given
@@ -622,5 +597,126 @@ pub fn bind_pattern(
             }
         }
         _ => {}
+    }
+}
+
+/// What every body's walk shares: the crate's names, types and fns.
+pub struct CrateCalls<'r, 'a> {
+    pub defs: &'r DefMap<'a>,
+    pub types: &'r Types<'a>,
+    /// The body of each crate fn.
+    pub body_of: HashMap<FnKey, BodyId>,
+    /// Per fn body (by `BodyId`), what its signature says.
+    pub facts: Vec<FnFacts>,
+}
+
+impl CrateCalls<'_, '_> {
+    pub fn body(&self, f: FnKey) -> Option<BodyId> {
+        self.body_of.get(&f).copied()
+    }
+
+    pub fn fn_facts(&self, f: FnKey) -> Option<FnFacts> {
+        self.body(f).and_then(|b| self.facts.get(b.0).copied())
+    }
+}
+
+/// The resolved call graph: each edge's callee bodies, and the edges out of and into each body.
+pub struct CallGraph {
+    /// Callees of each edge, resolved.
+    pub callees: Vec<Vec<BodyId>>,
+    /// Edge indices leaving each body.
+    pub out_edges: Vec<Vec<usize>>,
+    /// Edge indices whose callees include each body, in edge order.
+    pub in_edges: Vec<Vec<usize>>,
+}
+
+impl CallGraph {
+    /// Resolve every edge to the bodies it may run: a test body is called only from tests,
+    /// candidates of an untyped receiver count for none, a `?` goes to the `From` impls for its
+    /// operand's error type.
+    pub fn build(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> CallGraph {
+        let n = bodies.len();
+        let from_impls: Vec<BodyId> = bodies
+            .iter()
+            .filter(|b| b.is_from_impl && !b.is_test)
+            .map(|b| b.id)
+            .collect();
+        let callees: Vec<Vec<BodyId>> = edges
+            .iter()
+            .map(|e| match &e.callee {
+                Callee::Body(b) if !bodies[b.0].is_test || bodies[e.from.0].is_test => vec![*b],
+                Callee::Body(_) => Vec::new(),
+                // The receiver's type is unknown: no single fn is meant.
+                Callee::Candidates(_) => Vec::new(),
+                Callee::Dispatch(bs) => bs
+                    .iter()
+                    .copied()
+                    .filter(|b| !bodies[b.0].is_test)
+                    .collect(),
+                Callee::FromImpls(source) => from_impls_for(bodies, &from_impls, source),
+            })
+            .collect();
+
+        let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, e) in edges.iter().enumerate() {
+            out_edges[e.from.0].push(i);
+        }
+        let mut in_edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (ei, cs) in callees.iter().enumerate() {
+            for c in cs {
+                if in_edges[c.0].last() != Some(&ei) {
+                    in_edges[c.0].push(ei);
+                }
+            }
+        }
+        CallGraph {
+            callees,
+            out_edges,
+            in_edges,
+        }
+    }
+
+    /// The bodies each body calls, for the summaries.
+    pub fn body_callees(&self) -> Vec<Vec<BodyId>> {
+        self.out_edges
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .flat_map(|&ei| self.callees[ei].iter().copied())
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// The `From` impls a `?` converts through: the one for the operand's error type when the source
+/// tells it (none when no impl takes that type: it is the protocol error already, or converts
+/// otherwise); the only impl when it does not.
+pub fn from_impls_for(
+    bodies: &[BodyInfo<'_>],
+    from_impls: &[BodyId],
+    source: &ErrorSource,
+) -> Vec<BodyId> {
+    let same = |b: &BodyId| -> bool {
+        match (&bodies[b.0].from_source_type, source) {
+            (Some(ErrorSource::Local(a, _)), ErrorSource::Local(b, _)) => a == b,
+            (Some(ErrorSource::External(a)), ErrorSource::External(b)) => a == b,
+            _ => false,
+        }
+    };
+    match source {
+        ErrorSource::Unknown => match from_impls {
+            [one] => vec![*one],
+            _ => Vec::new(),
+        },
+        _ => from_impls.iter().copied().filter(same).collect(),
+    }
+}
+
+/// The variant an edge instantiates its callee with, for `From` impls and error mappings.
+pub fn edge_variant(edge: &CallEdge) -> Option<(ItemId, &str)> {
+    match &edge.callee {
+        Callee::FromImpls(ErrorSource::Local(id, Some(v))) => Some((*id, v.as_str())),
+        _ => edge.variant.as_ref().map(|(id, v)| (*id, v.as_str())),
     }
 }

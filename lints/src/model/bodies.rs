@@ -1,0 +1,244 @@
+//! The bodies the walk visits: every fn of the index (with what the dialect says about it: its
+//! handler kind, tool name, error channel), the closures registered as tool handlers, and const
+//! and static initialisers (error codes can be written there).
+
+use syn::{Expr, ImplItem, Item};
+
+use crate::index::{FnItem, Index, Owner};
+use crate::model::ids::{BodyId, FileId};
+use crate::model::site::ErrorSource;
+use crate::resolve::{DefMap, FnScope};
+use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
+use crate::syntax::{is_cfg_test, type_name};
+use crate::types::resolve_type_item;
+
+#[derive(Clone, Copy)]
+pub enum BodyCode<'a> {
+    Block(&'a syn::Block),
+    Expr(&'a Expr),
+}
+
+/// A body of code: a fn, a closure registered as a tool, or a const initialiser.
+pub struct BodyInfo<'a> {
+    pub id: BodyId,
+    pub file: FileId,
+    /// The fn name (or `tool closure` / the const name).
+    pub name: String,
+    /// For tools: the wire name.
+    pub tool_name: Option<String>,
+    pub kind: Option<HandlerKind>,
+    pub is_test: bool,
+    pub returns: ReturnFacts,
+    pub code: BodyCode<'a>,
+    /// `impl From<X> for <protocol error type>`.
+    pub is_from_impl: bool,
+    /// Parameters of a text type (`&str`, `String`, `impl Into<String>`…) by position (the
+    /// receiver not counted): text they carry may end up in a result this body builds.
+    pub text_params: Vec<(usize, String)>,
+    /// Where its code sits: module and `impl`/trait (for resolving its calls).
+    pub scope: Option<FnScope>,
+    /// The fn's signature (`None` for closures and const initialisers).
+    pub sig: Option<&'a syn::Signature>,
+    /// For `impl From<X> for <protocol error>`: `X`, resolved.
+    pub from_source_type: Option<ErrorSource>,
+}
+
+/// Turn every fn of the index into a body, with what the dialect says about it.
+pub fn fn_bodies<'a, 'd>(
+    index: &Index<'a>,
+    defs: &DefMap<'a>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
+    include_tests: bool,
+) -> Vec<BodyInfo<'a>> {
+    index
+        .fns
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let dialect = dialect_of(f.file);
+            let kind = dialect.and_then(|d| d.handler_kind(f));
+            BodyInfo {
+                id: BodyId(i),
+                file: f.file,
+                name: f.name.clone(),
+                tool_name: (kind == Some(HandlerKind::Tool))
+                    .then(|| dialect.map(|d| d.tool_name(f)).unwrap_or_default()),
+                kind,
+                is_test: f.is_test && !include_tests,
+                returns: dialect.map_or(ReturnFacts::UNKNOWN, |d| {
+                    d.return_facts(kind, &f.sig.output, index)
+                }),
+                code: BodyCode::Block(f.block),
+                is_from_impl: dialect.is_some_and(|d| is_from_impl(f, d)),
+                text_params: text_params(f.sig),
+                scope: defs.fn_scope(f.sig),
+                sig: Some(f.sig),
+                from_source_type: None,
+            }
+        })
+        .collect()
+}
+
+/// `X` of an `impl From<X> for ..` body, resolved in the impl's module.
+pub fn from_source_type(body: &BodyInfo<'_>, f: &FnItem<'_>, defs: &DefMap<'_>) -> ErrorSource {
+    let Some(syn::PathArguments::AngleBracketed(args)) = f.trait_args else {
+        return ErrorSource::Unknown;
+    };
+    let Some(ty) = args.args.iter().find_map(|g| match g {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }) else {
+        return ErrorSource::Unknown;
+    };
+    let local = body
+        .scope
+        .and_then(|s| resolve_type_item(defs, s.module, ty, None));
+    match local {
+        Some(id) => ErrorSource::Local(id, None),
+        None => type_name(ty).map_or(ErrorSource::Unknown, ErrorSource::External),
+    }
+}
+
+/// `(index, name)` of the parameters whose type is text.
+fn text_params(sig: &syn::Signature) -> Vec<(usize, String)> {
+    sig.inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::FnArg::Typed(t) => Some(t),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let syn::Pat::Ident(name) = &*t.pat else {
+                return None;
+            };
+            let ty = quote::ToTokens::to_token_stream(&*t.ty).to_string();
+            let text = ["str", "String", "Into < String >", "Display", "Cow"]
+                .iter()
+                .any(|w| ty.contains(w));
+            text.then(|| (i, name.ident.to_string()))
+        })
+        .collect()
+}
+
+fn is_from_impl(f: &FnItem<'_>, dialect: &Dialect) -> bool {
+    let Owner::Trait {
+        trait_name,
+        self_ty,
+    } = &f.owner
+    else {
+        return false;
+    };
+    if trait_name != "From" || f.name != "from" {
+        return false;
+    }
+    let ty: syn::Type = match syn::parse_str(self_ty) {
+        Ok(t) => t,
+        Err(_) => return false,
+    };
+    dialect.is_protocol_error_type(&ty)
+}
+
+/// A closure registered as a tool handler becomes a body of its own.
+pub fn closure_body<'a>(
+    id: BodyId,
+    file: FileId,
+    closure: &'a Expr,
+    is_test: bool,
+    returns: ReturnFacts,
+    scope: Option<FnScope>,
+) -> BodyInfo<'a> {
+    // `|ctx| Box::pin(async move { .. })`: the async block is the handler.
+    let code = match closure {
+        Expr::Closure(c) => handler_code(&c.body),
+        other => BodyCode::Expr(other),
+    };
+    BodyInfo {
+        id,
+        file,
+        name: "tool closure".to_string(),
+        tool_name: Some("tool closure".to_string()),
+        kind: Some(HandlerKind::Tool),
+        is_test,
+        returns,
+        code,
+        is_from_impl: false,
+        text_params: Vec::new(),
+        scope,
+        sig: None,
+        from_source_type: None,
+    }
+}
+
+fn handler_code(expr: &Expr) -> BodyCode<'_> {
+    match expr {
+        Expr::Call(c) if c.args.len() == 1 => handler_code(&c.args[0]),
+        Expr::Async(a) => BodyCode::Block(&a.block),
+        Expr::Block(b) => BodyCode::Block(&b.block),
+        other => BodyCode::Expr(other),
+    }
+}
+
+/// Const and static initialisers outside test code: error codes can be written there.
+pub fn const_bodies<'a>(
+    files: &[(FileId, &'a syn::File, bool)],
+    first_id: usize,
+) -> Vec<BodyInfo<'a>> {
+    let mut out = Vec::new();
+    for (file, syntax, file_test) in files {
+        if *file_test {
+            continue;
+        }
+        collect_consts(*file, &syntax.items, &mut out, first_id);
+    }
+    out
+}
+
+fn collect_consts<'a>(
+    file: FileId,
+    items: &'a [Item],
+    out: &mut Vec<BodyInfo<'a>>,
+    first_id: usize,
+) {
+    let push = |name: String, expr: &'a Expr, out: &mut Vec<BodyInfo<'a>>| {
+        let id = BodyId(first_id + out.len());
+        out.push(BodyInfo {
+            id,
+            file,
+            name,
+            tool_name: None,
+            kind: None,
+            is_test: false,
+            returns: ReturnFacts {
+                err: ErrChannel::Unknown,
+                err_is_unit: false,
+                ok_is_text: false,
+            },
+            code: BodyCode::Expr(expr),
+            is_from_impl: false,
+            text_params: Vec::new(),
+            scope: None,
+            sig: None,
+            from_source_type: None,
+        });
+    };
+    for item in items {
+        match item {
+            Item::Const(c) => push(c.ident.to_string(), &c.expr, out),
+            Item::Static(s) => push(s.ident.to_string(), &s.expr, out),
+            Item::Mod(m) if !is_cfg_test(&m.attrs) => {
+                if let Some((_, inner)) = &m.content {
+                    collect_consts(file, inner, out, first_id);
+                }
+            }
+            Item::Impl(imp) if !is_cfg_test(&imp.attrs) => {
+                for ii in &imp.items {
+                    if let ImplItem::Const(c) = ii {
+                        push(c.ident.to_string(), &c.expr, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! The semantic model of one crate, built once by [`Model::build`] in named phases: parse →
+//! index and resolve names → syntactic types → SDK dialects → bodies → walk each body into
+//! facts → call graph → per-fn summaries → tool context (reach) → the sites' final context.
+//! Lints only read it.
+//!
+//! Modules, in the order data flows (each imports only those before it):
+//! [`ids`] · [`site`] (data only) · [`bodies`] · [`callgraph`] (call resolution and the
+//! resolved edges) · [`walk`] (one body's facts) · [`summary`] · [`reach`] · this one.
+
+pub mod bodies;
+pub mod callgraph;
+pub mod ids;
+pub mod reach;
+pub mod site;
+pub mod summary;
+pub mod walk;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use crate::index::Index;
+use crate::options::{CrateInput, Options};
+use crate::parse;
+use crate::resolve::{DefMap, PackageFiles};
+use crate::sdk::{Dialect, ErrChannel};
+use crate::source::{FileRole, SourceFile, Span};
+use crate::syntax::{result_error_name, type_name, unwrap_future};
+use crate::types::{FnKey, Types};
+
+use bodies::BodyInfo;
+use callgraph::{CallGraph, CrateCalls};
+use reach::Reach;
+use site::{CallEdge, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
+use summary::Summaries;
+use walk::Walker;
+
+pub use ids::{BodyId, FileId, ItemId};
+
+pub struct ModelFile {
+    pub path: PathBuf,
+    pub role: FileRole,
+    pub report: bool,
+    /// `None` when the bytes are not UTF-8.
+    pub source: Option<Arc<SourceFile>>,
+    /// `None` when the file did not parse.
+    pub syntax: Option<syn::File>,
+    pub failure: Option<parse::ParseFailure>,
+}
+
+/// A panic site with its resolved context.
+#[derive(Clone, Debug)]
+pub struct ContextPanic {
+    pub site: PanicSite,
+    pub context: SiteContext,
+}
+
+pub struct Model {
+    pub files: Vec<ModelFile>,
+    /// The SDK dialects the crate uses (empty when it is not an MCP server we understand),
+    /// the one its manifest names first.
+    pub dialects: Vec<Dialect>,
+    /// Which dialect each file speaks (by its imports, else the crate's first).
+    pub file_dialect: Vec<Option<usize>>,
+    pub sites: Vec<ErrorSite>,
+    pub codes: Vec<CodeSite>,
+    pub panics: Vec<ContextPanic>,
+    /// Fn name → whether each fn of that name is declared to return a `Result` (on first use).
+    fn_returns_result: OnceLock<HashMap<String, Vec<bool>>>,
+}
+
+/// What the phases after parsing produce.
+#[derive(Default)]
+struct Analysis {
+    dialects: Vec<Dialect>,
+    file_dialect: Vec<Option<usize>>,
+    sites: Vec<ErrorSite>,
+    codes: Vec<CodeSite>,
+    panics: Vec<ContextPanic>,
+}
+
+/// What walking every body found, in walk order.
+#[derive(Default)]
+struct Walked {
+    sites: Vec<(ErrorSite, Option<SiteContext>)>,
+    codes: Vec<CodeSite>,
+    panics: Vec<(PanicSite, Option<SiteContext>)>,
+    edges: Vec<CallEdge>,
+}
+
+impl Model {
+    pub fn build(input: &CrateInput, options: &Options) -> Model {
+        // Phase: parse.
+        let files: Vec<ModelFile> = input.files.iter().map(parse_one).collect();
+        let analysis = analyse(&files, input, options);
+        Model {
+            files,
+            dialects: analysis.dialects,
+            file_dialect: analysis.file_dialect,
+            sites: analysis.sites,
+            codes: analysis.codes,
+            panics: analysis.panics,
+            fn_returns_result: OnceLock::new(),
+        }
+    }
+}
+
+/// Every phase after parsing. Nothing but the parse-failure findings when the crate is not an
+/// MCP server we understand.
+fn analyse(files: &[ModelFile], input: &CrateInput, options: &Options) -> Analysis {
+    let parsed: Vec<(FileId, &syn::File, bool)> = files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let test = f.role == FileRole::Test && !options.include_tests;
+            f.syntax.as_ref().map(|s| (FileId(i), s, test))
+        })
+        .collect();
+    // Phase: index and resolve names.
+    let index = Index::build(&parsed);
+    let defs = resolve_names(files, input, &parsed);
+    // Phase: syntactic types.
+    let types = Types::build(&defs);
+    // Phase: SDK dialects.
+    let dialects = detect_dialects(files, input, &index);
+    if dialects.is_empty() {
+        return Analysis::default();
+    }
+    let file_dialect = file_dialects(files.len(), &index, &dialects);
+    let dialect_of = |file: FileId| file_dialect[file.0].map(|i| &dialects[i]);
+    // Phase: bodies.
+    let mut bodies = bodies::fn_bodies(&index, &defs, &dialect_of, options.include_tests);
+    for (body, f) in bodies.iter_mut().zip(&index.fns) {
+        if body.is_from_impl {
+            body.from_source_type = Some(bodies::from_source_type(body, f, &defs));
+        }
+    }
+    let first_const = bodies.len();
+    bodies.extend(bodies::const_bodies(&parsed, first_const));
+    // Phase: walk every body into facts.
+    let calls = crate_calls(&index, &defs, &types, &dialect_of);
+    let walked = walk_bodies(files, &mut bodies, &dialect_of, &index, &calls, options);
+    // Phase: call graph.
+    let graph = CallGraph::build(&bodies, &walked.edges);
+    // Phase: per-fn summaries.
+    let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
+        walked.sites.into_iter().unzip();
+    let summaries = Summaries::compute(&graph.body_callees(), &sites);
+    // Phase: tool context.
+    let reach = Reach::compute(&bodies, &walked.edges, &graph);
+    let edges = &walked.edges;
+    let body_of = |id: BodyId| -> &BodyInfo<'_> { &bodies[id.0] };
+    let mut sites: Vec<ErrorSite> = sites
+        .into_iter()
+        .zip(arms)
+        .map(|(mut site, arm)| {
+            site.context = reach.context_of(body_of(site.body), arm.as_ref());
+            site
+        })
+        .collect();
+    // An arm of an error mapping (`From<AppError>`, `to_mcp(&self)`) is tool context only for
+    // the variants tool code passes in.
+    let mut variants: HashMap<BodyId, Option<Vec<(ItemId, String)>>> = HashMap::new();
+    for site in &mut sites {
+        let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
+            continue;
+        };
+        let passed = variants
+            .entry(site.body)
+            .or_insert_with(|| reach.tool_variants_into(site.body, &bodies, edges));
+        if let Some(passed) = passed {
+            if !passed.is_empty() && !passed.iter().any(|(e, v)| tag.admits(*e, v)) {
+                site.context = SiteContext::Unreached;
+            }
+        }
+    }
+    // A finding at a helper names the tool calls that reach it.
+    let mut callers: HashMap<BodyId, Vec<(FileId, Span)>> = HashMap::new();
+    for site in &mut sites {
+        if !matches!(
+            site.context,
+            SiteContext::Tool {
+                helper: Some(_),
+                ..
+            }
+        ) {
+            continue;
+        }
+        let calls = callers
+            .entry(site.body)
+            .or_insert_with(|| reach.tool_calls_into(site.body, &bodies, edges, 4));
+        site.related.extend(
+            calls
+                .iter()
+                .map(|(f, s)| (*f, *s, "called from tool code here".to_string())),
+        );
+    }
+    let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries);
+    sites.extend(delegated);
+    // Hand-rolled servers: only what an MCP handler reaches is MCP.
+    let handler_only =
+        |file: FileId| dialect_of(file).is_some_and(|d| d.only_handler_code_counts());
+    sites.retain(|s| !(handler_only(s.file) && s.context == SiteContext::Unreached));
+    let codes = walked
+        .codes
+        .into_iter()
+        .filter(|c| {
+            !handler_only(c.file)
+                || reach.context_of(body_of(c.body), None) != SiteContext::Unreached
+        })
+        .collect();
+    let panics = walked
+        .panics
+        .into_iter()
+        .map(|(site, arm)| ContextPanic {
+            context: reach.context_of(body_of(site.body), arm.as_ref()),
+            site,
+        })
+        .collect();
+    Analysis {
+        dialects,
+        file_dialect,
+        sites,
+        codes,
+        panics,
+    }
+}
+
+/// The crate's module tree and names, resolved.
+fn resolve_names<'a>(
+    files: &[ModelFile],
+    input: &CrateInput,
+    parsed: &[(FileId, &'a syn::File, bool)],
+) -> DefMap<'a> {
+    let package: Vec<(FileId, Option<PathBuf>, &syn::File, bool)> = parsed
+        .iter()
+        .map(|(id, syntax, test)| {
+            let path = &files[id.0].path;
+            // Paths are under the package root, or already relative to it.
+            let relative = match &input.root {
+                Some(root) => match path.strip_prefix(root) {
+                    Ok(p) => Some(p.to_path_buf()),
+                    Err(_) => path.is_relative().then(|| path.clone()),
+                },
+                None => None,
+            };
+            (*id, relative, *syntax, *test)
+        })
+        .collect();
+    let dependencies: Vec<(String, String)> = input
+        .manifest
+        .iter()
+        .flat_map(|m| m.dependencies.iter())
+        .map(|d| (d.name.clone(), d.name.clone()))
+        .collect();
+    let package_name = input
+        .manifest
+        .as_ref()
+        .and_then(|m| m.package_name.as_deref());
+    DefMap::build(&PackageFiles {
+        files: &package,
+        package_name,
+        dependencies,
+    })
+}
+
+/// The SDK dialects the crate uses, by its manifest and its text.
+fn detect_dialects(files: &[ModelFile], input: &CrateInput, index: &Index<'_>) -> Vec<Dialect> {
+    let texts: Vec<&str> = files
+        .iter()
+        .filter_map(|f| f.source.as_ref().map(|s| s.text.as_str()))
+        .collect();
+    Dialect::detect_all(input.manifest.as_ref(), index, |needle| {
+        texts.iter().any(|t| t.contains(needle))
+    })
+}
+
+/// Which dialect each file speaks: the one its imports claim, else the crate's first.
+fn file_dialects(files: usize, index: &Index<'_>, dialects: &[Dialect]) -> Vec<Option<usize>> {
+    (0..files)
+        .map(|i| {
+            let imports = index.imports.get(i);
+            let claimed = imports.and_then(|imp| {
+                dialects
+                    .iter()
+                    .position(|d| d.claims(&mut imp.names.values().chain(imp.globs.iter())))
+            });
+            claimed.or(Some(0))
+        })
+        .collect()
+}
+
+/// What every body's walk shares: the resolver's tables, each fn's body and what its signature
+/// says.
+fn crate_calls<'r, 'a, 'd>(
+    index: &Index<'a>,
+    defs: &'r DefMap<'a>,
+    types: &'r Types<'a>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
+) -> CrateCalls<'r, 'a> {
+    let facts: Vec<FnFacts> = index
+        .fns
+        .iter()
+        .map(|f| {
+            let Some(dialect) = dialect_of(f.file) else {
+                return FnFacts::default();
+            };
+            FnFacts {
+                protocol: dialect.return_facts(None, &f.sig.output, index).err
+                    == ErrChannel::Protocol,
+                tool_error: matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
+                    if result_error_name(unwrap_future(ty))
+                        .is_some_and(|e| dialect.is_tool_error_type_name(&e))),
+            }
+        })
+        .collect();
+    let body_of: HashMap<FnKey, BodyId> = index
+        .fns
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.sig as *const syn::Signature, BodyId(i)))
+        .collect();
+    CrateCalls {
+        defs,
+        types,
+        body_of,
+        facts,
+    }
+}
+
+/// Walk every body once; closures registered as tools become bodies and are walked too.
+fn walk_bodies<'a, 'd>(
+    files: &[ModelFile],
+    bodies: &mut Vec<BodyInfo<'a>>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
+    index: &Index<'a>,
+    calls: &CrateCalls<'_, 'a>,
+    options: &Options,
+) -> Walked {
+    let mut walked = Walked::default();
+    let mut next = 0;
+    while next < bodies.len() {
+        let body = &bodies[next];
+        next += 1;
+        let (Some(source), Some(dialect)) =
+            (files[body.file.0].source.clone(), dialect_of(body.file))
+        else {
+            continue;
+        };
+        let walker = Walker::new(
+            dialect,
+            index,
+            &source,
+            body,
+            calls,
+            &options.server_fault_markers,
+        );
+        let facts = walker.walk();
+        let (file, is_test, scope) = (body.file, body.is_test, body.scope);
+        if !is_test {
+            walked.codes.extend(facts.codes);
+            walked.sites.extend(facts.sites);
+            walked.panics.extend(facts.panics);
+        }
+        walked.edges.extend(facts.calls);
+        for closure in facts.closures {
+            let id = BodyId(bodies.len());
+            let returns = dialect.closure_returns();
+            bodies.push(bodies::closure_body(
+                id, file, closure, is_test, returns, scope,
+            ));
+        }
+    }
+    walked
+}
+
+impl Model {
+    /// Whether every fn of the crate named `name` (items, impls, traits, nested fns) is declared
+    /// to return a `Result`, its future's output included; false when there is none.
+    pub fn fns_return_result(&self, name: &str) -> bool {
+        use syn::visit::Visit;
+        struct Sigs(HashMap<String, Vec<bool>>);
+        impl<'v> Visit<'v> for Sigs {
+            fn visit_signature(&mut self, sig: &'v syn::Signature) {
+                let result = match &sig.output {
+                    syn::ReturnType::Type(_, ty) => {
+                        type_name(unwrap_future(ty)).is_some_and(|n| n == "Result")
+                    }
+                    syn::ReturnType::Default => false,
+                };
+                self.0
+                    .entry(sig.ident.to_string())
+                    .or_default()
+                    .push(result);
+            }
+        }
+        let all = self.fn_returns_result.get_or_init(|| {
+            let mut sigs = Sigs(HashMap::new());
+            for syntax in self.files.iter().filter_map(|f| f.syntax.as_ref()) {
+                sigs.visit_file(syntax);
+            }
+            sigs.0
+        });
+        all.get(name).is_some_and(|r| r.iter().all(|r| *r))
+    }
+
+    /// The dialect a file speaks; `None` when the crate is not an MCP server we understand.
+    pub fn dialect_of(&self, file: FileId) -> Option<&Dialect> {
+        self.file_dialect
+            .get(file.0)
+            .copied()
+            .flatten()
+            .map(|i| &self.dialects[i])
+    }
+
+    /// Whether the crate uses an MCP SDK (or hand-rolls the protocol) at all.
+    pub fn is_mcp(&self) -> bool {
+        !self.dialects.is_empty()
+    }
+}
+
+fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
+    let (source, syntax, failure) = match parse::decode(&f.contents) {
+        Err(e) => (None, None, Some(e)),
+        Ok(text) => {
+            let source = Arc::new(SourceFile::new(f.path.clone(), text));
+            let result = parse::parse(&source);
+            // proc-macro2 keeps every parsed file's text per thread: release it now that the
+            // spans we need are plain offsets.
+            match result {
+                Ok(file) => (Some(source), Some(file), None),
+                Err(e) => (Some(source), None, Some(e)),
+            }
+        }
+    };
+    ModelFile {
+        path: f.path.clone(),
+        role: f.role,
+        report: f.report,
+        source,
+        syntax,
+        failure,
+    }
+}

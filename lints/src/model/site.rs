@@ -1,0 +1,329 @@
+//! What the model knows about one crate's failures, as plain data: error sites, code sites,
+//! panic sites, the call edges between bodies and the context a site ends up in. The walk
+//! ([`super::walk`]) builds them, the call graph and reach refine them, the lints read them.
+//! Nothing here looks at syntax.
+
+use crate::model::ids::{BodyId, FileId};
+use crate::resolve::ItemId;
+use crate::source::Span;
+use crate::text::MessageText;
+
+/// Which way a failure or result reaches the client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// A tool result with `isError: true`: the model reads it.
+    ToolError,
+    /// A tool result without `isError`: the model takes it as success.
+    ToolSuccess,
+    /// A JSON-RPC error response: hosts log it; the model rarely sees it.
+    Protocol,
+}
+
+/// Where a site sits, once tool context is resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SiteContext {
+    /// In a tool handler (or a helper only tools reach); `tools` names them.
+    Tool {
+        tools: Vec<String>,
+        helper: Option<String>,
+    },
+    /// The dispatcher's fallback arm for a tool name it does not know.
+    UnknownToolArm { binding: String },
+    /// In a helper that tools *and* other code reach: reported at each tool's call instead.
+    SharedHelper { helper: String },
+    /// Resource, prompt, completion… handlers: protocol errors belong there.
+    OtherHandler,
+    /// Code no handler reaches (by the name-based call map).
+    Unreached,
+}
+
+impl SiteContext {
+    pub fn is_tool(&self) -> bool {
+        matches!(self, SiteContext::Tool { .. })
+    }
+
+    /// Handler code that answers tool calls: tools, helpers they reach, the unknown-tool arm.
+    pub fn answers_tool_calls(&self) -> bool {
+        matches!(
+            self,
+            SiteContext::Tool { .. }
+                | SiteContext::UnknownToolArm { .. }
+                | SiteContext::SharedHelper { .. }
+        )
+    }
+
+    /// "tool `a`" / "tools `a`, `b`", for messages.
+    pub fn describe_tools(&self) -> Option<String> {
+        let SiteContext::Tool { tools, .. } = self else {
+            return None;
+        };
+        let quoted: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+        Some(match quoted.len() {
+            1 => format!("tool {}", quoted[0]),
+            _ => format!("tools {}", quoted.join(", ")),
+        })
+    }
+
+    /// "tool `a` reports" / "tools `a`, `b` report": the tools as the subject of `verb` (given in
+    /// its singular form, e.g. "reports").
+    pub fn tools_subject(&self, verb: &str) -> String {
+        let (tools, plural) = match self {
+            SiteContext::Tool { tools, .. } => {
+                (self.describe_tools().unwrap_or_default(), tools.len() > 1)
+            }
+            _ => ("tool code".to_string(), false),
+        };
+        let verb = if plural {
+            verb.strip_suffix('s').unwrap_or(verb)
+        } else {
+            verb
+        };
+        format!("{tools} {verb}")
+    }
+
+    /// A note naming the helper and the tools that reach it, for findings inside helpers.
+    pub fn helper_note(&self) -> Option<String> {
+        match self {
+            SiteContext::Tool {
+                helper: Some(helper),
+                ..
+            } => Some(format!(
+                "built in helper `{helper}`, which only tool code calls: reached from {}",
+                self.describe_tools().unwrap_or_default()
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl ErrorSite {
+    /// The message as it should appear in a suggested fix: the user's own expression, else a
+    /// placeholder.
+    pub fn message_for_fix(&self) -> String {
+        if let Some(src) = &self.message_source {
+            return src.clone();
+        }
+        match self.texts.first() {
+            Some(MessageText::Literal { value, .. }) if !value.trim().is_empty() => {
+                format!("{value:?}")
+            }
+            _ => "\"<what failed and what to do instead>\"".to_string(),
+        }
+    }
+
+    /// Whether its text says the thing looked up is not there ("not found", "expired").
+    pub fn says_missing(&self) -> bool {
+        const MISSING: &[&str] = &[
+            "not found",
+            "expired",
+            "unknown",
+            "no such",
+            "does not exist",
+            "doesn't exist",
+            "invalid",
+            "missing",
+            "no longer",
+            "not exist",
+            "closed",
+        ];
+        self.texts.iter().any(|t| {
+            let known = t.known_lowercase();
+            MISSING.iter().any(|m| known.contains(m))
+        })
+    }
+
+    /// Whether it was re-reported at a call into a shared helper.
+    pub fn is_delegated(&self) -> bool {
+        matches!(
+            self.origin,
+            Origin::HelperCall { .. } | Origin::TextArgument { .. }
+        )
+    }
+
+    /// Whether its text was passed in by a call (`fail(id, "invalid input")`): the text lints
+    /// judge it there.
+    pub fn is_text_argument(&self) -> bool {
+        matches!(self.origin, Origin::TextArgument { .. })
+    }
+
+    /// How it was built, for messages (`McpError::internal_error`).
+    pub fn built_with(&self) -> String {
+        match &self.origin {
+            Origin::Constructor(c) => format!("`{c}`"),
+            Origin::ToolErr => "`Err(..)`".to_string(),
+            Origin::IsErrorAssignment => "`is_error = Some(true)`".to_string(),
+            Origin::TextValue => "text".to_string(),
+            Origin::HelperCall {
+                helper,
+                constructor,
+                ..
+            } => format!("`{constructor}` in helper `{helper}`"),
+            Origin::QuestionMark => "`?`".to_string(),
+            Origin::TextArgument { helper, .. } => format!("`{helper}(..)`"),
+        }
+    }
+}
+
+/// How the site was written, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// An SDK constructor or struct literal (`McpError::internal_error`, `CallToolResult::error`).
+    Constructor(String),
+    /// `Err(..)` of a tool whose error type the SDK turns into an isError result.
+    ToolErr,
+    /// `r.is_error = Some(true)`.
+    IsErrorAssignment,
+    /// Text returned as the success value of a text-returning tool.
+    TextValue,
+    /// A call into a helper shared with non-tool code; `built_at` is the helper's construction.
+    HelperCall {
+        helper: String,
+        built_at: Span,
+        constructor: String,
+    },
+    /// `?` converting through the crate's `impl From<X> for` the protocol error type.
+    QuestionMark,
+    /// A call passing the text of a result or error a helper builds (`fail(id, "..")`).
+    TextArgument { helper: String, built_at: Span },
+}
+
+/// Facts about the failure path an expression is on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathFacts {
+    /// Inside an `Err(e) =>` arm, `if let Err(e)`, `let Ok(..) else`, or a `map_err` /
+    /// `unwrap_or_else` / `ok_or_else` closure.
+    pub on_failure_path: bool,
+    /// The failure is a lookup miss (`get`/`remove` → `None`/`Err`) on a runtime key.
+    pub lookup_miss: bool,
+    /// That lookup's key or store names a handle (`sessions.get(&session_id)`), not a search.
+    pub handle_lookup: bool,
+    /// The failed operation or the message marks a genuine server fault (poisoned lock,
+    /// `JoinError`, serialising the server's own output, cancellation, internal channels).
+    pub server_fault: bool,
+    /// The failure is about the request's shape (arguments missing or not an object, a required
+    /// field absent or of the wrong JSON type, request metadata), not an argument's value.
+    pub schema_level: bool,
+    /// The built value mentions the error binding (`format!("Error: {e}")`).
+    pub uses_error: bool,
+}
+
+/// What a crate fn's signature says, for its callers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FnFacts {
+    /// It returns the protocol error type.
+    pub protocol: bool,
+    /// It returns the SDK's tool error type (`Result<_, CallToolError>`).
+    pub tool_error: bool,
+}
+
+/// The error type of a value `?` converts, as far as the source tells.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorSource {
+    /// A crate type (and the variant, when the value is built right there).
+    Local(ItemId, Option<String>),
+    /// Another crate's type, by its last name (`Error` of `std::io::Error`).
+    External(String),
+    Unknown,
+}
+
+/// One error site.
+#[derive(Clone, Debug)]
+pub struct ErrorSite {
+    pub file: FileId,
+    pub span: Span,
+    pub channel: Channel,
+    /// The JSON-RPC code, for protocol errors whose code is static.
+    pub code: Option<i64>,
+    /// The message (protocol errors) or text blocks (tool results).
+    pub texts: Vec<MessageText>,
+    /// The source text of the message expression (protocol errors), for help texts.
+    pub message_source: Option<String>,
+    /// The body's text parameter the message comes from (`fn fail(text: &str)`), so each call's
+    /// argument is the text.
+    pub text_param: Option<usize>,
+    /// Tool results statically known to have no readable content.
+    pub empty_content: bool,
+    pub origin: Origin,
+    pub context: SiteContext,
+    pub path: PathFacts,
+    /// The body it was found in.
+    pub body: BodyId,
+    /// Built in a `match` arm over a crate enum: the variants that reach it (a `From` impl or a
+    /// `to_mcp(&self)` mapping), so a call that passes one variant gets only its arm.
+    pub variant: Option<VariantTag>,
+    /// Other places that explain it: where a helper builds it, or the tool calls that reach it.
+    pub related: Vec<(FileId, Span, String)>,
+}
+
+/// The variants of a crate enum that reach a site.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VariantTag {
+    /// An arm naming these variants.
+    Is(ItemId, Vec<String>),
+    /// A catch-all arm: every variant but these.
+    Otherwise(ItemId, Vec<String>),
+}
+
+impl VariantTag {
+    /// Whether a value of variant `v` of `e` reaches it.
+    pub fn admits(&self, e: ItemId, v: &str) -> bool {
+        match self {
+            VariantTag::Is(id, vs) => *id != e || vs.iter().any(|x| x == v),
+            VariantTag::Otherwise(id, vs) => *id != e || !vs.iter().any(|x| x == v),
+        }
+    }
+}
+
+/// An error code written in an error-code position.
+#[derive(Clone, Debug)]
+pub struct CodeSite {
+    pub file: FileId,
+    pub span: Span,
+    pub value: i64,
+    pub written: String,
+    /// Written by the SDK's name for it (`resource_not_found(..)`, `ErrorCode::RESOURCE_NOT_FOUND`)
+    /// rather than as a number.
+    pub named: bool,
+    /// The body it was found in.
+    pub body: BodyId,
+}
+
+/// `unwrap`, `expect`, `panic!` and friends.
+#[derive(Clone, Debug)]
+pub struct PanicSite {
+    pub file: FileId,
+    pub span: Span,
+    pub what: String,
+    pub body: BodyId,
+}
+
+/// A call from one body to functions of the crate, by name.
+#[derive(Clone, Debug)]
+pub struct CallEdge {
+    pub from: BodyId,
+    pub callee: Callee,
+    pub span: Span,
+    pub context_override: Option<SiteContext>,
+    /// The failure path at the call (`spawn_blocking(..).await.map_err(helper)` is a server
+    /// fault whatever `helper` builds).
+    pub path: PathFacts,
+    /// The call's arguments read as text (receiver not counted).
+    pub args: Vec<MessageText>,
+    /// The enum variant the call's receiver or first argument builds right there
+    /// (`AppError::NotFound(..).to_mcp()`), by enum and variant name.
+    pub variant: Option<(ItemId, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// One crate fn, resolved by path, import or receiver type.
+    Body(BodyId),
+    /// One of these crate methods (the receiver's type is not written): they count only where
+    /// they agree.
+    Candidates(Vec<BodyId>),
+    /// Every one of these may run (a call on a trait object).
+    Dispatch(Vec<BodyId>),
+    /// `?` converting into the protocol error type through the crate's `From` impls, with the
+    /// operand's error type as far as the source tells it.
+    FromImpls(ErrorSource),
+}

@@ -1,0 +1,358 @@
+//! Calls out of a body: the edge each call into the crate's own fns makes (with the text its
+//! arguments carry and the variant it passes), `?` and the `From` conversions it goes through,
+//! and the error type or enum variant of the value a call or `?` converts.
+
+use syn::{Expr, Pat};
+
+use super::failure::{Frame, FrameKind};
+use super::Walker;
+use crate::index::Index;
+use crate::model::callgraph::Target;
+use crate::model::ids::{BodyId, ItemId};
+use crate::model::site::{CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin, VariantTag};
+use crate::sdk::{ContentFacts, Dialect, ErrChannel, ReturnFacts, TryMeaning};
+use crate::source::Span;
+use crate::syntax::{
+    path_segments, result_error_type, strip_await, tail_expr, type_name, unwrap_future,
+};
+use crate::text::{message_from_expr, MessageText};
+use crate::types::{resolve_type_item, FnKey};
+
+impl<'a> Walker<'a, '_> {
+    /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`).
+    pub(super) fn call_edge<'x>(
+        &mut self,
+        target: Target,
+        call: &dyn syn::spanned::Spanned,
+        variant_arg: Option<&'a Expr>,
+        args: impl IntoIterator<Item = &'x Expr>,
+    ) {
+        // Spans cost a token walk: only for calls into the crate's own fns.
+        let Some(callee) = self.callee(target) else {
+            return;
+        };
+        let range = call.span().byte_range();
+        let span = self.file.span(range.start, range.end);
+        self.push_edge(callee, span, None);
+        if let Some(v) = variant_arg {
+            let variant = self.resolver.variant_of(v, &self.locals);
+            if let Some(edge) = self.facts.calls.last_mut() {
+                edge.variant = variant;
+            }
+        }
+        let texts = args
+            .into_iter()
+            .map(|a| message_from_expr(a, self.file))
+            .collect();
+        if let Some(edge) = self.facts.calls.last_mut() {
+            edge.args = texts;
+        }
+    }
+
+    /// The crate body (or candidate bodies) a call target is.
+    pub(super) fn callee(&self, target: Target) -> Option<Callee> {
+        let dispatch = matches!(target, Target::Dispatch(_));
+        match target {
+            Target::Fn(f) => self.calls.body(f).map(Callee::Body),
+            Target::Candidates(fs) | Target::Dispatch(fs) => {
+                let bodies: Vec<BodyId> = fs.iter().filter_map(|f| self.calls.body(*f)).collect();
+                match bodies.as_slice() {
+                    [] => None,
+                    [one] => Some(Callee::Body(*one)),
+                    _ if dispatch => Some(Callee::Dispatch(bodies)),
+                    _ => Some(Callee::Candidates(bodies)),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// What the signature of the crate fn an expression calls says; for candidates of an
+    /// untyped receiver, what they all say (`None` when they disagree).
+    pub(super) fn called_facts(&self, expr: &Expr) -> Option<FnFacts> {
+        match self.call_target(expr)? {
+            Target::Fn(f) => self.calls.fn_facts(f),
+            Target::Candidates(fs) | Target::Dispatch(fs) => {
+                let facts: Vec<FnFacts> =
+                    fs.iter().filter_map(|f| self.calls.fn_facts(*f)).collect();
+                let first = *facts.first()?;
+                facts
+                    .iter()
+                    .all(|f| f.protocol == first.protocol && f.tool_error == first.tool_error)
+                    .then_some(first)
+            }
+            _ => None,
+        }
+    }
+
+    /// The crate fn an expression calls (`f(..)`, `x.m(..)`, through `.await`).
+    pub(super) fn called_fn(&self, expr: &Expr) -> Option<FnKey> {
+        match self.call_target(expr)? {
+            Target::Fn(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Where the call an expression makes goes (`f(..)`, `x.m(..)`, through `.await`).
+    pub(super) fn call_target(&self, expr: &Expr) -> Option<Target> {
+        Some(match strip_await(expr) {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => self.resolver.path_target(p, &self.locals),
+                _ => return None,
+            },
+            Expr::MethodCall(m) => {
+                self.resolver
+                    .method_target(&m.receiver, &m.method.to_string(), &self.locals)
+            }
+            _ => return None,
+        })
+    }
+
+    /// An edge with the failure path at the call; `failing` is the operation whose error the
+    /// callee receives (the receiver of `.map_err(helper)`, the operand of `?`).
+    pub(super) fn push_edge(&mut self, callee: Callee, span: Span, failing: Option<&'a Expr>) {
+        if let Some(cause) = failing {
+            self.frames.push(Frame {
+                kind: FrameKind::Failure,
+                binding: None,
+                cause: Some(cause),
+                definite: false,
+            });
+        }
+        let path = self.path_facts(&proc_macro2::TokenStream::new(), &[]);
+        if failing.is_some() {
+            self.frames.pop();
+        }
+        self.facts.calls.push(CallEdge {
+            from: self.body.id,
+            callee,
+            span,
+            context_override: self.arm.clone(),
+            path,
+            args: Vec::new(),
+            variant: None,
+        });
+    }
+
+    /// `?` in a body whose error type is the protocol error: unless the operand already builds
+    /// that type, the crate's `impl From<X> for` it does the conversion.
+    pub(super) fn try_operand(&mut self, t: &'a syn::ExprTry) {
+        let operand = strip_await(&t.expr);
+        if self.body.returns.err != ErrChannel::Protocol {
+            return;
+        }
+        let tool_error = self.operand_error_is_tool_error(operand);
+        // A crate error value (`.map_err(|_| AppError::Busy)`) is converted by `From`.
+        let crate_error = matches!(self.operand_error_type(operand), ErrorSource::Local(..));
+        if !tool_error
+            && !crate_error
+            && (explicit_conversion(operand, self.dialect, self.index, &self.body.returns)
+                || self.dialect.is_sdk_fallible_call(operand)
+                || self.returns_protocol_error(operand))
+        {
+            return;
+        }
+        let span = self.file.span_of(t);
+        match self.dialect.try_meaning(&self.body.returns, tool_error) {
+            TryMeaning::Nothing => {}
+            TryMeaning::FromImpls => {
+                let source = self.operand_error_type(operand);
+                self.push_edge(Callee::FromImpls(source), span, Some(operand))
+            }
+            TryMeaning::Protocol(code) => {
+                // The SDK's own conversion: the `?` is where the protocol error is made.
+                self.frames.push(Frame {
+                    kind: FrameKind::Failure,
+                    binding: None,
+                    cause: Some(operand),
+                    definite: false,
+                });
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![MessageText::Opaque],
+                };
+                self.add_site(
+                    t,
+                    span,
+                    Channel::Protocol,
+                    Some(code),
+                    content,
+                    Origin::QuestionMark,
+                );
+                self.frames.pop();
+            }
+        }
+    }
+
+    /// `.map_err(CallToolError::new)`, or a crate fn declared to return the SDK's tool error
+    /// type: `?` then goes through the SDK's conversion of that type.
+    pub(super) fn operand_error_is_tool_error(&self, operand: &Expr) -> bool {
+        match operand {
+            Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
+                Some(Expr::Path(p)) => {
+                    let segs = path_segments(&p.path);
+                    segs.len() >= 2 && self.dialect.is_tool_error_type_name(&segs[segs.len() - 2])
+                }
+                _ => false,
+            },
+            _ => self.called_facts(operand).is_some_and(|f| f.tool_error),
+        }
+    }
+
+    /// A call to a crate fn declared to return the protocol error type.
+    pub(super) fn returns_protocol_error(&self, expr: &Expr) -> bool {
+        self.called_facts(expr).is_some_and(|f| f.protocol)
+    }
+
+    /// Which variants of crate enum `e` reach an arm whose pattern is `pat`: the ones it names,
+    /// or, for a catch-all, the ones no other arm names.
+    pub(super) fn variant_tag(
+        &self,
+        e: ItemId,
+        pat: &Pat,
+        arms: &[syn::Arm],
+    ) -> Option<VariantTag> {
+        let named = |p: &Pat| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut cases = vec![p];
+            while let Some(p) = cases.pop() {
+                let path = match p {
+                    Pat::TupleStruct(t) => Some(&t.path),
+                    Pat::Struct(s) => Some(&s.path),
+                    Pat::Path(p) => Some(&p.path),
+                    Pat::Ident(i) if i.subpat.is_none() => None,
+                    Pat::Or(o) => {
+                        cases.extend(o.cases.iter());
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(last) = path.and_then(|p| p.segments.last()) {
+                    out.push(last.ident.to_string());
+                }
+            }
+            out
+        };
+        if !matches!(self.calls.defs.item(e).syntax, syn::Item::Enum(_)) {
+            return None;
+        }
+        let own = named(pat);
+        if !own.is_empty() {
+            return Some(VariantTag::Is(e, own));
+        }
+        let catch_all =
+            matches!(pat, Pat::Wild(_)) || matches!(pat, Pat::Ident(i) if i.subpat.is_none());
+        if !catch_all {
+            return None;
+        }
+        let others: Vec<String> = arms.iter().flat_map(|a| named(&a.pat)).collect();
+        Some(VariantTag::Otherwise(e, others))
+    }
+
+    /// The error type of what `?` (or `.map_err(From::from)`) converts: the error type the
+    /// called crate fn declares (`fn load_zone(..) -> Result<_, ZoneError>`), the variant a
+    /// `.map_err(|_| AppError::X)` builds, else unknown.
+    pub(super) fn operand_error_type(&self, operand: &Expr) -> ErrorSource {
+        let operand = strip_await(operand);
+        if let Expr::MethodCall(mc) = operand {
+            if mc.method == "map_err" || mc.method == "ok_or" || mc.method == "ok_or_else" {
+                let value = match mc.args.first() {
+                    Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
+                    Some(other) if mc.method == "ok_or" => Some(other),
+                    _ => None,
+                };
+                if let Some(v) = value {
+                    return self.error_value_source(v);
+                }
+            }
+        }
+        let Some(f) = self.called_fn(operand) else {
+            return ErrorSource::Unknown;
+        };
+        let Some(scope) = self.calls.types.scope_of(f) else {
+            return ErrorSource::Unknown;
+        };
+        // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
+        let sig = unsafe { &*f };
+        let syn::ReturnType::Type(_, ty) = &sig.output else {
+            return ErrorSource::Unknown;
+        };
+        let ty = unwrap_future(ty);
+        let Some(err) = result_error_type(ty) else {
+            return ErrorSource::Unknown;
+        };
+        let self_ty = self.calls.types.self_type(scope);
+        match resolve_type_item(self.calls.defs, scope.module, err, self_ty) {
+            Some(id) => ErrorSource::Local(id, None),
+            None => type_name(err).map_or(ErrorSource::Unknown, ErrorSource::External),
+        }
+    }
+
+    /// The error type of a value given to `Err(..)` / `.into()` / `From::from(..)`.
+    pub(super) fn error_value_source(&self, value: &Expr) -> ErrorSource {
+        let value = match value {
+            Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => &*m.receiver,
+            Expr::Call(c) if c.args.len() == 1 && is_from_conversion(value) => &c.args[0],
+            other => other,
+        };
+        if let Some((e, v)) = self.resolver.variant_of(value, &self.locals) {
+            return ErrorSource::Local(e, Some(v));
+        }
+        match self.resolver.type_of(value, &self.locals) {
+            Some(id) => ErrorSource::Local(id, None),
+            None => ErrorSource::Unknown,
+        }
+    }
+}
+
+/// `e.into()`, `McpError::from(e)`, `From::from(e)`.
+pub(super) fn is_from_conversion(expr: &Expr) -> bool {
+    match expr {
+        Expr::MethodCall(m) => m.method == "into" && m.args.is_empty(),
+        Expr::Call(c) => {
+            c.args.len() == 1
+                && matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "from"))
+        }
+        _ => false,
+    }
+}
+
+/// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
+/// construction of the error type, so `?` converts nothing.
+pub(super) fn explicit_conversion(
+    expr: &Expr,
+    dialect: &Dialect,
+    index: &Index<'_>,
+    returns: &ReturnFacts,
+) -> bool {
+    let Expr::MethodCall(mc) = expr else {
+        return false;
+    };
+    let method = mc.method.to_string();
+    if !matches!(
+        method.as_str(),
+        "map_err" | "ok_or" | "ok_or_else" | "or_else"
+    ) {
+        return false;
+    }
+    let Some(arg) = mc.args.first() else {
+        return false;
+    };
+    let value = match arg {
+        Expr::Closure(c) => tail_expr(&c.body),
+        // A helper fn: its own body is linted through the call map.
+        Expr::Path(p) => {
+            let last = p.path.segments.last().map(|s| s.ident.to_string());
+            return !matches!(last.as_deref(), Some("from") | Some("into"));
+        }
+        other => other,
+    };
+    match value {
+        Expr::Call(c) => {
+            dialect.construction_of_call(c, index, returns).is_some()
+                || !matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2 && index.local_types.contains(&p.path.segments[p.path.segments.len() - 2].ident.to_string()))
+        }
+        Expr::Struct(s) => dialect.construction_of_struct(s, index).is_some(),
+        _ => true,
+    }
+}

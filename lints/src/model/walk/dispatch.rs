@@ -1,0 +1,265 @@
+//! Tool-name dispatch: a dispatcher's `match name { "add" => .., other => .. }` or
+//! `if name == "add" { .. } else { .. }` gives each arm the tool it answers, and the catch-all
+//! the unknown-tool context; a failed tool-enum conversion (`Tools::try_from(params)?`) is the
+//! unknown-tool answer itself.
+
+use syn::visit::{self, Visit};
+use syn::{Expr, Pat};
+
+use super::failure::calls_any;
+use super::Walker;
+use crate::model::site::{Channel, Origin, SiteContext};
+use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
+use crate::syntax::{strip_await, tail_expr, TokensString};
+use crate::text::MessageText;
+
+impl<'a> Walker<'a, '_> {
+    /// The tool-name `match` of a dispatcher: literal arms are tools, the catch-all is the
+    /// unknown-tool branch.
+    pub(super) fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
+        let scrutinee = m.expr.to_token_stream_string();
+        // A helper routing by a tool name of its own (`match tool { "lint" => .., other => .. }`).
+        let tool_router = self.arm.is_none()
+            && self.body.kind != Some(HandlerKind::Other)
+            && scrutinee
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == "tool" || w == "tool_name");
+        if !dispatcher && !self.in_tool_call_arm && !tool_router {
+            return false;
+        }
+        if !scrutinee.contains("name") && !tool_router {
+            return false;
+        }
+        let literal_arms = m
+            .arms
+            .iter()
+            .filter(|a| literal_names(&a.pat).is_some())
+            .count();
+        let catch_all = m.arms.iter().any(|a| catch_all_binding(&a.pat).is_some());
+        if literal_arms == 0 || !catch_all {
+            return false;
+        }
+        self.visit_expr(&m.expr);
+        for arm in &m.arms {
+            let context = match (literal_names(&arm.pat), catch_all_binding(&arm.pat)) {
+                (Some(names), _) => SiteContext::Tool {
+                    tools: names,
+                    helper: None,
+                },
+                (None, Some(binding)) => SiteContext::UnknownToolArm {
+                    binding: if binding == "_" {
+                        name_expression(&scrutinee)
+                    } else {
+                        binding
+                    },
+                },
+                _ => continue,
+            };
+            let outer = self.arm.replace(context);
+            let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+            if let Some((_, guard)) = &arm.guard {
+                self.visit_expr(guard);
+            }
+            self.visit_expr(&arm.body);
+            self.arm = outer;
+            self.in_tool_call_arm = in_tool_call_arm;
+        }
+        true
+    }
+
+    /// `if name == "a" { .. } else if name == "b" { .. } else { unknown }` in a dispatcher.
+    pub(super) fn dispatch_if(&mut self, i: &'a syn::ExprIf) -> bool {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
+        if !(dispatcher || self.in_tool_call_arm) {
+            return false;
+        }
+        // `if name != "export" { unknown }`: a guard before the one tool's code.
+        if let Some((_, name)) = tool_name_guard(&i.cond) {
+            self.visit_expr(&i.cond);
+            let outer = self
+                .arm
+                .replace(SiteContext::UnknownToolArm { binding: name });
+            self.visit_block(&i.then_branch);
+            self.arm = outer;
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+            return true;
+        }
+        if tool_name_test(&i.cond).is_none() {
+            return false;
+        }
+        let mut branch = i;
+        loop {
+            let Some((literal, name)) = tool_name_test(&branch.cond) else {
+                // An `else if` that tests something else: not a plain dispatch; visit normally.
+                visit::visit_expr_if(self, branch);
+                return true;
+            };
+            self.visit_expr(&branch.cond);
+            let outer = self.arm.replace(SiteContext::Tool {
+                tools: vec![literal],
+                helper: None,
+            });
+            let in_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+            self.visit_block(&branch.then_branch);
+            match branch.else_branch.as_ref().map(|(_, e)| &**e) {
+                Some(Expr::If(next)) => {
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    branch = next;
+                }
+                Some(last) => {
+                    self.arm = Some(SiteContext::UnknownToolArm { binding: name });
+                    self.visit_expr(last);
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    return true;
+                }
+                None => {
+                    self.arm = outer;
+                    self.in_tool_call_arm = in_arm;
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// `MyTools::try_from(params).map_err(CallToolError::new)?` in a dispatcher: the tool-enum
+    /// conversion (rust-mcp-sdk's `tool_box!`) fails exactly for an unknown tool, so the `?` is
+    /// the unknown-tool answer.
+    pub(super) fn unknown_tool_conversion(&mut self, t: &'a syn::ExprTry) -> bool {
+        let dispatching = (self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none())
+            || self.in_tool_call_arm;
+        let operand = strip_await(&t.expr);
+        if !dispatching || !calls_any(operand, &["try_from", "try_into"]) {
+            return false;
+        }
+        // `.map_err(|_| CallToolError::unknown_tool(name))`: that constructor is this answer.
+        let closure_ctor = match operand {
+            Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
+                Some(Expr::Closure(c)) => match tail_expr(&c.body) {
+                    Expr::Call(call) => match &*call.func {
+                        Expr::Path(p) if p.path.segments.len() >= 2 => {
+                            let ty = p.path.segments[p.path.segments.len() - 2].ident.to_string();
+                            self.dialect.is_tool_error_type_name(&ty).then_some(call)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let (channel, code) = match self.body.returns.err {
+            ErrChannel::ToolError => (Channel::ToolError, None),
+            ErrChannel::Protocol => {
+                let tool_error =
+                    self.operand_error_is_tool_error(operand) || closure_ctor.is_some();
+                match self.dialect.try_meaning(&self.body.returns, tool_error) {
+                    TryMeaning::Protocol(code) => (Channel::Protocol, Some(code)),
+                    _ => return false,
+                }
+            }
+            ErrChannel::Unknown => return false,
+        };
+        if let Some(call) = closure_ctor {
+            self.consumed.insert(call as *const syn::ExprCall);
+        }
+        let span = self.file.span_of(t);
+        let outer = self.arm.replace(SiteContext::UnknownToolArm {
+            binding: "params.name".to_string(),
+        });
+        let content = ContentFacts {
+            empty: false,
+            texts: vec![MessageText::Opaque],
+        };
+        self.add_site(t, span, channel, code, content, Origin::QuestionMark);
+        self.arm = outer;
+        true
+    }
+}
+
+/// String-literal arm patterns (`"add" | "sum"`).
+pub(super) fn literal_names(pat: &Pat) -> Option<Vec<String>> {
+    match pat {
+        Pat::Lit(l) => match &l.lit {
+            syn::Lit::Str(s) => Some(vec![s.value()]),
+            _ => None,
+        },
+        Pat::Or(o) => {
+            let mut names = Vec::new();
+            for case in &o.cases {
+                names.extend(literal_names(case)?);
+            }
+            Some(names)
+        }
+        // `Some("add")` when matching on `params["name"].as_str()`.
+        Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {
+            literal_names(&ts.elems[0])
+        }
+        _ => None,
+    }
+}
+
+/// `_`, a plain binding or `Some(other)`: the catch-all arm.
+pub(super) fn catch_all_binding(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Wild(_) => Some("_".to_string()),
+        Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" => Some(i.ident.to_string()),
+        Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {
+            catch_all_binding(&ts.elems[0])
+        }
+        _ => None,
+    }
+}
+
+/// `name != "export"`: the literal and the name expression.
+pub(super) fn tool_name_guard(cond: &Expr) -> Option<(String, String)> {
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Ne(_)) => literal_comparison(b),
+        _ => None,
+    }
+}
+
+/// `name == "add"` / `request.tool_name() == "add"`: the literal and the name expression.
+pub(super) fn tool_name_test(cond: &Expr) -> Option<(String, String)> {
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => literal_comparison(b),
+        _ => None,
+    }
+}
+
+/// One side a string literal, the other an expression mentioning a name.
+pub(super) fn literal_comparison(b: &syn::ExprBinary) -> Option<(String, String)> {
+    let literal = |e: &Expr| match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    };
+    let (lit, other) = match (literal(&b.left), literal(&b.right)) {
+        (Some(l), None) => (l, &*b.right),
+        (None, Some(l)) => (l, &*b.left),
+        _ => return None,
+    };
+    let tokens = other.to_token_stream_string();
+    tokens
+        .contains("name")
+        .then(|| (lit, name_expression(&tokens)))
+}
+
+/// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.
+pub(super) fn name_expression(scrutinee: &str) -> String {
+    let compact = scrutinee.replace(' ', "");
+    let trimmed = compact
+        .trim_start_matches('&')
+        .trim_start_matches('*')
+        .trim_end_matches(".as_ref()")
+        .trim_end_matches(".as_str()")
+        .trim_end_matches(".as_ref()");
+    trimmed.to_string()
+}

@@ -1,0 +1,510 @@
+//! The failure path a site is on: the frames the walk enters (an `Err(e) =>` arm, `if let
+//! Err`, the `else` of `let Some(..) = lookup`, a `map_err` / `ok_or_else` closure) and the facts
+//! they give a site ([`PathFacts`]): on a failure path, a lookup miss and whether it names a
+//! handle, a server fault, a schema-level failure, whether the text uses the error.
+
+use syn::visit::{self, Visit};
+use syn::{Expr, Pat};
+
+use super::Walker;
+use crate::model::site::{PathFacts, SiteContext};
+use crate::sdk::{ErrChannel, HandlerKind};
+use crate::syntax::{
+    is_none_pat, mentions_ident, path_segments, strip_await, variant_binding, TokensString,
+};
+use crate::text::MessageText;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum FrameKind {
+    Failure,
+    LookupMiss,
+}
+
+pub(super) struct Frame<'a> {
+    pub(super) kind: FrameKind,
+    pub(super) binding: Option<String>,
+    pub(super) cause: Option<&'a Expr>,
+    /// Certainly a `Result`'s error path (an `Err` pattern, a `map_err(|e| ..)` closure), not
+    /// an `Option` fallback that may be a normal outcome.
+    pub(super) definite: bool,
+}
+
+/// Names of calls and methods whose failure is a fault of the server itself (`name()`: a
+/// method called with no arguments, so `Path::join(p)` is not `JoinHandle::join()`).
+const SERVER_FAULT_CALLS: &[&str] = &[
+    "lock()",
+    "try_lock()",
+    "blocking_lock()",
+    "read()",
+    "write()",
+    "try_read()",
+    "try_write()",
+    "join()",
+    "spawn",
+    "spawn_blocking",
+    "to_string_pretty",
+    "to_value",
+    "to_vec",
+    "to_vec_pretty",
+    "to_writer",
+    "schema_for",
+    "elicit",
+    "cancelled",
+];
+
+/// Phrases in a message that mark a server fault. Specific on purpose: "locked by another
+/// user", "order cancelled" or "channel #ops" are the tool's own failures.
+const SERVER_FAULT_WORDS: &[&str] = &[
+    "poison",
+    "mutex",
+    "rwlock",
+    "acquire lock",
+    "acquire the lock",
+    "lock poisoned",
+    "join error",
+    "joinerror",
+    "task panicked",
+    "task failed to complete",
+    "worker panicked",
+    "panicked",
+    "failed to serialize response",
+    "failed to serialize result",
+    "failed to serialize output",
+    "serialize the response",
+    "serialize the result",
+    "serialize response",
+    "serialize result",
+    "serialization of the response",
+    "cancellation",
+    "request cancelled",
+    "cancelled by the client",
+    "request was cancelled",
+    "request canceled",
+    "channel closed",
+    "internal channel",
+    "reply channel",
+    "worker channel",
+    "elicitation schema",
+    "generate schema",
+    "schema generation",
+    "shutting down",
+];
+
+/// Calls that read the request's arguments as a whole (a failure is schema-level).
+const SCHEMA_CALLS: &[&str] = &[
+    "from_value",
+    "from_str",
+    "from_slice",
+    "from_reader",
+    "deserialize",
+    "as_object",
+    "arguments",
+];
+
+/// Phrases that mark a schema-level message: the request's shape, not an argument's value.
+/// Type words ("must be an integer") are left to the failing call, since "must be an integer
+/// from 2 to 36" is a range check.
+const SCHEMA_WORDS: &[&str] = &[
+    "missing required",
+    "missing argument",
+    "missing param",
+    "missing field",
+    "missing property",
+    "missing key",
+    "missing `",
+    "missing '",
+    "missing \"",
+    "is required",
+    "are required",
+    "required argument",
+    "required field",
+    "required param",
+    "required property",
+    "must be an object",
+    "not an object",
+    "expected an object",
+    "expected object",
+    "no arguments",
+    "arguments",
+    "deserializ",
+    "invalid type",
+    "wrong type",
+    "unknown field",
+    "requeststate",
+    "request state",
+    "inputresponses",
+    "input responses",
+    "_meta",
+    "failed to parse parameters",
+    "needs a tool name",
+    "missing tool name",
+    "no tool name",
+    "requires a tool name",
+];
+
+/// Lookup methods whose `None` / `Err` means "no such handle".
+const LOOKUP_METHODS: &[&str] = &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
+
+impl<'a> Walker<'a, '_> {
+    pub(super) fn path_facts(
+        &self,
+        built: &dyn quote::ToTokens,
+        texts: &[MessageText],
+    ) -> PathFacts {
+        let lowered_texts: Vec<String> = texts.iter().map(|t| t.known_lowercase()).collect();
+        let mentions = |words: &[&str]| {
+            lowered_texts
+                .iter()
+                .any(|t| words.iter().any(|w| t.contains(w)))
+        };
+        let causes: Vec<&Expr> = self.frames.iter().filter_map(|f| f.cause).collect();
+        let cause_calls = |names: &[&str]| causes.iter().any(|c| calls_any(c, names));
+        let fault_markers: Vec<&str> = self.fault_markers.iter().map(String::as_str).collect();
+        let marker_hit = !fault_markers.is_empty()
+            && (cause_calls(&fault_markers)
+                || lowered_texts
+                    .iter()
+                    .any(|t| fault_markers.iter().any(|m| t.contains(&m.to_lowercase()))));
+        PathFacts {
+            on_failure_path: self.frames.iter().any(|f| f.definite),
+            lookup_miss: self
+                .frames
+                .last()
+                .is_some_and(|f| f.kind == FrameKind::LookupMiss),
+            handle_lookup: self
+                .frames
+                .last()
+                .filter(|f| f.kind == FrameKind::LookupMiss)
+                .and_then(|f| f.cause)
+                .is_some_and(lookup_names_a_handle),
+            server_fault: cause_calls(SERVER_FAULT_CALLS)
+                || causes.iter().any(|c| is_serializing_call(c))
+                || mentions(SERVER_FAULT_WORDS)
+                || marker_hit,
+            schema_level: cause_calls(SCHEMA_CALLS)
+                || causes.iter().any(|c| reads_argument_field(c))
+                || mentions(SCHEMA_WORDS)
+                || lowered_texts.iter().any(|t| names_absent_argument(t)),
+            uses_error: self
+                .frames
+                .iter()
+                .rev()
+                .find_map(|f| f.binding.as_ref())
+                // Printed only when there is a binding to look for.
+                .is_some_and(|b| mentions_ident(&built.to_token_stream().to_string(), b)),
+        }
+    }
+
+    pub(super) fn match_arm(&mut self, m: &'a syn::ExprMatch, arm: &'a syn::Arm, lookup: bool) {
+        {
+            if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
+                // `RequestFromClient::CallToolRequest(params) =>`: this arm answers tool calls.
+                self.arm = Some(SiteContext::Tool {
+                    tools: vec!["tools/call".to_string()],
+                    helper: None,
+                });
+                self.in_tool_call_arm = true;
+                if let Some((_, g)) = &arm.guard {
+                    self.visit_expr(g);
+                }
+                self.visit_expr(&arm.body);
+                self.in_tool_call_arm = false;
+                self.arm = None;
+                return;
+            }
+            let frame = match &arm.pat {
+                p if variant_binding(p, "Err").is_some() => Some(Frame {
+                    kind: if lookup {
+                        FrameKind::LookupMiss
+                    } else {
+                        FrameKind::Failure
+                    },
+                    binding: variant_binding(p, "Err").flatten(),
+                    cause: Some(&m.expr),
+                    definite: true,
+                }),
+                p if is_none_pat(p) && lookup => Some(Frame {
+                    kind: FrameKind::LookupMiss,
+                    binding: None,
+                    cause: Some(&m.expr),
+                    definite: false,
+                }),
+                _ => None,
+            };
+            match frame {
+                Some(frame) => self.with_frame(frame, |w| {
+                    if let Some((_, g)) = &arm.guard {
+                        w.visit_expr(g);
+                    }
+                    w.visit_expr(&arm.body);
+                    if w.body.returns.ok_is_text
+                        && w.body.returns.err == ErrChannel::Unknown
+                        && w.body.kind == Some(HandlerKind::Tool)
+                    {
+                        w.text_success(&arm.body);
+                    }
+                }),
+                None => {
+                    if let Some((_, g)) = &arm.guard {
+                        self.visit_expr(g);
+                    }
+                    self.visit_expr(&arm.body);
+                }
+            }
+        }
+    }
+
+    /// A `let`'s initialiser and its `else`.
+    pub(super) fn local_value(&mut self, local: &'a syn::Local) {
+        let Some(init) = &local.init else {
+            return visit::visit_local(self, local);
+        };
+        if let Pat::Ident(pi) = &local.pat {
+            self.lets.insert(pi.ident.to_string(), &init.expr);
+        }
+        if let Pat::Type(pt) = &local.pat {
+            if let Pat::Ident(pi) = &*pt.pat {
+                self.lets.insert(pi.ident.to_string(), &init.expr);
+            }
+        }
+        self.visit_expr(&init.expr);
+        if let Some((_, diverge)) = &init.diverge {
+            self.visit_refuted(&local.pat, &init.expr, diverge);
+        }
+    }
+
+    /// The `else` of `if let PAT = scrutinee` or `let PAT = scrutinee else`: a lookup miss when
+    /// PAT is `Some(..)` on a lookup, a failure when PAT is `Ok(..)`.
+    pub(super) fn visit_refuted(&mut self, pat: &Pat, scrutinee: &'a Expr, branch: &'a Expr) {
+        let lookup = is_lookup(scrutinee);
+        let some = variant_binding(pat, "Some").is_some();
+        let miss = some && lookup;
+        let failed = variant_binding(pat, "Ok").is_some();
+        // `let Some(x) = args.get("x") else`, `let Some(s) = v.as_str() else`: the argument's
+        // shape, recorded as the cause so the branch counts as schema-level.
+        let shape = some && reads_argument_field(scrutinee);
+        if !(miss || failed || shape) {
+            return self.visit_expr(branch);
+        }
+        let kind = if lookup {
+            FrameKind::LookupMiss
+        } else {
+            FrameKind::Failure
+        };
+        let frame = Frame {
+            kind,
+            binding: None,
+            cause: Some(scrutinee),
+            definite: failed,
+        };
+        self.with_frame(frame, |w| w.visit_expr(branch));
+    }
+}
+
+/// "required string argument 'x' is missing", "field `y` is required": a required argument,
+/// field or parameter that is absent.
+pub(super) fn names_absent_argument(text: &str) -> bool {
+    let absent = text.contains("required") || text.contains("missing");
+    let what = ["argument", "field", "param", "property"]
+        .iter()
+        .any(|w| text.contains(w));
+    absent && what
+}
+
+/// Whether an expression (a failed operation) calls any of `names`.
+pub(super) fn calls_any(expr: &Expr, names: &[&str]) -> bool {
+    struct Finder<'n> {
+        names: &'n [&'n str],
+        found: bool,
+    }
+    impl<'v> Visit<'v> for Finder<'_> {
+        fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
+            // `Command::spawn()` starts a process the model asked for: not a task's JoinError.
+            let hit = |n: &&str| match n.strip_suffix("()") {
+                Some(base) => m.method == base && m.args.is_empty(),
+                None => m.method == n && m.method != "spawn",
+            };
+            if self.names.iter().any(hit) {
+                self.found = true;
+            }
+            visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+            if let Expr::Path(p) = &*c.func {
+                if p.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| self.names.iter().any(|n| s.ident == n))
+                {
+                    self.found = true;
+                }
+            }
+            visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_field(&mut self, f: &'v syn::ExprField) {
+            if matches!(&f.member, syn::Member::Named(id) if self.names.iter().any(|n| id == n)) {
+                self.found = true;
+            }
+            visit::visit_expr_field(self, f);
+        }
+        fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {
+            // `x?` already propagated `x`'s failure: the error being handled comes after it.
+        }
+        fn visit_macro(&mut self, m: &'v syn::Macro) {
+            if m.path
+                .segments
+                .last()
+                .is_some_and(|s| self.names.iter().any(|n| s.ident == n))
+            {
+                self.found = true;
+            }
+        }
+    }
+    let mut f = Finder {
+        names,
+        found: false,
+    };
+    f.visit_expr(expr);
+    f.found
+}
+
+/// `args.get("field")` (absent), `v.as_str()` / `as_f64()` … (the JSON value has the wrong
+/// type), `args["field"].as_i64()`: a failure of the request's shape. `String::as_str` returns no
+/// `Option`, so an accessor whose `None` is handled is a `serde_json::Value`'s.
+pub(super) fn reads_argument_field(expr: &Expr) -> bool {
+    let accessor = |n: &str| {
+        matches!(
+            n,
+            "as_str"
+                | "as_i64"
+                | "as_u64"
+                | "as_f64"
+                | "as_bool"
+                | "as_array"
+                | "as_object"
+                | "as_null"
+        )
+    };
+    match strip_await(expr) {
+        Expr::MethodCall(m) => {
+            let name = m.method.to_string();
+            let field_get = name == "get"
+                && matches!(m.args.first(), Some(Expr::Lit(l)) if matches!(l.lit, syn::Lit::Str(_)));
+            let json_accessor = m.args.is_empty() && accessor(&name);
+            // `.and_then(Value::as_str)`, `.and_then(|v| v.as_str())`
+            let mapped_accessor = name == "and_then"
+                && match m.args.first() {
+                    Some(Expr::Path(p)) => p
+                        .path
+                        .segments
+                        .last()
+                        .is_some_and(|s| accessor(&s.ident.to_string())),
+                    Some(Expr::Closure(c)) => reads_argument_field(&c.body),
+                    _ => false,
+                };
+            field_get || json_accessor || mapped_accessor
+        }
+        _ => false,
+    }
+}
+
+/// `serde_json::to_string(..)` and friends: serialising the server's own output.
+pub(super) fn is_serializing_call(expr: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'v> Visit<'v> for Finder {
+        fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+            if let Expr::Path(p) = &*c.func {
+                let segs = path_segments(&p.path);
+                if matches!(segs.as_slice(), [.., m, f] if m.starts_with("serde") && f.starts_with("to_"))
+                {
+                    self.0 = true;
+                }
+            }
+            visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {}
+    }
+    let mut f = Finder(false);
+    f.visit_expr(expr);
+    f.0
+}
+
+/// `x.get(&id)`, `map.remove(key)`: a lookup on a runtime key (not a string literal, which is
+/// reading a field of the arguments).
+pub(super) fn is_lookup(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::MethodCall(m) => {
+            let lookup = LOOKUP_METHODS.iter().any(|l| m.method == l)
+                && m.args.len() == 1
+                && !matches!(&m.args[0], Expr::Lit(_));
+            lookup
+                || (matches!(
+                    m.method.to_string().as_str(),
+                    "cloned" | "copied" | "ok_or" | "ok_or_else" | "as_ref" | "as_deref"
+                ) && is_lookup(&m.receiver))
+        }
+        Expr::Reference(r) => is_lookup(&r.expr),
+        _ => false,
+    }
+}
+
+/// Words in a key or a store's name that make a lookup a handle lookup (`sessions.get(&id)`,
+/// `uploads.remove(upload_id)`), not a search by name.
+const HANDLE_WORDS: &[&str] = &[
+    "id",
+    "handle",
+    "session",
+    "token",
+    "ticket",
+    "job",
+    "task",
+    "upload",
+    "cursor",
+    "lease",
+    "basket",
+    "cart",
+    "conn",
+    "connection",
+    "draft",
+    "stream",
+    "subscription",
+    "run",
+    "tx",
+    "transaction",
+    "browser",
+    "page",
+    "tab",
+    "process",
+    "pid",
+];
+
+/// The lookup inside a cause chain names a handle.
+pub(super) fn lookup_names_a_handle(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::MethodCall(m)
+            if LOOKUP_METHODS.iter().any(|l| m.method == l) && m.args.len() == 1 =>
+        {
+            names_a_handle(&m.receiver, &m.args[0])
+        }
+        Expr::MethodCall(m) => lookup_names_a_handle(&m.receiver),
+        Expr::Reference(r) => lookup_names_a_handle(&r.expr),
+        _ => false,
+    }
+}
+
+pub(super) fn names_a_handle(receiver: &Expr, key: &Expr) -> bool {
+    let tokens = format!(
+        "{} {}",
+        receiver.to_token_stream_string(),
+        key.to_token_stream_string()
+    )
+    .to_lowercase();
+    tokens
+        .split(|c: char| !c.is_alphanumeric())
+        .flat_map(|w| w.split('_'))
+        .any(|w| {
+            HANDLE_WORDS
+                .iter()
+                .any(|h| w == *h || w.strip_suffix('s') == Some(h))
+        })
+}

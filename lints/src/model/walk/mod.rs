@@ -1,0 +1,764 @@
+//! One body's facts, found by one walk over it: the error sites (every expression by which a
+//! handler yields a failure or a result, with its channel, code, text and the failure path it
+//! sits on), the code sites, the panic sites, the calls out of it and the closures it registers
+//! as tools. Only raw evidence: which tools reach a body is the reach's job, what a lint makes
+//! of a site the lint's.
+//!
+//! The walker is one visitor ([`Walker`], here, with the frames it keeps); what it does at each
+//! kind of node is split by concern:
+//! - [`construct`]: SDK constructions (protocol errors, tool results, macros, `is_error = ..`,
+//!   text returned as success);
+//! - [`calls`]: call edges, `?` and the `From` conversions it goes through, the error types
+//!   and enum variants a call passes;
+//! - [`dispatch`]: tool-name dispatch (a dispatcher's tool arms and its unknown-tool answer);
+//! - [`failure`]: the failure path a site is on (error arms, lookup misses, fallbacks) and what
+//!   the failed operation says about it (server fault, schema-level, a handle lookup).
+
+mod calls;
+mod construct;
+mod dispatch;
+mod failure;
+
+use std::collections::HashMap;
+
+use syn::visit::{self, Visit};
+use syn::Expr;
+
+use crate::index::Index;
+use crate::model::bodies::{BodyCode, BodyInfo};
+use crate::model::callgraph::{bind_pattern, CrateCalls, Locals, Resolver};
+use crate::model::site::{
+    CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, SiteContext, VariantTag,
+};
+use crate::sdk::{
+    Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt, ReturnFacts,
+};
+use crate::source::{SourceFile, Span};
+use crate::syntax::{mentions_ident, pat_ident, path_segments, tail_expr, variant_binding};
+use crate::text::MessageText;
+
+use calls::is_from_conversion;
+use failure::{is_lookup, Frame, FrameKind};
+
+/// What one body's walk found.
+#[derive(Default)]
+pub struct BodyFacts<'a> {
+    pub sites: Vec<(ErrorSite, Option<SiteContext>)>,
+    pub codes: Vec<CodeSite>,
+    pub panics: Vec<(PanicSite, Option<SiteContext>)>,
+    pub calls: Vec<CallEdge>,
+    /// Closures registered as tool handlers, found inside this body.
+    pub closures: Vec<&'a Expr>,
+}
+
+pub struct Walker<'a, 'm> {
+    pub dialect: &'m Dialect,
+    pub index: &'m Index<'a>,
+    pub file: &'m SourceFile,
+    pub body: &'m BodyInfo<'a>,
+    pub calls: &'m CrateCalls<'m, 'a>,
+    resolver: Resolver<'m, 'a>,
+    locals: Locals,
+    pub fault_markers: &'m [String],
+    pub facts: BodyFacts<'a>,
+    frames: Vec<Frame<'a>>,
+    arm: Option<SiteContext>,
+    /// Inside a closure or async block that is not this body's own return path.
+    nested: usize,
+    comparison: usize,
+    lets: HashMap<String, &'a Expr>,
+    /// The innermost `Err(..)` argument being visited in a tool-error body.
+    err_arg: Option<&'a Expr>,
+    /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
+    tool_values: usize,
+    /// Constructor calls already read as part of a chain (`RpcError::internal_error()` in
+    /// `RpcError::internal_error().with_message(..)`).
+    consumed: std::collections::HashSet<*const syn::ExprCall>,
+    /// Inside the arguments of a protocol-error construction.
+    protocol_args: usize,
+    /// Inside `ErrorCode(..)`-style calls (their code site is the call).
+    code_calls: usize,
+    /// Paths that are the callee of a call (`Error::Validation` in `Error::Validation(..)`).
+    callee_paths: std::collections::HashSet<*const syn::ExprPath>,
+    /// `CallToolResult::from(error)`: an error value made into a tool result, whatever the
+    /// body's own error channel.
+    returns_override: Option<ReturnFacts>,
+    /// Inside the tool-call arm of a general request handler: a tool-name `match` there is a
+    /// dispatch.
+    in_tool_call_arm: bool,
+    /// Inside a `match` arm over a crate enum: the variants that reach it.
+    variant: Option<VariantTag>,
+}
+
+impl<'a, 'm> Walker<'a, 'm> {
+    pub fn new(
+        dialect: &'m Dialect,
+        index: &'m Index<'a>,
+        file: &'m SourceFile,
+        body: &'m BodyInfo<'a>,
+        calls: &'m CrateCalls<'m, 'a>,
+        fault_markers: &'m [String],
+    ) -> Self {
+        Walker {
+            dialect,
+            index,
+            file,
+            body,
+            calls,
+            resolver: Resolver {
+                defs: calls.defs,
+                types: calls.types,
+                scope: body.scope,
+            },
+            locals: Locals::default(),
+            fault_markers,
+            facts: BodyFacts::default(),
+            frames: Vec::new(),
+            arm: None,
+            nested: 0,
+            comparison: 0,
+            lets: HashMap::new(),
+            err_arg: None,
+            tool_values: 0,
+            consumed: std::collections::HashSet::new(),
+            in_tool_call_arm: false,
+            variant: None,
+            returns_override: None,
+            protocol_args: 0,
+            code_calls: 0,
+            callee_paths: std::collections::HashSet::new(),
+        }
+    }
+
+    pub fn walk(mut self) -> BodyFacts<'a> {
+        self.locals.push_scope();
+        if let Some(sig) = self.body.sig {
+            for input in &sig.inputs {
+                if let syn::FnArg::Typed(t) = input {
+                    let ty = self.resolver.type_item(&t.ty);
+                    bind_pattern(&self.resolver, &mut self.locals, &t.pat, ty, 0);
+                }
+            }
+        }
+        match self.body.code {
+            BodyCode::Block(b) => self.visit_block(b),
+            BodyCode::Expr(e) => self.visit_expr(e),
+        }
+        self.facts
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add_site(
+        &mut self,
+        built: &dyn quote::ToTokens,
+        span: Span,
+        channel: Channel,
+        code: Option<i64>,
+        content: ContentFacts,
+        origin: Origin,
+    ) {
+        let path = self.path_facts(built, &content.texts);
+        self.facts.sites.push((
+            ErrorSite {
+                file: self.body.file,
+                span,
+                channel,
+                code,
+                text_param: self.text_param_of(built, &content.texts),
+                texts: content.texts,
+                message_source: None,
+                empty_content: content.empty,
+                origin,
+                context: SiteContext::Unreached,
+                path,
+                body: self.body.id,
+                variant: self.variant.clone(),
+                related: Vec::new(),
+            },
+            self.arm.clone(),
+        ));
+    }
+
+    fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {
+        self.frames.push(frame);
+        f(self);
+        self.frames.pop();
+    }
+
+    /// An error code written in a code position of this body.
+    fn code_site(&mut self, span: Span, value: i64, written: String, named: bool) {
+        self.facts.codes.push(CodeSite {
+            file: self.body.file,
+            body: self.body.id,
+            span,
+            value,
+            written,
+            named,
+        });
+    }
+
+    /// A const or static initialiser.
+    fn is_const_body(&self) -> bool {
+        self.body.kind.is_none() && matches!(self.body.code, BodyCode::Expr(_))
+    }
+
+    /// The text parameter an opaque message comes from: the one text-typed parameter the built
+    /// expression mentions.
+    fn text_param_of(&self, built: &dyn quote::ToTokens, texts: &[MessageText]) -> Option<usize> {
+        if texts.is_empty() || !texts.iter().all(|t| matches!(t, MessageText::Opaque)) {
+            return None;
+        }
+        let tokens = built.to_token_stream().to_string();
+        let mut mentioned = self
+            .body
+            .text_params
+            .iter()
+            .filter(|(_, name)| mentions_ident(&tokens, name));
+        match (mentioned.next(), mentioned.next()) {
+            (Some((i, _)), None) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The error channel constructions take here.
+    fn returns(&self) -> ReturnFacts {
+        self.returns_override.unwrap_or(self.body.returns)
+    }
+}
+
+impl<'a> Visit<'a> for Walker<'a, '_> {
+    fn visit_expr_call(&mut self, call: &'a syn::ExprCall) {
+        if let Some(closure) = self.dialect.handler_closure(call) {
+            self.facts.closures.push(closure);
+            for arg in &call.args {
+                if !std::ptr::eq(arg, closure) {
+                    self.visit_expr(arg);
+                }
+            }
+            return;
+        }
+        if self.dialect.wraps_error_as_result(call) {
+            let outer = self.returns_override.replace(ReturnFacts {
+                err: ErrChannel::ToolError,
+                ..self.body.returns
+            });
+            visit::visit_expr_call(self, call);
+            self.returns_override = outer;
+            return;
+        }
+        if let Expr::Path(p) = &*call.func {
+            let segs = path_segments(&p.path);
+            let last = segs.last().cloned().unwrap_or_default();
+            match last.as_str() {
+                "Err" if call.args.len() == 1 => {
+                    let value = &call.args[0];
+                    if self.body.returns.err == ErrChannel::ToolError && self.nested == 0 {
+                        let previous = self.err_arg.replace(value);
+                        // The whole `Err(..)` is the site; its span starts at `Err`.
+                        self.tool_error_value_call(call, value);
+                        self.visit_expr(value);
+                        self.err_arg = previous;
+                        return;
+                    }
+                    // `Err(e.into())`, `Err(McpError::from(e))`: the crate's `From` impls convert.
+                    if self.body.returns.err == ErrChannel::Protocol && is_from_conversion(value) {
+                        let span = self.file.span_of(call);
+                        let source = self.error_value_source(value);
+                        self.push_edge(Callee::FromImpls(source), span, None);
+                    }
+                }
+                "Ok" if call.args.len() == 1
+                    && self.body.returns.ok_is_text
+                    && self.body.kind == Some(HandlerKind::Tool) =>
+                {
+                    self.text_success(&call.args[0]);
+                }
+                _ => {}
+            }
+            let code_call = segs
+                .iter()
+                .any(|s| s.ends_with("Code") || s.ends_with("Codes"));
+            if code_call && self.comparison == 0 && self.tool_values == 0 {
+                if let Some(code) = self.dialect.code_use(&Expr::Call(call.clone()), self.index) {
+                    self.code_site(self.file.span_of(call), code.value, code.written, false);
+                }
+            }
+            let target = self.resolver.path_target(p, &self.locals);
+            self.call_edge(target, call, call.args.first(), &call.args);
+            if code_call {
+                self.code_calls += 1;
+                visit::visit_expr_call(self, call);
+                self.code_calls -= 1;
+                return;
+            }
+        }
+        visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        let mut tool_value = false;
+        let mut protocol_value = false;
+        match expr {
+            Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
+                if let Expr::Path(p) = &*call.func {
+                    self.callee_paths.insert(p as *const syn::ExprPath);
+                }
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_call(call, self.index, &self.returns())
+                {
+                    tool_value = matches!(built, Construction::ToolResult { .. });
+                    protocol_value = !tool_value;
+                    self.construction(expr, built);
+                }
+            }
+            Expr::MethodCall(mc) => {
+                if let Some((built, inner)) =
+                    self.dialect
+                        .construction_of_method(mc, self.index, &self.returns())
+                {
+                    self.consumed.insert(inner as *const syn::ExprCall);
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
+                    self.construction(expr, built);
+                }
+            }
+            Expr::Struct(s) => {
+                if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
+                    self.construction(expr, built);
+                }
+            }
+            // `Error::RateLimited`: a unit variant that is an error (not the callee of a call).
+            Expr::Path(p)
+                if !self.callee_paths.contains(&(p as *const syn::ExprPath))
+                    && self
+                        .dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                        .is_some() =>
+            {
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                {
+                    self.construction(expr, built);
+                }
+            }
+            // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built (an SDK's
+            // named constant is the next arm's).
+            Expr::Unary(_) | Expr::Path(_)
+                if self.dialect.bare_codes()
+                    && !matches!(expr, Expr::Path(p) if self.dialect.is_code_constant(&p.path))
+                    && self.protocol_args > 0
+                    && self.code_calls == 0
+                    && self.comparison == 0 =>
+            {
+                // A const declared with a code type is reported at its definition.
+                let typed_const = matches!(expr, Expr::Path(p) if p.path.get_ident().is_some_and(|id| {
+                    self.index.consts.get(&id.to_string()).is_some_and(|c| c.typed_code)
+                }));
+                if let (Some(code), false) = (self.dialect.code_use(expr, self.index), typed_const)
+                {
+                    self.code_site(self.file.span_of(expr), code.value, code.written, false);
+                }
+            }
+            // A named code constant counts where an error is built with it (or a const is defined
+            // from it); elsewhere it is usually read (`e.is_error_code(ErrorCode::X)`).
+            Expr::Path(p)
+                if self.comparison == 0
+                    && self.tool_values == 0
+                    && (self.protocol_args > 0 || self.is_const_body())
+                    && self.dialect.is_code_constant(&p.path) =>
+            {
+                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                    self.code_site(self.file.span_of(expr), code.value, code.written, true);
+                }
+            }
+            _ => {}
+        }
+        self.tool_values += usize::from(tool_value);
+        self.protocol_args += usize::from(protocol_value);
+        visit::visit_expr(self, expr);
+        self.tool_values -= usize::from(tool_value);
+        self.protocol_args -= usize::from(protocol_value);
+    }
+
+    fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+        if self.dispatch_match(m) {
+            return;
+        }
+        self.visit_expr(&m.expr);
+        let lookup = is_lookup(&m.expr);
+        let scrutinee = self.resolver.type_of(&m.expr, &self.locals);
+        for arm in &m.arms {
+            self.locals.push_scope();
+            bind_pattern(&self.resolver, &mut self.locals, &arm.pat, scrutinee, 0);
+            let tag = scrutinee.and_then(|e| self.variant_tag(e, &arm.pat, &m.arms));
+            let inner = tag.or_else(|| self.variant.clone());
+            let outer_tag = std::mem::replace(&mut self.variant, inner);
+            self.match_arm(m, arm, lookup);
+            self.variant = outer_tag;
+            self.locals.pop_scope();
+        }
+    }
+
+    fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        if self.dispatch_if(i) {
+            return;
+        }
+        let Expr::Let(l) = &*i.cond else {
+            return visit::visit_expr_if(self, i);
+        };
+        self.visit_expr(&l.expr);
+        let lookup = is_lookup(&l.expr);
+        // `if let Err(e) = x { here }`
+        if let Some(binding) = variant_binding(&l.pat, "Err") {
+            let kind = if lookup {
+                FrameKind::LookupMiss
+            } else {
+                FrameKind::Failure
+            };
+            self.with_frame(
+                Frame {
+                    kind,
+                    binding,
+                    cause: Some(&l.expr),
+                    definite: true,
+                },
+                |w| w.visit_block(&i.then_branch),
+            );
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+            return;
+        }
+        self.visit_block(&i.then_branch);
+        // `if let Some(x) = lookup { .. } else { here }`, `if let Ok(x) = y { .. } else { here }`
+        if let Some((_, e)) = &i.else_branch {
+            self.visit_refuted(&l.pat, &l.expr, e);
+        }
+    }
+
+    fn visit_local(&mut self, local: &'a syn::Local) {
+        self.local_value(local);
+        // Bound after the initialiser: `let x = x.parse()` reads the outer `x`.
+        let ty = local
+            .init
+            .as_ref()
+            .and_then(|init| self.resolver.type_of(&init.expr, &self.locals));
+        bind_pattern(&self.resolver, &mut self.locals, &local.pat, ty, 0);
+    }
+
+    fn visit_block(&mut self, b: &'a syn::Block) {
+        self.locals.push_scope();
+        visit::visit_block(self, b);
+        self.locals.pop_scope();
+    }
+
+    fn visit_expr_for_loop(&mut self, f: &'a syn::ExprForLoop) {
+        self.visit_expr(&f.expr);
+        self.locals.push_scope();
+        bind_pattern(&self.resolver, &mut self.locals, &f.pat, None, 0);
+        self.visit_block(&f.body);
+        self.locals.pop_scope();
+    }
+
+    fn visit_arm(&mut self, arm: &'a syn::Arm) {
+        self.locals.push_scope();
+        bind_pattern(&self.resolver, &mut self.locals, &arm.pat, None, 0);
+        visit::visit_arm(self, arm);
+        self.locals.pop_scope();
+    }
+
+    fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
+        if let Some(closure) = self.dialect.handler_closure_of_method(mc) {
+            self.facts.closures.push(closure);
+            self.visit_expr(&mc.receiver);
+            for arg in &mc.args {
+                if !std::ptr::eq(arg, closure) {
+                    self.visit_expr(arg);
+                }
+            }
+            return;
+        }
+        let method = mc.method.to_string();
+        match method.as_str() {
+            "unwrap" | "expect" if self.comparison == 0 => {
+                let start = mc.method.span().byte_range().start;
+                let end = syn::spanned::Spanned::span(mc).byte_range().end;
+                let site = PanicSite {
+                    file: self.body.file,
+                    span: self.file.span(start, end),
+                    what: format!("`.{method}()`"),
+                    body: self.body.id,
+                };
+                self.facts.panics.push((site, self.arm.clone()));
+            }
+            _ => {}
+        }
+        let failure_closure = matches!(
+            method.as_str(),
+            "map_err"
+                | "unwrap_or_else"
+                | "or_else"
+                | "ok_or_else"
+                | "ok_or"
+                | "map_or_else"
+                | "unwrap_or"
+        );
+        if failure_closure {
+            // `.ok_or("msg")`, `.map_err(|e| format!(..))` in a tool whose `Err` is an isError
+            // result: the value is the isError text (whether `?` or the tail returns it).
+            if self.body.returns.err == ErrChannel::ToolError && self.nested == 0 {
+                let value = match (method.as_str(), mc.args.first()) {
+                    ("ok_or", Some(v)) => Some(v),
+                    ("ok_or_else" | "map_err", Some(Expr::Closure(c))) => Some(&*c.body),
+                    _ => None,
+                };
+                if let Some(v) = value {
+                    let tail = tail_expr(v);
+                    self.tool_error_value(tail, tail);
+                }
+            }
+            self.visit_expr(&mc.receiver);
+            let lookup = is_lookup(&mc.receiver) && method.starts_with("ok_or");
+            let kind = if lookup {
+                FrameKind::LookupMiss
+            } else {
+                FrameKind::Failure
+            };
+            for (i, arg) in mc.args.iter().enumerate() {
+                // `map_or_else(err_fn, ok_fn)`: only the first runs on failure.
+                if method == "map_or_else" && i > 0 {
+                    self.visit_expr(arg);
+                    continue;
+                }
+                match arg {
+                    Expr::Closure(c) => {
+                        let binding = c.inputs.first().and_then(pat_ident);
+                        let definite = !c.inputs.is_empty()
+                            && !method.starts_with("ok_or")
+                            && method != "unwrap_or";
+                        self.with_frame(
+                            Frame {
+                                kind,
+                                binding,
+                                cause: Some(&mc.receiver),
+                                definite,
+                            },
+                            |w| {
+                                w.visit_expr(&c.body);
+                                let text_tool = w.body.returns.ok_is_text
+                                    && w.body.kind == Some(HandlerKind::Tool)
+                                    && (method == "unwrap_or_else" || method == "unwrap_or");
+                                if text_tool {
+                                    w.text_success(&c.body);
+                                }
+                            },
+                        );
+                    }
+                    Expr::Path(p) => {
+                        // `.map_err(internal)`, `.map_err(Self::to_mcp)`: a helper builds the error.
+                        if let Some(last) = p.path.segments.last() {
+                            let name = last.ident.to_string();
+                            if name == "from" || name == "into" {
+                                let span = self.file.span_of(arg);
+                                let source = self.operand_error_type(&mc.receiver);
+                                self.push_edge(Callee::FromImpls(source), span, Some(&mc.receiver));
+                            } else {
+                                let target = self.resolver.path_target(p, &self.locals);
+                                if let Some(callee) = self.callee(target) {
+                                    let span = self.file.span_of(arg);
+                                    self.push_edge(callee, span, Some(&mc.receiver));
+                                }
+                            }
+                        }
+                    }
+                    other => self.with_frame(
+                        Frame {
+                            kind,
+                            binding: None,
+                            cause: Some(&mc.receiver),
+                            definite: false,
+                        },
+                        |w| {
+                            w.visit_expr(other);
+                            if w.body.returns.ok_is_text
+                                && w.body.kind == Some(HandlerKind::Tool)
+                                && method == "unwrap_or"
+                            {
+                                w.text_success(other);
+                            }
+                        },
+                    ),
+                }
+            }
+            return;
+        }
+        let target = self
+            .resolver
+            .method_target(&mc.receiver, &method, &self.locals);
+        self.call_edge(target, mc, Some(&*mc.receiver), &mc.args);
+        visit::visit_expr_method_call(self, mc);
+    }
+
+    fn visit_expr_try(&mut self, t: &'a syn::ExprTry) {
+        if self.unknown_tool_conversion(t) {
+            return visit::visit_expr_try(self, t);
+        }
+        self.try_operand(t);
+        visit::visit_expr_try(self, t);
+    }
+
+    fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
+        if let Expr::Field(f) = &*a.left {
+            let is_error_field =
+                matches!(&f.member, syn::Member::Named(id) if id == self.dialect.is_error_field());
+            if is_error_field && crate::sdk::rmcp::is_true(&a.right) {
+                let content = match &*f.base {
+                    Expr::Path(p) => p
+                        .path
+                        .get_ident()
+                        .and_then(|id| self.lets.get(&id.to_string()).copied())
+                        .and_then(|init| match init {
+                            Expr::Call(c) => match self.dialect.construction_of_call(
+                                c,
+                                self.index,
+                                &self.body.returns,
+                            ) {
+                                Some(Construction::ToolResult {
+                                    content: Some(c),
+                                    never_empty,
+                                    ..
+                                }) => {
+                                    let mut facts = self.dialect.content_facts(c, self.file);
+                                    facts.empty &= !never_empty;
+                                    Some(facts)
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        }),
+                    _ => None,
+                }
+                .unwrap_or_else(ContentFacts::unknown);
+                let span = self.file.span_of(a);
+                self.add_site(
+                    a,
+                    span,
+                    Channel::ToolError,
+                    None,
+                    content,
+                    Origin::IsErrorAssignment,
+                );
+                // `let mut r = CallToolResult::success(..); r.is_error = Some(true);` is an
+                // error result, not a success one.
+                let init = match &*f.base {
+                    Expr::Path(p) => p
+                        .path
+                        .get_ident()
+                        .and_then(|id| self.lets.get(&id.to_string()).copied()),
+                    _ => None,
+                };
+                if let Some(init) = init {
+                    let init_span = self.file.span_of(init);
+                    self.facts.sites.retain(|(s, _)| {
+                        !(s.channel == Channel::ToolSuccess && s.span == init_span)
+                    });
+                }
+            }
+        }
+        visit::visit_expr_assign(self, a);
+    }
+
+    fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+        let comparison = matches!(b.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_));
+        self.comparison += usize::from(comparison);
+        visit::visit_expr_binary(self, b);
+        self.comparison -= usize::from(comparison);
+    }
+
+    fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
+        self.nested += 1;
+        self.locals.push_scope();
+        for input in &c.inputs {
+            bind_pattern(&self.resolver, &mut self.locals, input, None, 0);
+        }
+        visit::visit_expr_closure(self, c);
+        self.locals.pop_scope();
+        self.nested -= 1;
+    }
+
+    fn visit_expr_async(&mut self, a: &'a syn::ExprAsync) {
+        self.nested += 1;
+        visit::visit_expr_async(self, a);
+        self.nested -= 1;
+    }
+
+    fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        match self
+            .dialect
+            .construction_of_macro(mac, self.index, self.file, &self.returns())
+        {
+            Some(MacroBuilt::Protocol {
+                code,
+                code_span,
+                message,
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                if let (Some(value), Some(code_span)) = (code, code_span) {
+                    self.code_site(code_span, value, value.to_string(), false);
+                }
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![message],
+                };
+                self.add_site(
+                    mac,
+                    span,
+                    Channel::Protocol,
+                    code,
+                    content,
+                    Origin::Constructor(name),
+                );
+            }
+            Some(MacroBuilt::ToolResult {
+                is_error,
+                content,
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                let channel = if is_error {
+                    Channel::ToolError
+                } else {
+                    Channel::ToolSuccess
+                };
+                self.add_site(mac, span, channel, None, content, Origin::Constructor(name));
+            }
+            None => {}
+        }
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if matches!(
+            name.as_str(),
+            "panic" | "todo" | "unimplemented" | "unreachable"
+        ) {
+            let site = PanicSite {
+                file: self.body.file,
+                span: self.file.span_of(mac),
+                what: format!("`{name}!`"),
+                body: self.body.id,
+            };
+            self.facts.panics.push((site, self.arm.clone()));
+        }
+        visit::visit_macro(self, mac);
+    }
+
+    fn visit_item(&mut self, _item: &'a syn::Item) {
+        // Nested items are not part of this body.
+    }
+}

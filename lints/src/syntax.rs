@@ -1,0 +1,231 @@
+//! The syn helpers every layer shares: path and type names, attributes, the value an expression
+//! evaluates to, pattern shapes, token text. Pure functions of the syntax tree; nothing here
+//! knows an SDK, a lint or the model.
+
+use syn::{Attribute, Expr, Pat, Type};
+
+/// The segment names of a path (`rmcp::model::ErrorCode` → `["rmcp", "model", "ErrorCode"]`).
+pub fn path_segments(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
+/// The last path segment of a type (`rmcp::model::CallToolResult` → `CallToolResult`), looking
+/// through references.
+pub fn type_name(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Reference(r) => type_name(&r.elem),
+        Type::Paren(p) => type_name(&p.elem),
+        Type::Group(g) => type_name(&g.elem),
+        Type::Tuple(t) if t.elems.is_empty() => Some("()".to_string()),
+        _ => None,
+    }
+}
+
+/// The output of a future-returning signature: `impl Future<Output = T>`,
+/// `Pin<Box<dyn Future<Output = T> + Send>>`, `BoxFuture<'_, T>`; other types as they are.
+pub fn unwrap_future(ty: &Type) -> &Type {
+    let bounds = match ty {
+        Type::ImplTrait(i) => Some(&i.bounds),
+        Type::TraitObject(t) => Some(&t.bounds),
+        Type::Path(p) => {
+            let last = match p.path.segments.last() {
+                Some(l) => l,
+                None => return ty,
+            };
+            let name = last.ident.to_string();
+            if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                let types: Vec<&Type> = a
+                    .args
+                    .iter()
+                    .filter_map(|g| match g {
+                        syn::GenericArgument::Type(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                match (name.as_str(), types.as_slice()) {
+                    ("Pin" | "Box", [inner]) => return unwrap_future(inner),
+                    ("BoxFuture" | "LocalBoxFuture", [inner]) => return inner,
+                    _ => {}
+                }
+            }
+            None
+        }
+        _ => None,
+    };
+    let Some(bounds) = bounds else { return ty };
+    for b in bounds {
+        if let syn::TypeParamBound::Trait(t) = b {
+            if let Some(last) = t.path.segments.last() {
+                if last.ident == "Future" {
+                    if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                        for g in &a.args {
+                            if let syn::GenericArgument::AssocType(at) = g {
+                                if at.ident == "Output" {
+                                    return &at.ty;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ty
+}
+
+/// The error type's name of `Result<T, E>` (`E`'s last segment).
+pub fn result_error_name(ty: &Type) -> Option<String> {
+    result_error_type(ty).and_then(type_name)
+}
+
+/// `E` of `Result<T, E>`.
+pub fn result_error_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    a.args.iter().nth(1).and_then(|g| match g {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
+}
+
+/// The last segment name of an attribute's path (`#[rmcp::tool(..)]` → `tool`).
+pub fn attr_name(attr: &Attribute) -> String {
+    attr.path()
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+pub fn has_attr(attrs: &[Attribute], name: &str) -> bool {
+    attrs.iter().any(|a| attr_name(a) == name)
+}
+
+/// `#[cfg(test)]`, `#[cfg(all(test, ..))]`.
+pub fn is_cfg_test(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg") && {
+            let tokens = a.meta.require_list().map(|l| l.tokens.to_string());
+            tokens.is_ok_and(|t| {
+                t.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == "test")
+                    && !t.starts_with("not")
+            })
+        }
+    })
+}
+
+/// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(..)]`.
+pub fn is_test_fn(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        let n = attr_name(a);
+        n == "test" || n == "rstest" || n == "test_case"
+    })
+}
+
+/// The token text of a syntax node (`a . b`), for matching words in it.
+pub trait TokensString {
+    fn to_token_stream_string(&self) -> String;
+}
+
+impl<T: quote::ToTokens> TokensString for T {
+    fn to_token_stream_string(&self) -> String {
+        self.to_token_stream().to_string()
+    }
+}
+
+/// The expression under `.await` and parentheses.
+pub fn strip_await(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Await(a) => strip_await(&a.base),
+        Expr::Paren(p) => strip_await(&p.expr),
+        other => other,
+    }
+}
+
+/// The value a block or expression evaluates to (the tail of a block).
+pub fn tail_expr(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => tail_expr(e),
+            _ => expr,
+        },
+        Expr::Return(r) => r.expr.as_deref().map_or(expr, tail_expr),
+        Expr::Paren(p) => tail_expr(&p.expr),
+        other => other,
+    }
+}
+
+/// `x.to_string()`.
+pub fn is_to_string(expr: &Expr) -> bool {
+    matches!(expr, Expr::MethodCall(m) if m.method == "to_string" && m.args.is_empty())
+}
+
+/// `Err(e)` / `Err(_)` / `Err(..)`: `Some(binding)` (binding `None` when not an ident).
+pub fn variant_binding(pat: &Pat, variant: &str) -> Option<Option<String>> {
+    match pat {
+        Pat::TupleStruct(ts) if ts.path.segments.last().is_some_and(|s| s.ident == variant) => {
+            Some(ts.elems.first().and_then(pat_ident))
+        }
+        Pat::Reference(r) => variant_binding(&r.pat, variant),
+        _ => None,
+    }
+}
+
+/// `None`.
+pub fn is_none_pat(pat: &Pat) -> bool {
+    matches!(pat, Pat::Ident(i) if i.ident == "None")
+        || matches!(pat, Pat::Path(p) if p.path.is_ident("None"))
+}
+
+/// The name a pattern binds (`x`, `x: T`).
+pub fn pat_ident(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(i) => Some(i.ident.to_string()),
+        Pat::Type(t) => pat_ident(&t.pat),
+        _ => None,
+    }
+}
+
+/// Whether `ident` stands as a whole word in token text.
+pub fn mentions_ident(tokens: &str, ident: &str) -> bool {
+    tokens
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == ident)
+}
+
+/// The expression under references and parentheses.
+pub fn strip_refs(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Reference(r) => strip_refs(&r.expr),
+        Expr::Paren(p) => strip_refs(&p.expr),
+        other => other,
+    }
+}
+
+/// The last type argument of `Map<K, V>` / `Vec<T>`, through references.
+pub fn last_type_argument(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Reference(r) => last_type_argument(&r.elem),
+        Type::Path(p) => match &p.path.segments.last()?.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().rev().find_map(|g| match g {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `self`.
+pub fn is_self(expr: &Expr) -> bool {
+    matches!(expr, Expr::Path(p) if p.path.is_ident("self"))
+}
