@@ -7,7 +7,7 @@ use syn::Expr;
 use super::Walker;
 use crate::codes;
 use crate::model::site::{Channel, Origin, SiteContext};
-use crate::sdk::{Construction, ContentFacts, HandlerKind};
+use crate::sdk::{Construction, ContentFacts, HandlerKind, MacroBuilt};
 use crate::syntax::{is_to_string, mentions_ident, tail_expr, TokensString};
 use crate::text::{message_from_expr, MessageText};
 
@@ -238,5 +238,199 @@ impl<'a> Walker<'a, '_> {
             content,
             Origin::ToolErr,
         );
+    }
+
+    /// The SDK construction or code an expression is, if any, recorded as a site; whether it
+    /// builds a tool result and whether it builds a protocol error (its arguments are walked
+    /// inside that value).
+    pub(super) fn constructions_at(&mut self, expr: &'a Expr) -> (bool, bool) {
+        let mut tool_value = false;
+        let mut protocol_value = false;
+        match expr {
+            Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
+                if let Expr::Path(p) = &*call.func {
+                    self.callee_paths.insert(p as *const syn::ExprPath);
+                }
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_call(call, self.index, &self.returns())
+                {
+                    tool_value = matches!(built, Construction::ToolResult { .. });
+                    protocol_value = !tool_value;
+                    self.construction(expr, built);
+                }
+            }
+            Expr::MethodCall(mc) => {
+                if let Some((built, inner)) =
+                    self.dialect
+                        .construction_of_method(mc, self.index, &self.returns())
+                {
+                    self.consumed.insert(inner as *const syn::ExprCall);
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
+                    self.construction(expr, built);
+                }
+            }
+            Expr::Struct(s) => {
+                if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
+                    protocol_value = matches!(built, Construction::ProtocolError { .. });
+                    self.construction(expr, built);
+                }
+            }
+            // `Error::RateLimited`: a unit variant that is an error (not the callee of a call).
+            Expr::Path(p)
+                if !self.callee_paths.contains(&(p as *const syn::ExprPath))
+                    && self
+                        .dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                        .is_some() =>
+            {
+                if let Some(built) =
+                    self.dialect
+                        .construction_of_path(&p.path, self.index, &self.returns())
+                {
+                    self.construction(expr, built);
+                }
+            }
+            // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built (an SDK's
+            // named constant is the next arm's).
+            Expr::Unary(_) | Expr::Path(_)
+                if self.dialect.bare_codes()
+                    && !matches!(expr, Expr::Path(p) if self.dialect.is_code_constant(&p.path))
+                    && self.protocol_args > 0
+                    && self.code_calls == 0
+                    && self.comparison == 0 =>
+            {
+                // A const declared with a code type is reported at its definition.
+                let typed_const = matches!(expr, Expr::Path(p) if p.path.get_ident().is_some_and(|id| {
+                    self.index.consts.get(&id.to_string()).is_some_and(|c| c.typed_code)
+                }));
+                if let (Some(code), false) = (self.dialect.code_use(expr, self.index), typed_const)
+                {
+                    self.code_site(self.file.span_of(expr), code.value, code.written, false);
+                }
+            }
+            // A named code constant counts where an error is built with it (or a const is defined
+            // from it); elsewhere it is usually read (`e.is_error_code(ErrorCode::X)`).
+            Expr::Path(p)
+                if self.comparison == 0
+                    && self.tool_values == 0
+                    && (self.protocol_args > 0 || self.is_const_body())
+                    && self.dialect.is_code_constant(&p.path) =>
+            {
+                if let Some(code) = self.dialect.code_use(expr, self.index) {
+                    self.code_site(self.file.span_of(expr), code.value, code.written, true);
+                }
+            }
+            _ => {}
+        }
+        (tool_value, protocol_value)
+    }
+
+    /// `r.is_error = Some(true)`: an isError result (and no longer the success result `r` was
+    /// built as).
+    pub(super) fn is_error_assignment(&mut self, a: &'a syn::ExprAssign) {
+        if let Expr::Field(f) = &*a.left {
+            let is_error_field =
+                matches!(&f.member, syn::Member::Named(id) if id == self.dialect.is_error_field());
+            if is_error_field && crate::sdk::rmcp::is_true(&a.right) {
+                let content = match &*f.base {
+                    Expr::Path(p) => p
+                        .path
+                        .get_ident()
+                        .and_then(|id| self.lets.get(&id.to_string()).copied())
+                        .and_then(|init| match init {
+                            Expr::Call(c) => match self.dialect.construction_of_call(
+                                c,
+                                self.index,
+                                &self.body.returns,
+                            ) {
+                                Some(Construction::ToolResult {
+                                    content: Some(c),
+                                    never_empty,
+                                    ..
+                                }) => {
+                                    let mut facts = self.dialect.content_facts(c, self.file);
+                                    facts.empty &= !never_empty;
+                                    Some(facts)
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        }),
+                    _ => None,
+                }
+                .unwrap_or_else(ContentFacts::unknown);
+                let span = self.file.span_of(a);
+                self.add_site(
+                    a,
+                    span,
+                    Channel::ToolError,
+                    None,
+                    content,
+                    Origin::IsErrorAssignment,
+                );
+                // `let mut r = CallToolResult::success(..); r.is_error = Some(true);` is an
+                // error result, not a success one.
+                let init = match &*f.base {
+                    Expr::Path(p) => p
+                        .path
+                        .get_ident()
+                        .and_then(|id| self.lets.get(&id.to_string()).copied()),
+                    _ => None,
+                };
+                if let Some(init) = init {
+                    let init_span = self.file.span_of(init);
+                    self.facts.sites.retain(|(s, _)| {
+                        !(s.channel == Channel::ToolSuccess && s.span == init_span)
+                    });
+                }
+            }
+        }
+    }
+
+    /// A macro the dialect reads as building a protocol error or a tool result.
+    pub(super) fn macro_construction(&mut self, mac: &'a syn::Macro) {
+        match self
+            .dialect
+            .construction_of_macro(mac, self.index, self.file, &self.returns())
+        {
+            Some(MacroBuilt::Protocol {
+                code,
+                code_span,
+                message,
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                if let (Some(value), Some(code_span)) = (code, code_span) {
+                    self.code_site(code_span, value, value.to_string(), false);
+                }
+                let content = ContentFacts {
+                    empty: false,
+                    texts: vec![message],
+                };
+                self.add_site(
+                    mac,
+                    span,
+                    Channel::Protocol,
+                    code,
+                    content,
+                    Origin::Constructor(name),
+                );
+            }
+            Some(MacroBuilt::ToolResult {
+                is_error,
+                content,
+                name,
+            }) => {
+                let span = self.file.span_of(mac);
+                let channel = if is_error {
+                    Channel::ToolError
+                } else {
+                    Channel::ToolSuccess
+                };
+                self.add_site(mac, span, channel, None, content, Origin::Constructor(name));
+            }
+            None => {}
+        }
     }
 }

@@ -7,10 +7,11 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
 use super::Walker;
-use crate::model::site::{PathFacts, SiteContext};
+use crate::model::site::{Callee, PathFacts, SiteContext};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
-    is_none_pat, mentions_ident, path_segments, strip_await, variant_binding, TokensString,
+    is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, tail_expr, variant_binding,
+    TokensString,
 };
 use crate::text::MessageText;
 
@@ -298,6 +299,144 @@ impl<'a> Walker<'a, '_> {
             definite: failed,
         };
         self.with_frame(frame, |w| w.visit_expr(branch));
+    }
+
+    /// `if let PAT = x { .. } else { .. }`: the `then` branch of `if let Err(e)` is a failure
+    /// path, and so is the `else` of `if let Some(..)` on a lookup or of `if let Ok(..)`.
+    pub(super) fn if_let(&mut self, i: &'a syn::ExprIf, l: &'a syn::ExprLet) {
+        self.visit_expr(&l.expr);
+        let lookup = is_lookup(&l.expr);
+        // `if let Err(e) = x { here }`
+        if let Some(binding) = variant_binding(&l.pat, "Err") {
+            let kind = if lookup {
+                FrameKind::LookupMiss
+            } else {
+                FrameKind::Failure
+            };
+            self.with_frame(
+                Frame {
+                    kind,
+                    binding,
+                    cause: Some(&l.expr),
+                    definite: true,
+                },
+                |w| w.visit_block(&i.then_branch),
+            );
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+            return;
+        }
+        self.visit_block(&i.then_branch);
+        // `if let Some(x) = lookup { .. } else { here }`, `if let Ok(x) = y { .. } else { here }`
+        if let Some((_, e)) = &i.else_branch {
+            self.visit_refuted(&l.pat, &l.expr, e);
+        }
+    }
+
+    /// `.map_err(..)`, `.ok_or(..)`, `.unwrap_or_else(..)` and the like: their closure (or
+    /// value, or helper fn) runs on the receiver's failure. False for any other method.
+    pub(super) fn failure_method(&mut self, mc: &'a syn::ExprMethodCall, method: &str) -> bool {
+        let failure_closure = matches!(
+            method,
+            "map_err"
+                | "unwrap_or_else"
+                | "or_else"
+                | "ok_or_else"
+                | "ok_or"
+                | "map_or_else"
+                | "unwrap_or"
+        );
+        if !failure_closure {
+            return false;
+        }
+        // `.ok_or("msg")`, `.map_err(|e| format!(..))` in a tool whose `Err` is an isError
+        // result: the value is the isError text (whether `?` or the tail returns it).
+        if self.body.returns.err == ErrChannel::ToolError && self.nested == 0 {
+            let value = match (method, mc.args.first()) {
+                ("ok_or", Some(v)) => Some(v),
+                ("ok_or_else" | "map_err", Some(Expr::Closure(c))) => Some(&*c.body),
+                _ => None,
+            };
+            if let Some(v) = value {
+                let tail = tail_expr(v);
+                self.tool_error_value(tail, tail);
+            }
+        }
+        self.visit_expr(&mc.receiver);
+        let lookup = is_lookup(&mc.receiver) && method.starts_with("ok_or");
+        let kind = if lookup {
+            FrameKind::LookupMiss
+        } else {
+            FrameKind::Failure
+        };
+        for (i, arg) in mc.args.iter().enumerate() {
+            // `map_or_else(err_fn, ok_fn)`: only the first runs on failure.
+            if method == "map_or_else" && i > 0 {
+                self.visit_expr(arg);
+                continue;
+            }
+            match arg {
+                Expr::Closure(c) => {
+                    let binding = c.inputs.first().and_then(pat_ident);
+                    let definite = !c.inputs.is_empty()
+                        && !method.starts_with("ok_or")
+                        && method != "unwrap_or";
+                    self.with_frame(
+                        Frame {
+                            kind,
+                            binding,
+                            cause: Some(&mc.receiver),
+                            definite,
+                        },
+                        |w| {
+                            w.visit_expr(&c.body);
+                            let text_tool = w.body.returns.ok_is_text
+                                && w.body.kind == Some(HandlerKind::Tool)
+                                && (method == "unwrap_or_else" || method == "unwrap_or");
+                            if text_tool {
+                                w.text_success(&c.body);
+                            }
+                        },
+                    );
+                }
+                Expr::Path(p) => {
+                    // `.map_err(internal)`, `.map_err(Self::to_mcp)`: a helper builds the error.
+                    if let Some(last) = p.path.segments.last() {
+                        let name = last.ident.to_string();
+                        if name == "from" || name == "into" {
+                            let span = self.file.span_of(arg);
+                            let source = self.operand_error_type(&mc.receiver);
+                            self.push_edge(Callee::FromImpls(source), span, Some(&mc.receiver));
+                        } else {
+                            let target = self.resolver.path_target(p, &self.locals);
+                            if let Some(callee) = self.callee(target) {
+                                let span = self.file.span_of(arg);
+                                self.push_edge(callee, span, Some(&mc.receiver));
+                            }
+                        }
+                    }
+                }
+                other => self.with_frame(
+                    Frame {
+                        kind,
+                        binding: None,
+                        cause: Some(&mc.receiver),
+                        definite: false,
+                    },
+                    |w| {
+                        w.visit_expr(other);
+                        if w.body.returns.ok_is_text
+                            && w.body.kind == Some(HandlerKind::Tool)
+                            && method == "unwrap_or"
+                        {
+                            w.text_success(other);
+                        }
+                    },
+                ),
+            }
+        }
+        true
     }
 }
 

@@ -30,15 +30,13 @@ use crate::model::callgraph::{bind_pattern, CrateCalls, Locals, Resolver};
 use crate::model::site::{
     CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, SiteContext, VariantTag,
 };
-use crate::sdk::{
-    Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt, ReturnFacts,
-};
+use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::source::{SourceFile, Span};
-use crate::syntax::{mentions_ident, pat_ident, path_segments, tail_expr, variant_binding};
+use crate::syntax::{mentions_ident, path_segments};
 use crate::text::MessageText;
 
 use calls::is_from_conversion;
-use failure::{is_lookup, Frame, FrameKind};
+use failure::{is_lookup, Frame};
 
 /// What one body's walk found.
 #[derive(Default)]
@@ -296,85 +294,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
-        let mut tool_value = false;
-        let mut protocol_value = false;
-        match expr {
-            Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
-                if let Expr::Path(p) = &*call.func {
-                    self.callee_paths.insert(p as *const syn::ExprPath);
-                }
-                if let Some(built) =
-                    self.dialect
-                        .construction_of_call(call, self.index, &self.returns())
-                {
-                    tool_value = matches!(built, Construction::ToolResult { .. });
-                    protocol_value = !tool_value;
-                    self.construction(expr, built);
-                }
-            }
-            Expr::MethodCall(mc) => {
-                if let Some((built, inner)) =
-                    self.dialect
-                        .construction_of_method(mc, self.index, &self.returns())
-                {
-                    self.consumed.insert(inner as *const syn::ExprCall);
-                    protocol_value = matches!(built, Construction::ProtocolError { .. });
-                    self.construction(expr, built);
-                }
-            }
-            Expr::Struct(s) => {
-                if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
-                    protocol_value = matches!(built, Construction::ProtocolError { .. });
-                    self.construction(expr, built);
-                }
-            }
-            // `Error::RateLimited`: a unit variant that is an error (not the callee of a call).
-            Expr::Path(p)
-                if !self.callee_paths.contains(&(p as *const syn::ExprPath))
-                    && self
-                        .dialect
-                        .construction_of_path(&p.path, self.index, &self.returns())
-                        .is_some() =>
-            {
-                if let Some(built) =
-                    self.dialect
-                        .construction_of_path(&p.path, self.index, &self.returns())
-                {
-                    self.construction(expr, built);
-                }
-            }
-            // Hand-rolled servers: `-32001` or `LEGACY_CODE` where an error is built (an SDK's
-            // named constant is the next arm's).
-            Expr::Unary(_) | Expr::Path(_)
-                if self.dialect.bare_codes()
-                    && !matches!(expr, Expr::Path(p) if self.dialect.is_code_constant(&p.path))
-                    && self.protocol_args > 0
-                    && self.code_calls == 0
-                    && self.comparison == 0 =>
-            {
-                // A const declared with a code type is reported at its definition.
-                let typed_const = matches!(expr, Expr::Path(p) if p.path.get_ident().is_some_and(|id| {
-                    self.index.consts.get(&id.to_string()).is_some_and(|c| c.typed_code)
-                }));
-                if let (Some(code), false) = (self.dialect.code_use(expr, self.index), typed_const)
-                {
-                    self.code_site(self.file.span_of(expr), code.value, code.written, false);
-                }
-            }
-            // A named code constant counts where an error is built with it (or a const is defined
-            // from it); elsewhere it is usually read (`e.is_error_code(ErrorCode::X)`).
-            Expr::Path(p)
-                if self.comparison == 0
-                    && self.tool_values == 0
-                    && (self.protocol_args > 0 || self.is_const_body())
-                    && self.dialect.is_code_constant(&p.path) =>
-            {
-                if let Some(code) = self.dialect.code_use(expr, self.index) {
-                    self.code_site(self.file.span_of(expr), code.value, code.written, true);
-                }
-            }
-            _ => {}
-        }
+        let (tool_value, protocol_value) = self.constructions_at(expr);
         self.tool_values += usize::from(tool_value);
         self.protocol_args += usize::from(protocol_value);
         visit::visit_expr(self, expr);
@@ -408,34 +328,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         let Expr::Let(l) = &*i.cond else {
             return visit::visit_expr_if(self, i);
         };
-        self.visit_expr(&l.expr);
-        let lookup = is_lookup(&l.expr);
-        // `if let Err(e) = x { here }`
-        if let Some(binding) = variant_binding(&l.pat, "Err") {
-            let kind = if lookup {
-                FrameKind::LookupMiss
-            } else {
-                FrameKind::Failure
-            };
-            self.with_frame(
-                Frame {
-                    kind,
-                    binding,
-                    cause: Some(&l.expr),
-                    definite: true,
-                },
-                |w| w.visit_block(&i.then_branch),
-            );
-            if let Some((_, e)) = &i.else_branch {
-                self.visit_expr(e);
-            }
-            return;
-        }
-        self.visit_block(&i.then_branch);
-        // `if let Some(x) = lookup { .. } else { here }`, `if let Ok(x) = y { .. } else { here }`
-        if let Some((_, e)) = &i.else_branch {
-            self.visit_refuted(&l.pat, &l.expr, e);
-        }
+        self.if_let(i, l);
     }
 
     fn visit_local(&mut self, local: &'a syn::Local) {
@@ -495,103 +388,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             _ => {}
         }
-        let failure_closure = matches!(
-            method.as_str(),
-            "map_err"
-                | "unwrap_or_else"
-                | "or_else"
-                | "ok_or_else"
-                | "ok_or"
-                | "map_or_else"
-                | "unwrap_or"
-        );
-        if failure_closure {
-            // `.ok_or("msg")`, `.map_err(|e| format!(..))` in a tool whose `Err` is an isError
-            // result: the value is the isError text (whether `?` or the tail returns it).
-            if self.body.returns.err == ErrChannel::ToolError && self.nested == 0 {
-                let value = match (method.as_str(), mc.args.first()) {
-                    ("ok_or", Some(v)) => Some(v),
-                    ("ok_or_else" | "map_err", Some(Expr::Closure(c))) => Some(&*c.body),
-                    _ => None,
-                };
-                if let Some(v) = value {
-                    let tail = tail_expr(v);
-                    self.tool_error_value(tail, tail);
-                }
-            }
-            self.visit_expr(&mc.receiver);
-            let lookup = is_lookup(&mc.receiver) && method.starts_with("ok_or");
-            let kind = if lookup {
-                FrameKind::LookupMiss
-            } else {
-                FrameKind::Failure
-            };
-            for (i, arg) in mc.args.iter().enumerate() {
-                // `map_or_else(err_fn, ok_fn)`: only the first runs on failure.
-                if method == "map_or_else" && i > 0 {
-                    self.visit_expr(arg);
-                    continue;
-                }
-                match arg {
-                    Expr::Closure(c) => {
-                        let binding = c.inputs.first().and_then(pat_ident);
-                        let definite = !c.inputs.is_empty()
-                            && !method.starts_with("ok_or")
-                            && method != "unwrap_or";
-                        self.with_frame(
-                            Frame {
-                                kind,
-                                binding,
-                                cause: Some(&mc.receiver),
-                                definite,
-                            },
-                            |w| {
-                                w.visit_expr(&c.body);
-                                let text_tool = w.body.returns.ok_is_text
-                                    && w.body.kind == Some(HandlerKind::Tool)
-                                    && (method == "unwrap_or_else" || method == "unwrap_or");
-                                if text_tool {
-                                    w.text_success(&c.body);
-                                }
-                            },
-                        );
-                    }
-                    Expr::Path(p) => {
-                        // `.map_err(internal)`, `.map_err(Self::to_mcp)`: a helper builds the error.
-                        if let Some(last) = p.path.segments.last() {
-                            let name = last.ident.to_string();
-                            if name == "from" || name == "into" {
-                                let span = self.file.span_of(arg);
-                                let source = self.operand_error_type(&mc.receiver);
-                                self.push_edge(Callee::FromImpls(source), span, Some(&mc.receiver));
-                            } else {
-                                let target = self.resolver.path_target(p, &self.locals);
-                                if let Some(callee) = self.callee(target) {
-                                    let span = self.file.span_of(arg);
-                                    self.push_edge(callee, span, Some(&mc.receiver));
-                                }
-                            }
-                        }
-                    }
-                    other => self.with_frame(
-                        Frame {
-                            kind,
-                            binding: None,
-                            cause: Some(&mc.receiver),
-                            definite: false,
-                        },
-                        |w| {
-                            w.visit_expr(other);
-                            if w.body.returns.ok_is_text
-                                && w.body.kind == Some(HandlerKind::Tool)
-                                && method == "unwrap_or"
-                            {
-                                w.text_success(other);
-                            }
-                        },
-                    ),
-                }
-            }
+        if self.failure_method(mc, &method) {
             return;
         }
         let target = self
@@ -610,63 +407,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
-        if let Expr::Field(f) = &*a.left {
-            let is_error_field =
-                matches!(&f.member, syn::Member::Named(id) if id == self.dialect.is_error_field());
-            if is_error_field && crate::sdk::rmcp::is_true(&a.right) {
-                let content = match &*f.base {
-                    Expr::Path(p) => p
-                        .path
-                        .get_ident()
-                        .and_then(|id| self.lets.get(&id.to_string()).copied())
-                        .and_then(|init| match init {
-                            Expr::Call(c) => match self.dialect.construction_of_call(
-                                c,
-                                self.index,
-                                &self.body.returns,
-                            ) {
-                                Some(Construction::ToolResult {
-                                    content: Some(c),
-                                    never_empty,
-                                    ..
-                                }) => {
-                                    let mut facts = self.dialect.content_facts(c, self.file);
-                                    facts.empty &= !never_empty;
-                                    Some(facts)
-                                }
-                                _ => None,
-                            },
-                            _ => None,
-                        }),
-                    _ => None,
-                }
-                .unwrap_or_else(ContentFacts::unknown);
-                let span = self.file.span_of(a);
-                self.add_site(
-                    a,
-                    span,
-                    Channel::ToolError,
-                    None,
-                    content,
-                    Origin::IsErrorAssignment,
-                );
-                // `let mut r = CallToolResult::success(..); r.is_error = Some(true);` is an
-                // error result, not a success one.
-                let init = match &*f.base {
-                    Expr::Path(p) => p
-                        .path
-                        .get_ident()
-                        .and_then(|id| self.lets.get(&id.to_string()).copied()),
-                    _ => None,
-                };
-                if let Some(init) = init {
-                    let init_span = self.file.span_of(init);
-                    self.facts.sites.retain(|(s, _)| {
-                        !(s.channel == Channel::ToolSuccess && s.span == init_span)
-                    });
-                }
-            }
-        }
+        self.is_error_assignment(a);
         visit::visit_expr_assign(self, a);
     }
 
@@ -695,48 +436,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_macro(&mut self, mac: &'a syn::Macro) {
-        match self
-            .dialect
-            .construction_of_macro(mac, self.index, self.file, &self.returns())
-        {
-            Some(MacroBuilt::Protocol {
-                code,
-                code_span,
-                message,
-                name,
-            }) => {
-                let span = self.file.span_of(mac);
-                if let (Some(value), Some(code_span)) = (code, code_span) {
-                    self.code_site(code_span, value, value.to_string(), false);
-                }
-                let content = ContentFacts {
-                    empty: false,
-                    texts: vec![message],
-                };
-                self.add_site(
-                    mac,
-                    span,
-                    Channel::Protocol,
-                    code,
-                    content,
-                    Origin::Constructor(name),
-                );
-            }
-            Some(MacroBuilt::ToolResult {
-                is_error,
-                content,
-                name,
-            }) => {
-                let span = self.file.span_of(mac);
-                let channel = if is_error {
-                    Channel::ToolError
-                } else {
-                    Channel::ToolSuccess
-                };
-                self.add_site(mac, span, channel, None, content, Origin::Constructor(name));
-            }
-            None => {}
-        }
+        self.macro_construction(mac);
         let name = mac
             .path
             .segments
