@@ -1,0 +1,20 @@
+mod client_observer;
+mod example_client_handler;
+mod example_client_handler_core;
+mod example_server_handler;
+mod example_server_handler_core;
+pub mod inquiry_utils;
+pub mod resources;
+mod server_handler_with_oauth;
+mod server_observer;
+pub mod tools;
+mod utils;
+
+pub use client_observer::*;
+pub use example_client_handler::*;
+pub use example_client_handler_core::*;
+pub use example_server_handler::*;
+pub use example_server_handler_core::*;
+pub use server_handler_with_oauth::*;
+pub use server_observer::*;
+pub use utils::*;

@@ -1,0 +1,4 @@
+pub mod attribute;
+pub mod discovery;
+pub mod entity;
+pub mod relation;
