@@ -505,6 +505,58 @@ fn broken_cargo_toml_exits_two_but_other_crates_are_linted() {
     );
 }
 
+/// A tool that fails with a -32603 error, its SDK spelled `$root::`.
+fn renamed_sdk_tool(root: &str) -> String {
+    format!(
+        "use {root}::{{model::CallToolResult, tool, tool_router}};\n\npub struct S;\n\n#[tool_router]\nimpl S {{\n    #[tool(description = \"d\")]\n    async fn f(&self) -> Result<CallToolResult, {root}::ErrorData> {{\n        Err({root}::ErrorData::internal_error(\"the archive is read-only\", None))\n    }}\n}}\n"
+    )
+}
+
+#[test]
+fn dependencies_renamed_in_cargo_toml_are_their_crate() {
+    let p = project(&[
+        (
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"server\", \"examples_only\", \"other\"]\n\n[workspace.dependencies]\nmcp = { package = \"rmcp\", version = \"0.8\" }\n",
+        ),
+        // Inherited from the workspace, renamed there.
+        (
+            "server/Cargo.toml",
+            "[package]\nname = \"server\"\nversion = \"0.1.0\"\n\n[dependencies]\nmcp.workspace = true\n",
+        ),
+        ("server/src/lib.rs", &renamed_sdk_tool("mcp")),
+        // A dev-dependency, renamed, that only an example uses.
+        (
+            "examples_only/Cargo.toml",
+            "[package]\nname = \"examples_only\"\nversion = \"0.1.0\"\n\n[dev-dependencies]\nsdk = { package = \"rmcp\", version = \"0.8\" }\n",
+        ),
+        ("examples_only/src/lib.rs", CLEAN),
+        ("examples_only/examples/demo.rs", &renamed_sdk_tool("sdk")),
+        // `rmcp` is another crate's key here: not an MCP server.
+        (
+            "other/Cargo.toml",
+            "[package]\nname = \"other\"\nversion = \"0.1.0\"\n\n[target.'cfg(unix)'.dependencies]\nrmcp = { package = \"my-rpc\", version = \"1\" }\n",
+        ),
+        ("other/src/lib.rs", &renamed_sdk_tool("rmcp")),
+    ]);
+    let expected = vec![
+        (
+            "MCP001".to_string(),
+            "examples_only/examples/demo.rs".to_string(),
+            9,
+        ),
+        ("MCP001".to_string(), "server/src/lib.rs".to_string(), 9),
+    ];
+    for prefilter in [&[][..], &["--no-prefilter"][..]] {
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(prefilter);
+        let run = mcp_lint(p.path(), &args);
+        assert_eq!(run.findings(), expected, "{prefilter:?}: {run:?}");
+    }
+    let run = mcp_lint(p.path(), &["check", "--diff", "server"]);
+    assert!(run.stdout.contains("+use mcp::model::Content;"), "{run:?}");
+}
+
 // ---------------------------------------------------------------- hostile input
 
 #[test]

@@ -360,6 +360,7 @@ fn findings_of_example(code: &str) -> Option<Vec<&'static str>> {
             dependencies: vec![Dependency {
                 name: "rmcp".to_string(),
                 version: Some("3".to_string()),
+                rename: None,
             }],
         }),
         files: vec![SourceInput {

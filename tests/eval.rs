@@ -40,18 +40,19 @@ fn dependency(key: &str, spec: &toml::Value) -> Dependency {
         toml::Value::String(version) => Dependency {
             name: key.to_string(),
             version: Some(version.clone()),
+            rename: None,
         },
-        table => Dependency {
-            name: table
-                .get("package")
-                .and_then(toml::Value::as_str)
-                .unwrap_or(key)
-                .to_string(),
-            version: table
-                .get("version")
-                .and_then(toml::Value::as_str)
-                .map(str::to_string),
-        },
+        table => {
+            let package = table.get("package").and_then(toml::Value::as_str);
+            Dependency {
+                name: package.unwrap_or(key).to_string(),
+                version: table
+                    .get("version")
+                    .and_then(toml::Value::as_str)
+                    .map(str::to_string),
+                rename: package.map(|_| key.to_string()),
+            }
+        }
     }
 }
 

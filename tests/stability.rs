@@ -45,16 +45,16 @@ fn manifest(dir: &Path) -> Manifest {
         .and_then(toml::Value::as_table)
         .into_iter()
         .flatten()
-        .map(|(k, v)| Dependency {
-            name: v
-                .get("package")
-                .and_then(toml::Value::as_str)
-                .unwrap_or(k)
-                .to_string(),
-            version: v
-                .as_str()
-                .or_else(|| v.get("version").and_then(toml::Value::as_str))
-                .map(str::to_string),
+        .map(|(k, v)| {
+            let package = v.get("package").and_then(toml::Value::as_str);
+            Dependency {
+                name: package.unwrap_or(k).to_string(),
+                version: v
+                    .as_str()
+                    .or_else(|| v.get("version").and_then(toml::Value::as_str))
+                    .map(str::to_string),
+                rename: package.map(|_| k.to_string()),
+            }
         })
         .collect();
     Manifest {

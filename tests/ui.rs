@@ -10,6 +10,8 @@
 //!   version is a path or git dependency. Several SDKs, an SDK next to `rmcp`, or a hand-rolled
 //!   server's plain `serde_json` dependency are written this way. Without any `rmcp`/`dep`
 //!   directive the fixture is analysed with no manifest, like a lone `.rs` file;
+//! - `//@ rename: mcp = rmcp`: the manifest lists that dependency under another key
+//!   (`mcp = { package = "rmcp", .. }`), the name the code uses for it;
 //! - `//@ target-protocol: 2025-11-25`;
 //! - `//@ include-tests`: lint test code too;
 //! - `//@ role: test`: the file sits under `tests/` (`FileRole::Test`);
@@ -155,6 +157,8 @@ struct Directives {
     rmcp: Option<String>,
     /// `//@ dep:` lines, in order: (crate name, version requirement).
     deps: Vec<(String, Option<String>)>,
+    /// `//@ rename:` lines: (manifest key, crate name).
+    renames: Vec<(String, String)>,
     target_protocol: Option<ProtocolVersion>,
     include_tests: bool,
     test_role: bool,
@@ -187,6 +191,14 @@ fn parse_directives(text: &str) -> Result<Directives, Vec<String>> {
             errors.push(format!("line {line_no}: {e}"));
         }
     }
+    for (key, name) in &d.renames {
+        let listed = d.rmcp.is_some() && name == "rmcp" || d.deps.iter().any(|(n, _)| n == name);
+        if !listed {
+            errors.push(format!(
+                "`rename: {key} = {name}`: no `rmcp` or `dep` directive lists `{name}`"
+            ));
+        }
+    }
     if errors.is_empty() {
         Ok(d)
     } else {
@@ -216,6 +228,12 @@ fn apply_directive(d: &mut Directives, body: &str) -> Result<(), String> {
             }
             dep => d.deps.push(dep),
         },
+        "rename" => match need(value)?.split_once('=') {
+            Some((key, name)) => d
+                .renames
+                .push((key.trim().to_string(), name.trim().to_string())),
+            None => return Err("`rename` is `<key> = <crate>`".to_string()),
+        },
         "target-protocol" => d.target_protocol = Some(need(value)?.parse()?),
         "include-tests" if value.is_none() => d.include_tests = true,
         "role" => match need(value)?.as_str() {
@@ -232,7 +250,7 @@ fn apply_directive(d: &mut Directives, body: &str) -> Result<(), String> {
         _ => {
             return Err(format!(
                 "unknown directive `{body}` (known: rmcp = \"<version>\", dep: <crate> = \"<version>\", \
-                 target-protocol: <date>, include-tests, role: test, vague-phrase: <text>, \
+                 rename: <key> = <crate>, target-protocol: <date>, include-tests, role: test, vague-phrase: <text>, \
                  server-fault-marker: <name>)"
             ))
         }
@@ -450,7 +468,15 @@ fn manifest_for(d: &Directives) -> Option<Manifest> {
         .map(|version| ("rmcp".to_string(), Some(version.clone())));
     let dependencies: Vec<Dependency> = rmcp
         .chain(d.deps.iter().cloned())
-        .map(|(name, version)| Dependency { name, version })
+        .map(|(name, version)| Dependency {
+            rename: d
+                .renames
+                .iter()
+                .find(|(_, n)| *n == name)
+                .map(|(key, _)| key.clone()),
+            name,
+            version,
+        })
         .collect();
     (!dependencies.is_empty()).then(|| Manifest {
         package_name: Some("ui-fixture".to_string()),
@@ -849,6 +875,7 @@ fn directive_grammar() {
                 ("rust-mcp-sdk".into(), Some("0.7".into())),
                 ("local_helpers".into(), None),
             ],
+            renames: vec![],
             target_protocol: Some(ProtocolVersion::V2025_11_25),
             include_tests: true,
             test_role: true,
@@ -884,6 +911,11 @@ fn dep_directives_build_the_manifest() {
             ("serde_json", None)
         ]
     );
+    let renamed =
+        parse_directives("//@ rmcp = \"1.8\"\n//@ rename: mcp = rmcp\n").expect("well-formed");
+    let renamed = manifest_for(&renamed).expect("a manifest");
+    assert_eq!(renamed.dependencies[0].rename.as_deref(), Some("mcp"));
+    assert!(parse_directives("//@ rename: mcp = rmcp\n").is_err());
     let same = parse_directives("//@ dep: rmcp = \"1.8\"\n").expect("well-formed");
     assert_eq!(same.rmcp.as_deref(), Some("1.8"));
     assert!(manifest_for(&Directives::default()).is_none());

@@ -34,6 +34,7 @@ fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
             dependencies: vec![Dependency {
                 name: name.into(),
                 version: Some(version.into()),
+                rename: None,
             }],
         }),
         files: vec![SourceInput {

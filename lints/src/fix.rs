@@ -675,7 +675,13 @@ struct FixCx<'m> {
 impl<'m> FixCx<'m> {
     fn new(model: &'m Model, span: Span, file: crate::model::FileId) -> Option<FixCx<'m>> {
         let dialect = model.dialect_of(file)?;
-        let vocab = dialect.fix_vocabulary()?;
+        let mut vocab = dialect.fix_vocabulary()?;
+        // A new `use` spells the SDK by the crate's name for it (`mcp::model::Content`).
+        for name in [&mut vocab.result, &mut vocab.content, &mut vocab.error] {
+            if let Some(first) = name.path.first_mut() {
+                *first = model.crates.code_name(first);
+            }
+        }
         let f = model.files.get(file.0)?;
         let (source, syntax) = (f.source.as_deref()?, f.syntax.as_ref()?);
         let located = locate(syntax, span.start, span.end)?;

@@ -92,6 +92,9 @@ pub struct Dependency {
     pub name: String,
     /// The version requirement, e.g. `0.8` or `=1.8.0`; `None` for path or git dependencies.
     pub version: Option<String>,
+    /// The key a renamed dependency has in the manifest (`mcp` for `mcp = { package = "rmcp" }`):
+    /// the name its code uses. `None` when the key is the crate name.
+    pub rename: Option<String>,
 }
 
 /// Facts from the crate's Cargo.toml.

@@ -277,6 +277,7 @@ fn analyze_source(
             dependencies: vec![Dependency {
                 name: "rmcp".to_string(),
                 version: Some(version.trim().to_string()),
+                rename: None,
             }],
         }),
         files: vec![SourceInput {

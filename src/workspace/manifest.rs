@@ -135,7 +135,7 @@ impl Manifests {
         for deps in dependency_tables(&table) {
             for (key, spec) in deps {
                 if let Some(dep) = dependency(key, spec, workspace_deps) {
-                    if seen.insert((dep.name.clone(), dep.version.clone())) {
+                    if seen.insert((dep.name.clone(), dep.version.clone(), dep.rename.clone())) {
                         dependencies.push(dep);
                     }
                 }
@@ -214,7 +214,8 @@ fn dependency_tables(manifest: &Table) -> Vec<&Table> {
     tables
 }
 
-/// One dependency entry: `name = "1"`, `name = { version, package }`, or `workspace = true`.
+/// One dependency entry: `name = "1"`, `name = { version, package }`, or `workspace = true`
+/// (the key stays the member's; `package` and `version` come from the workspace's entry).
 fn dependency(key: &str, spec: &Value, workspace_deps: Option<&Table>) -> Option<Dependency> {
     let inherits = spec
         .get("workspace")
@@ -227,6 +228,7 @@ fn dependency(key: &str, spec: &Value, workspace_deps: Option<&Table>) -> Option
             None => Dependency {
                 name: key.to_string(),
                 version: None,
+                rename: None,
             },
         });
     }
@@ -238,18 +240,19 @@ fn plain_dependency(key: &str, spec: &Value) -> Dependency {
         Value::String(version) => Dependency {
             name: key.to_string(),
             version: Some(version.clone()),
+            rename: None,
         },
-        _ => Dependency {
-            name: spec
-                .get("package")
-                .and_then(Value::as_str)
-                .unwrap_or(key)
-                .to_string(),
-            version: spec
-                .get("version")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        },
+        _ => {
+            let package = spec.get("package").and_then(Value::as_str);
+            Dependency {
+                name: package.unwrap_or(key).to_string(),
+                version: spec
+                    .get("version")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                rename: package.filter(|p| *p != key).map(|_| key.to_string()),
+            }
+        }
     }
 }
 
@@ -262,6 +265,14 @@ mod tests {
         Dependency {
             name: name.into(),
             version: version.map(Into::into),
+            rename: None,
+        }
+    }
+
+    fn renamed(key: &str, name: &str, version: &str) -> Dependency {
+        Dependency {
+            rename: Some(key.into()),
+            ..dep(name, Some(version))
         }
     }
 
@@ -277,6 +288,7 @@ members = ["server"]
 [workspace.dependencies]
 rmcp = { version = "0.8", features = ["server"] }
 serde = "1"
+sdk = { package = "pmcp", version = "1.4" }
 "#,
         );
         write(
@@ -288,27 +300,34 @@ name = "srv"
 rmcp.workspace = true
 mcp = { package = "rust-mcp-sdk", version = "=0.5.1" }
 local = { path = "../local" }
+sdk.workspace = true
 [dev-dependencies]
 serde = { workspace = true }
+client = { package = "rmcp", version = "0.9" }
 [build-dependencies]
 cc = "1.0"
 [target.'cfg(unix)'.dependencies]
 libc = { version = "0.2" }
+[target.'cfg(windows)'.dependencies]
+rmcp_win = { package = "rmcp", version = "0.8" }
 "#,
         );
         let mut m = Manifests::new(&root);
         let facts = m.facts(&root.join("server")).expect("parsed");
         assert_eq!(facts.package_name.as_deref(), Some("srv"));
         let mut deps = facts.dependencies.clone();
-        deps.sort_by(|a, b| a.name.cmp(&b.name));
+        deps.sort_by(|a, b| (&a.name, &a.rename).cmp(&(&b.name, &b.rename)));
         assert_eq!(
             deps,
             vec![
                 dep("cc", Some("1.0")),
                 dep("libc", Some("0.2")),
                 dep("local", None),
+                renamed("sdk", "pmcp", "1.4"),
                 dep("rmcp", Some("0.8")),
-                dep("rust-mcp-sdk", Some("=0.5.1")),
+                renamed("client", "rmcp", "0.9"),
+                renamed("rmcp_win", "rmcp", "0.8"),
+                renamed("mcp", "rust-mcp-sdk", "=0.5.1"),
                 dep("serde", Some("1")),
             ]
         );

@@ -269,6 +269,7 @@ mod tests {
                 .map(|d| Dependency {
                     name: d.to_string(),
                     version: Some("1".into()),
+                    rename: None,
                 })
                 .collect(),
         }
@@ -379,6 +380,14 @@ mod tests {
                 "{dep}"
             );
         }
+        // A dependency renamed in Cargo.toml (`mcp = { package = "rmcp" }`), whose files only
+        // say `mcp::`: the manifest names the crate.
+        let mut renamed = manifest("server", &["rmcp"]);
+        renamed.dependencies[0].rename = Some("mcp".into());
+        assert!(crate_may_matter(
+            Some(&renamed),
+            &[scan(b"use mcp::model::CallToolResult;")]
+        ));
         // Prose and lookalikes do not.
         for text in [
             "// ported from pmcp and turbomcp",

@@ -22,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 use crate::index::Index;
 use crate::options::{CrateInput, Options};
 use crate::parse;
+use crate::resolve::crates::ExternCrates;
 use crate::resolve::{DefMap, PackageFiles};
 use crate::sdk::{Dialect, ErrChannel};
 use crate::source::{FileRole, SourceFile, Span};
@@ -65,6 +66,8 @@ pub struct Model {
     pub sites: Vec<ErrorSite>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<ContextPanic>,
+    /// The crate's dependencies by the names its code uses for them.
+    pub crates: ExternCrates,
     /// Fn name → whether each fn of that name is declared to return a `Result` (on first use).
     fn_returns_result: OnceLock<HashMap<String, Vec<bool>>>,
 }
@@ -92,7 +95,8 @@ impl Model {
     pub fn build(input: &CrateInput, options: &Options) -> Model {
         // Phase: parse.
         let files: Vec<ModelFile> = input.files.iter().map(parse_one).collect();
-        let analysis = analyse(&files, input, options);
+        let crates = ExternCrates::of(input.manifest.as_ref());
+        let analysis = analyse(&files, input, &crates, options);
         Model {
             files,
             dialects: analysis.dialects,
@@ -100,6 +104,7 @@ impl Model {
             sites: analysis.sites,
             codes: analysis.codes,
             panics: analysis.panics,
+            crates,
             fn_returns_result: OnceLock::new(),
         }
     }
@@ -107,7 +112,12 @@ impl Model {
 
 /// Every phase after parsing. Nothing but the parse-failure findings when the crate is not an
 /// MCP server we understand.
-fn analyse(files: &[ModelFile], input: &CrateInput, options: &Options) -> Analysis {
+fn analyse(
+    files: &[ModelFile],
+    input: &CrateInput,
+    crates: &ExternCrates,
+    options: &Options,
+) -> Analysis {
     let parsed: Vec<(FileId, &syn::File, bool)> = files
         .iter()
         .enumerate()
@@ -117,12 +127,14 @@ fn analyse(files: &[ModelFile], input: &CrateInput, options: &Options) -> Analys
         })
         .collect();
     // Phase: index and resolve names.
-    let index = Index::build(&parsed);
-    let defs = resolve_names(files, input, &parsed);
+    let mut index = Index::build(&parsed);
+    // The SDK tables compare import paths by crate name (`mcp::` may be rmcp's).
+    crates.canonical_imports(&mut index.imports);
+    let defs = resolve_names(files, input, crates, &parsed);
     // Phase: syntactic types.
     let types = Types::build(&defs);
     // Phase: SDK dialects.
-    let dialects = detect_dialects(files, input, &index);
+    let dialects = detect_dialects(files, input, crates, &index);
     if dialects.is_empty() {
         return Analysis::default();
     }
@@ -230,6 +242,7 @@ fn analyse(files: &[ModelFile], input: &CrateInput, options: &Options) -> Analys
 fn resolve_names<'a>(
     files: &[ModelFile],
     input: &CrateInput,
+    crates: &ExternCrates,
     parsed: &[(FileId, &'a syn::File, bool)],
 ) -> DefMap<'a> {
     let package: Vec<(FileId, Option<PathBuf>, &syn::File, bool)> = parsed
@@ -247,12 +260,7 @@ fn resolve_names<'a>(
             (*id, relative, *syntax, *test)
         })
         .collect();
-    let dependencies: Vec<(String, String)> = input
-        .manifest
-        .iter()
-        .flat_map(|m| m.dependencies.iter())
-        .map(|d| (d.name.clone(), d.name.clone()))
-        .collect();
+    let dependencies = crates.pairs();
     let package_name = input
         .manifest
         .as_ref()
@@ -265,13 +273,23 @@ fn resolve_names<'a>(
 }
 
 /// The SDK dialects the crate uses, by its manifest and its text.
-fn detect_dialects(files: &[ModelFile], input: &CrateInput, index: &Index<'_>) -> Vec<Dialect> {
+fn detect_dialects(
+    files: &[ModelFile],
+    input: &CrateInput,
+    crates: &ExternCrates,
+    index: &Index<'_>,
+) -> Vec<Dialect> {
     let texts: Vec<&str> = files
         .iter()
         .filter_map(|f| f.source.as_ref().map(|s| s.text.as_str()))
         .collect();
+    // `rmcp::` as the code spells it (`mcp::` when renamed; nothing when `rmcp` is another
+    // crate's key).
     Dialect::detect_all(input.manifest.as_ref(), index, |needle| {
-        texts.iter().any(|t| t.contains(needle))
+        let spellings = crates.spellings(needle);
+        texts
+            .iter()
+            .any(|t| spellings.iter().any(|s| t.contains(s.as_str())))
     })
 }
 

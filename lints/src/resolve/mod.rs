@@ -5,6 +5,7 @@
 //! `self`/`super`/`crate`/`::` paths, `extern crate .. as ..`). A path then resolves to one
 //! definition, or to nothing: never to every item that happens to share its last name.
 
+pub mod crates;
 pub mod layout;
 
 use std::collections::HashMap;

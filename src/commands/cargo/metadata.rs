@@ -174,6 +174,7 @@ fn dependencies(deps: &[cargo_metadata::Dependency]) -> Vec<Dependency> {
         let dep = Dependency {
             name: d.name.clone(),
             version: (req != "*").then_some(req),
+            rename: d.rename.clone(),
         };
         if !out.contains(&dep) {
             out.push(dep);
@@ -454,11 +455,13 @@ mod tests {
             vec![
                 Dependency {
                     name: "rmcp".into(),
-                    version: Some("^0.8".into())
+                    version: Some("^0.8".into()),
+                    rename: None,
                 },
                 Dependency {
                     name: "serde".into(),
-                    version: None
+                    version: None,
+                    rename: None,
                 }
             ]
         );
