@@ -456,7 +456,7 @@ mod tests {
                 Dependency {
                     name: "rmcp".into(),
                     version: Some("^0.8".into()),
-                    rename: None,
+                    rename: Some("mcp".into()),
                 },
                 Dependency {
                     name: "serde".into(),
