@@ -253,7 +253,7 @@ fn carries_data(expr: &Expr) -> bool {
 }
 
 /// The content argument of the dialect's isError snippet (`vec![ContentBlock::text(MARK)]`).
-fn content_snippet(dialect: &Dialect) -> Option<String> {
+fn content_snippet(dialect: &dyn Dialect) -> Option<String> {
     let snippet = dialect.tool_error_snippet(MESSAGE_MARK, false);
     let expr: Expr = syn::parse_str(&snippet).ok()?;
     struct FindVec(Option<(usize, usize)>);
@@ -666,7 +666,7 @@ struct Returns {
 struct FixCx<'m> {
     model: &'m Model,
     text: &'m str,
-    dialect: &'m Dialect,
+    dialect: &'m dyn Dialect,
     vocab: FixVocabulary,
     located: Located<'m>,
     target: (usize, usize),

@@ -47,7 +47,7 @@ pub struct BodyInfo<'a> {
 pub fn fn_bodies<'a, 'd>(
     index: &Index<'a>,
     defs: &DefMap<'a>,
-    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
     include_tests: bool,
 ) -> Vec<BodyInfo<'a>> {
     index
@@ -121,7 +121,7 @@ fn text_params(sig: &syn::Signature) -> Vec<(usize, String)> {
         .collect()
 }
 
-fn is_from_impl(f: &FnItem<'_>, dialect: &Dialect) -> bool {
+fn is_from_impl(f: &FnItem<'_>, dialect: &dyn Dialect) -> bool {
     let Owner::Trait {
         trait_name,
         self_ty,

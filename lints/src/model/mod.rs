@@ -24,7 +24,7 @@ use crate::options::{CrateInput, Options};
 use crate::parse;
 use crate::resolve::crates::ExternCrates;
 use crate::resolve::{DefMap, PackageFiles};
-use crate::sdk::{Dialect, ErrChannel};
+use crate::sdk::{self, Dialect, ErrChannel};
 use crate::source::{FileRole, SourceFile, Span};
 use crate::syntax::{result_error_name, type_name, unwrap_future};
 use crate::types::{FnKey, Types};
@@ -60,7 +60,7 @@ pub struct Model {
     pub files: Vec<ModelFile>,
     /// The SDK dialects the crate uses (empty when it is not an MCP server we understand),
     /// the one its manifest names first.
-    pub dialects: Vec<Dialect>,
+    pub dialects: Vec<Box<dyn Dialect>>,
     /// Which dialect each file speaks (by its imports, else the crate's first).
     pub file_dialect: Vec<Option<usize>>,
     pub sites: Vec<ErrorSite>,
@@ -75,7 +75,7 @@ pub struct Model {
 /// What the phases after parsing produce.
 #[derive(Default)]
 struct Analysis {
-    dialects: Vec<Dialect>,
+    dialects: Vec<Box<dyn Dialect>>,
     file_dialect: Vec<Option<usize>>,
     sites: Vec<ErrorSite>,
     codes: Vec<CodeSite>,
@@ -139,7 +139,7 @@ fn analyse(
         return Analysis::default();
     }
     let file_dialect = file_dialects(files.len(), &index, &dialects);
-    let dialect_of = |file: FileId| file_dialect[file.0].map(|i| &dialects[i]);
+    let dialect_of = |file: FileId| file_dialect[file.0].map(|i| &*dialects[i]);
     // Phase: bodies.
     let mut bodies = bodies::fn_bodies(&index, &defs, &dialect_of, options.include_tests);
     for (body, f) in bodies.iter_mut().zip(&index.fns) {
@@ -278,14 +278,14 @@ fn detect_dialects(
     input: &CrateInput,
     crates: &ExternCrates,
     index: &Index<'_>,
-) -> Vec<Dialect> {
+) -> Vec<Box<dyn Dialect>> {
     let texts: Vec<&str> = files
         .iter()
         .filter_map(|f| f.source.as_ref().map(|s| s.text.as_str()))
         .collect();
     // `rmcp::` as the code spells it (`mcp::` when renamed; nothing when `rmcp` is another
     // crate's key).
-    Dialect::detect_all(input.manifest.as_ref(), index, |needle| {
+    sdk::detect_all(input.manifest.as_ref(), index, |needle| {
         let spellings = crates.spellings(needle);
         texts
             .iter()
@@ -294,7 +294,11 @@ fn detect_dialects(
 }
 
 /// Which dialect each file speaks: the one its imports claim, else the crate's first.
-fn file_dialects(files: usize, index: &Index<'_>, dialects: &[Dialect]) -> Vec<Option<usize>> {
+fn file_dialects(
+    files: usize,
+    index: &Index<'_>,
+    dialects: &[Box<dyn Dialect>],
+) -> Vec<Option<usize>> {
     (0..files)
         .map(|i| {
             let imports = index.imports.get(i);
@@ -314,7 +318,7 @@ fn crate_calls<'r, 'a, 'd>(
     index: &Index<'a>,
     defs: &'r DefMap<'a>,
     types: &'r Types<'a>,
-    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
 ) -> CrateCalls<'r, 'a> {
     let facts: Vec<FnFacts> = index
         .fns
@@ -350,7 +354,7 @@ fn crate_calls<'r, 'a, 'd>(
 fn walk_bodies<'a, 'd>(
     files: &[ModelFile],
     bodies: &mut Vec<BodyInfo<'a>>,
-    dialect_of: &dyn Fn(FileId) -> Option<&'d Dialect>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
     index: &Index<'a>,
     calls: &CrateCalls<'_, 'a>,
     options: &Options,
@@ -423,12 +427,12 @@ impl Model {
     }
 
     /// The dialect a file speaks; `None` when the crate is not an MCP server we understand.
-    pub fn dialect_of(&self, file: FileId) -> Option<&Dialect> {
+    pub fn dialect_of(&self, file: FileId) -> Option<&dyn Dialect> {
         self.file_dialect
             .get(file.0)
             .copied()
             .flatten()
-            .map(|i| &self.dialects[i])
+            .map(|i| &*self.dialects[i])
     }
 
     /// Whether the crate uses an MCP SDK (or hand-rolls the protocol) at all.

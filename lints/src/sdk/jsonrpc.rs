@@ -8,7 +8,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
 use syn::{Expr, ExprCall, ExprStruct};
 
-use super::{CodeUse, Construction, ContentFacts, HandlerKind};
+use super::{CodeUse, Construction, ContentFacts, Dialect, HandlerKind, MacroBuilt, ReturnFacts};
 use crate::index::{FnItem, Index};
 use crate::source::{SourceFile, Span};
 use crate::text::{message_from_expr, MessageText};
@@ -19,10 +19,126 @@ pub const TOOLS_CALL: &str = "tools/call";
 /// hand-rolled server.
 pub const TOOLS_CALL_LITERAL: &str = "\"tools/call\"";
 
+/// A hand-rolled server: what its `"tools/call"` route reaches.
+#[derive(Debug)]
+pub struct JsonRpc {
+    facts: Facts,
+}
+
+impl JsonRpc {
+    pub fn new(index: &Index<'_>) -> JsonRpc {
+        JsonRpc {
+            facts: Facts::collect(index),
+        }
+    }
+}
+
+impl Dialect for JsonRpc {
+    fn name(&self) -> &'static str {
+        "JSON-RPC by hand"
+    }
+
+    /// No crate to import: a file is hand-rolled only as the crate's dialect.
+    fn claims(&self, _imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool {
+        false
+    }
+
+    fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
+        self.facts.handler_kind(f)
+    }
+
+    fn return_facts(
+        &self,
+        _kind: Option<HandlerKind>,
+        _ret: &syn::ReturnType,
+        _index: &Index<'_>,
+    ) -> ReturnFacts {
+        ReturnFacts::UNKNOWN
+    }
+
+    fn construction_of_call<'e>(
+        &self,
+        call: &'e ExprCall,
+        index: &Index<'_>,
+        _returns: &ReturnFacts,
+    ) -> Option<Construction<'e>> {
+        construction_of_call(call, index)
+    }
+
+    fn construction_of_macro(
+        &self,
+        mac: &syn::Macro,
+        index: &Index<'_>,
+        file: &SourceFile,
+        _returns: &ReturnFacts,
+    ) -> Option<MacroBuilt> {
+        let name = "json!".to_string();
+        construction_of_json(mac, file, index).map(|built| match built {
+            JsonBuilt::Protocol {
+                code,
+                code_span,
+                message,
+            } => MacroBuilt::Protocol {
+                code,
+                code_span,
+                message,
+                name,
+            },
+            JsonBuilt::ToolResult { is_error, content } => MacroBuilt::ToolResult {
+                is_error,
+                content,
+                name,
+            },
+        })
+    }
+
+    fn construction_of_struct<'e>(
+        &self,
+        s: &'e ExprStruct,
+        index: &Index<'_>,
+    ) -> Option<Construction<'e>> {
+        construction_of_struct(s, index)
+    }
+
+    /// A helper such as `error_response(id, code, ..)` takes the code as an argument.
+    fn constructor_names_code(&self) -> bool {
+        false
+    }
+
+    fn only_handler_code_counts(&self) -> bool {
+        true
+    }
+
+    fn is_tool_call_arm(&self, pat: &syn::Pat) -> bool {
+        is_tools_call_pat(pat)
+    }
+
+    fn code_use(&self, expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
+        code_use(expr, index)
+    }
+
+    /// Nothing rewrites a hand-rolled server's -32002.
+    fn named_resource_not_found_fits_peer(&self) -> bool {
+        false
+    }
+
+    fn tool_error_snippet(&self, message: &str, _dispatcher: bool) -> String {
+        format!(
+            "json!({{\"content\": [{{\"type\": \"text\", \"text\": {message}}}], \"isError\": true}})"
+        )
+    }
+
+    fn unknown_tool_snippet(&self, name_binding: &str) -> String {
+        format!(
+            "json!({{\"code\": -32602, \"message\": format!(\"Unknown tool: {{}}\", {name_binding})}})"
+        )
+    }
+}
+
 /// Functions a `"tools/call"` branch calls (the crate's tool dispatchers) and functions that
 /// route JSON-RPC methods (they hold that branch).
 #[derive(Clone, Debug, Default)]
-pub struct Facts {
+struct Facts {
     dispatchers: HashSet<String>,
     /// (file, fn) holding a `"tools/call"` branch.
     routers: HashSet<(usize, String)>,
@@ -31,7 +147,7 @@ pub struct Facts {
 }
 
 impl Facts {
-    pub fn collect(index: &Index<'_>) -> Facts {
+    fn collect(index: &Index<'_>) -> Facts {
         let mut finder = ToolsCallBranches::default();
         let mut routers = HashSet::new();
         for f in &index.fns {
@@ -48,7 +164,7 @@ impl Facts {
         }
     }
 
-    pub fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
+    fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
         if f.is_test {
             None
         } else if self.dispatchers.contains(&f.name) {
@@ -149,7 +265,7 @@ fn is_method_pat(pat: &syn::Pat) -> bool {
 }
 
 /// `"tools/call"` as a match arm pattern.
-pub fn is_tools_call_pat(pat: &syn::Pat) -> bool {
+fn is_tools_call_pat(pat: &syn::Pat) -> bool {
     match pat {
         syn::Pat::Lit(l) => matches!(&l.lit, syn::Lit::Str(s) if s.value() == TOOLS_CALL),
         syn::Pat::Or(o) => o.cases.iter().any(is_tools_call_pat),
@@ -282,7 +398,7 @@ impl Json {
 }
 
 /// What a `json!` body builds.
-pub enum JsonBuilt {
+enum JsonBuilt {
     Protocol {
         code: Option<i64>,
         code_span: Option<Span>,
@@ -296,7 +412,7 @@ pub enum JsonBuilt {
 
 /// Read a `json!` body: an `"error": {"code", "message"}` member, or a tool result (`"content"`
 /// with or without `"isError": true`), also inside `"result"`.
-pub fn construction_of_json(
+fn construction_of_json(
     mac: &syn::Macro,
     file: &SourceFile,
     index: &Index<'_>,
@@ -353,10 +469,7 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
 }
 
 /// `JsonRpcError { code: -32603, message }`, user `CallToolResult { is_error: true, content }`.
-pub fn construction_of_struct<'e>(
-    s: &'e ExprStruct,
-    index: &Index<'_>,
-) -> Option<Construction<'e>> {
+fn construction_of_struct<'e>(s: &'e ExprStruct, index: &Index<'_>) -> Option<Construction<'e>> {
     let name = s.path.segments.last()?.ident.to_string();
     let field = |n: &str| {
         s.fields.iter().find_map(|f| match &f.member {
@@ -375,7 +488,7 @@ pub fn construction_of_struct<'e>(
         let flag = field("is_error").or_else(|| field("isError"))?;
         return Some(Construction::ToolResult {
             constructor: format!("{name} {{ .. }}"),
-            is_error: super::rmcp::is_true(flag),
+            is_error: super::is_true(flag),
             content: field("content"),
             never_empty: false,
         });
@@ -385,7 +498,7 @@ pub fn construction_of_struct<'e>(
 
 /// `error_response(id, -32603, "..")`, `JsonRpcResponse::error(id, CODE, msg)`: a helper whose name
 /// says error, given a JSON-RPC code.
-pub fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Construction<'e>> {
+fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Construction<'e>> {
     let Expr::Path(p) = &*call.func else {
         return None;
     };
@@ -429,7 +542,7 @@ pub fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option
 }
 
 /// A bare code where a helper or literal takes one: `-32001`, `LEGACY_CODE`.
-pub fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
+fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
     let value = index
         .eval_int(expr)
         .filter(|v| (-32768..=-32000).contains(v))?;

@@ -4,16 +4,116 @@ use std::collections::HashSet;
 
 use syn::{Expr, ExprCall, ExprStruct, GenericArgument, PathArguments, ReturnType, Type};
 
-use super::{CodeUse, Construction, ContentFacts, ErrChannel, HandlerKind, ReturnFacts, Version};
+use super::content::{call_path, is_true};
+use super::{
+    roots_of, CodeUse, Construction, Dialect, ErrChannel, FixVocabulary, HandlerKind, ReturnFacts,
+    Sdk, Version,
+};
 use crate::index::{FnItem, Index, Owner};
-use crate::source::SourceFile;
 use crate::syntax::path_segments as segments;
-use crate::syntax::{attr_name, has_attr, type_name};
-use crate::text::{json_texts, message_from_expr, MessageText};
+use crate::syntax::{has_attr, type_name};
+
+/// rmcp's crates.
+pub static SDK: Sdk = Sdk {
+    name: "rmcp",
+    roots: &["rmcp"],
+    dialect: |index, version| {
+        Box::new(Rmcp {
+            names: Names::resolve(index, version),
+            version,
+        })
+    },
+};
+
+/// A crate's rmcp: the version its manifest names and its names for rmcp's types.
+#[derive(Debug)]
+pub struct Rmcp {
+    version: Option<Version>,
+    names: Names,
+}
+
+impl Dialect for Rmcp {
+    fn name(&self) -> &'static str {
+        SDK.name
+    }
+
+    fn claims(&self, imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool {
+        roots_of(SDK.roots, imports)
+    }
+
+    fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
+        handler_kind(f)
+    }
+
+    fn handler_closure<'e>(&self, call: &'e ExprCall) -> Option<&'e Expr> {
+        handler_closure(call)
+    }
+
+    fn return_facts(
+        &self,
+        kind: Option<HandlerKind>,
+        ret: &ReturnType,
+        index: &Index<'_>,
+    ) -> ReturnFacts {
+        return_facts(&self.names, kind, ret, index)
+    }
+
+    fn is_protocol_error_type(&self, ty: &Type) -> bool {
+        self.names.is_error_type(ty)
+    }
+
+    fn construction_of_call<'e>(
+        &self,
+        call: &'e ExprCall,
+        index: &Index<'_>,
+        _returns: &ReturnFacts,
+    ) -> Option<Construction<'e>> {
+        construction_of_call(&self.names, call, index)
+    }
+
+    fn construction_of_struct<'e>(
+        &self,
+        s: &'e ExprStruct,
+        index: &Index<'_>,
+    ) -> Option<Construction<'e>> {
+        construction_of_struct(&self.names, s, index)
+    }
+
+    /// rmcp wraps codes in `ErrorCode`; a bare integer is not one.
+    fn bare_codes(&self) -> bool {
+        false
+    }
+
+    fn code_use(&self, expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
+        code_use(expr, index)
+    }
+
+    fn is_code_constant(&self, path: &syn::Path) -> bool {
+        matches!(segments(path).as_slice(), [.., ty, _] if ty == "ErrorCode")
+    }
+
+    /// rmcp ≥ 1.8 rewrites it to -32602 for 2026-07-28 peers, and older rmcp cannot negotiate
+    /// 2026-07-28 at all (its peers still expect -32002).
+    fn named_resource_not_found_fits_peer(&self) -> bool {
+        true
+    }
+
+    fn tool_error_snippet(&self, message: &str, dispatcher: bool) -> String {
+        tool_error_snippet(&self.names, message, dispatcher)
+    }
+
+    fn unknown_tool_snippet(&self, name_binding: &str) -> String {
+        unknown_tool_snippet(&self.names, name_binding)
+    }
+
+    fn fix_vocabulary(&self) -> Option<FixVocabulary> {
+        Some(fix_vocabulary(&self.names, self.version))
+    }
+}
 
 /// Names this crate uses for rmcp's types.
 #[derive(Clone, Debug)]
-pub struct Names {
+struct Names {
     /// Local names of `rmcp::ErrorData` (`McpError`, `ErrorData`, `rmcp::Error`'s alias…).
     error_types: HashSet<String>,
     /// The alias users write, for help texts.
@@ -66,7 +166,7 @@ const TOOL_ERROR_TYPES: &[&str] = &[
 const RESULT_TYPES: &[&str] = &["CallToolResult"];
 
 impl Names {
-    pub fn resolve(index: &Index<'_>, version: Option<Version>) -> Names {
+    fn resolve(index: &Index<'_>, version: Option<Version>) -> Names {
         let mut error_types = HashSet::new();
         let mut display = None;
         for (local, path) in index.all_imports() {
@@ -140,7 +240,7 @@ impl Names {
         }
     }
 
-    pub fn is_error_type(&self, ty: &Type) -> bool {
+    fn is_error_type(&self, ty: &Type) -> bool {
         match ty {
             Type::Path(p) => self.is_error_path(&segments(&p.path)),
             Type::Paren(p) => self.is_error_type(&p.elem),
@@ -159,7 +259,7 @@ impl Names {
 }
 
 /// `#[tool]` fns, `ServerHandler::call_tool`, trait tools and the other handler methods.
-pub fn handler_kind(f: &FnItem<'_>) -> Option<HandlerKind> {
+fn handler_kind(f: &FnItem<'_>) -> Option<HandlerKind> {
     if has_attr(f.attrs, "tool") {
         return Some(HandlerKind::Tool);
     }
@@ -187,7 +287,7 @@ pub fn handler_kind(f: &FnItem<'_>) -> Option<HandlerKind> {
 
 /// `ToolRoute::new_dyn(attr, |ctx| Box::pin(async move { .. }))`, `ToolRoute::new(attr, |..| ..)`
 /// and 0.1's `ToolBoxItem::new(attr, |ctx| ..)`: the closure is the tool.
-pub fn handler_closure(call: &ExprCall) -> Option<&Expr> {
+fn handler_closure(call: &ExprCall) -> Option<&Expr> {
     let Expr::Path(p) = &*call.func else {
         return None;
     };
@@ -250,7 +350,7 @@ fn result_types<'t>(
     None
 }
 
-pub fn return_facts(
+fn return_facts(
     names: &Names,
     kind: Option<HandlerKind>,
     ret: &ReturnType,
@@ -290,15 +390,7 @@ pub fn return_facts(
     }
 }
 
-/// The last two segments of a call's path (`CallToolResult::error` → ("CallToolResult", "error")).
-fn call_path(call: &ExprCall) -> Option<Vec<String>> {
-    match &*call.func {
-        Expr::Path(p) => Some(segments(&p.path)),
-        _ => None,
-    }
-}
-
-pub fn construction_of_call<'e>(
+fn construction_of_call<'e>(
     names: &Names,
     call: &'e ExprCall,
     index: &Index<'_>,
@@ -345,7 +437,7 @@ pub fn construction_of_call<'e>(
     })
 }
 
-pub fn construction_of_struct<'e>(
+fn construction_of_struct<'e>(
     names: &Names,
     s: &'e ExprStruct,
     index: &Index<'_>,
@@ -379,153 +471,8 @@ pub fn construction_of_struct<'e>(
     None
 }
 
-/// `true` or `Some(true)`.
-pub fn is_true(expr: &Expr) -> bool {
-    match expr {
-        Expr::Lit(l) => matches!(&l.lit, syn::Lit::Bool(b) if b.value),
-        Expr::Call(c) => {
-            matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Some"))
-                && c.args.len() == 1
-                && is_true(&c.args[0])
-        }
-        Expr::Paren(p) => is_true(&p.expr),
-        _ => false,
-    }
-}
-
-/// `vec![..]`, `Vec::new()`, `Some(vec![..])` (0.4–0.5) and their text blocks.
-pub fn content_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
-    match expr {
-        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
-            let parsed = m.mac.parse_body_with(
-                syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated,
-            );
-            let Ok(items) = parsed else {
-                return ContentFacts::unknown();
-            };
-            let blocks: Vec<ContentFacts> = items.iter().map(|e| block_facts(e, file)).collect();
-            ContentFacts {
-                empty: blocks.iter().all(|b| b.empty),
-                texts: blocks.into_iter().flat_map(|b| b.texts).collect(),
-            }
-        }
-        Expr::Call(c) => match &*c.func {
-            Expr::Path(p)
-                if c.args.is_empty()
-                    && matches!(segments(&p.path).as_slice(), [.., ty, m] if ty == "Vec" && (m == "new" || m == "default")) =>
-            {
-                ContentFacts {
-                    empty: true,
-                    texts: Vec::new(),
-                }
-            }
-            Expr::Path(p) if p.path.is_ident("Some") && c.args.len() == 1 => {
-                content_facts(&c.args[0], file)
-            }
-            // A text argument (`CallToolError::from_message(..)`, `ToolResult::error(..)`).
-            _ => error_value_text(expr, file),
-        },
-        Expr::Paren(p) => content_facts(&p.expr, file),
-        // `structured_error(json!({"error": ".."}))`: the value is serialised as the text.
-        Expr::Macro(m) if m.mac.path.is_ident("json") => ContentFacts {
-            empty: false,
-            texts: json_texts(&m.mac, file),
-        },
-        // A text argument: a literal, `format!(..)`, `"..".to_string()`.
-        Expr::Macro(_) | Expr::Lit(_) | Expr::MethodCall(_) | Expr::Reference(_) => {
-            error_value_text(expr, file)
-        }
-        _ => ContentFacts::unknown(),
-    }
-}
-
-/// One content block: `ContentBlock::text(..)`, `Content::text(..)`, `RawContent::text(..)
-/// .no_annotation()`, `x.into()`.
-fn block_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
-    match expr {
-        Expr::MethodCall(m)
-            if m.args.is_empty() && (m.method == "no_annotation" || m.method == "into") =>
-        {
-            block_facts(&m.receiver, file)
-        }
-        Expr::Try(t) => block_facts(&t.expr, file),
-        Expr::Call(c) => {
-            let Some(segs) = call_path(c) else {
-                return ContentFacts::unknown();
-            };
-            match segs.as_slice() {
-                // rust-mcp-schema: `ContentBlock::TextContent(TextContent::new(text, None, None))`
-                [.., ty, m] if ty == "ContentBlock" && m == "TextContent" && c.args.len() == 1 => {
-                    block_facts(&c.args[0], file)
-                }
-                [.., ty, m] if ty == "TextContent" && (m == "new" || m == "from") => {
-                    let text = c
-                        .args
-                        .first()
-                        .map_or(MessageText::Opaque, |a| message_from_expr(a, file));
-                    ContentFacts {
-                        empty: text.is_blank(),
-                        texts: vec![text],
-                    }
-                }
-                [.., ty, m] if m == "json" && (ty.ends_with("Content") || ty == "ContentBlock") => {
-                    let texts = match c.args.first() {
-                        Some(Expr::Macro(mac)) => json_texts(&mac.mac, file),
-                        _ => Vec::new(),
-                    };
-                    ContentFacts {
-                        empty: false,
-                        texts,
-                    }
-                }
-                [.., ty, m] if m == "text" && (ty.ends_with("Content") || ty == "ContentBlock") => {
-                    let text = c
-                        .args
-                        .first()
-                        .map_or(MessageText::Opaque, |a| message_from_expr(a, file));
-                    ContentFacts {
-                        empty: text.is_blank(),
-                        texts: vec![text],
-                    }
-                }
-                _ => ContentFacts::unknown(),
-            }
-        }
-        _ => ContentFacts::unknown(),
-    }
-}
-
-/// The text of an error value that rmcp turns into an isError result: a string, a content block,
-/// `()` (no content at all).
-pub fn error_value_text(expr: &Expr, file: &SourceFile) -> ContentFacts {
-    match expr {
-        Expr::Tuple(t) if t.elems.is_empty() => ContentFacts {
-            empty: true,
-            texts: vec![MessageText::Absent],
-        },
-        Expr::Call(_) | Expr::MethodCall(_) => {
-            let block = block_facts(expr, file);
-            if !block.texts.is_empty() {
-                return block;
-            }
-            let text = message_from_expr(expr, file);
-            ContentFacts {
-                empty: text.is_blank(),
-                texts: vec![text],
-            }
-        }
-        _ => {
-            let text = message_from_expr(expr, file);
-            ContentFacts {
-                empty: text.is_blank(),
-                texts: vec![text],
-            }
-        }
-    }
-}
-
 /// `ErrorCode(n)`, `ErrorCode(CONST)`, `ErrorCode::NAME`, in rmcp's `ErrorCode` type.
-pub fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
+fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
     let written = quote::ToTokens::to_token_stream(expr)
         .to_string()
         .replace(' ', "");
@@ -561,18 +508,7 @@ pub fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
     }
 }
 
-/// rmcp calls whose own `Err` is an `ErrorData` the SDK built (`Content::json(v)?`).
-pub fn is_sdk_fallible_call(expr: &Expr) -> bool {
-    match expr {
-        Expr::Call(c) => call_path(c).is_some_and(|s| {
-            matches!(s.as_slice(), [.., ty, m] if (ty == "Content" || ty == "ContentBlock") && m == "json")
-        }),
-        Expr::Await(a) => is_sdk_fallible_call(&a.base),
-        _ => false,
-    }
-}
-
-pub fn tool_error_snippet(names: &Names, message: &str, dispatcher: bool) -> String {
+fn tool_error_snippet(names: &Names, message: &str, dispatcher: bool) -> String {
     let into = if dispatcher && names.response_wrapper {
         ".into()"
     } else {
@@ -584,7 +520,7 @@ pub fn tool_error_snippet(names: &Names, message: &str, dispatcher: bool) -> Str
     )
 }
 
-pub fn unknown_tool_snippet(names: &Names, name_binding: &str) -> String {
+fn unknown_tool_snippet(names: &Names, name_binding: &str) -> String {
     let simple = name_binding
         .chars()
         .all(|c| c.is_alphanumeric() || c == '_');
@@ -601,7 +537,7 @@ pub fn unknown_tool_snippet(names: &Names, name_binding: &str) -> String {
 
 /// The names rmcp fixes write: `CallToolResult`, `ContentBlock` (2.x+) or `Content`, and the
 /// crate's name for `ErrorData` (`rmcp::Error` before 0.3, which has no root `ErrorData`).
-pub fn fix_vocabulary(names: &Names, version: Option<Version>) -> super::FixVocabulary {
+fn fix_vocabulary(names: &Names, version: Option<Version>) -> FixVocabulary {
     let model = |name: &str| super::SdkName {
         name: name.to_string(),
         path: vec!["rmcp".into(), "model".into(), name.into()],
@@ -611,7 +547,7 @@ pub fn fix_vocabulary(names: &Names, version: Option<Version>) -> super::FixVoca
         Some(_) => &["rmcp", "ErrorData"],
         None => &["rmcp", "model", "ErrorData"],
     };
-    super::FixVocabulary {
+    FixVocabulary {
         result: model("CallToolResult"),
         content: model(names.content_type()),
         error: super::SdkName {
@@ -624,27 +560,4 @@ pub fn fix_vocabulary(names: &Names, version: Option<Version>) -> super::FixVoca
             ("structured".to_string(), "structured_error".to_string()),
         ],
     }
-}
-
-/// The wire name from `#[tool(name = "..")]`, else the fn name.
-pub fn tool_name(f: &FnItem<'_>) -> String {
-    use proc_macro2::TokenTree;
-    f.attrs
-        .iter()
-        .filter(|a| attr_name(a) == "tool")
-        .find_map(|a| {
-            let list = a.meta.require_list().ok()?;
-            let tokens: Vec<TokenTree> = list.tokens.clone().into_iter().collect();
-            tokens.windows(3).find_map(|w| match w {
-                [TokenTree::Ident(i), TokenTree::Punct(p), TokenTree::Literal(l)]
-                    if i == "name" && p.as_char() == '=' =>
-                {
-                    syn::parse_str::<syn::LitStr>(&l.to_string())
-                        .ok()
-                        .map(|s| s.value())
-                }
-                _ => None,
-            })
-        })
-        .unwrap_or_else(|| f.name.clone())
 }

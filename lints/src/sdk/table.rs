@@ -1,14 +1,311 @@
-//! SDKs described as data: their crate roots, types, constructors, codes and handlers. rmcp has
-//! its own module (it has the most generations); the others are tables read by one interpreter.
+//! SDKs described as data: their crate roots, types, constructors, codes and handlers. Each
+//! table-shaped SDK (rust-mcp-sdk, pmcp, turbomcp, mcp-attr, ultrafast-mcp) has its file with its
+//! tables and implements [`TableSdk`]; [`TableDialect`] is the one interpreter that answers the
+//! walker's questions ([`Dialect`]) from them. rmcp and hand-rolled JSON-RPC are code, not tables.
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 
 use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType, Type};
 
-use super::{Construction, ErrChannel, HandlerKind, ReturnFacts};
+use super::{
+    roots_of, CodeUse, Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt,
+    ReturnFacts, Sdk, TryMeaning, Version,
+};
 use crate::index::{FnItem, Index, Owner};
+use crate::source::SourceFile;
 use crate::syntax::path_segments as segments;
 use crate::syntax::{has_attr, type_name};
+
+/// A table-shaped SDK: what its file says. The compiler holds each file to this.
+pub trait TableSdk: std::fmt::Debug + Send + Sync + 'static {
+    /// The SDK's description at `version` (the one the crate's manifest names, if any).
+    fn table(version: Option<Version>) -> &'static SdkTable;
+
+    /// See [`Dialect::named_resource_not_found_fits_peer`]. By default: the SDK's newest
+    /// protocol is older than 2026-07-28, whose peers still expect -32002.
+    fn named_resource_not_found_fits_peer(_version: Option<Version>) -> bool {
+        true
+    }
+}
+
+/// The registration entry of a table-shaped SDK, named by `table` (any of its versions).
+pub const fn entry<S: TableSdk>(table: &'static SdkTable) -> Sdk {
+    Sdk {
+        name: table.name,
+        roots: table.roots,
+        dialect: TableDialect::<S>::boxed,
+    }
+}
+
+/// A crate's use of a table-shaped SDK: the table for its version and the crate's names for
+/// the SDK's types.
+#[derive(Debug)]
+pub struct TableDialect<S> {
+    table: &'static SdkTable,
+    version: Option<Version>,
+    names: Names,
+    sdk: PhantomData<S>,
+}
+
+impl<S: TableSdk> TableDialect<S> {
+    fn boxed(index: &Index<'_>, version: Option<Version>) -> Box<dyn Dialect> {
+        let table = S::table(version);
+        Box::new(TableDialect::<S> {
+            table,
+            version,
+            names: Names::resolve(table, index),
+            sdk: PhantomData,
+        })
+    }
+}
+
+impl<S: TableSdk> Dialect for TableDialect<S> {
+    fn name(&self) -> &'static str {
+        self.table.name
+    }
+
+    fn claims(&self, imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool {
+        roots_of(self.table.roots, imports)
+    }
+
+    fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
+        handler_kind(self.table, f)
+    }
+
+    fn handler_closure<'e>(&self, call: &'e ExprCall) -> Option<&'e Expr> {
+        handler_closure_of_call(self.table, call)
+    }
+
+    fn handler_closure_of_method<'e>(&self, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
+        handler_closure_of_method(self.table, mc)
+    }
+
+    fn return_facts(
+        &self,
+        kind: Option<HandlerKind>,
+        ret: &ReturnType,
+        index: &Index<'_>,
+    ) -> ReturnFacts {
+        return_facts(self.table, &self.names, kind, ret, index)
+    }
+
+    fn closure_returns(&self) -> ReturnFacts {
+        let err = if self.table.tool_err_always_tool_error {
+            ErrChannel::ToolError
+        } else {
+            ErrChannel::Protocol
+        };
+        ReturnFacts {
+            err,
+            err_is_unit: false,
+            ok_is_text: false,
+        }
+    }
+
+    fn is_protocol_error_type(&self, ty: &Type) -> bool {
+        type_name(ty).is_some_and(|name| {
+            self.names
+                .canonical(self.table, &[name, String::new()])
+                .is_some_and(|c| self.table.protocol_error_types.contains(&c))
+        })
+    }
+
+    fn construction_of_call<'e>(
+        &self,
+        call: &'e ExprCall,
+        index: &Index<'_>,
+        returns: &ReturnFacts,
+    ) -> Option<Construction<'e>> {
+        construction_of_call(self.table, &self.names, call, index, returns)
+    }
+
+    fn construction_of_method<'e>(
+        &self,
+        mc: &'e ExprMethodCall,
+        index: &Index<'_>,
+        returns: &ReturnFacts,
+    ) -> Option<(Construction<'e>, &'e ExprCall)> {
+        construction_of_method(self.table, &self.names, mc, index, returns)
+    }
+
+    fn construction_of_macro(
+        &self,
+        mac: &syn::Macro,
+        index: &Index<'_>,
+        file: &SourceFile,
+        returns: &ReturnFacts,
+    ) -> Option<MacroBuilt> {
+        let m = construction_of_macro(self.table, mac, index, file)?;
+        Some(if m.value_like && returns.err != ErrChannel::Protocol {
+            MacroBuilt::ToolResult {
+                is_error: true,
+                content: ContentFacts {
+                    empty: m.message.is_blank(),
+                    texts: vec![m.message],
+                },
+                name: m.name,
+            }
+        } else {
+            MacroBuilt::Protocol {
+                code: m.code,
+                code_span: m.code_span,
+                message: m.message,
+                name: m.name,
+            }
+        })
+    }
+
+    fn construction_of_path<'e>(
+        &self,
+        path: &syn::Path,
+        index: &Index<'_>,
+        returns: &ReturnFacts,
+    ) -> Option<Construction<'e>> {
+        construction_of_path(self.table, &self.names, path, index, returns)
+    }
+
+    fn construction_of_struct<'e>(
+        &self,
+        s: &'e ExprStruct,
+        index: &Index<'_>,
+    ) -> Option<Construction<'e>> {
+        construction_of_struct(self.table, &self.names, s, index)
+    }
+
+    fn default_message(&self, call: &ExprCall) -> Option<&'static str> {
+        default_message(self.table, &self.names, call)
+    }
+
+    fn try_meaning(&self, returns: &ReturnFacts, operand_error_is_tool_error: bool) -> TryMeaning {
+        if returns.err != ErrChannel::Protocol {
+            return TryMeaning::Nothing;
+        }
+        match (
+            operand_error_is_tool_error,
+            self.table.tool_error_to_protocol_code,
+            self.table.question_mark_code,
+        ) {
+            (true, Some(code), _) => TryMeaning::Protocol(code),
+            (_, _, Some(code)) => TryMeaning::Protocol(code),
+            _ => TryMeaning::FromImpls,
+        }
+    }
+
+    fn wraps_error_as_result(&self, call: &ExprCall) -> bool {
+        let Expr::Path(p) = &*call.func else {
+            return false;
+        };
+        let segs = segments(&p.path);
+        matches!(segs.last().map(String::as_str), Some("from" | "with_error"))
+            && self
+                .names
+                .canonical(self.table, &segs)
+                .is_some_and(|c| self.table.result_types.contains(&c))
+    }
+
+    fn is_tool_error_type_name(&self, name: &str) -> bool {
+        self.names
+            .canonical(self.table, &[name.to_string(), String::new()])
+            .is_some_and(|c| self.table.tool_error_types.contains(&c))
+    }
+
+    fn is_tool_call_arm(&self, pat: &syn::Pat) -> bool {
+        is_tool_call_arm(self.table, pat)
+    }
+
+    fn code_use(&self, expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
+        let (value, _named) = code_use(self.table, expr, index)?;
+        let written = quote::ToTokens::to_token_stream(expr)
+            .to_string()
+            .replace(' ', "");
+        Some(CodeUse { value, written })
+    }
+
+    fn is_code_constant(&self, path: &syn::Path) -> bool {
+        match segments(path).as_slice() {
+            [.., ty, name] => self
+                .table
+                .consts
+                .iter()
+                .any(|(ct, cn, _)| ct == ty && cn == name),
+            _ => false,
+        }
+    }
+
+    fn named_resource_not_found_fits_peer(&self) -> bool {
+        S::named_resource_not_found_fits_peer(self.version)
+    }
+
+    fn tool_error_snippet(&self, message: &str, _dispatcher: bool) -> String {
+        self.table.tool_error_snippet.replace("{msg}", message)
+    }
+
+    fn unknown_tool_snippet(&self, name_binding: &str) -> String {
+        self.table
+            .unknown_tool_snippet
+            .replace("<name>", name_binding)
+    }
+}
+
+/// A constructor of a protocol error with a fixed code.
+pub const fn protocol(
+    ty: &'static str,
+    method: &'static str,
+    code: i64,
+    msg: Option<usize>,
+    default_message: Option<&'static str>,
+) -> Ctor {
+    Ctor {
+        ty,
+        method,
+        builds: Builds::Protocol { code, msg },
+        default_message,
+    }
+}
+
+/// A constructor of an error value that follows the handler's channel (see
+/// [`Builds::ErrorValue`]).
+pub const fn value(
+    ty: &'static str,
+    method: &'static str,
+    protocol_code: i64,
+    msg: Option<usize>,
+) -> Ctor {
+    Ctor {
+        ty,
+        method,
+        builds: Builds::ErrorValue { protocol_code, msg },
+        default_message: None,
+    }
+}
+
+/// A constructor of a tool result.
+pub const fn result(ty: &'static str, method: &'static str, builds: Builds) -> Ctor {
+    Ctor {
+        ty,
+        method,
+        builds,
+        default_message: None,
+    }
+}
+
+/// The JSON-RPC codes by their usual constant names.
+pub const STANDARD: [(&str, i64); 5] = [
+    ("PARSE_ERROR", -32700),
+    ("INVALID_REQUEST", -32600),
+    ("METHOD_NOT_FOUND", -32601),
+    ("INVALID_PARAMS", -32602),
+    ("INTERNAL_ERROR", -32603),
+];
+
+/// `consts!("Type": NAME = code, ..)`: a table's `Type::NAME` code constants.
+macro_rules! consts {
+    ($ty:literal: $($name:ident = $code:expr),* $(,)?) => {
+        [$(($ty, stringify!($name), $code)),*]
+    };
+}
+pub(super) use consts;
 
 /// What a constructor builds.
 #[derive(Clone, Copy, Debug)]
@@ -103,7 +400,7 @@ impl std::fmt::Debug for SdkTable {
 
 /// Local names of an SDK's types in one crate (`use pmcp::Error as PmcpError`).
 #[derive(Clone, Debug, Default)]
-pub struct Names {
+struct Names {
     /// Local name → canonical type name.
     types: HashMap<String, &'static str>,
     /// Local name of a free constructor fn → (its module, its name) (`tool_not_found`).
@@ -113,7 +410,7 @@ pub struct Names {
 }
 
 impl Names {
-    pub fn resolve(table: &SdkTable, index: &Index<'_>) -> Names {
+    fn resolve(table: &SdkTable, index: &Index<'_>) -> Names {
         let mut known: Vec<&'static str> = Vec::new();
         known.extend(table.protocol_error_types);
         known.extend(table.tool_error_types);
@@ -176,7 +473,7 @@ impl Names {
     }
 
     /// The canonical type a path's type segment names (`PmcpError::internal` → `Error`).
-    pub fn canonical(&self, table: &SdkTable, segments: &[String]) -> Option<&'static str> {
+    fn canonical(&self, table: &SdkTable, segments: &[String]) -> Option<&'static str> {
         let ty = match segments {
             [.., ty, _method] => ty,
             _ => return None,
@@ -192,7 +489,7 @@ impl Names {
     }
 }
 
-pub fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {
+fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {
     for (attr, impl_attr, kind) in table.attr_handlers {
         if has_attr(f.attrs, attr) && (impl_attr.is_empty() || has_attr(f.impl_attrs, impl_attr)) {
             return Some(*kind);
@@ -265,7 +562,7 @@ fn result_parts<'t>(
     None
 }
 
-pub fn return_facts(
+fn return_facts(
     table: &SdkTable,
     names: &Names,
     kind: Option<HandlerKind>,
@@ -321,7 +618,7 @@ pub fn return_facts(
 }
 
 /// What a `Type::method(..)` call builds, given the body's error channel.
-pub fn construction_of_call<'e>(
+fn construction_of_call<'e>(
     table: &SdkTable,
     names: &Names,
     call: &'e ExprCall,
@@ -448,7 +745,7 @@ fn build<'e>(
 
 /// `RpcError::internal_error().with_message(m)`, `Error::new(code).with_message(m, true)`: the
 /// chain builds one error; returns it and the inner constructor call it consumed.
-pub fn construction_of_method<'e>(
+fn construction_of_method<'e>(
     table: &SdkTable,
     names: &Names,
     mc: &'e ExprMethodCall,
@@ -482,7 +779,7 @@ pub fn construction_of_method<'e>(
 }
 
 /// The SDK's default message for a constructor called without one.
-pub fn default_message(table: &SdkTable, names: &Names, call: &ExprCall) -> Option<&'static str> {
+fn default_message(table: &SdkTable, names: &Names, call: &ExprCall) -> Option<&'static str> {
     let Expr::Path(p) = &*call.func else {
         return None;
     };
@@ -497,7 +794,7 @@ pub fn default_message(table: &SdkTable, names: &Names, call: &ExprCall) -> Opti
 }
 
 /// `Result { is_error: true, content: .. }` and `ProtocolError { code, message }` literals.
-pub fn construction_of_struct<'e>(
+fn construction_of_struct<'e>(
     table: &SdkTable,
     names: &Names,
     s: &'e ExprStruct,
@@ -515,7 +812,7 @@ pub fn construction_of_struct<'e>(
     if table.result_types.contains(&canonical) {
         return Some(Construction::ToolResult {
             constructor: format!("{last} {{ .. }}"),
-            is_error: field("is_error").is_some_and(super::rmcp::is_true),
+            is_error: field("is_error").is_some_and(super::is_true),
             content: field("content"),
             never_empty: false,
         });
@@ -540,7 +837,7 @@ pub fn construction_of_struct<'e>(
 
 /// A code expression: a literal, a crate const, `Type::CONST` from the table, `ErrorCode(n)`,
 /// `ErrorCode::other(n)`. Returns the value and how it was written.
-pub fn code_use(table: &SdkTable, expr: &Expr, index: &Index<'_>) -> Option<(i64, bool)> {
+fn code_use(table: &SdkTable, expr: &Expr, index: &Index<'_>) -> Option<(i64, bool)> {
     match expr {
         Expr::Path(p) => {
             let segs = segments(&p.path);
@@ -571,7 +868,7 @@ pub fn code_use(table: &SdkTable, expr: &Expr, index: &Index<'_>) -> Option<(i64
 }
 
 /// A closure passed to a registration method (`.tool_typed("add", |args, extra| ..)`).
-pub fn handler_closure_of_method<'e>(table: &SdkTable, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
+fn handler_closure_of_method<'e>(table: &SdkTable, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
     let m = mc.method.to_string();
     if !table.closure_registrations.contains(&m.as_str()) {
         return None;
@@ -580,7 +877,7 @@ pub fn handler_closure_of_method<'e>(table: &SdkTable, mc: &'e ExprMethodCall) -
 }
 
 /// A closure passed to a registration function (`SimpleTool::new("add", |args, extra| ..)`).
-pub fn handler_closure_of_call<'e>(table: &SdkTable, call: &'e ExprCall) -> Option<&'e Expr> {
+fn handler_closure_of_call<'e>(table: &SdkTable, call: &'e ExprCall) -> Option<&'e Expr> {
     let Expr::Path(p) = &*call.func else {
         return None;
     };
@@ -599,7 +896,7 @@ pub fn handler_closure_of_call<'e>(table: &SdkTable, call: &'e ExprCall) -> Opti
 }
 
 /// Whether a match arm's pattern is the tool-call variant of a general request enum.
-pub fn is_tool_call_arm(table: &SdkTable, pat: &syn::Pat) -> bool {
+fn is_tool_call_arm(table: &SdkTable, pat: &syn::Pat) -> bool {
     let path = match pat {
         syn::Pat::TupleStruct(t) => &t.path,
         syn::Pat::Struct(s) => &s.path,
@@ -612,7 +909,7 @@ pub fn is_tool_call_arm(table: &SdkTable, pat: &syn::Pat) -> bool {
 }
 
 /// What an error macro builds.
-pub struct MacroError {
+struct MacroError {
     pub code: Option<i64>,
     pub code_span: Option<crate::source::Span>,
     pub message: crate::text::MessageText,
@@ -622,7 +919,7 @@ pub struct MacroError {
 }
 
 /// `bail!("..", x)`, `bail_public!(ErrorCode::X, "..")`: the code and the message.
-pub fn construction_of_macro(
+fn construction_of_macro(
     table: &SdkTable,
     mac: &syn::Macro,
     index: &Index<'_>,
@@ -657,7 +954,7 @@ pub fn construction_of_macro(
 }
 
 /// A unit variant written as a path (`Error::RateLimited`).
-pub fn construction_of_path<'e>(
+fn construction_of_path<'e>(
     table: &SdkTable,
     names: &Names,
     path: &syn::Path,

@@ -321,7 +321,7 @@ pub(super) fn is_from_conversion(expr: &Expr) -> bool {
 /// construction of the error type, so `?` converts nothing.
 pub(super) fn explicit_conversion(
     expr: &Expr,
-    dialect: &Dialect,
+    dialect: &dyn Dialect,
     index: &Index<'_>,
     returns: &ReturnFacts,
 ) -> bool {

@@ -332,7 +332,7 @@ impl<'a> Walker<'a, '_> {
         if let Expr::Field(f) = &*a.left {
             let is_error_field =
                 matches!(&f.member, syn::Member::Named(id) if id == self.dialect.is_error_field());
-            if is_error_field && crate::sdk::rmcp::is_true(&a.right) {
+            if is_error_field && crate::sdk::is_true(&a.right) {
                 let content = match &*f.base {
                     Expr::Path(p) => p
                         .path

@@ -50,7 +50,7 @@ pub struct BodyFacts<'a> {
 }
 
 pub struct Walker<'a, 'm> {
-    pub dialect: &'m Dialect,
+    pub dialect: &'m dyn Dialect,
     pub index: &'m Index<'a>,
     pub file: &'m SourceFile,
     pub body: &'m BodyInfo<'a>,
@@ -90,7 +90,7 @@ pub struct Walker<'a, 'm> {
 
 impl<'a, 'm> Walker<'a, 'm> {
     pub fn new(
-        dialect: &'m Dialect,
+        dialect: &'m dyn Dialect,
         index: &'m Index<'a>,
         file: &'m SourceFile,
         body: &'m BodyInfo<'a>,

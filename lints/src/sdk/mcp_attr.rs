@@ -1,0 +1,64 @@
+//! mcp-attr with jsoncall (sdk-error-apis.md §5).
+
+use super::table::{entry, protocol, Builds, Ctor, SdkTable, TableSdk, STANDARD};
+use super::HandlerKind::{Dispatcher, Other, Tool};
+use super::{Sdk, Version};
+
+pub static SDK: Sdk = entry::<McpAttr>(&TABLE);
+
+/// The SDK at the crate's version, from its table.
+#[derive(Debug)]
+pub struct McpAttr;
+
+impl TableSdk for McpAttr {
+    fn table(_version: Option<Version>) -> &'static SdkTable {
+        &TABLE
+    }
+}
+
+/// mcp-attr 0.0.x with jsoncall (§5).
+static TABLE: SdkTable = SdkTable {
+    name: "mcp-attr",
+    roots: &["mcp_attr", "jsoncall", "mcp-attr"],
+    protocol_error_types: &["Error", "ErrorObject"],
+    tool_error_types: &[],
+    result_aliases: &[],
+    result_types: &["CallToolResult"],
+    ctors: &[
+        protocol("Error", "from", -32603, None, Some("Internal error")),
+        Ctor {
+            ty: "Error",
+            method: "new",
+            builds: Builds::ProtocolCodeArg { code: 0, msg: None },
+            // Without `.with_message(..)` the client gets the code's generic text.
+            default_message: Some("Internal error"),
+        },
+        protocol("errors", "tool_not_found", -32601, Some(0), None),
+        protocol("errors", "prompt_not_found", -32601, Some(0), None),
+        protocol("errors", "resource_not_found", -32602, Some(0), None),
+    ],
+    consts: &{
+        let s = STANDARD;
+        [
+            ("ErrorCode", s[0].0, s[0].1),
+            ("ErrorCode", s[1].0, s[1].1),
+            ("ErrorCode", s[2].0, s[2].1),
+            ("ErrorCode", s[3].0, s[3].1),
+            ("ErrorCode", s[4].0, s[4].1),
+            ("ErrorCode", "SERVER_ERROR_START", -32000),
+            ("ErrorCode", "SERVER_ERROR_END", -32099),
+        ]
+    },
+    trait_handlers: &[("McpServer", "tools_call", Dispatcher)],
+    other_handler_traits: &["McpServer"],
+    attr_handlers: &[("tool", "mcp_server", Tool), ("prompt", "mcp_server", Other), ("resource", "mcp_server", Other)],
+    inherent_tool_methods: &[],
+    tool_err_always_tool_error: false,
+    question_mark_code: Some(-32603),
+    tool_error_to_protocol_code: None,
+    error_macros: &[("bail", Some(-32603), false), ("bail_public", None, false)],
+    closure_registrations: &[],
+    tool_call_arm_variants: &[],
+    tool_error_snippet: "Ok(CallToolResult { content: vec![TextContent::new({msg}).into()], is_error: Some(true), meta: Default::default() })",
+    unknown_tool_snippet: "Err(Error::new(ErrorCode::INVALID_PARAMS).with_message(format!(\"Unknown tool: {}\", <name>), true))",
+};

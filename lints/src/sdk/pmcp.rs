@@ -1,0 +1,140 @@
+//! pmcp (sdk-error-apis.md §3).
+
+use super::table::{consts, entry, protocol, result, Builds, Ctor, SdkTable, TableSdk, STANDARD};
+use super::HandlerKind::{Other, Tool};
+use super::{Sdk, Version};
+
+pub static SDK: Sdk = entry::<Pmcp>(&TABLE);
+
+/// The SDK at the crate's version, from its table.
+#[derive(Debug)]
+pub struct Pmcp;
+
+impl TableSdk for Pmcp {
+    fn table(_version: Option<Version>) -> &'static SdkTable {
+        &TABLE
+    }
+}
+
+/// pmcp 2.x (§3).
+static TABLE: SdkTable = SdkTable {
+    name: "pmcp",
+    roots: &["pmcp"],
+    protocol_error_types: &["Error"],
+    tool_error_types: &[],
+    result_aliases: &[],
+    result_types: &["CallToolResult"],
+    ctors: &[
+        // Tuple variants written directly (`Error::Validation("..".into())`).
+        protocol("Error", "Validation", -32603, Some(0), None),
+        protocol("Error", "Internal", -32603, Some(0), None),
+        protocol("Error", "NotFound", -32603, Some(0), None),
+        protocol("Error", "Authentication", -32603, Some(0), None),
+        protocol("Error", "InvalidState", -32603, Some(0), None),
+        protocol("Error", "Capability", -32603, Some(0), None),
+        protocol("Error", "Other", -32603, None, None),
+        protocol("Error", "RateLimited", -32603, None, None),
+        protocol("Error", "CircuitBreakerOpen", -32603, None, None),
+        protocol("Error", "Timeout", -32603, None, None),
+        protocol("Error", "Cancelled", -32603, None, None),
+        result("Error", "tool_rejected", Builds::ToolErrorText { msg: 0 }),
+        protocol("Error", "internal", -32603, Some(0), None),
+        protocol("Error", "validation", -32603, Some(0), None),
+        protocol("Error", "not_found", -32603, Some(0), None),
+        protocol("Error", "authentication", -32603, Some(0), None),
+        protocol("Error", "invalid_state", -32603, Some(0), None),
+        protocol("Error", "capability", -32603, Some(0), None),
+        protocol("Error", "protocol_msg", -32603, Some(0), None),
+        protocol("Error", "timeout", -32603, None, None),
+        protocol("Error", "cancelled", -32603, None, None),
+        protocol("Error", "invalid_params", -32602, Some(0), None),
+        protocol("Error", "method_not_found", -32601, Some(0), None),
+        protocol("Error", "parse", -32700, Some(0), None),
+        Ctor {
+            ty: "Error",
+            method: "protocol",
+            builds: Builds::ProtocolCodeArg {
+                code: 0,
+                msg: Some(1),
+            },
+            default_message: None,
+        },
+        result(
+            "CallToolResult",
+            "error",
+            Builds::ToolError {
+                content: Some(0),
+                never_empty: false,
+            },
+        ),
+        result(
+            "CallToolResult",
+            "rejected",
+            Builds::ToolErrorText { msg: 0 },
+        ),
+        result(
+            "CallToolResult",
+            "new",
+            Builds::ToolSuccess { content: Some(0) },
+        ),
+        result(
+            "CallToolResult",
+            "success",
+            Builds::ToolSuccess { content: Some(0) },
+        ),
+    ],
+    consts: &{
+        let extra = consts!("ErrorCode":
+            REQUEST_TIMEOUT = -32001, UNSUPPORTED_CAPABILITY = -32002, AUTHENTICATION_REQUIRED = -32003,
+            PERMISSION_DENIED = -32004, RATE_LIMITED = -32005, CIRCUIT_BREAKER_OPEN = -32006);
+        [
+            ("ErrorCode", STANDARD[0].0, STANDARD[0].1),
+            ("ErrorCode", STANDARD[1].0, STANDARD[1].1),
+            ("ErrorCode", STANDARD[2].0, STANDARD[2].1),
+            ("ErrorCode", STANDARD[3].0, STANDARD[3].1),
+            ("ErrorCode", STANDARD[4].0, STANDARD[4].1),
+            extra[0],
+            extra[1],
+            extra[2],
+            extra[3],
+            extra[4],
+            extra[5],
+        ]
+    },
+    trait_handlers: &[
+        ("ToolHandler", "handle", Tool),
+        ("ToolHandler", "handle_output", Tool),
+        ("ToolHandler", "call_tool", Tool),
+    ],
+    other_handler_traits: &[
+        "PromptHandler",
+        "ResourceHandler",
+        "SamplingHandler",
+        "ToolHandler",
+    ],
+    attr_handlers: &[
+        ("mcp_tool", "", Tool),
+        ("mcp_prompt", "", Other),
+        ("mcp_resource", "", Other),
+    ],
+    inherent_tool_methods: &[],
+    tool_err_always_tool_error: false,
+    question_mark_code: Some(-32603),
+    tool_error_to_protocol_code: None,
+    error_macros: &[],
+    closure_registrations: &[
+        "tool_typed",
+        "tool_typed_sync",
+        "tool_typed_with_output",
+        "tool_typed_sync_with_output",
+        "tool_with_result",
+        "SimpleTool::new",
+        "SyncTool::new",
+        "TypedTool::new",
+        "TypedSyncTool::new",
+        "TypedToolWithOutput::new",
+    ],
+    tool_call_arm_variants: &[],
+    tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
+    unknown_tool_snippet: "Err(Error::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
+};

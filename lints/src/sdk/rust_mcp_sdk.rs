@@ -1,0 +1,104 @@
+//! rust-mcp-sdk and rust-mcp-schema (sdk-error-apis.md §2).
+
+use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable, TableSdk};
+use super::HandlerKind::Dispatcher;
+use super::{Sdk, Version};
+
+pub static SDK: Sdk = entry::<RustMcpSdk>(&TABLE);
+
+/// The SDK at the crate's version, from its table.
+#[derive(Debug)]
+pub struct RustMcpSdk;
+
+impl TableSdk for RustMcpSdk {
+    fn table(_version: Option<Version>) -> &'static SdkTable {
+        &TABLE
+    }
+
+    /// rust-mcp-sdk 2.x speaks 2026-07-28 and sends -32002 unchanged; before 2.0 it speaks
+    /// 2025-06-18 at most, whose peers expect it.
+    fn named_resource_not_found_fits_peer(version: Option<Version>) -> bool {
+        version.is_some_and(|v| v.major < 2)
+    }
+}
+
+/// rust-mcp-sdk 0.7–2.x with rust-mcp-schema (§2).
+static TABLE: SdkTable = SdkTable {
+    name: "rust-mcp-sdk",
+    // The SDK's transport and macro crates are its own too (never servers).
+    roots: &[
+        "rust_mcp_sdk",
+        "rust_mcp_schema",
+        "rust_mcp_transport",
+        "rust_mcp_macros",
+        "rust-mcp-sdk",
+        "rust-mcp-schema",
+    ],
+    protocol_error_types: &["RpcError", "SdkError"],
+    tool_error_types: &["CallToolError"],
+    result_aliases: &["SdkResult"],
+    result_types: &["CallToolResult"],
+    ctors: &[
+        value("CallToolError", "new", -32603, None),
+        value("CallToolError", "from_message", -32603, Some(0)),
+        value("CallToolError", "invalid_arguments", -32603, Some(1)),
+        value("CallToolError", "unknown_tool", -32603, Some(0)),
+        value("CallToolError", "unsupported_task_augmented_tool_call", -32603, None),
+        result("CallToolResult", "with_error", Builds::ToolError { content: Some(0), never_empty: true }),
+        result("CallToolResult", "text_content", Builds::ToolSuccess { content: Some(0) }),
+        protocol("RpcError", "internal_error", -32603, None, Some("Internal error")),
+        protocol("RpcError", "invalid_params", -32602, None, Some("Invalid params")),
+        protocol("RpcError", "method_not_found", -32601, None, Some("Method not found")),
+        protocol("RpcError", "invalid_request", -32600, None, Some("Invalid request")),
+        protocol("RpcError", "parse_error", -32700, None, Some("Parse error")),
+        Ctor {
+            ty: "RpcError",
+            method: "new",
+            builds: Builds::ProtocolCodeArg { code: 0, msg: Some(1) },
+            default_message: None,
+        },
+        Ctor {
+            ty: "SdkError",
+            method: "new",
+            builds: Builds::ProtocolCodeArg { code: 0, msg: Some(1) },
+            default_message: None,
+        },
+        protocol("SdkError", "connection_closed", -32000, None, None),
+        protocol("SdkError", "request_timeout", -32001, None, None),
+        protocol("SdkError", "resource_not_found", -32002, None, None),
+        protocol("SdkError", "bad_request", -32015, None, None),
+        protocol("SdkError", "session_not_found", -32016, None, None),
+        protocol("SdkError", "internal_error", -32603, None, None),
+        protocol("SdkError", "invalid_params", -32602, None, None),
+        protocol("SdkError", "invalid_request", -32600, None, None),
+        protocol("SdkError", "method_not_found", -32601, None, None),
+        protocol("SdkError", "parse_error", -32700, None, None),
+    ],
+    consts: &{
+        let a = consts!("RpcErrorCodes":
+            PARSE_ERROR = -32700, INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601,
+            INVALID_PARAMS = -32602, INTERNAL_ERROR = -32603, HEADER_MISMATCH = -32020,
+            MISSING_REQUIRED_CLIENT_CAPABILITY = -32021, UNSUPPORTED_PROTOCOL_VERSION = -32022);
+        let b = consts!("SdkErrorCodes":
+            CONNECTION_CLOSED = -32000, REQUEST_TIMEOUT = -32001, RESOURCE_NOT_FOUND = -32002,
+            BAD_REQUEST = -32015, SESSION_NOT_FOUND = -32016, PARSE_ERROR = -32700,
+            INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601, INVALID_PARAMS = -32602,
+            INTERNAL_ERROR = -32603);
+        [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9]]
+    },
+    trait_handlers: &[
+        ("ServerHandler", "handle_call_tool_request", Dispatcher),
+        ("ServerHandler", "handle_call_tool_request_mrtr", Dispatcher),
+    ],
+    other_handler_traits: &["ServerHandler", "ServerHandlerCore"],
+    attr_handlers: &[],
+    inherent_tool_methods: &["call_tool"],
+    tool_err_always_tool_error: false,
+    question_mark_code: None,
+    tool_error_to_protocol_code: Some(-32603),
+    error_macros: &[],
+    closure_registrations: &[],
+    tool_call_arm_variants: &["CallToolRequest"],
+    tool_error_snippet: "Ok(CallToolResult::from(CallToolError::from_message({msg})).into())",
+    unknown_tool_snippet: "RpcError::invalid_params().with_message(format!(\"Unknown tool: {}\", <name>)) from `ServerHandlerCore::handle_request` (rust-mcp-sdk turns every `CallToolError` from `handle_call_tool_request` into an isError result)",
+};

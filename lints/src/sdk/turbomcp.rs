@@ -1,0 +1,116 @@
+//! turbomcp (sdk-error-apis.md §4).
+
+use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable, TableSdk};
+use super::HandlerKind::{Dispatcher, Other, Tool};
+use super::{Sdk, Version};
+
+pub static SDK: Sdk = entry::<Turbomcp>(&TABLE);
+
+/// The SDK at the crate's version, from its table.
+#[derive(Debug)]
+pub struct Turbomcp;
+
+impl TableSdk for Turbomcp {
+    fn table(_version: Option<Version>) -> &'static SdkTable {
+        &TABLE
+    }
+}
+
+/// turbomcp 3.x (§4).
+static TABLE: SdkTable = SdkTable {
+    name: "turbomcp",
+    roots: &[
+        "turbomcp",
+        "turbomcp_core",
+        "turbomcp_protocol",
+        "turbomcp_server",
+        "turbomcp_types",
+    ],
+    protocol_error_types: &["McpError"],
+    tool_error_types: &[],
+    result_aliases: &["McpResult"],
+    result_types: &["ToolResult", "CallToolResult"],
+    ctors: &[
+        value("McpError", "invalid_params", -32602, Some(0)),
+        value("McpError", "internal", -32603, Some(0)),
+        value("McpError", "safe_internal", -32603, Some(0)),
+        value("McpError", "safe_tool_execution_failed", -32603, Some(0)),
+        value("McpError", "tool_execution_failed", -32603, Some(1)),
+        value("McpError", "tool_not_found", -32602, Some(0)),
+        value("McpError", "prompt_not_found", -32602, Some(0)),
+        value("McpError", "method_not_found", -32601, Some(0)),
+        value("McpError", "capability_not_supported", -32601, Some(0)),
+        value("McpError", "parse_error", -32700, Some(0)),
+        value("McpError", "invalid_request", -32600, Some(0)),
+        value("McpError", "serialization", -32603, Some(0)),
+        value("McpError", "resource_not_found", -32002, Some(0)),
+        value("McpError", "resource_access_denied", -32005, Some(0)),
+        value("McpError", "protocol_version_mismatch", -32007, Some(0)),
+        value("McpError", "authentication", -32008, Some(0)),
+        value("McpError", "rate_limited", -32009, Some(0)),
+        value("McpError", "server_overloaded", -32010, None),
+        value("McpError", "permission_denied", -32011, Some(0)),
+        value("McpError", "timeout", -32012, Some(0)),
+        value("McpError", "unavailable", -32013, Some(0)),
+        value("McpError", "transport", -32014, Some(0)),
+        value("McpError", "configuration", -32015, Some(0)),
+        value("McpError", "external_service", -32016, Some(0)),
+        value("McpError", "cancelled", -32017, Some(0)),
+        value("McpError", "security", -32018, Some(0)),
+        // Stays a JSON-RPC error even from a `#[tool]`.
+        protocol(
+            "McpError",
+            "url_elicitation_required",
+            -32042,
+            Some(0),
+            None,
+        ),
+        Ctor {
+            ty: "McpError",
+            method: "new",
+            builds: Builds::ErrorValueCodeArg {
+                code: 0,
+                msg: Some(1),
+            },
+            default_message: None,
+        },
+        Ctor {
+            ty: "McpError",
+            method: "from_rpc_code",
+            builds: Builds::ErrorValueCodeArg {
+                code: 0,
+                msg: Some(1),
+            },
+            default_message: None,
+        },
+        result("ToolResult", "error", Builds::ToolErrorText { msg: 0 }),
+        result("ToolResult", "text", Builds::ToolSuccess { content: None }),
+        result("ToolResult", "json", Builds::ToolSuccess { content: None }),
+        result("ToolResult", "empty", Builds::ToolSuccess { content: None }),
+    ],
+    consts: &consts!("ErrorKind":
+        InvalidParams = -32602, ToolNotFound = -32602, PromptNotFound = -32602,
+        Internal = -32603, Serialization = -32603, ToolExecutionFailed = -32603,
+        MethodNotFound = -32601, CapabilityNotSupported = -32601, ParseError = -32700,
+        InvalidRequest = -32600, ResourceNotFound = -32002, ResourceAccessDenied = -32005,
+        ProtocolVersionMismatch = -32007, UrlElicitationRequired = -32042, Authentication = -32008,
+        RateLimited = -32009, ServerOverloaded = -32010, PermissionDenied = -32011, Timeout = -32012,
+        Unavailable = -32013, Transport = -32014, Configuration = -32015, ExternalService = -32016,
+        Cancelled = -32017, Security = -32018, UserRejected = -1),
+    trait_handlers: &[("McpHandler", "call_tool", Dispatcher)],
+    other_handler_traits: &["McpHandler"],
+    attr_handlers: &[
+        ("tool", "server", Tool),
+        ("resource", "server", Other),
+        ("prompt", "server", Other),
+    ],
+    inherent_tool_methods: &[],
+    tool_err_always_tool_error: true,
+    question_mark_code: Some(-32603),
+    tool_error_to_protocol_code: None,
+    error_macros: &[("mcp_err", None, true)],
+    closure_registrations: &[],
+    tool_call_arm_variants: &[],
+    tool_error_snippet: "Ok(ToolResult::error({msg}))",
+    unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
+};
