@@ -10,6 +10,7 @@
 //! findings to show.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
@@ -166,9 +167,10 @@ impl CrateJob<'_> {
         let key = cache.map(|_| self.content_key(&input));
         if let (Some(cache), Some(key)) = (cache, &key) {
             let hit = cache.load_reports(key).and_then(|cached| {
+                let by_path: HashMap<&Path, &SourceInput> =
+                    input.files.iter().map(|f| (f.path.as_path(), f)).collect();
                 revive(cached, |path| {
-                    let file = input.files.iter().find(|f| f.path == path)?;
-                    Some(Cow::Borrowed(&file.contents))
+                    Some(Cow::Borrowed(&by_path.get(path)?.contents))
                 })
             });
             if let Some(reports) = hit {
@@ -217,8 +219,14 @@ impl CrateJob<'_> {
                 problems: Vec::new(),
             }),
             Verdict::Analysed(key) => {
+                let by_display: HashMap<&Path, &DiscoveredFile> = self
+                    .files
+                    .files
+                    .iter()
+                    .map(|f| (f.display.as_path(), f))
+                    .collect();
                 let reports = revive(cache.load_reports(&key)?, |path| {
-                    let file = self.files.files.iter().find(|f| f.display == path)?;
+                    let file = by_display.get(path)?;
                     crate::read::read_source(&file.path).ok().map(Cow::Owned)
                 })?;
                 Some(Outcome {
@@ -331,7 +339,8 @@ fn empty_report(f: &DiscoveredFile) -> FileReport {
 }
 
 /// Cached reports made whole: a report with findings gets its file's text back, from
-/// `bytes_of(display path)`. `None` when some file's bytes cannot be had (analyse again).
+/// `bytes_of(display path)` (a map lookup: a crate of 10k files has as many reports). `None`
+/// when some file's bytes cannot be had (analyse again).
 fn revive<'b>(
     cached: Vec<CachedReport>,
     bytes_of: impl Fn(&Path) -> Option<Cow<'b, [u8]>>,

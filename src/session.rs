@@ -96,6 +96,9 @@ pub struct Linted {
     /// mcp-lint's own problems (unreadable files, broken Cargo.toml files, missing paths),
     /// sorted, once each. The rest was still linted.
     pub problems: Vec<String>,
+    /// What was walked around without losing a file (a symlink loop), sorted, once each: a
+    /// warning, not a failure.
+    pub warnings: Vec<String>,
     /// Files that were to be reported.
     pub reported_files: usize,
 }
@@ -109,6 +112,7 @@ pub struct Session {
     exclude: Exclude,
     pool: rayon::ThreadPool,
     problems: Vec<String>,
+    warnings: Vec<String>,
     /// Cargo's facts about each package, for [`Targets::Packages`].
     package_facts: BTreeMap<PathBuf, Manifest>,
 }
@@ -142,6 +146,7 @@ impl Session {
             exclude,
             pool,
             problems: Vec::new(),
+            warnings: Vec::new(),
             package_facts,
         })
     }
@@ -168,6 +173,7 @@ impl Session {
             }
         });
         self.problems.append(&mut discovery.errors);
+        self.warnings.append(&mut discovery.warnings);
         self.add_unsaved(&mut discovery);
         if let Some(unreported) = &self.request.unreported {
             for file in discovery.crates.iter_mut().flat_map(|c| c.files.iter_mut()) {
@@ -228,6 +234,7 @@ impl Session {
                 discover::discover_packages(&[seed], cwd, exclude, gitignore, manifests)
             });
             self.problems.append(&mut context.errors);
+            self.warnings.append(&mut context.warnings);
             let mut files: Vec<DiscoveredFile> = context
                 .crates
                 .into_iter()
@@ -373,8 +380,13 @@ impl Session {
         sorted(problems)
     }
 
+    /// The warnings met so far (see [`Linted::warnings`]).
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        sorted(std::mem::take(&mut self.warnings))
+    }
+
     fn finish(
-        &self,
+        &mut self,
         mut reports: Vec<FileReport>,
         problems: Vec<String>,
         reported_files: usize,
@@ -383,6 +395,7 @@ impl Session {
         Linted {
             reports,
             problems: sorted(problems),
+            warnings: self.take_warnings(),
             reported_files,
         }
     }

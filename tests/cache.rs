@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use support::{mcp_lint, project, server_manifest, write, MCP001_SERVER};
+use support::{files_under as files, mcp_lint, project, server_manifest, write, MCP001_SERVER};
 
 fn server() -> tempfile::TempDir {
     project(&[
@@ -21,23 +21,6 @@ fn server() -> tempfile::TempDir {
         ("plain/Cargo.toml", "[package]\nname = \"plain\"\n"),
         ("plain/src/lib.rs", "pub fn p() {}\n"),
     ])
-}
-
-/// Every regular file under `dir`.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.is_dir() {
-                out.extend(files(&path));
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Cached findings (`r/…`) under the cache directory of `dir`.
@@ -92,10 +75,19 @@ fn the_warm_run_reads_the_cache_and_trusts_old_metadata() {
         })
         .count();
     assert_eq!(stamps, 2);
-    // Prove the warm run answers from the cache: doctor the stored message.
+    // Prove the warm run answers from the cache: doctor the stored message, with the
+    // checksum made anew (a doctored entry with its old checksum is a miss: tests/hostile.rs).
     let [entry] = result_entries(p.path()).try_into().expect("one entry");
     let text = std::fs::read_to_string(&entry).expect("entry");
-    std::fs::write(&entry, text.replace("reports a tool failure", "REPLAYED")).expect("write");
+    let (_, body) = text.split_once('\n').expect("a checksum line");
+    let body = body.replace("reports a tool failure", "REPLAYED");
+    let key = entry
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let sum = mcp_lint::workspace::cache::entry_checksum("r", &key, body.as_bytes());
+    std::fs::write(&entry, format!("{sum}\n{body}")).expect("write");
     let warm = mcp_lint(p.path(), &["check", "--format", "concise"]);
     assert!(warm.stdout.contains("REPLAYED"), "{warm:?}");
     // `--no-cache` computes afresh.

@@ -618,13 +618,15 @@ fn a_hundred_thousand_levels_of_nesting_is_a_parse_error() {
 
 #[cfg(unix)]
 #[test]
-fn symlink_loop_is_an_error_and_the_rest_is_linted() {
+fn symlink_loop_is_a_warning_and_the_rest_is_linted() {
     let p = project(&[("src/bad.rs", BROKEN)]);
     std::os::unix::fs::symlink(p.path().join("src"), p.path().join("src/loop")).expect("symlink");
     let run = mcp_lint(p.path(), &["check", "--format", "json"]);
-    assert_eq!(run.code, 2, "{run:?}");
+    // No file was lost (the loop's files are reached through `src`): the exit code is the
+    // findings' own.
+    assert_eq!(run.code, 1, "{run:?}");
     assert!(
-        run.stderr.contains("error: symlink loop: src/loop"),
+        run.stderr.contains("warning: symlink loop: src/loop"),
         "{run:?}"
     );
     assert_eq!(

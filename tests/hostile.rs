@@ -22,6 +22,12 @@ fn server_with(extra: &[(&str, &[u8])]) -> tempfile::TempDir {
     p
 }
 
+/// `mcp-lint args…` in `dir` under the memory cap and the time limit.
+#[cfg(unix)]
+fn bounded(dir: &Path, args: &[&str]) -> support::Run {
+    support::bounded::run(dir, args, b"")
+}
+
 fn has(run: &support::Run, code: &str, path: &str) -> bool {
     run.findings()
         .iter()
@@ -38,6 +44,7 @@ fn only_the_server_finding(run: &support::Run) {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_hundred_thousand_levels_of_nesting() {
     let deep = format!(
@@ -50,7 +57,7 @@ fn a_hundred_thousand_levels_of_nesting() {
         ("src/deep.rs", deep.as_bytes()),
         ("src/braces.rs", braces.as_bytes()),
     ]);
-    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    let run = bounded(p.path(), &["check", "--format", "json"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
         run.findings(),
@@ -113,6 +120,7 @@ fn every_kind_of_deep_nesting_is_a_parse_error() {
     assert!(run.stdout.contains("nesting deeper than 512"), "{run:?}");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fifty_megabyte_file() {
     let mut huge = String::with_capacity(50 << 20);
@@ -123,7 +131,7 @@ fn a_fifty_megabyte_file() {
     }
     // In an MCP package: refused with a clear finding, the rest is linted.
     let p = server_with(&[("src/huge.rs", huge.as_bytes())]);
-    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    let run = bounded(p.path(), &["check", "--format", "json"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(has(&run, "MCP900", "src/huge.rs"), "{run:?}");
     assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
@@ -131,11 +139,12 @@ fn a_fifty_megabyte_file() {
     // In a package that never mentions an MCP SDK: read and skipped.
     let q = project(&[("Cargo.toml", "[package]\nname = \"big\"\n")]);
     write(q.path(), "src/lib.rs", &huge);
-    let run = mcp_lint(q.path(), &["check", "--format", "json"]);
+    let run = bounded(q.path(), &["check", "--format", "json"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(run.json()["summary"]["files"], 1);
 }
 
+#[cfg(unix)]
 #[test]
 fn non_utf8_and_binary_files_named_rs() {
     let p = server_with(&[
@@ -146,7 +155,7 @@ fn non_utf8_and_binary_files_named_rs() {
         ),
         ("src/utf16.rs", b"\xff\xfeu\x00s\x00e\x00"),
     ]);
-    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    let run = bounded(p.path(), &["check", "--format", "json"]);
     assert_eq!(run.code, 1, "{run:?}");
     let messages: Vec<(String, String)> = run.json()["diagnostics"]
         .as_array()
@@ -175,7 +184,7 @@ fn non_utf8_and_binary_files_named_rs() {
     assert!(message("src/utf16.rs").contains("binary"), "{run:?}");
     assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
     // The human report renders them without a snippet and without failing.
-    let human = mcp_lint(p.path(), &["check", "--color", "never"]);
+    let human = bounded(p.path(), &["check", "--color", "never"]);
     assert_eq!(human.code, 1, "{human:?}");
     assert!(human.stdout.contains("src/blob.rs"), "{human:?}");
 }
@@ -190,11 +199,11 @@ fn symlink_loops_and_dangling_links() {
     symlink(root, root.join("src/up")).expect("symlink");
     symlink(root.join("src/self.rs"), root.join("src/self.rs")).expect("symlink");
     symlink(root.join("src/gone"), root.join("src/dangling.rs")).expect("symlink");
-    let run = mcp_lint(root, &["check", "--format", "json"]);
+    let run = bounded(root, &["check", "--format", "json"]);
     assert_eq!(run.code, 2, "{run:?}");
     for expected in [
-        "error: symlink loop: src/again points to its ancestor src; not followed",
-        "error: symlink loop: src/up points to its ancestor .; not followed",
+        "warning: symlink loop: src/again points to its ancestor src; not followed",
+        "warning: symlink loop: src/up points to its ancestor .; not followed",
         "error: could not read src/self.rs: ",
         "error: could not read src/dangling.rs: ",
     ] {
@@ -205,6 +214,22 @@ fn symlink_loops_and_dangling_links() {
         vec![("MCP001".into(), "src/lib.rs".into(), 9)],
         "{run:?}"
     );
+}
+
+/// Item 10: a symlink to an ancestor loses no file (everything below it is reached through the
+/// ancestor), so it is a warning, not a failure: exit 1 for the finding, 0 with `--exit-zero`.
+#[cfg(unix)]
+#[test]
+fn a_symlink_to_an_ancestor_is_a_warning_not_a_failure() {
+    let p = server_with(&[]);
+    std::os::unix::fs::symlink(p.path(), p.path().join("src/up")).expect("symlink");
+    let warning = "warning: symlink loop: src/up points to its ancestor .; not followed";
+    let run = support::bounded::run(p.path(), &["check", "--format", "json"], b"");
+    only_the_server_finding(&run);
+    assert_eq!(run.stderr.trim(), warning, "{run:?}");
+    let run = support::bounded::run(p.path(), &["check", "--exit-zero"], b"");
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains(warning), "{run:?}");
 }
 
 /// Permissions stop a normal user; root reads anyway. Either way: no panic, every readable
@@ -224,7 +249,7 @@ fn unreadable_files_and_directories() {
     chmod("src/secret.rs", 0o000);
     chmod("src/locked", 0o000);
     let root_reads_anyway = std::fs::read(p.path().join("src/secret.rs")).is_ok();
-    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    let run = bounded(p.path(), &["check", "--format", "json"]);
     chmod("src/locked", 0o755);
     chmod("src/secret.rs", 0o644);
     assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
@@ -258,7 +283,7 @@ fn directories_and_fifos_named_rs_are_not_read() {
         .arg(&fifo)
         .status()
         .is_ok_and(|s| s.success());
-    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    let run = bounded(p.path(), &["check", "--format", "json"]);
     only_the_server_finding(&run);
     // lib.rs and dir.rs/inner.rs; the FIFO is neither a file nor a directory.
     assert_eq!(run.json()["summary"]["files"], 2, "{run:?}");
@@ -267,6 +292,7 @@ fn directories_and_fifos_named_rs_are_not_read() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn empty_and_inner_attribute_only_files() {
     let p = server_with(&[
@@ -279,7 +305,7 @@ fn empty_and_inner_attribute_only_files() {
         ("src/bom.rs", b"\xef\xbb\xbf"),
         ("src/shebang.rs", b"#!/usr/bin/env run-cargo-script\n"),
     ]);
-    let run = mcp_lint(p.path(), &["check", "--format", "json"]);
+    let run = bounded(p.path(), &["check", "--format", "json"]);
     only_the_server_finding(&run);
     assert_eq!(run.json()["summary"]["files"], 6, "{run:?}");
 }
@@ -393,6 +419,9 @@ fn error_code(answer: &Value) -> i64 {
 fn the_language_server_survives_hostile_messages() {
     use support::bounded::{Framing, Server};
     let p = server_with(&[]);
+    // In the workspace, found when the package is linted: neither is read.
+    std::os::unix::fs::symlink("/dev/zero", p.path().join("src/zero.rs")).expect("symlink");
+    mkfifo(&p.path().join("src/pipe.rs"));
     let root = p.path().canonicalize().expect("canonical");
     let mut server = Server::start(&root, &["server"], Framing::Lsp);
     server.send(&json!({
@@ -700,7 +729,6 @@ fn devices_and_fifos_found_by_a_walk_or_an_mcp_call_are_not_read() {
     assert!(has(&run, "MCP001", "src/lib.rs"), "{run:?}");
     assert!(!run.stdout.contains("zero.rs"), "{run:?}");
 
-    std::fs::remove_file(dir.join("src/zero.rs")).expect("rm");
     mkfifo(&dir.join("src/pipe.rs"));
     let mut server = mcp_server(dir, json!({}));
     server.send(&json!({
@@ -713,6 +741,13 @@ fn devices_and_fifos_found_by_a_walk_or_an_mcp_call_are_not_read() {
         .unwrap_or("");
     assert!(text.contains("a FIFO, not a regular file"), "{answer}");
     assert!(text.contains("MCP001"), "{answer}");
+    // A link to `/dev/zero` inside the root, named in the call: refused, not read.
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": { "name": "lint", "arguments": { "paths": ["src/zero.rs"] } },
+    }));
+    let answer = server.answer(&json!(3));
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
     assert_eq!(server.close(), 0);
 }
 
@@ -811,17 +846,255 @@ fn threads_and_toml_errors_are_bounded() {
     assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.contains("1024"), "{run:?}");
 
+    // A TOML error quotes the line: of a 4 MiB line, a few hundred characters.
+    for (file, text, expected) in [
+        ("mcp-lint.toml", "x = \"", "could not parse mcp-lint.toml"),
+        (
+            "Cargo.toml",
+            "[package]\nname = \"",
+            "could not parse Cargo.toml",
+        ),
+    ] {
+        let _ = std::fs::remove_file(p.path().join("mcp-lint.toml"));
+        write(p.path(), file, format!("{text}{}\n", "a".repeat(4 << 20)));
+        let run = support::bounded::run(p.path(), &["check"], b"");
+        assert_eq!(run.code, 2, "{run:?}");
+        assert!(run.stderr.contains(expected), "{run:?}");
+        assert!(
+            run.stderr.len() < 4096,
+            "{} bytes of stderr",
+            run.stderr.len()
+        );
+    }
+}
+
+/// Item 10: a cache entry is trusted only when its checksum matches. "deny" edited to "allow"
+/// in the stored findings, or a crate's verdict edited to "nothing to analyse", changes
+/// neither the findings nor the exit code: the edited entries are misses.
+#[cfg(unix)]
+#[test]
+fn edited_cache_entries_are_misses() {
+    let p = server_with(&[]);
+    // Old enough for the metadata entries (`s/…`) to be written: both kinds get edited.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let args = ["check", "--format", "json"];
+    let cold = support::bounded::run(p.path(), &args, b"");
+    only_the_server_finding(&cold);
+    let mut edited = 0;
+    for entry in support::files_under(&p.path().join(".cache")) {
+        let text = std::fs::read_to_string(&entry).expect("entry");
+        let mut new = text.replace("\"deny\"", "\"allow\"");
+        if let Some(at) = new.find("{\"Analysed\":\"") {
+            let end = at + new[at..].find("\"}").expect("the verdict's end") + 2;
+            new.replace_range(at..end, "\"Skipped\"");
+        }
+        if new != text {
+            std::fs::write(&entry, new).expect("edit");
+            edited += 1;
+        }
+    }
+    assert_eq!(edited, 2, "one findings entry, one metadata entry");
+    let warm = support::bounded::run(p.path(), &args, b"");
+    assert_eq!(warm.code, 1, "{warm:?}");
+    assert_eq!(warm.stdout, cold.stdout);
+}
+
+/// Item 10: `--message-format=json` asks `cargo metadata` who owns each file, but never through
+/// a toolchain the linted repository selects: its `rust-toolchain.toml` names a program of
+/// its own as the toolchain (`path = …`), which must not run. Not run from cargo (`$CARGO`
+/// unset), mcp-lint runs the cargo the user gets outside any repository.
+#[cfg(unix)]
+#[test]
+fn json_messages_never_run_the_repository_s_toolchain() {
+    let rustup = std::process::Command::new("rustup")
+        .arg("--version")
+        .env("PATH", support::path_with_our_binaries())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        rustup,
+        "this test needs rustup on PATH: the toolchain selection it guards against is rustup's"
+    );
+    let p = server_with(&[]);
+    let evil = tempfile::tempdir().expect("tempdir");
+    let marker = evil.path().join("ran");
+    for tool in ["cargo", "rustc"] {
+        let script = evil.path().join("bin").join(tool);
+        write(
+            evil.path(),
+            &format!("bin/{tool}"),
+            format!("#!/bin/sh\necho \"$0\" >> '{}'\nexit 1\n", marker.display()),
+        );
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
     write(
         p.path(),
-        "mcp-lint.toml",
-        format!("x = \"{}\n", "a".repeat(4 << 20)),
+        "rust-toolchain.toml",
+        format!("[toolchain]\npath = \"{}\"\n", evil.path().display()),
     );
-    let run = support::bounded::run(p.path(), &["check"], b"");
-    assert_eq!(run.code, 2, "{run:?}");
-    assert!(run.stderr.contains("could not parse"), "{run:?}");
+    let mut cmd = support::bounded::command(p.path(), &["check", "--message-format=json"]);
+    cmd.env_remove("CARGO").env_remove("RUSTUP_TOOLCHAIN");
+    let run = support::bounded::run_command(cmd, b"");
+    assert!(!marker.exists(), "the repository's toolchain ran: {run:?}");
+    assert_eq!(run.code, 1, "{run:?}");
+    let message: Value = run
+        .stdout
+        .lines()
+        .find_map(|l| serde_json::from_str::<Value>(l).ok())
+        .expect("a JSON message");
     assert!(
-        run.stderr.len() < 4096,
-        "{} bytes of stderr",
-        run.stderr.len()
+        message["package_id"]
+            .as_str()
+            .is_some_and(|id| id.contains("server")),
+        "cargo metadata named the owner: {message}\n{run:?}"
     );
+}
+
+/// Item 5, through the binary and without a timing window: an edit made after `--fix` read the
+/// file is kept, and the file is left alone with a warning. The run is held still by its own
+/// stderr: it prints its problems (here, megabytes of them: thousands of dangling links named
+/// like Rust files) after reading every file and before fixing any, and the pipe holds only
+/// 64 KiB. Once the first problem line arrives, the files have been read and the run is about
+/// to block on the full pipe; the test edits the file, then drains the pipe.
+#[cfg(unix)]
+#[test]
+fn an_edit_made_while_fix_runs_is_kept() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let p = server_with(&[]);
+    let long = "x".repeat(200);
+    for i in 0..12_000 {
+        let link = p.path().join(format!("src/{long}{i:05}.rs"));
+        std::os::unix::fs::symlink(p.path().join("gone"), link).expect("symlink");
+    }
+    let mut child = support::bounded::command(p.path(), &["check", "--fix"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("a first line");
+    assert!(first.starts_with("error: could not read src/x"), "{first}");
+
+    let lib = p.path().join("src/lib.rs");
+    let edited = format!("{MCP001_SERVER}// saved by an editor meanwhile\n");
+    std::fs::write(&lib, &edited).expect("edit");
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).expect("the rest");
+    let code = support::bounded::code(support::bounded::wait(&mut child, "check --fix"));
+
+    assert!(
+        rest.len() > 1 << 20,
+        "{} bytes: the pipe may not have filled",
+        rest.len()
+    );
+    assert!(
+        rest.contains("warning: src/lib.rs was not fixed: it changed while mcp-lint was fixing it"),
+        "{}",
+        &rest[rest.len().saturating_sub(2000)..]
+    );
+    assert!(
+        !rest.contains("fixed 1 finding"),
+        "{}",
+        &rest[rest.len() - 2000..]
+    );
+    assert_eq!(code, 2, "the dangling links are problems");
+    assert_eq!(std::fs::read_to_string(&lib).expect("read"), edited);
+}
+
+/// Item 10: a Cargo.toml of 100,000 dependencies is read in linear time (a quadratic check
+/// took 22 s in a release build; the time limit of the bounded run catches it in a debug one).
+#[cfg(unix)]
+#[test]
+fn a_manifest_of_a_hundred_thousand_dependencies() {
+    let mut manifest = server_manifest("server");
+    for i in 0..100_000 {
+        manifest.push_str(&format!("dep{i} = \"1.{i}\"\n"));
+    }
+    let p = project(&[("Cargo.toml", &manifest), ("src/lib.rs", MCP001_SERVER)]);
+    let run = support::bounded::run(p.path(), &["check", "--format", "json"], b"");
+    only_the_server_finding(&run);
+}
+
+/// Item 10: an absolute `exclude` glob leaves out what it names (it was silently ignored).
+#[cfg(unix)]
+#[test]
+fn an_absolute_exclude_glob_excludes() {
+    let p = server_with(&[("src/gen/made.rs", MCP001_SERVER.as_bytes())]);
+    let root = p.path().canonicalize().expect("canonical");
+    let run = support::bounded::run(&root, &["check", "--format", "json"], b"");
+    assert!(has(&run, "MCP001", "src/gen/made.rs"), "{run:?}");
+    write(
+        &root,
+        "mcp-lint.toml",
+        format!("exclude = [\"{}/src/gen/**\"]\n", root.display()),
+    );
+    let run = support::bounded::run(&root, &["check", "--format", "json"], b"");
+    only_the_server_finding(&run);
+}
+
+/// Item 10: `fix_preview` on files outside the working directory (in a root the client
+/// declared) shows them with git-style headers, `a/tmp/…`, never `a//tmp/…`.
+#[cfg(unix)]
+#[test]
+fn fix_preview_headers_of_absolute_paths() {
+    let here = tempfile::tempdir().expect("tempdir");
+    let there = server_with(&[]);
+    let there_root = there.path().canonicalize().expect("canonical");
+    let mut server = mcp_server(here.path(), json!({ "roots": { "listChanged": false } }));
+    let lib = there_root.join("src/lib.rs");
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "fix_preview", "arguments": { "paths": [lib.display().to_string()] } },
+    }));
+    let request = server.wait_for("roots/list", |m| m["method"] == "roots/list");
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": request["id"],
+        "result": { "roots": [{ "uri": file_uri(&there_root), "name": "there" }] },
+    }));
+    let answer = server.answer(&json!(2));
+    let text = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a tool result: {answer}"));
+    let shown = lib.display().to_string();
+    let shown = shown.trim_start_matches('/');
+    assert!(
+        text.contains(&format!("--- a/{shown}\n+++ b/{shown}\n")),
+        "{text}"
+    );
+    assert!(!text.contains("a//"), "{text}");
+    assert_eq!(server.close(), 0);
+}
+
+/// Item 10: `--fix` whose write fails (here: the file-size limit is 0, so the temporary file
+/// cannot be written, even by root) says so, exits 2, counts nothing as fixed, and leaves the
+/// file and no temporary file behind.
+#[cfg(unix)]
+#[test]
+fn a_failed_fix_write_is_an_error_and_not_counted() {
+    let p = server_with(&[]);
+    let cmd = support::bounded::command_after(
+        "trap '' XFSZ; ulimit -f 0; ",
+        p.path(),
+        &["check", "--fix", "--no-cache"],
+    );
+    let run = support::bounded::run_command(cmd, b"");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("error: could not write src/lib.rs: "),
+        "{run:?}"
+    );
+    assert!(!run.stderr.contains("fixed "), "{run:?}");
+    assert_eq!(
+        std::fs::read_to_string(p.path().join("src/lib.rs")).expect("read"),
+        MCP001_SERVER
+    );
+    let left: Vec<_> = support::files_under(&p.path().join("src"))
+        .into_iter()
+        .filter(|f| f.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -49,8 +49,13 @@ pub fn run(args: &BaselineArgs, cwd: &Path, err: &mut dyn Write) -> i32 {
             return EXIT_FAILURE;
         }
     };
-    let tool_failed =
-        output::print_problems(&linted.problems, linted.reported_files, &args.paths, err);
+    let tool_failed = output::print_problems(
+        &linted.problems,
+        &linted.warnings,
+        linted.reported_files,
+        &args.paths,
+        err,
+    );
     let reports = linted.reports;
     let internal = reports
         .iter()

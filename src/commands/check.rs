@@ -70,7 +70,8 @@ pub fn check_with(
     let (reports, tool_failed) = if args.fix || args.diff {
         let inputs = session.read(&discovery);
         let problems = session.take_problems();
-        let failed = output::print_problems(&problems, reported_files, &args.paths, err);
+        let warnings = session.take_warnings();
+        let failed = output::print_problems(&problems, &warnings, reported_files, &args.paths, err);
         let tree = fix::tree(&args.paths, cwd);
         let run = fix::fix_inputs(&inputs, session.options(), fix_mode(args), cwd, &tree, err);
         if let Some(diff) = &run.diff {
@@ -79,7 +80,13 @@ pub fn check_with(
         (run.reports, failed || run.failed)
     } else {
         let linted = session.lint_with(discovery, analyze);
-        let failed = output::print_problems(&linted.problems, reported_files, &args.paths, err);
+        let failed = output::print_problems(
+            &linted.problems,
+            &linted.warnings,
+            reported_files,
+            &args.paths,
+            err,
+        );
         (linted.reports, failed)
     };
     // Nothing was checked and the reason is printed: a report of no findings would mislead.

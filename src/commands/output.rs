@@ -151,16 +151,20 @@ pub fn write_diff(diff: &str, tool_failed: bool, out: &mut dyn Write, err: &mut 
     }
 }
 
-/// Print mcp-lint's own problems and warn when nothing was found to lint under `paths`.
-/// Returns whether there were problems.
+/// Print mcp-lint's own problems and warnings, and warn when nothing was found to lint under
+/// `paths`. Returns whether there were problems (warnings are not failures).
 pub fn print_problems(
     problems: &[String],
+    warnings: &[String],
     reported_files: usize,
     paths: &[PathBuf],
     err: &mut dyn Write,
 ) -> bool {
     for p in problems {
         let _ = writeln!(err, "error: {p}");
+    }
+    for w in warnings {
+        let _ = writeln!(err, "warning: {w}");
     }
     if reported_files == 0 && problems.is_empty() {
         let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();

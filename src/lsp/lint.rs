@@ -70,7 +70,8 @@ pub fn lint_crate(open: &BTreeMap<PathBuf, String>, cwd: &Path) -> Result<Outcom
             .into_iter()
             .map(|r| (r.path, r.diagnostics))
             .collect(),
-        problems: linted.problems,
+        // Shown as warnings, as the problems are.
+        problems: [linted.problems, linted.warnings].concat(),
     })
 }
 

@@ -226,6 +226,8 @@ fn analyze_paths(cwd: &Path, roots: &Roots, scope: &Scope<'_>) -> Result<Analysi
     let linted = session.lint(discovery);
     let mut problems = linted.problems;
     problems.extend(outside);
+    // A symlink loop, not followed: listed with what was not read.
+    problems.extend(linted.warnings);
     Ok(Analysis {
         reports: linted.reports,
         problems,

@@ -15,8 +15,10 @@
 //!
 //! `<tool build>` names mcp-lint's version and its executable's size and modification time,
 //! so a rebuilt binary never reads entries of another build. Writes go to a temporary file
-//! that is renamed into place. An entry that cannot be read or decoded is a miss, never an
-//! error; a cache that cannot be written is silently not written.
+//! that is renamed into place. Each entry starts with a BLAKE3 hash of its key and body, so a
+//! damaged or hand-edited entry (a "deny" turned into "allow") is a miss. An entry that cannot
+//! be read, verified or decoded is a miss, never an error; a cache that cannot be written is
+//! silently not written.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -186,7 +188,7 @@ impl Cache {
 
     /// The verdict recorded for `identity`, if every file's metadata still matches.
     pub fn check_stamps(&self, identity: &Key, stamps: &[Option<FileStamp>]) -> Option<Verdict> {
-        let bytes = read::read(&self.entry_path("s", identity), read::MAX_DATA_BYTES).ok()?;
+        let bytes = self.read_entry("s", identity)?;
         let entry: StampEntry = serde_json::from_slice(&bytes).ok()?;
         let matches = entry.stamps.len() == stamps.len()
             && entry
@@ -212,7 +214,7 @@ impl Cache {
 
     /// The findings stored under `key`, if the entry is intact.
     pub fn load_reports(&self, key: &Key) -> Option<Vec<CachedReport>> {
-        let bytes = read::read(&self.entry_path("r", key), read::MAX_DATA_BYTES).ok()?;
+        let bytes = self.read_entry("r", key)?;
         let reports: Vec<CachedReport> = serde_json::from_slice(&bytes).ok()?;
         // Reject entries naming lints this build does not know (hand-edited or corrupted).
         reports
@@ -233,8 +235,20 @@ impl Cache {
         self.dir.join(kind).join(&key[..2]).join(key)
     }
 
-    /// Write atomically: a temporary file in the same directory, renamed into place.
-    fn write_entry(&self, kind: &str, key: &Key, bytes: &[u8]) {
+    /// The body of the entry `kind/key`, if its checksum line matches it.
+    fn read_entry(&self, kind: &str, key: &Key) -> Option<Vec<u8>> {
+        let mut bytes = read::read(&self.entry_path(kind, key), read::MAX_DATA_BYTES).ok()?;
+        let newline = bytes.iter().position(|b| *b == b'\n')?;
+        let body = &bytes[newline + 1..];
+        (bytes[..newline] == *entry_checksum(kind, key, body).as_bytes()).then(|| {
+            bytes.drain(..=newline);
+            bytes
+        })
+    }
+
+    /// Write atomically: a temporary file in the same directory, renamed into place. The first
+    /// line is the checksum [`Cache::read_entry`] verifies.
+    fn write_entry(&self, kind: &str, key: &Key, body: &[u8]) {
         let path = self.entry_path(kind, key);
         let Some(parent) = path.parent() else { return };
         if std::fs::create_dir_all(parent).is_err() {
@@ -247,11 +261,23 @@ impl Cache {
             std::process::id(),
             TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
+        let mut bytes = entry_checksum(kind, key, body).into_bytes();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(body);
         if std::fs::write(&temp, bytes).is_ok() && std::fs::rename(&temp, &path).is_ok() {
             return;
         }
         let _ = std::fs::remove_file(&temp);
     }
+}
+
+/// What the first line of the entry `kind/key` (`r` or `s`) holding `body` must be.
+pub fn entry_checksum(kind: &str, key: &Key, body: &[u8]) -> Key {
+    KeyBuilder::new("cache entry")
+        .field(kind.as_bytes())
+        .field(key.as_bytes())
+        .field(body)
+        .finish()
 }
 
 /// A `.gitignore` (ignore everything) and a `CACHEDIR.TAG` in the cache root, unless there.
@@ -510,7 +536,8 @@ mod tests {
             }],
         }])
         .expect("json");
-        std::fs::write(&path, foreign).expect("write");
+        // With a valid checksum: still refused, for naming an unknown lint.
+        cache.write_entry("r", &key, &foreign);
         assert!(cache.load_reports(&key).is_none());
         std::fs::write(cache.entry_path("r", &key), [0xff, 0x00]).expect("write");
         assert!(cache.load_reports(&key).is_none());

@@ -27,25 +27,36 @@ pub const MEMBER_DIRS: [&str; 4] = ["src", "tests", "benches", "examples"];
 #[derive(Clone, Debug, Default)]
 pub struct Exclude {
     base: PathBuf,
+    /// Patterns with a `/`, matched against the path below `base`.
     full: GlobSet,
+    /// Patterns without one, matched against each name.
     names: GlobSet,
+    /// Patterns starting with `/`, matched against the whole path too.
+    absolute: GlobSet,
 }
 
 impl Exclude {
     pub fn new(base: &Path, patterns: &[String]) -> Result<Exclude, String> {
         let mut full = GlobSetBuilder::new();
         let mut names = GlobSetBuilder::new();
+        let mut absolute = GlobSetBuilder::new();
         for pattern in patterns {
+            let glob = |text: &str| {
+                GlobBuilder::new(text)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| format!("invalid exclude pattern `{pattern}`: {e}"))
+            };
             let trimmed = pattern.trim_end_matches('/');
             let trimmed = trimmed.strip_prefix("./").unwrap_or(trimmed);
-            let glob = GlobBuilder::new(trimmed)
-                .literal_separator(true)
-                .build()
-                .map_err(|e| format!("invalid exclude pattern `{pattern}`: {e}"))?;
-            if trimmed.contains('/') {
-                full.add(glob);
+            if let Some(anchored) = trimmed.strip_prefix('/') {
+                // `/gen/**`: an absolute path, or (as in .gitignore) anchored at `base`.
+                absolute.add(glob(trimmed)?);
+                full.add(glob(anchored)?);
+            } else if trimmed.contains('/') {
+                full.add(glob(trimmed)?);
             } else {
-                names.add(glob);
+                names.add(glob(trimmed)?);
             }
         }
         let build = |b: GlobSetBuilder| {
@@ -56,6 +67,7 @@ impl Exclude {
             base: base.to_path_buf(),
             full: build(full)?,
             names: build(names)?,
+            absolute: build(absolute)?,
         })
     }
 
@@ -72,6 +84,9 @@ impl Exclude {
     pub fn matches(&self, path: &Path) -> bool {
         if self.full.is_empty() && self.names.is_empty() {
             return false;
+        }
+        if self.absolute.is_match(path) {
+            return true;
         }
         let Ok(rel) = path.strip_prefix(&self.base) else {
             return false;
@@ -109,8 +124,11 @@ pub struct CrateFiles {
 pub struct Discovery {
     /// Packages first (by root), then single files (by path).
     pub crates: Vec<CrateFiles>,
-    /// One line per path that could not be walked (missing path, symlink loop, permission).
+    /// One line per path that could not be walked (missing path, permission).
     pub errors: Vec<String>,
+    /// What was walked around without losing a file: a symlink to an ancestor directory is
+    /// not followed (every file below it is reached through the ancestor itself).
+    pub warnings: Vec<String>,
 }
 
 impl Discovery {
@@ -222,6 +240,7 @@ impl FileKey {
 enum Item {
     File(PathBuf, FileKey, Option<FileStamp>),
     Error(String),
+    Warning(String),
 }
 
 struct Walker<'a> {
@@ -231,6 +250,7 @@ struct Walker<'a> {
     /// ignore.
     gitignore: bool,
     errors: Vec<String>,
+    warnings: Vec<String>,
     /// Files already found, so overlapping paths and symlinks read a file once.
     seen: HashSet<FileKey>,
     /// The directories given on the command line and walked whole.
@@ -244,6 +264,7 @@ impl<'a> Walker<'a> {
             exclude,
             gitignore,
             errors: Vec::new(),
+            warnings: Vec::new(),
             seen: HashSet::new(),
             walked: Vec::new(),
         }
@@ -287,6 +308,7 @@ impl<'a> Walker<'a> {
                     self.add_stamped(path, display, key, stamp, out);
                 }
                 Item::Error(e) => self.errors.push(e),
+                Item::Warning(w) => self.warnings.push(w),
             }
         }
     }
@@ -372,13 +394,18 @@ impl<'a> Walker<'a> {
 
     fn finish(self, crates: Vec<CrateFiles>) -> Discovery {
         // A directory met again while collecting context must not be reported twice.
-        let mut errors: Vec<String> = Vec::new();
-        for e in self.errors {
-            if !errors.contains(&e) {
-                errors.push(e);
-            }
+        let once = |lines: Vec<String>| {
+            let mut seen = HashSet::new();
+            lines
+                .into_iter()
+                .filter(|l| seen.insert(l.clone()))
+                .collect()
+        };
+        Discovery {
+            crates,
+            errors: once(self.errors),
+            warnings: once(self.warnings),
         }
-        Discovery { crates, errors }
     }
 }
 
@@ -486,11 +513,12 @@ fn walk_tree(root: &Path, exclude: &Exclude, gitignore: bool, cwd: &Path) -> Vec
         })
     });
     let mut items = items.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Files first, by path; then the messages, by text.
     items.sort_by(|a, b| match (a, b) {
         (Item::File(a, ..), Item::File(b, ..)) => a.cmp(b),
-        (Item::Error(a), Item::Error(b)) => a.cmp(b),
-        (Item::File(..), Item::Error(_)) => std::cmp::Ordering::Less,
-        (Item::Error(_), Item::File(..)) => std::cmp::Ordering::Greater,
+        (Item::File(..), _) => std::cmp::Ordering::Less,
+        (_, Item::File(..)) => std::cmp::Ordering::Greater,
+        (Item::Error(a) | Item::Warning(a), Item::Error(b) | Item::Warning(b)) => a.cmp(b),
     });
     items
 }
@@ -534,7 +562,7 @@ fn walk_error(error: ignore::Error, cwd: &Path) -> Option<Item> {
         ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
             walk_error(*err, cwd)
         }
-        ignore::Error::Loop { ancestor, child } => Some(Item::Error(format!(
+        ignore::Error::Loop { ancestor, child } => Some(Item::Warning(format!(
             "symlink loop: {} points to its ancestor {}; not followed",
             shown(&child),
             shown(&ancestor)
@@ -714,11 +742,12 @@ mod tests {
         std::os::unix::fs::symlink(root.join("loose"), root.join("loose/tests/again"))
             .expect("symlink");
         let d = run(&root, &["loose"], &Exclude::default());
-        assert_eq!(d.errors.len(), 1, "{:?}", d.errors);
+        assert!(d.errors.is_empty(), "{:?}", d.errors);
+        assert_eq!(d.warnings.len(), 1, "{:?}", d.warnings);
         assert!(
-            d.errors[0].starts_with("symlink loop: loose/tests/again"),
+            d.warnings[0].starts_with("symlink loop: loose/tests/again"),
             "{:?}",
-            d.errors
+            d.warnings
         );
         assert_eq!(
             summary(&d),

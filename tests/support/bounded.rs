@@ -23,9 +23,16 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(90);
 
 /// `mcp-lint args…` in `dir` under the caps, through `sh -c 'ulimit -v …; exec …'`.
 pub fn command(dir: &Path, args: &[&str]) -> Command {
+    command_after("", dir, args)
+}
+
+/// [`command`], with the shell commands `setup` run first (`trap '' XFSZ; ulimit -f 0; `).
+pub fn command_after(setup: &str, dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
-        .arg(format!("ulimit -v {MEMORY_CAP_KIB} && exec \"$0\" \"$@\""))
+        .arg(format!(
+            "{setup}ulimit -v {MEMORY_CAP_KIB} && exec \"$0\" \"$@\""
+        ))
         .arg(env!("CARGO_BIN_EXE_mcp-lint"))
         .args(args);
     quiet_env(&mut cmd, dir);
@@ -34,13 +41,14 @@ pub fn command(dir: &Path, args: &[&str]) -> Command {
 }
 
 /// The exit code, or 128 + the signal that ended the process (134: aborted).
-fn code(status: ExitStatus) -> i32 {
+pub fn code(status: ExitStatus) -> i32 {
     status
         .code()
         .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
 }
 
-fn wait(child: &mut Child, what: &str) -> ExitStatus {
+/// Wait for `child`, killing it and failing after [`TIME_LIMIT`].
+pub fn wait(child: &mut Child, what: &str) -> ExitStatus {
     let deadline = Instant::now() + TIME_LIMIT;
     loop {
         if let Some(status) = child.try_wait().expect("wait") {
@@ -65,7 +73,13 @@ fn drain(mut from: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8
 
 /// Run `mcp-lint args…` with `stdin`, under the caps.
 pub fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = command(dir, args)
+    run_command(command(dir, args), stdin)
+}
+
+/// Run `cmd` (made by [`command`], then adjusted) with `stdin`.
+pub fn run_command(mut cmd: Command, stdin: &[u8]) -> Run {
+    let what = format!("{:?}", cmd.get_args().collect::<Vec<_>>());
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -78,7 +92,7 @@ pub fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     });
     let stdout = drain(child.stdout.take().expect("stdout"));
     let stderr = drain(child.stderr.take().expect("stderr"));
-    let status = wait(&mut child, &format!("mcp-lint {args:?}"));
+    let status = wait(&mut child, &what);
     let _ = writer.join();
     Run {
         code: code(status),

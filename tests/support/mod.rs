@@ -13,7 +13,7 @@ pub mod bounded;
 #[path = "../common/mod.rs"]
 mod common;
 #[allow(unused_imports)]
-pub use common::{capture, write, Run, MCP001_TOOL as MCP001_SERVER};
+pub use common::{capture, path_with_our_binaries, write, Run, MCP001_TOOL as MCP001_SERVER};
 
 pub const PACKAGE: &str =
     "[package]\nname = \"server\"\nversion = \"0.1.0\"\n\n[dependencies]\nrmcp = \"0.8\"\n";
@@ -53,6 +53,23 @@ pub fn mcp_lint(dir: &Path, args: &[&str]) -> Run {
     cmd.args(args);
     common::quiet_env(&mut cmd, dir);
     capture(cmd.env("MCP_LINT_CACHE_DIR", dir.join(".cache")))
+}
+
+/// Every regular file under `dir`, sorted.
+pub fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                out.extend(files_under(&path));
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// A temporary directory holding `files`.

@@ -403,7 +403,7 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
     let (mut reports, diff, write_failed) = if inv.check.fix || inv.check.diff {
         let inputs = session.read(&discovery);
         problems.extend(session.take_problems());
-        print_problems(&mut problems, err);
+        print_problems(&mut problems, &session.take_warnings(), err);
         let mode = check::fix_mode(&inv.check);
         // Symlinks are written through inside the selected packages (or the paths given).
         let tree = if inv.check.paths.is_empty() {
@@ -417,7 +417,7 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
     } else {
         let linted = session.lint(discovery);
         problems.extend(linted.problems);
-        print_problems(&mut problems, err);
+        print_problems(&mut problems, &linted.warnings, err);
         (linted.reports, None, false)
     };
     reports.sort_by(|a, b| a.path.cmp(&b.path));
@@ -429,12 +429,15 @@ fn analyse(inv: &Invocation, cwd: &Path, err: &mut dyn Write) -> Result<Analysis
     })
 }
 
-/// mcp-lint's own problems, sorted, once each, to `err`.
-fn print_problems(problems: &mut Vec<String>, err: &mut dyn Write) {
+/// mcp-lint's own problems, sorted, once each, then the warnings, to `err`.
+fn print_problems(problems: &mut Vec<String>, warnings: &[String], err: &mut dyn Write) {
     problems.sort();
     problems.dedup();
     for p in problems.iter() {
         let _ = writeln!(err, "error: {p}");
+    }
+    for w in warnings {
+        let _ = writeln!(err, "warning: {w}");
     }
 }
 

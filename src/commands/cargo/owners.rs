@@ -55,8 +55,14 @@ impl Owners {
                 continue;
             }
             let manifest = root.join("Cargo.toml");
+            // Run from the file system's root, not from the linted tree: a rustup proxy picks
+            // the toolchain by the directory it runs in, and a repository's
+            // `rust-toolchain.toml` may name any program as its cargo (`path = "/…"`). So this
+            // is `$CARGO` (the cargo that runs us) or the toolchain the user gets outside any
+            // repository; no `.cargo/config.toml` of the tree is read either.
+            let outside = manifest.ancestors().last().unwrap_or(cwd);
             match metadata::load(
-                cwd,
+                outside,
                 &Query {
                     manifest_path: Some(&manifest),
                     flags: Vec::new(),
