@@ -16,6 +16,7 @@ use syn::{Expr, Pat, Type};
 use crate::model::bodies::BodyInfo;
 use crate::model::ids::BodyId;
 use crate::model::site::{CallEdge, Callee, ErrorSource, FnFacts};
+use crate::model::summary::ErrorVariants;
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::syntax::{is_self, last_type_argument, path_segments, strip_refs};
 use crate::types::{resolve_type_item, FnKey, Types};
@@ -713,10 +714,17 @@ pub fn from_impls_for(
     }
 }
 
-/// The variant an edge instantiates its callee with, for `From` impls and error mappings.
-pub fn edge_variant(edge: &CallEdge) -> Option<(ItemId, &str)> {
-    match &edge.callee {
-        Callee::FromImpls(ErrorSource::Local(id, Some(v))) => Some((*id, v.as_str())),
-        _ => edge.variant.as_ref().map(|(id, v)| (*id, v.as_str())),
+/// The variants an edge instantiates its callee with, for `From` impls and error mappings: the
+/// one it builds right there, or those the fn whose error it converts can return; `None` when
+/// the source does not tell.
+pub fn edge_variants(edge: &CallEdge, returned: &ErrorVariants) -> Option<Vec<(ItemId, String)>> {
+    match (&edge.callee, &edge.variant, edge.errors_of) {
+        (Callee::FromImpls(ErrorSource::Local(id, Some(v))), _, _) => Some(vec![(*id, v.clone())]),
+        (_, Some((id, v)), _) => Some(vec![(*id, v.clone())]),
+        (_, None, Some(b)) => {
+            let (e, vs) = returned.of(b)?;
+            Some(vs.iter().map(|v| (e, v.clone())).collect())
+        }
+        _ => None,
     }
 }

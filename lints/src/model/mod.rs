@@ -33,7 +33,7 @@ use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
 use reach::Reach;
 use site::{CallEdge, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
-use summary::Summaries;
+use summary::{ErrorVariants, Summaries};
 use walk::Walker;
 
 pub use ids::{BodyId, FileId, ItemId};
@@ -89,6 +89,8 @@ struct Walked {
     codes: Vec<CodeSite>,
     panics: Vec<(PanicSite, Option<SiteContext>)>,
     edges: Vec<CallEdge>,
+    /// Per body, the error values it returns.
+    returned: Vec<walk::ReturnedErrors>,
 }
 
 impl Model {
@@ -158,6 +160,7 @@ fn analyse(
     let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
         walked.sites.into_iter().unzip();
     let summaries = Summaries::compute(&graph.body_callees(), &sites);
+    let returned = ErrorVariants::compute(&walked.returned);
     // Phase: tool context.
     let reach = Reach::compute(&bodies, &walked.edges, &graph);
     let edges = &walked.edges;
@@ -179,7 +182,7 @@ fn analyse(
         };
         let passed = variants
             .entry(site.body)
-            .or_insert_with(|| reach.tool_variants_into(site.body, &bodies, edges));
+            .or_insert_with(|| reach.tool_variants_into(site.body, &bodies, edges, &returned));
         if let Some(passed) = passed {
             if !passed.is_empty() && !passed.iter().any(|(e, v)| tag.admits(*e, v)) {
                 site.context = SiteContext::Unreached;
@@ -207,7 +210,7 @@ fn analyse(
                 .map(|(f, s)| (*f, *s, "called from tool code here".to_string())),
         );
     }
-    let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries);
+    let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     sites.extend(delegated);
     // Hand-rolled servers: only what an MCP handler reaches is MCP.
     let handler_only =
@@ -364,6 +367,7 @@ fn walk_bodies<'a, 'd>(
     while next < bodies.len() {
         let body = &bodies[next];
         next += 1;
+        walked.returned.push(walk::ReturnedErrors::default());
         let (Some(source), Some(dialect)) =
             (files[body.file.0].source.clone(), dialect_of(body.file))
         else {
@@ -377,7 +381,8 @@ fn walk_bodies<'a, 'd>(
             calls,
             &options.server_fault_markers,
         );
-        let facts = walker.walk();
+        let mut facts = walker.walk();
+        walked.returned[next - 1] = std::mem::take(&mut facts.returned);
         let (file, is_test, scope) = (body.file, body.is_test, body.scope);
         if !is_test {
             walked.codes.extend(facts.codes);

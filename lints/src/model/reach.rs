@@ -5,10 +5,10 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::model::bodies::BodyInfo;
-use crate::model::callgraph::{edge_variant, CallGraph};
+use crate::model::callgraph::{edge_variants, CallGraph};
 use crate::model::ids::{BodyId, FileId, ItemId};
 use crate::model::site::{CallEdge, Channel, ErrorSite, Origin, PathFacts, SiteContext};
-use crate::model::summary::Summaries;
+use crate::model::summary::{ErrorVariants, Summaries};
 use crate::sdk::{ErrChannel, HandlerKind};
 
 /// The tool reach of every body, over the call graph.
@@ -148,10 +148,13 @@ impl<'g> Reach<'g> {
         body: BodyId,
         bodies: &[BodyInfo<'_>],
         edges: &[CallEdge],
+        returned: &ErrorVariants,
     ) -> Option<Vec<(ItemId, String)>> {
-        self.tool_edges_into(body, bodies, edges)
-            .map(|e| edge_variant(e).map(|(id, v)| (id, v.to_string())))
-            .collect()
+        let passed: Option<Vec<Vec<(ItemId, String)>>> = self
+            .tool_edges_into(body, bodies, edges)
+            .map(|e| edge_variants(e, returned))
+            .collect();
+        passed.map(|p| p.into_iter().flatten().collect())
     }
 
     /// The context of a site found in `body` (with the dispatcher arm it sat in, if any).
@@ -184,6 +187,7 @@ impl<'g> Reach<'g> {
         edges: &[CallEdge],
         sites: &[ErrorSite],
         summaries: &Summaries,
+        returned: &ErrorVariants,
     ) -> Vec<ErrorSite> {
         let mut by_body: HashMap<usize, Vec<&ErrorSite>> = HashMap::new();
         for s in sites {
@@ -223,8 +227,10 @@ impl<'g> Reach<'g> {
                             && !caller_turns_errors_into_results)
                         || (failure_call && s.channel == Channel::ToolSuccess);
                     // A call passing one variant gets only the arms that variant reaches.
-                    let admitted = match (edge_variant(e), &group.key.variant) {
-                        (Some((enum_id, v)), Some(tag)) => tag.admits(enum_id, v),
+                    let admitted = match (edge_variants(e, returned), &group.key.variant) {
+                        (Some(vs), Some(tag)) if !vs.is_empty() => {
+                            vs.iter().any(|(enum_id, v)| tag.admits(*enum_id, v))
+                        }
                         _ => true,
                     };
                     if !wanted || !admitted {

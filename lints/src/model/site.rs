@@ -312,6 +312,9 @@ pub struct CallEdge {
     /// The enum variant the call's receiver or first argument builds right there
     /// (`AppError::NotFound(..).to_mcp()`), by enum and variant name.
     pub variant: Option<(ItemId, String)>,
+    /// The crate fn whose error value the call converts (`find(..)?`): it passes the variants
+    /// that fn can return.
+    pub errors_of: Option<BodyId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,8 +7,9 @@
 
 use std::collections::HashMap;
 
-use crate::model::ids::BodyId;
+use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{Channel, ErrorSite, VariantTag};
+use crate::model::walk::ReturnedErrors;
 
 /// How many sites of one group a summary keeps (the first is the group's representative).
 const SITES_PER_GROUP: usize = 4;
@@ -98,6 +99,72 @@ impl Summaries {
         self.component
             .get(body.0)
             .map_or(&[], |c| self.groups[*c].as_slice())
+    }
+}
+
+/// The variants of its declared error enum each body can return, closed over the fns it passes
+/// errors on from (one set per cycle).
+pub struct ErrorVariants {
+    component: Vec<usize>,
+    /// Component → the enum and its variants; `None` when some may be any variant.
+    sets: Vec<Option<(ItemId, Vec<String>)>>,
+}
+
+impl ErrorVariants {
+    pub fn compute(returned: &[ReturnedErrors]) -> ErrorVariants {
+        let through: Vec<Vec<BodyId>> = returned.iter().map(|r| r.through.clone()).collect();
+        let components = tarjan(&through);
+        let mut component = vec![0; returned.len()];
+        for (c, members) in components.iter().enumerate() {
+            for b in members {
+                component[b.0] = c;
+            }
+        }
+        let mut sets: Vec<Option<(ItemId, Vec<String>)>> = Vec::with_capacity(components.len());
+        for (c, members) in components.iter().enumerate() {
+            let mut set: Option<(ItemId, Vec<String>)> = None;
+            let mut known = true;
+            let mut add = |e: ItemId, vs: &[String]| match &mut set {
+                Some((id, _)) if *id != e => false,
+                Some((_, have)) => {
+                    for v in vs {
+                        if !have.contains(v) {
+                            have.push(v.clone());
+                        }
+                    }
+                    true
+                }
+                None => {
+                    set = Some((e, vs.to_vec()));
+                    true
+                }
+            };
+            for b in members {
+                let r = &returned[b.0];
+                let Some(e) = r.error_enum.filter(|_| !r.unknown) else {
+                    known = false;
+                    continue;
+                };
+                known &= add(e, &r.variants);
+                for t in &r.through {
+                    if component[t.0] == c {
+                        continue;
+                    }
+                    match &sets[component[t.0]] {
+                        Some((te, vs)) => known &= add(*te, vs),
+                        None => known = false,
+                    }
+                }
+            }
+            sets.push(set.filter(|_| known));
+        }
+        ErrorVariants { component, sets }
+    }
+
+    /// The enum and variants a call of `body` can fail with; `None` when any.
+    pub fn of(&self, body: BodyId) -> Option<(ItemId, &[String])> {
+        let c = *self.component.get(body.0)?;
+        self.sets[c].as_ref().map(|(e, vs)| (*e, vs.as_slice()))
     }
 }
 

@@ -131,7 +131,19 @@ impl<'a> Walker<'a, '_> {
             path,
             args: Vec::new(),
             variant: None,
+            errors_of: None,
         });
+    }
+
+    /// A conversion of `operand`'s error through the crate's `From` impls (`?`,
+    /// `.map_err(McpError::from)`), with the operand's error type and the fn whose error it is.
+    pub(super) fn conversion_edge(&mut self, operand: &'a Expr, span: Span) {
+        let source = self.operand_error_type(operand);
+        self.push_edge(Callee::FromImpls(source), span, Some(operand));
+        let errors_of = self.errors_of(operand);
+        if let Some(edge) = self.facts.calls.last_mut() {
+            edge.errors_of = errors_of;
+        }
     }
 
     /// `?` in a body whose error type is the protocol error: unless the operand already builds
@@ -155,10 +167,7 @@ impl<'a> Walker<'a, '_> {
         let span = self.file.span_of(t);
         match self.dialect.try_meaning(&self.body.returns, tool_error) {
             TryMeaning::Nothing => {}
-            TryMeaning::FromImpls => {
-                let source = self.operand_error_type(operand);
-                self.push_edge(Callee::FromImpls(source), span, Some(operand))
-            }
+            TryMeaning::FromImpls => self.conversion_edge(operand, span),
             TryMeaning::Protocol(code) => {
                 // The SDK's own conversion: the `?` is where the protocol error is made.
                 self.frames.push(Frame {

@@ -7,7 +7,7 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
 use super::Walker;
-use crate::model::site::{Callee, PathFacts, SiteContext};
+use crate::model::site::{PathFacts, SiteContext};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
     is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, tail_expr, variant_binding,
@@ -406,8 +406,7 @@ impl<'a> Walker<'a, '_> {
                         let name = last.ident.to_string();
                         if name == "from" || name == "into" {
                             let span = self.file.span_of(arg);
-                            let source = self.operand_error_type(&mc.receiver);
-                            self.push_edge(Callee::FromImpls(source), span, Some(&mc.receiver));
+                            self.conversion_edge(&mc.receiver, span);
                         } else {
                             let target = self.resolver.path_target(p, &self.locals);
                             if let Some(callee) = self.callee(target) {

@@ -18,6 +18,7 @@ mod calls;
 mod construct;
 mod dispatch;
 mod failure;
+mod returns;
 
 use std::collections::HashMap;
 
@@ -37,6 +38,7 @@ use crate::text::MessageText;
 
 use calls::is_from_conversion;
 use failure::{is_lookup, Frame};
+pub use returns::ReturnedErrors;
 
 /// What one body's walk found.
 #[derive(Default)]
@@ -47,6 +49,8 @@ pub struct BodyFacts<'a> {
     pub calls: Vec<CallEdge>,
     /// Closures registered as tool handlers, found inside this body.
     pub closures: Vec<&'a Expr>,
+    /// The error values it returns, when it fails with a crate enum.
+    pub returned: ReturnedErrors,
 }
 
 pub struct Walker<'a, 'm> {
@@ -86,6 +90,10 @@ pub struct Walker<'a, 'm> {
     in_tool_call_arm: bool,
     /// Inside a `match` arm over a crate enum: the variants that reach it.
     variant: Option<VariantTag>,
+    /// What this body returns as its error value, so far.
+    returned: ReturnedErrors,
+    /// The expressions in return position (leaves of the tail and of `return` values).
+    tails: std::collections::HashSet<*const Expr>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -125,6 +133,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             protocol_args: 0,
             code_calls: 0,
             callee_paths: std::collections::HashSet::new(),
+            returned: ReturnedErrors::default(),
+            tails: std::collections::HashSet::new(),
         }
     }
 
@@ -138,10 +148,15 @@ impl<'a, 'm> Walker<'a, 'm> {
                 }
             }
         }
+        self.returned.error_enum = self.declared_error_enum();
+        if let (Some(_), BodyCode::Block(b)) = (self.returned.error_enum, self.body.code) {
+            returns::block_tails(b, &mut self.tails, 0);
+        }
         match self.body.code {
             BodyCode::Block(b) => self.visit_block(b),
             BodyCode::Expr(e) => self.visit_expr(e),
         }
+        self.facts.returned = self.returned;
         self.facts
     }
 
@@ -282,7 +297,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }
             }
             let target = self.resolver.path_target(p, &self.locals);
-            self.call_edge(target, call, call.args.first(), &call.args);
+            // The argument that picks the callee's arm: the first that builds a variant.
+            let variant_arg = call
+                .args
+                .iter()
+                .find(|a| self.resolver.variant_of(a, &self.locals).is_some());
+            self.call_edge(target, call, variant_arg, &call.args);
             if code_call {
                 self.code_calls += 1;
                 visit::visit_expr_call(self, call);
@@ -294,6 +314,17 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.nested == 0 && self.returned.error_enum.is_some() {
+            if let Expr::Return(syn::ExprReturn {
+                expr: Some(value), ..
+            }) = expr
+            {
+                returns::tails(value, &mut self.tails, 0);
+            }
+            if self.tails.contains(&(expr as *const Expr)) {
+                self.returned_value(expr);
+            }
+        }
         let (tool_value, protocol_value) = self.constructions_at(expr);
         self.tool_values += usize::from(tool_value);
         self.protocol_args += usize::from(protocol_value);
@@ -403,6 +434,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return visit::visit_expr_try(self, t);
         }
         self.try_operand(t);
+        if self.nested == 0 {
+            self.returned_operand(&t.expr);
+        }
         visit::visit_expr_try(self, t);
     }
 

@@ -1,0 +1,145 @@
+//! The error values a body returns, for a fn declared to fail with one of the crate's enums
+//! (`fn find(..) -> Result<_, StoreError>`): the variants it builds in return position
+//! (`Err(StoreError::Missing(..))`, `.map_err(|_| StoreError::Stale(..))?`) and the fns whose
+//! errors of that enum it passes on (`load(..)?`, a tail call). Anything else in return position
+//! may be any variant. The summaries close this over the call graph, so a `?` on a call of `find`
+//! reaches only the arms of the variants `find` can return.
+
+use std::collections::HashSet;
+
+use syn::{Expr, Stmt};
+
+use super::Walker;
+use crate::model::ids::{BodyId, ItemId};
+use crate::model::site::ErrorSource;
+use crate::resolve::ItemKind;
+use crate::syntax::{result_error_type, strip_await, unwrap_future};
+
+/// What one body returns as its error value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReturnedErrors {
+    /// The crate enum the body is declared to fail with.
+    pub error_enum: Option<ItemId>,
+    /// Variants of it built in return position.
+    pub variants: Vec<String>,
+    /// Bodies whose errors (of the same enum) it passes on.
+    pub through: Vec<BodyId>,
+    /// Some return position may hold any variant.
+    pub unknown: bool,
+}
+
+/// The leaves of the value an expression evaluates to: the tails of blocks, both branches of an
+/// `if`, every arm of a `match`.
+pub(super) fn tails(expr: &Expr, out: &mut HashSet<*const Expr>, depth: usize) {
+    if depth > 64 {
+        out.insert(expr);
+        return;
+    }
+    match expr {
+        Expr::Block(b) => block_tails(&b.block, out, depth + 1),
+        Expr::Unsafe(u) => block_tails(&u.block, out, depth + 1),
+        Expr::Paren(p) => tails(&p.expr, out, depth + 1),
+        Expr::Group(g) => tails(&g.expr, out, depth + 1),
+        Expr::If(i) => {
+            block_tails(&i.then_branch, out, depth + 1);
+            if let Some((_, e)) = &i.else_branch {
+                tails(e, out, depth + 1);
+            }
+        }
+        Expr::Match(m) => {
+            for arm in &m.arms {
+                tails(&arm.body, out, depth + 1);
+            }
+        }
+        other => {
+            out.insert(other);
+        }
+    }
+}
+
+pub(super) fn block_tails(block: &syn::Block, out: &mut HashSet<*const Expr>, depth: usize) {
+    if let Some(Stmt::Expr(e, None)) = block.stmts.last() {
+        tails(e, out, depth);
+    }
+}
+
+/// Macros that never return a value.
+fn diverges(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|s| {
+        matches!(
+            s.ident.to_string().as_str(),
+            "panic" | "todo" | "unimplemented" | "unreachable"
+        )
+    })
+}
+
+impl<'a> Walker<'a, '_> {
+    /// The crate enum a body's signature says it fails with.
+    pub(super) fn declared_error_enum(&self) -> Option<ItemId> {
+        let sig = self.body.sig?;
+        let syn::ReturnType::Type(_, ty) = &sig.output else {
+            return None;
+        };
+        let err = result_error_type(unwrap_future(ty))?;
+        let id = self.resolver.type_item(err)?;
+        (self.calls.defs.item(id).kind == ItemKind::Enum).then_some(id)
+    }
+
+    /// A leaf of a value this body returns.
+    pub(super) fn returned_value(&mut self, expr: &'a Expr) {
+        let Some(e) = self.returned.error_enum else {
+            return;
+        };
+        match strip_await(expr) {
+            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Ok")) => {}
+            Expr::Call(c)
+                if c.args.len() == 1
+                    && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
+            {
+                match self.resolver.variant_of(&c.args[0], &self.locals) {
+                    Some((id, v)) if id == e => self.returned_variant(v),
+                    _ => self.returned.unknown = true,
+                }
+            }
+            Expr::Macro(m) if diverges(&m.mac) => {}
+            Expr::Return(_) | Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_) => {}
+            other => self.returned_operand(other),
+        }
+    }
+
+    /// A value whose error this body passes on (the operand of `?`, a returned call).
+    pub(super) fn returned_operand(&mut self, operand: &'a Expr) {
+        let Some(e) = self.returned.error_enum else {
+            return;
+        };
+        match self.operand_error_type(operand) {
+            ErrorSource::Local(id, Some(v)) if id == e => self.returned_variant(v),
+            ErrorSource::Local(id, None) if id == e => {
+                match self.called_fn(operand).and_then(|f| self.calls.body(f)) {
+                    Some(b) => {
+                        if !self.returned.through.contains(&b) {
+                            self.returned.through.push(b);
+                        }
+                    }
+                    None => self.returned.unknown = true,
+                }
+            }
+            _ => self.returned.unknown = true,
+        }
+    }
+
+    fn returned_variant(&mut self, v: String) {
+        if !self.returned.variants.contains(&v) {
+            self.returned.variants.push(v);
+        }
+    }
+
+    /// The body whose error value a `?` operand (or `.map_err(From::from)` receiver) converts,
+    /// when it is a call of a crate fn declared to fail with a crate type.
+    pub(super) fn errors_of(&self, operand: &Expr) -> Option<BodyId> {
+        match self.operand_error_type(operand) {
+            ErrorSource::Local(_, None) => self.called_fn(operand).and_then(|f| self.calls.body(f)),
+            _ => None,
+        }
+    }
+}
