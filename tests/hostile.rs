@@ -476,6 +476,7 @@ fn the_language_server_survives_hostile_messages() {
     // A terabyte announced: answered at once, then skipped to the end of the input.
     server.write(b"Content-Length: 1000000000000\r\n\r\n{}");
     let answer = server.answer(&Value::Null);
+    assert_eq!(error_code(&answer), -32600, "{answer}");
     assert!(
         answer["error"]["message"]
             .as_str()
@@ -534,6 +535,7 @@ fn the_mcp_server_survives_hostile_messages() {
     server.write(&long);
     drop(long);
     let answer = server.answer(&Value::Null);
+    assert_eq!(error_code(&answer), -32600, "{answer}");
     assert!(
         answer["error"]["message"]
             .as_str()
