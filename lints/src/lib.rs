@@ -11,6 +11,7 @@ pub mod docs;
 pub mod fix;
 pub mod index;
 pub mod lints;
+pub mod macro_args;
 pub mod model;
 pub mod options;
 pub mod parse;

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use crate::index::Index;
+use crate::macro_args::MacroArgs;
 use crate::options::{CrateInput, Options};
 use crate::parse;
 use crate::resolve::crates::ExternCrates;
@@ -46,6 +47,8 @@ pub struct ModelFile {
     pub source: Option<Arc<SourceFile>>,
     /// `None` when the file did not parse.
     pub syntax: Option<syn::File>,
+    /// The parsed arguments of its expression-taking macros, on first use.
+    macro_args: OnceLock<MacroArgs>,
     pub failure: Option<parse::ParseFailure>,
 }
 
@@ -355,7 +358,7 @@ fn crate_calls<'r, 'a, 'd>(
 
 /// Walk every body once; closures registered as tools become bodies and are walked too.
 fn walk_bodies<'a, 'd>(
-    files: &[ModelFile],
+    files: &'a [ModelFile],
     bodies: &mut Vec<BodyInfo<'a>>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
     index: &Index<'a>,
@@ -380,6 +383,7 @@ fn walk_bodies<'a, 'd>(
             body,
             calls,
             &options.server_fault_markers,
+            files[body.file.0].macro_args(),
         );
         let mut facts = walker.walk();
         walked.returned[next - 1] = std::mem::take(&mut facts.returned);
@@ -466,6 +470,19 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
         report: f.report,
         source,
         syntax,
+        macro_args: OnceLock::new(),
         failure,
+    }
+}
+
+impl ModelFile {
+    /// The arguments of the file's `format!`, `vec!`, `json!`, `tokio::select!` … as expressions.
+    pub fn macro_args(&self) -> &MacroArgs {
+        self.macro_args.get_or_init(|| {
+            self.syntax
+                .as_ref()
+                .map(MacroArgs::of_file)
+                .unwrap_or_default()
+        })
     }
 }

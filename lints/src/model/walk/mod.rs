@@ -26,6 +26,7 @@ use syn::visit::{self, Visit};
 use syn::Expr;
 
 use crate::index::Index;
+use crate::macro_args::MacroArgs;
 use crate::model::bodies::{BodyCode, BodyInfo};
 use crate::model::callgraph::{bind_pattern, CrateCalls, Locals, Resolver};
 use crate::model::site::{
@@ -62,6 +63,8 @@ pub struct Walker<'a, 'm> {
     resolver: Resolver<'m, 'a>,
     locals: Locals,
     pub fault_markers: &'m [String],
+    /// The file's macro arguments parsed as expressions.
+    macros: &'a MacroArgs,
     pub facts: BodyFacts<'a>,
     frames: Vec<Frame<'a>>,
     arm: Option<SiteContext>,
@@ -104,6 +107,7 @@ impl<'a, 'm> Walker<'a, 'm> {
         body: &'m BodyInfo<'a>,
         calls: &'m CrateCalls<'m, 'a>,
         fault_markers: &'m [String],
+        macros: &'a MacroArgs,
     ) -> Self {
         Walker {
             dialect,
@@ -118,6 +122,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             },
             locals: Locals::default(),
             fault_markers,
+            macros,
             facts: BodyFacts::default(),
             frames: Vec::new(),
             arm: None,
@@ -490,6 +495,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             self.facts.panics.push((site, self.arm.clone()));
         }
         visit::visit_macro(self, mac);
+        // `format!("{}", f()?)`, `vec![Content::text(..)]`, a `tokio::select!` arm's `Err(..)`.
+        for arg in self.macros.get(mac) {
+            self.visit_expr(arg);
+        }
     }
 
     fn visit_item(&mut self, _item: &'a syn::Item) {

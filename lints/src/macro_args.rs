@@ -1,0 +1,222 @@
+//! The arguments of the std, serde_json, anyhow and tokio macros that take expressions
+//! (`format!`, `vec!`, `json!`, `tokio::join!` …), parsed as the expressions they are, so the
+//! walk sees a `?`, a call or an `Err(..)` written inside them. syn keeps a macro's arguments as
+//! tokens; these are parsed once per file, the first time the file's bodies are walked. Macros
+//! whose arguments are not expressions (or do not parse as such) are left as tokens.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::visit::Visit;
+use syn::{Expr, Token};
+
+/// The parsed arguments of every expression-taking macro of one file, by where its delimiter
+/// opens.
+#[derive(Default)]
+pub struct MacroArgs {
+    args: HashMap<usize, Vec<Expr>>,
+}
+
+impl MacroArgs {
+    pub fn of_file(file: &syn::File) -> MacroArgs {
+        let mut collect = Collect::default();
+        collect.visit_file(file);
+        MacroArgs { args: collect.args }
+    }
+
+    /// The expressions a macro's arguments parse as (empty when it takes none we know).
+    pub fn get(&self, mac: &syn::Macro) -> &[Expr] {
+        self.args.get(&opening(mac)).map_or(&[], Vec::as_slice)
+    }
+}
+
+fn opening(mac: &syn::Macro) -> usize {
+    let span = match &mac.delimiter {
+        syn::MacroDelimiter::Paren(p) => p.span.open(),
+        syn::MacroDelimiter::Brace(b) => b.span.open(),
+        syn::MacroDelimiter::Bracket(b) => b.span.open(),
+    };
+    span.byte_range().start
+}
+
+#[derive(Default)]
+struct Collect {
+    args: HashMap<usize, Vec<Expr>>,
+}
+
+impl<'v> Visit<'v> for Collect {
+    fn visit_macro(&mut self, mac: &'v syn::Macro) {
+        let Some(args) = parse_args(mac) else {
+            return;
+        };
+        // Macros inside the arguments (`vec![format!(..)]`) are found in the parsed tree.
+        for a in &args {
+            self.visit_expr(a);
+        }
+        self.args.insert(opening(mac), args);
+    }
+}
+
+/// How a macro's arguments read.
+enum Shape {
+    /// `a, b, c` (format strings and their arguments, `vec![..]`, `join!(..)`).
+    List,
+    /// `vec![x; n]` or a list.
+    Vec,
+    /// serde_json's JSON-like syntax.
+    Json,
+}
+
+fn shape(name: &str) -> Option<Shape> {
+    Some(match name {
+        "format" | "print" | "println" | "eprint" | "eprintln" | "write" | "writeln"
+        | "format_args" | "panic" | "assert" | "assert_eq" | "assert_ne" | "debug_assert"
+        | "debug_assert_eq" | "debug_assert_ne" | "anyhow" | "bail" | "ensure" | "join"
+        | "try_join" | "dbg" => Shape::List,
+        "vec" => Shape::Vec,
+        "json" => Shape::Json,
+        _ => return None,
+    })
+}
+
+fn parse_args(mac: &syn::Macro) -> Option<Vec<Expr>> {
+    let name = mac.path.segments.last()?.ident.to_string();
+    let tokens = mac.tokens.clone();
+    match shape(&name)? {
+        Shape::List => list(tokens),
+        Shape::Vec => list(tokens.clone()).or_else(|| {
+            let repeat = |input: ParseStream<'_>| -> syn::Result<Vec<Expr>> {
+                let value: Expr = input.parse()?;
+                input.parse::<Token![;]>()?;
+                let count: Expr = input.parse()?;
+                Ok(vec![value, count])
+            };
+            repeat.parse2(tokens).ok()
+        }),
+        Shape::Json => {
+            let mut out = Vec::new();
+            json_value(tokens, &mut out, 0);
+            Some(out)
+        }
+    }
+}
+
+fn list(tokens: TokenStream) -> Option<Vec<Expr>> {
+    Punctuated::<Expr, Token![,]>::parse_terminated
+        .parse2(tokens)
+        .ok()
+        .map(|p| p.into_iter().collect())
+}
+
+/// The expressions of a `json!` value: an object's values, an array's elements, or the value
+/// itself (`null`, `true` and `false` are no expressions of interest and parse as paths).
+fn json_value(tokens: TokenStream, out: &mut Vec<Expr>, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    if let [TokenTree::Group(g)] = trees.as_slice() {
+        match g.delimiter() {
+            Delimiter::Brace => {
+                for entry in split_commas(g.stream()) {
+                    if let Some(value) = after_key(&entry) {
+                        json_value(value, out, depth + 1);
+                    }
+                }
+                return;
+            }
+            Delimiter::Bracket => {
+                for element in split_commas(g.stream()) {
+                    json_value(element.into_iter().collect(), out, depth + 1);
+                }
+                return;
+            }
+            _ => {}
+        }
+    }
+    if let Ok(e) = syn::parse2::<Expr>(tokens) {
+        out.push(e);
+    }
+}
+
+/// Top-level comma-separated pieces of a token stream.
+fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
+    let mut out = vec![Vec::new()];
+    for tt in tokens {
+        if matches!(&tt, TokenTree::Punct(p) if p.as_char() == ',') {
+            out.push(Vec::new());
+        } else if let Some(piece) = out.last_mut() {
+            piece.push(tt);
+        }
+    }
+    out.retain(|v| !v.is_empty());
+    out
+}
+
+/// What follows an object entry's key: the tokens after its first lone `:` (not part of `::`).
+fn after_key(entry: &[TokenTree]) -> Option<TokenStream> {
+    let mut previous_joint_colon = false;
+    for (i, tt) in entry.iter().enumerate() {
+        if let TokenTree::Punct(p) = tt {
+            if p.as_char() == ':' {
+                if p.spacing() == Spacing::Alone && !previous_joint_colon {
+                    return Some(entry[i + 1..].iter().cloned().collect());
+                }
+                previous_joint_colon = p.spacing() == Spacing::Joint;
+                continue;
+            }
+        }
+        previous_joint_colon = false;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args_of(src: &str) -> Vec<String> {
+        let file: syn::File = syn::parse_str(&format!("fn f() {{ {src}; }}")).unwrap();
+        let args = MacroArgs::of_file(&file);
+        let mut found = Vec::new();
+        struct Find<'m>(&'m MacroArgs, &'m mut Vec<String>);
+        impl<'v> Visit<'v> for Find<'_> {
+            fn visit_macro(&mut self, mac: &'v syn::Macro) {
+                for a in self.0.get(mac) {
+                    self.1.push(quote::ToTokens::to_token_stream(a).to_string());
+                }
+            }
+        }
+        Find(&args, &mut found).visit_file(&file);
+        found
+    }
+
+    #[test]
+    fn format_and_vec_arguments_are_expressions() {
+        assert_eq!(
+            args_of(r#"format!("{} {x}", a?, x = b())"#),
+            [r#""{} {x}""#, "a ?", "x = b ()"]
+        );
+        assert_eq!(args_of("vec![Content::text(m)]"), ["Content :: text (m)"]);
+        assert_eq!(args_of("vec![0u8; n]"), ["0u8", "n"]);
+    }
+
+    #[test]
+    fn json_values_not_keys() {
+        assert_eq!(
+            args_of(r#"json!({ "a": f()?, "b": [x, { "c": Foo::bar(y) }], "d": null })"#),
+            ["f () ?", "x", "Foo :: bar (y)", "null"]
+        );
+    }
+
+    #[test]
+    fn other_macros_stay_tokens() {
+        assert!(args_of("sqlx::query!(\"select 1\", a)").is_empty());
+        assert!(args_of("tracing::info!(?x, %y, \"msg\")").is_empty());
+        // A select arm's error may be consumed by a caller that returns no protocol error
+        // (the reach does not tell that yet): its branches stay tokens.
+        assert!(args_of("tokio::select! { v = rx.recv() => v?, else => 0 }").is_empty());
+    }
+}
