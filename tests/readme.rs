@@ -10,7 +10,9 @@
 //!   action.yml;
 //! - `<!-- illustrative … -->`: not run (editor and client configuration, long builds).
 //!
-//! And no copyable block holds a `<placeholder>`.
+//! And no copyable block holds a `<placeholder>`. A block that needs the published repository
+//! (the `repository` of Cargo.toml, its tags, releases or GitHub Action) says so in its marker
+//! with `published:`, and the README also says how to install from a clone or a local path.
 
 mod common;
 
@@ -256,11 +258,29 @@ fn the_pre_commit_and_github_actions_snippets_match_what_this_repository_ships()
         "{}@{tag}",
         repository.trim_start_matches("https://github.com/")
     );
+    let system_hook = hooks
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"].as_str() == Some("mcp-lint-system"))
+        .expect("the mcp-lint-system hook");
     let blocks = ours("yaml");
-    assert_eq!(blocks.len(), 2, "the pre-commit and the workflow snippet");
+    assert_eq!(
+        blocks.len(),
+        3,
+        "the local and the published pre-commit snippet, and the workflow"
+    );
     for m in blocks {
         let doc = yaml(&m.block.code);
         if let Some(repos) = doc["repos"].as_sequence() {
+            if repos[0]["repo"].as_str() == Some("local") {
+                // The local hook is the published `mcp-lint-system` one, written out.
+                let hook = &repos[0]["hooks"][0];
+                for key in ["entry", "language", "types"] {
+                    assert_eq!(hook[key], system_hook[key], "{}: `{key}`", where_(&m));
+                }
+                continue;
+            }
             assert_eq!(
                 repos[0]["repo"].as_str(),
                 Some(repository),
@@ -298,6 +318,94 @@ fn the_pre_commit_and_github_actions_snippets_match_what_this_repository_ships()
             );
         }
     }
+}
+
+/// Whether a block needs the published repository: it names it, or the GitHub Action in it.
+fn needs_the_published_repository(code: &str) -> bool {
+    let repository = env!("CARGO_PKG_REPOSITORY");
+    let action = format!("{}@", repository.trim_start_matches("https://github.com/"));
+    code.contains(repository) || code.contains(&action)
+}
+
+#[test]
+fn blocks_that_need_the_published_repository_say_so() {
+    let mut published = 0;
+    for m in marked_blocks() {
+        if m.marker.starts_with("<!-- sample:") {
+            continue;
+        }
+        let needs = needs_the_published_repository(&m.block.code);
+        let says = m.marker.contains("published:");
+        assert_eq!(
+            needs,
+            says,
+            "{}: a block that uses the published repository says `published:` in its marker, \
+             and only such a block; marker {:?}",
+            where_(&m),
+            m.marker
+        );
+        published += usize::from(needs);
+    }
+    assert!(
+        published >= 3,
+        "{published} blocks need the published repository"
+    );
+    // Beside them, the README installs from a clone or a local path, which needs nothing published.
+    let local = marked_blocks().into_iter().any(|m| {
+        m.page == "README.md"
+            && !needs_the_published_repository(&m.block.code)
+            && m.block.code.contains("cargo install --locked --path .")
+    });
+    assert!(local, "the README says how to install from a clone");
+}
+
+/// The documented local pre-commit hook, run by real pre-commit in a git repository: it fails on
+/// the demo server's findings with the mcp-lint on PATH, and passes on a clean crate.
+#[test]
+#[ignore = "needs pre-commit; set MCP_LINT_PRE_COMMIT (.ci/run installs it) and run with --ignored"]
+fn the_local_pre_commit_hook_runs_as_written() {
+    let pre_commit = std::env::var_os("MCP_LINT_PRE_COMMIT").unwrap_or_else(|| "pre-commit".into());
+    let config = ours("yaml")
+        .into_iter()
+        .find(|m| m.block.code.contains("repo: local"))
+        .expect("the local pre-commit snippet")
+        .block
+        .code;
+    let home = tempfile::tempdir().expect("tempdir");
+    let run_in = |dir: &Path| {
+        write(dir, ".pre-commit-config.yaml", &config);
+        for args in [&["init", "-q"][..], &["add", "."]] {
+            let run = capture(Command::new("git").args(args).current_dir(dir));
+            assert_eq!(run.code, 0, "git {args:?}: {run:?}");
+        }
+        let mut cmd = Command::new(&pre_commit);
+        cmd.args(["run", "--all-files"]);
+        quiet_env(&mut cmd, dir);
+        capture(cmd.env("PRE_COMMIT_HOME", home.path()))
+    };
+    let demo = tempfile::tempdir().expect("tempdir");
+    copy_tree(&root().join("examples/demo-server"), demo.path());
+    let run = run_in(demo.path());
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains("Failed"), "{run:?}");
+    assert!(
+        run.stdout.contains("tool_failure_as_protocol_error"),
+        "{run:?}"
+    );
+    let clean = tempfile::tempdir().expect("tempdir");
+    write(
+        clean.path(),
+        "Cargo.toml",
+        "[package]\nname = \"clean\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        clean.path(),
+        "src/lib.rs",
+        "pub fn answer() -> u32 {\n    42\n}\n",
+    );
+    let run = run_in(clean.path());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("Passed"), "{run:?}");
 }
 
 /// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.
