@@ -63,6 +63,19 @@ fn missing_path_exits_two_but_the_other_paths_are_linted() {
 }
 
 #[test]
+fn only_a_missing_path_is_an_error_and_no_summary() {
+    let p = project(&[("a.rs", BROKEN)]);
+    let run = mcp_lint(p.path(), &["check", "nosuchdir"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("error: path not found: nosuchdir"),
+        "{run:?}"
+    );
+    assert!(!run.stdout.contains("no findings"), "{run:?}");
+    assert!(!run.stderr.contains("no findings"), "{run:?}");
+}
+
+#[test]
 fn human_output_shows_identity_location_snippet_and_summary() {
     let p = project(&[("src/broken.rs", "// a comment\nfn main( {\n")]);
     let run = mcp_lint(p.path(), &["check", "--color", "never"]);
