@@ -20,7 +20,8 @@ use crate::model::site::{ErrorSite, Origin, SiteContext};
 use crate::model::Model;
 use crate::sdk::{Dialect, FixVocabulary, SdkName};
 use crate::source::Span;
-use crate::syntax::tail_expr;
+use crate::syntax::{last_segment, tail_expr, type_arguments};
+use crate::text::MessageText;
 
 /// Where the text of an error goes in a suggestion that cannot know it.
 pub const PLACEHOLDER_TEXT: &str = "\"<what failed and what to do instead>\"";
@@ -28,6 +29,20 @@ pub const PLACEHOLDER_TEXT: &str = "\"<what failed and what to do instead>\"";
 pub const VAGUE_PLACEHOLDER: &str = "\"<what failed and what valid input looks like>\"";
 /// Stands for the message while a snippet's names are rewritten (an identifier no snippet uses).
 const MESSAGE_MARK: &str = "__mcp_lint_message__";
+
+/// A site's message as it should appear in a suggested fix: the user's own expression, else
+/// its literal text, else [`PLACEHOLDER_TEXT`].
+pub fn message_for_fix(site: &ErrorSite) -> String {
+    if let Some(src) = &site.message_source {
+        return src.clone();
+    }
+    match site.texts.first() {
+        Some(MessageText::Literal { value, .. }) if !value.trim().is_empty() => {
+            format!("{value:?}")
+        }
+        _ => PLACEHOLDER_TEXT.to_string(),
+    }
+}
 
 /// MCP001/MCP006: `Err(<protocol error>)` returned by a tool, or `.map_err(|e| <protocol
 /// error>)?` / `.ok_or_else(|| ..)?` / `.ok_or(..)?` in it, rewritten to return the SDK's isError
@@ -435,7 +450,7 @@ impl TryForm<'_> {
         }
         let name = match receiver {
             Expr::Call(c) => match &*c.func {
-                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                Expr::Path(p) => last_segment(&p.path),
                 _ => None,
             },
             Expr::MethodCall(m) => Some(m.method.to_string()),
@@ -721,17 +736,7 @@ impl<'m> FixCx<'m> {
             return None;
         };
         let last = p.path.segments.last()?;
-        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-            return None;
-        };
-        let types: Vec<&syn::Type> = args
-            .args
-            .iter()
-            .filter_map(|a| match a {
-                syn::GenericArgument::Type(t) => Some(t),
-                _ => None,
-            })
-            .collect();
+        let types: Vec<&syn::Type> = type_arguments(&last.arguments).collect();
         let [ok, err] = types.as_slice() else {
             return None;
         };

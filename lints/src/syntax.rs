@@ -9,11 +9,29 @@ pub fn path_segments(path: &syn::Path) -> Vec<String> {
     path.segments.iter().map(|s| s.ident.to_string()).collect()
 }
 
+/// The name of a path's last segment (`rmcp::model::ErrorCode` → `ErrorCode`).
+pub fn last_segment(path: &syn::Path) -> Option<String> {
+    path.segments.last().map(|s| s.ident.to_string())
+}
+
+/// The type arguments of a path segment (`T`, `E` of `Result<T, E>`; lifetimes and consts
+/// left out); none when it has no `<..>`.
+pub fn type_arguments(args: &syn::PathArguments) -> impl Iterator<Item = &Type> {
+    let args = match args {
+        syn::PathArguments::AngleBracketed(a) => Some(a.args.iter()),
+        _ => None,
+    };
+    args.into_iter().flatten().filter_map(|g| match g {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
+}
+
 /// The last path segment of a type (`rmcp::model::CallToolResult` → `CallToolResult`), looking
 /// through references.
 pub fn type_name(ty: &Type) -> Option<String> {
     match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Path(p) => last_segment(&p.path),
         Type::Reference(r) => type_name(&r.elem),
         Type::Paren(p) => type_name(&p.elem),
         Type::Group(g) => type_name(&g.elem),
@@ -34,20 +52,11 @@ pub fn unwrap_future(ty: &Type) -> &Type {
                 None => return ty,
             };
             let name = last.ident.to_string();
-            if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
-                let types: Vec<&Type> = a
-                    .args
-                    .iter()
-                    .filter_map(|g| match g {
-                        syn::GenericArgument::Type(t) => Some(t),
-                        _ => None,
-                    })
-                    .collect();
-                match (name.as_str(), types.as_slice()) {
-                    ("Pin" | "Box", [inner]) => return unwrap_future(inner),
-                    ("BoxFuture" | "LocalBoxFuture", [inner]) => return inner,
-                    _ => {}
-                }
+            let types: Vec<&Type> = type_arguments(&last.arguments).collect();
+            match (name.as_str(), types.as_slice()) {
+                ("Pin" | "Box", [inner]) => return unwrap_future(inner),
+                ("BoxFuture" | "LocalBoxFuture", [inner]) => return inner,
+                _ => {}
             }
             None
         }
@@ -97,11 +106,7 @@ pub fn result_error_type(ty: &Type) -> Option<&Type> {
 
 /// The last segment name of an attribute's path (`#[rmcp::tool(..)]` → `tool`).
 pub fn attr_name(attr: &Attribute) -> String {
-    attr.path()
-        .segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
+    last_segment(attr.path()).unwrap_or_default()
 }
 
 pub fn has_attr(attrs: &[Attribute], name: &str) -> bool {
@@ -135,7 +140,7 @@ pub trait TokensString {
     fn to_token_stream_string(&self) -> String;
 }
 
-impl<T: quote::ToTokens> TokensString for T {
+impl<T: quote::ToTokens + ?Sized> TokensString for T {
     fn to_token_stream_string(&self) -> String {
         self.to_token_stream().to_string()
     }
@@ -214,13 +219,7 @@ pub fn strip_refs(expr: &Expr) -> &Expr {
 pub fn last_type_argument(ty: &Type) -> Option<&Type> {
     match ty {
         Type::Reference(r) => last_type_argument(&r.elem),
-        Type::Path(p) => match &p.path.segments.last()?.arguments {
-            syn::PathArguments::AngleBracketed(a) => a.args.iter().rev().find_map(|g| match g {
-                syn::GenericArgument::Type(t) => Some(t),
-                _ => None,
-            }),
-            _ => None,
-        },
+        Type::Path(p) => type_arguments(&p.path.segments.last()?.arguments).last(),
         _ => None,
     }
 }

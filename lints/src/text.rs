@@ -4,6 +4,7 @@
 use syn::Expr;
 
 use crate::source::{SourceFile, Span};
+use crate::syntax::last_segment;
 
 /// What a message argument is, as far as the source tells.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,7 +110,7 @@ pub fn message_from_expr(expr: &Expr, file: &SourceFile) -> MessageText {
 
 /// `format!("..", args)`: a literal when it has no placeholders, else its literal pieces.
 fn format_message(mac: &syn::Macro, file: &SourceFile) -> MessageText {
-    let name = mac.path.segments.last().map(|s| s.ident.to_string());
+    let name = last_segment(&mac.path);
     if !matches!(name.as_deref(), Some("format")) {
         return MessageText::Opaque;
     }

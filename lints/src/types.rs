@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use syn::{ImplItem, Item, Type};
 
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, ModuleId, Ns};
+use crate::syntax::type_arguments;
 
 /// A fn of the crate, by the address of its signature (the syntax trees outlive the analysis).
 pub type FnKey = *const syn::Signature;
@@ -241,13 +242,7 @@ fn ok_type(ty: &Type) -> Option<&Type> {
     if last.ident != "Result" && last.ident != "Option" {
         return None;
     }
-    match &last.arguments {
-        syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
-            syn::GenericArgument::Type(t) => Some(t),
-            _ => None,
-        }),
-        _ => None,
-    }
+    type_arguments(&last.arguments).next()
 }
 
 /// The crate type a written type names, through references, `Box`/`Arc`/`Rc`, locks and
@@ -285,14 +280,10 @@ fn resolve_type_depth(
             if p.path.segments.len() == 1 && last.ident == "Self" {
                 return self_ty;
             }
-            if WRAPPERS.iter().any(|w| last.ident == w) {
-                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
-                    let inner = a.args.iter().find_map(|g| match g {
-                        syn::GenericArgument::Type(t) => Some(t),
-                        _ => None,
-                    })?;
-                    return resolve_type_depth(defs, module, inner, self_ty, depth + 1);
-                }
+            let angled = matches!(last.arguments, syn::PathArguments::AngleBracketed(_));
+            if angled && WRAPPERS.iter().any(|w| last.ident == w) {
+                let inner = type_arguments(&last.arguments).next()?;
+                return resolve_type_depth(defs, module, inner, self_ty, depth + 1);
             }
             match defs.resolve_path(module, &p.path, Ns::Types)? {
                 Def::Item(id) => match (defs.item(id).kind, defs.item(id).syntax) {

@@ -1,4 +1,4 @@
-use crate::model::site::Channel;
+use crate::model::site::{Channel, ErrorSite};
 use crate::LintContext;
 
 crate::declare_lint! {
@@ -96,7 +96,7 @@ fn check(cx: &mut LintContext<'_>) {
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
             || !site.path.lookup_miss
-            || !(site.path.handle_lookup || site.says_missing())
+            || !(site.path.lookup_names.as_deref().is_some_and(names_a_handle) || says_missing(site))
             || !site.context.is_tool()
         {
             continue;
@@ -120,4 +120,71 @@ fn check(cx: &mut LintContext<'_>) {
         d.fix = crate::fix::success_to_error(cx.model, site, false);
         cx.report(site.file, d);
     }
+}
+
+/// Words in a key or a store's name that make a lookup a handle lookup (`sessions.get(&id)`,
+/// `uploads.remove(upload_id)`), not a search by name.
+const HANDLE_WORDS: &[&str] = &[
+    "id",
+    "handle",
+    "session",
+    "token",
+    "ticket",
+    "job",
+    "task",
+    "upload",
+    "cursor",
+    "lease",
+    "basket",
+    "cart",
+    "conn",
+    "connection",
+    "draft",
+    "stream",
+    "subscription",
+    "run",
+    "tx",
+    "transaction",
+    "browser",
+    "page",
+    "tab",
+    "process",
+    "pid",
+];
+
+/// Whether a lookup's store and key (as token text) name a handle (`sessions.get(&id)`), not
+/// a search by name.
+fn names_a_handle(tokens: &str) -> bool {
+    tokens
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .flat_map(|w| w.split('_'))
+        .any(|w| {
+            HANDLE_WORDS
+                .iter()
+                .any(|h| w == *h || w.strip_suffix('s') == Some(h))
+        })
+}
+
+/// Phrases by which an error's text says the thing looked up is not there.
+const MISSING: &[&str] = &[
+    "not found",
+    "expired",
+    "unknown",
+    "no such",
+    "does not exist",
+    "doesn't exist",
+    "invalid",
+    "missing",
+    "no longer",
+    "not exist",
+    "closed",
+];
+
+/// Whether a site's text says the thing looked up is not there ("not found", "expired").
+fn says_missing(site: &ErrorSite) -> bool {
+    site.texts.iter().any(|t| {
+        let known = t.known_lowercase();
+        MISSING.iter().any(|m| known.contains(m))
+    })
 }

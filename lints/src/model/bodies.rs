@@ -9,7 +9,7 @@ use crate::model::ids::{BodyId, FileId};
 use crate::model::site::ErrorSource;
 use crate::resolve::{DefMap, FnScope};
 use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
-use crate::syntax::{is_cfg_test, type_name};
+use crate::syntax::{is_cfg_test, type_arguments, type_name};
 use crate::types::resolve_type_item;
 
 #[derive(Clone, Copy)]
@@ -81,13 +81,7 @@ pub fn fn_bodies<'a, 'd>(
 
 /// `X` of an `impl From<X> for ..` body, resolved in the impl's module.
 pub fn from_source_type(body: &BodyInfo<'_>, f: &FnItem<'_>, defs: &DefMap<'_>) -> ErrorSource {
-    let Some(syn::PathArguments::AngleBracketed(args)) = f.trait_args else {
-        return ErrorSource::Unknown;
-    };
-    let Some(ty) = args.args.iter().find_map(|g| match g {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
-    }) else {
+    let Some(ty) = f.trait_args.and_then(|a| type_arguments(a).next()) else {
         return ErrorSource::Unknown;
     };
     let local = body

@@ -97,41 +97,6 @@ impl SiteContext {
 }
 
 impl ErrorSite {
-    /// The message as it should appear in a suggested fix: the user's own expression, else a
-    /// placeholder.
-    pub fn message_for_fix(&self) -> String {
-        if let Some(src) = &self.message_source {
-            return src.clone();
-        }
-        match self.texts.first() {
-            Some(MessageText::Literal { value, .. }) if !value.trim().is_empty() => {
-                format!("{value:?}")
-            }
-            _ => "\"<what failed and what to do instead>\"".to_string(),
-        }
-    }
-
-    /// Whether its text says the thing looked up is not there ("not found", "expired").
-    pub fn says_missing(&self) -> bool {
-        const MISSING: &[&str] = &[
-            "not found",
-            "expired",
-            "unknown",
-            "no such",
-            "does not exist",
-            "doesn't exist",
-            "invalid",
-            "missing",
-            "no longer",
-            "not exist",
-            "closed",
-        ];
-        self.texts.iter().any(|t| {
-            let known = t.known_lowercase();
-            MISSING.iter().any(|m| known.contains(m))
-        })
-    }
-
     /// Whether it was re-reported at a call into a shared helper.
     pub fn is_delegated(&self) -> bool {
         matches!(
@@ -195,8 +160,9 @@ pub struct PathFacts {
     pub on_failure_path: bool,
     /// The failure is a lookup miss (`get`/`remove` → `None`/`Err`) on a runtime key.
     pub lookup_miss: bool,
-    /// That lookup's key or store names a handle (`sessions.get(&session_id)`), not a search.
-    pub handle_lookup: bool,
+    /// That lookup's store and key as token text (`sessions . get (& session_id)` gives
+    /// `sessions & session_id`): whether they name a handle is the lint's to judge.
+    pub lookup_names: Option<String>,
     /// The failed operation or the message marks a genuine server fault (poisoned lock,
     /// `JoinError`, serialising the server's own output, cancellation, internal channels).
     pub server_fault: bool,

@@ -13,7 +13,8 @@ use crate::model::site::{CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, ReturnFacts, TryMeaning};
 use crate::source::Span;
 use crate::syntax::{
-    path_segments, result_error_type, strip_await, tail_expr, type_name, unwrap_future,
+    last_segment, path_segments, result_error_type, strip_await, tail_expr, type_name,
+    unwrap_future,
 };
 use crate::text::{message_from_expr, MessageText};
 use crate::types::{resolve_type_item, FnKey};
@@ -351,7 +352,7 @@ pub(super) fn explicit_conversion(
         Expr::Closure(c) => tail_expr(&c.body),
         // A helper fn: its own body is linted through the call map.
         Expr::Path(p) => {
-            let last = p.path.segments.last().map(|s| s.ident.to_string());
+            let last = last_segment(&p.path);
             return !matches!(last.as_deref(), Some("from") | Some("into"));
         }
         other => other,

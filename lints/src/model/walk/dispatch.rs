@@ -10,7 +10,7 @@ use super::failure::calls_any;
 use super::Walker;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
-use crate::syntax::{strip_await, tail_expr, TokensString};
+use crate::syntax::{mentions_ident, strip_await, tail_expr, TokensString};
 use crate::text::MessageText;
 
 impl<'a> Walker<'a, '_> {
@@ -22,9 +22,7 @@ impl<'a> Walker<'a, '_> {
         // A helper routing by a tool name of its own (`match tool { "lint" => .., other => .. }`).
         let tool_router = self.arm.is_none()
             && self.body.kind != Some(HandlerKind::Other)
-            && scrutinee
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|w| w == "tool" || w == "tool_name");
+            && (mentions_ident(&scrutinee, "tool") || mentions_ident(&scrutinee, "tool_name"));
         if !dispatcher && !self.in_tool_call_arm && !tool_router {
             return false;
         }

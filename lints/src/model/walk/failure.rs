@@ -172,12 +172,12 @@ impl<'a> Walker<'a, '_> {
                 .frames
                 .last()
                 .is_some_and(|f| f.kind == FrameKind::LookupMiss),
-            handle_lookup: self
+            lookup_names: self
                 .frames
                 .last()
                 .filter(|f| f.kind == FrameKind::LookupMiss)
                 .and_then(|f| f.cause)
-                .is_some_and(lookup_names_a_handle),
+                .and_then(lookup_names),
             server_fault: cause_calls(SERVER_FAULT_CALLS)
                 || causes.iter().any(|c| is_serializing_call(c))
                 || mentions(SERVER_FAULT_WORDS)
@@ -192,7 +192,7 @@ impl<'a> Walker<'a, '_> {
                 .rev()
                 .find_map(|f| f.binding.as_ref())
                 // Printed only when there is a binding to look for.
-                .is_some_and(|b| mentions_ident(&built.to_token_stream().to_string(), b)),
+                .is_some_and(|b| mentions_ident(&built.to_token_stream_string(), b)),
         }
     }
 
@@ -586,63 +586,22 @@ pub(super) fn is_lookup(expr: &Expr) -> bool {
     }
 }
 
-/// Words in a key or a store's name that make a lookup a handle lookup (`sessions.get(&id)`,
-/// `uploads.remove(upload_id)`), not a search by name.
-const HANDLE_WORDS: &[&str] = &[
-    "id",
-    "handle",
-    "session",
-    "token",
-    "ticket",
-    "job",
-    "task",
-    "upload",
-    "cursor",
-    "lease",
-    "basket",
-    "cart",
-    "conn",
-    "connection",
-    "draft",
-    "stream",
-    "subscription",
-    "run",
-    "tx",
-    "transaction",
-    "browser",
-    "page",
-    "tab",
-    "process",
-    "pid",
-];
-
-/// The lookup inside a cause chain names a handle.
-pub(super) fn lookup_names_a_handle(expr: &Expr) -> bool {
+/// The token text of the store and the key of the lookup inside a cause chain
+/// (`sessions.get(&session_id)` → `sessions & session_id`), for the lints that judge what the
+/// lookup is.
+pub(super) fn lookup_names(expr: &Expr) -> Option<String> {
     match strip_await(expr) {
         Expr::MethodCall(m)
             if LOOKUP_METHODS.iter().any(|l| m.method == l) && m.args.len() == 1 =>
         {
-            names_a_handle(&m.receiver, &m.args[0])
+            Some(format!(
+                "{} {}",
+                m.receiver.to_token_stream_string(),
+                m.args[0].to_token_stream_string()
+            ))
         }
-        Expr::MethodCall(m) => lookup_names_a_handle(&m.receiver),
-        Expr::Reference(r) => lookup_names_a_handle(&r.expr),
-        _ => false,
+        Expr::MethodCall(m) => lookup_names(&m.receiver),
+        Expr::Reference(r) => lookup_names(&r.expr),
+        _ => None,
     }
-}
-
-pub(super) fn names_a_handle(receiver: &Expr, key: &Expr) -> bool {
-    let tokens = format!(
-        "{} {}",
-        receiver.to_token_stream_string(),
-        key.to_token_stream_string()
-    )
-    .to_lowercase();
-    tokens
-        .split(|c: char| !c.is_alphanumeric())
-        .flat_map(|w| w.split('_'))
-        .any(|w| {
-            HANDLE_WORDS
-                .iter()
-                .any(|h| w == *h || w.strip_suffix('s') == Some(h))
-        })
 }

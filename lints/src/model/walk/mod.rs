@@ -34,7 +34,7 @@ use crate::model::site::{
 };
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::source::{SourceFile, Span};
-use crate::syntax::{mentions_ident, path_segments};
+use crate::syntax::{last_segment, mentions_ident, path_segments, TokensString};
 use crate::text::MessageText;
 
 use calls::is_from_conversion;
@@ -226,7 +226,7 @@ impl<'a, 'm> Walker<'a, 'm> {
         if texts.is_empty() || !texts.iter().all(|t| matches!(t, MessageText::Opaque)) {
             return None;
         }
-        let tokens = built.to_token_stream().to_string();
+        let tokens = built.to_token_stream_string();
         let mut mentioned = self
             .body
             .text_params
@@ -476,12 +476,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
     fn visit_macro(&mut self, mac: &'a syn::Macro) {
         self.macro_construction(mac);
-        let name = mac
-            .path
-            .segments
-            .last()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default();
+        let name = last_segment(&mac.path).unwrap_or_default();
         if matches!(
             name.as_str(),
             "panic" | "todo" | "unimplemented" | "unreachable"
