@@ -8,6 +8,7 @@
 pub mod codes;
 pub mod diagnostic;
 pub mod docs;
+pub mod expand;
 pub mod fix;
 pub mod index;
 pub mod lints;

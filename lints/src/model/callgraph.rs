@@ -604,6 +604,8 @@ pub fn bind_pattern(
 /// What every body's walk shares: the crate's names, types and fns.
 pub struct CrateCalls<'r, 'a> {
     pub defs: &'r DefMap<'a>,
+    /// Crate `macro_rules!` calls, expanded on demand.
+    pub expander: &'a crate::expand::Expander<'a>,
     pub types: &'r Types<'a>,
     /// The body of each crate fn.
     pub body_of: HashMap<FnKey, BodyId>,

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+use crate::expand::Expander;
 use crate::index::Index;
 use crate::macro_args::MacroArgs;
 use crate::options::{CrateInput, Options};
@@ -138,6 +139,7 @@ fn analyse(
     let defs = resolve_names(files, input, crates, &parsed);
     // Phase: syntactic types.
     let types = Types::build(&defs);
+    let expander = Expander::new(&defs);
     // Phase: SDK dialects.
     let dialects = detect_dialects(files, input, crates, &index);
     if dialects.is_empty() {
@@ -155,7 +157,7 @@ fn analyse(
     let first_const = bodies.len();
     bodies.extend(bodies::const_bodies(&parsed, first_const));
     // Phase: walk every body into facts.
-    let calls = crate_calls(&index, &defs, &types, &dialect_of);
+    let calls = crate_calls(&index, &defs, &types, &expander, &dialect_of);
     let walked = walk_bodies(files, &mut bodies, &dialect_of, &index, &calls, options);
     // Phase: call graph.
     let graph = CallGraph::build(&bodies, &walked.edges);
@@ -324,6 +326,7 @@ fn crate_calls<'r, 'a, 'd>(
     index: &Index<'a>,
     defs: &'r DefMap<'a>,
     types: &'r Types<'a>,
+    expander: &'a Expander<'a>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
 ) -> CrateCalls<'r, 'a> {
     let facts: Vec<FnFacts> = index
@@ -351,6 +354,7 @@ fn crate_calls<'r, 'a, 'd>(
     CrateCalls {
         defs,
         types,
+        expander,
         body_of,
         facts,
     }

@@ -7,6 +7,7 @@
 
 pub mod crates;
 pub mod layout;
+pub mod macros;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -141,6 +142,11 @@ pub struct ModuleData {
     scope: Scope,
     /// Globs of other crates (`use rmcp::model::*`): a name not found otherwise may come from one.
     external_globs: Vec<Vec<String>>,
+    /// Where its `mod` item ends in the parent's file (0 for a crate root): what is textually
+    /// before it in the parent is in scope in it.
+    pub decl_end: usize,
+    /// `#[macro_use] mod m;`: its `macro_rules!` stay in scope in the parent after the item.
+    pub macro_use: bool,
 }
 
 /// A `use` waiting to be resolved.
@@ -204,6 +210,8 @@ pub struct DefMap<'a> {
     /// `use m::Name` where module `m` has no `Name` in the source (a macro generates it): the
     /// importing module and name → `m`, where the macro's own names resolve.
     dangling: HashMap<(ModuleId, String), ModuleId>,
+    /// `macro_rules!` definitions in textual order, and their textual scopes.
+    pub macro_rules: macros::TextualMacros,
 }
 
 /// The files of one package, as the resolver reads them.
@@ -239,6 +247,7 @@ impl<'a> DefMap<'a> {
             extern_names: HashMap::new(),
             lib: None,
             dangling: HashMap::new(),
+            macro_rules: macros::TextualMacros::default(),
         };
         for s in STD_CRATES {
             map.extern_names.insert(s.to_string(), vec![s.to_string()]);
@@ -287,6 +296,8 @@ impl<'a> DefMap<'a> {
                 is_test: file_test,
                 scope: Scope::default(),
                 external_globs: Vec::new(),
+                decl_end: 0,
+                macro_use: false,
             });
             map.file_modules.insert(root.file, id);
             if let Some(name) = &root.lib_name {
@@ -309,6 +320,7 @@ impl<'a> DefMap<'a> {
             cx.items(id, &file.items, dirs.as_ref(), file_test);
         }
         map.resolve_imports(&mut imports);
+        map.macro_rules = macros::TextualMacros::build(&map);
         map
     }
 
@@ -716,9 +728,8 @@ impl<'a> Collect<'_, 'a, '_> {
             ItemKind::Enum | ItemKind::Union | ItemKind::Trait | ItemKind::TypeAlias => {
                 scope.define(Ns::Types, &name, entry());
             }
-            ItemKind::Macro => {
-                scope.define(Ns::Macros, &name, entry());
-            }
+            // Not path-scoped where it is written (only `#[macro_export]` puts it at the root).
+            ItemKind::Macro => {}
         }
         id
     }
@@ -768,17 +779,23 @@ impl<'a> Collect<'_, 'a, '_> {
                 }
             }
             Item::Macro(m) => {
-                // `macro_rules! name` with `#[macro_export]` is a path-scoped item of the crate
-                // root; without it, textually scoped (visible below, which the walk does not
-                // need for resolution of calls).
+                // `macro_rules! name` is textually scoped (see [`macros`]); with
+                // `#[macro_export]` it is also a path-scoped item of the crate root.
                 if let (true, Some(ident)) = (m.mac.path.is_ident("macro_rules"), &m.ident) {
-                    let exported = crate::syntax::has_attr(&m.attrs, "macro_export");
-                    let target = if exported {
-                        self.map.module(module).root
-                    } else {
-                        module
-                    };
-                    self.add_item(target, item, ItemKind::Macro, ident.to_string());
+                    let id = self.add_item(module, item, ItemKind::Macro, ident.to_string());
+                    if crate::syntax::has_attr(&m.attrs, "macro_export") {
+                        let root = self.map.module(module).root;
+                        let entry = Entry {
+                            def: Def::Item(id),
+                            is_pub: true,
+                            from_glob: false,
+                        };
+                        self.map.modules[root.0 as usize].scope.define(
+                            Ns::Macros,
+                            &ident.to_string(),
+                            entry,
+                        );
+                    }
                 }
             }
             Item::Impl(imp) => {
@@ -858,6 +875,8 @@ impl<'a> Collect<'_, 'a, '_> {
                 is_test,
                 scope: Scope::default(),
                 external_globs: Vec::new(),
+                decl_end: syn::spanned::Spanned::span(m).byte_range().end,
+                macro_use: crate::syntax::has_attr(&m.attrs, "macro_use"),
             });
             let entry = Entry {
                 def: Def::Module(id),

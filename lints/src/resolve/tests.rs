@@ -235,3 +235,70 @@ fn enum_variants_through_paths_and_globs() {
         },
     );
 }
+
+/// The rules of the macro a call `call` names, written at its first occurrence after `marker`.
+fn macro_at(
+    defs: &DefMap<'_>,
+    src: &str,
+    module: ModuleId,
+    marker: &str,
+    call: &str,
+) -> Option<String> {
+    let at = src.find(marker)? + src[src.find(marker)?..].find(call)?;
+    let p: syn::Path = syn::parse_str(call.trim_end_matches('!')).ok()?;
+    let id = defs.macro_call(module, at, &p)?;
+    let Item::Macro(m) = defs.item(id).syntax else {
+        return None;
+    };
+    Some(m.mac.tokens.to_string())
+}
+
+#[test]
+fn macro_rules_are_in_scope_textually_and_exported_at_the_root() {
+    let lib = r#"
+        fn before() { my_err!(); }
+        macro_rules! my_err { () => { 1 } }
+        mod a {
+            macro_rules! my_err { () => { 2 } }
+            fn in_a() { my_err!(); }
+        }
+        mod b { fn in_b() { my_err!(); } }
+        #[macro_use]
+        mod c { macro_rules! from_c { () => { 3 } } }
+        fn after_c() { from_c!(); }
+        fn exported() { crate::ex!(); }
+        mod d { #[macro_export] macro_rules! ex { () => { 4 } } }
+    "#;
+    with_package(&[("src/lib.rs", lib)], |defs| {
+        let root = defs.file_module(FileId(0)).expect("root");
+        let child = |name: &str| {
+            (0..defs.modules.len())
+                .map(|i| ModuleId(i as u32))
+                .find(|m| defs.module(*m).name == name)
+                .expect("module")
+        };
+        assert_eq!(macro_at(defs, lib, root, "fn before", "my_err!"), None);
+        assert_eq!(
+            macro_at(defs, lib, child("a"), "fn in_a", "my_err!").as_deref(),
+            Some("() => { 2 }")
+        );
+        assert_eq!(
+            macro_at(defs, lib, child("b"), "fn in_b", "my_err!").as_deref(),
+            Some("() => { 1 }")
+        );
+        assert_eq!(
+            macro_at(defs, lib, root, "fn after_c", "from_c!").as_deref(),
+            Some("() => { 3 }")
+        );
+        assert_eq!(
+            macro_at(defs, lib, root, "fn exported", "crate::ex!").as_deref(),
+            Some("() => { 4 }")
+        );
+        // Not `#[macro_use]`: `a`'s macro is not in scope after it, nor by path.
+        assert_eq!(defs.macro_call(root, lib.len(), &path("a::my_err")), None);
+        let last = defs
+            .macro_call(root, lib.len(), &path("my_err"))
+            .expect("in scope");
+        assert_eq!(defs.item(last).module, root, "the root's own, not `a`'s");
+    });
+}

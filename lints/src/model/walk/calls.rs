@@ -112,6 +112,13 @@ impl<'a> Walker<'a, '_> {
     /// An edge with the failure path at the call; `failing` is the operation whose error the
     /// callee receives (the receiver of `.map_err(helper)`, the operand of `?`).
     pub(super) fn push_edge(&mut self, callee: Callee, span: Span, failing: Option<&'a Expr>) {
+        // Calls inside a macro expansion are not edges (yet): the reach carries tool context
+        // through any call, also one whose caller turns the callee's error into an isError
+        // result (`.map_err(CallToolError::new)?`), and the expansion of a dispatch macro
+        // would make every such helper tool code.
+        if self.expanded_from.is_some() {
+            return;
+        }
         if let Some(cause) = failing {
             self.frames.push(Frame {
                 kind: FrameKind::Failure,

@@ -95,7 +95,8 @@ impl<'a> Walker<'a, '_> {
                     Origin::Constructor(constructor),
                 );
                 if let Some((site, _)) = self.facts.sites.last_mut() {
-                    if let Some(m) = message {
+                    // In a macro expansion the span is the call's, not the message's.
+                    if let (Some(m), None) = (message, self.expanded_from) {
                         let range = syn::spanned::Spanned::span(m).byte_range();
                         site.message_source = self.file.text.get(range).map(str::to_string);
                     }
@@ -388,8 +389,8 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// A macro the dialect reads as building a protocol error or a tool result.
-    pub(super) fn macro_construction(&mut self, mac: &'a syn::Macro) {
+    /// A macro the dialect reads as building a protocol error or a tool result; whether it is.
+    pub(super) fn macro_construction(&mut self, mac: &'a syn::Macro) -> bool {
         match self
             .dialect
             .construction_of_macro(mac, self.index, self.file, &self.returns())
@@ -430,7 +431,8 @@ impl<'a> Walker<'a, '_> {
                 };
                 self.add_site(mac, span, channel, None, content, Origin::Constructor(name));
             }
-            None => {}
+            None => return false,
         }
+        true
     }
 }

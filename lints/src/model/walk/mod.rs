@@ -10,6 +10,7 @@
 //!   text returned as success);
 //! - [`calls`]: call edges, `?` and the `From` conversions it goes through, the error types
 //!   and enum variants a call passes;
+//! - [`expansion`]: crate `macro_rules!` calls, walked as what they expand to;
 //! - [`dispatch`]: tool-name dispatch (a dispatcher's tool arms and its unknown-tool answer);
 //! - [`failure`]: the failure path a site is on (error arms, lookup misses, fallbacks) and what
 //!   the failed operation says about it (server fault, schema-level, a handle lookup).
@@ -17,6 +18,7 @@
 mod calls;
 mod construct;
 mod dispatch;
+mod expansion;
 mod failure;
 mod returns;
 
@@ -32,6 +34,7 @@ use crate::model::callgraph::{bind_pattern, CrateCalls, Locals, Resolver};
 use crate::model::site::{
     CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, SiteContext, VariantTag,
 };
+use crate::resolve::ItemId;
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{last_segment, mentions_ident, path_segments, TokensString};
@@ -97,6 +100,9 @@ pub struct Walker<'a, 'm> {
     returned: ReturnedErrors,
     /// The expressions in return position (leaves of the tail and of `return` values).
     tails: std::collections::HashSet<*const Expr>,
+    /// Inside the expansion of crate macro calls: the innermost macro, and how deep.
+    expanded_from: Option<ItemId>,
+    expansion_depth: usize,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -140,6 +146,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             callee_paths: std::collections::HashSet::new(),
             returned: ReturnedErrors::default(),
             tails: std::collections::HashSet::new(),
+            expanded_from: None,
+            expansion_depth: 0,
         }
     }
 
@@ -176,6 +184,7 @@ impl<'a, 'm> Walker<'a, 'm> {
         origin: Origin,
     ) {
         let path = self.path_facts(built, &content.texts);
+        let related = self.expansion_note().into_iter().collect();
         self.facts.sites.push((
             ErrorSite {
                 file: self.body.file,
@@ -191,7 +200,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 path,
                 body: self.body.id,
                 variant: self.variant.clone(),
-                related: Vec::new(),
+                related,
             },
             self.arm.clone(),
         ));
@@ -475,7 +484,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_macro(&mut self, mac: &'a syn::Macro) {
-        self.macro_construction(mac);
+        if !self.macro_construction(mac) && self.expand_macro(mac) {
+            return;
+        }
         let name = last_segment(&mac.path).unwrap_or_default();
         if matches!(
             name.as_str(),

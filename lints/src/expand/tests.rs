@@ -1,0 +1,156 @@
+use std::path::PathBuf;
+
+use quote::ToTokens;
+
+use super::*;
+use crate::resolve::PackageFiles;
+use crate::source::FileId;
+
+/// `f` over the resolved one-file crate `src/lib.rs` = `file`.
+fn with_crate<R>(file: &syn::File, f: impl FnOnce(&DefMap<'_>) -> R) -> R {
+    let entries = vec![(FileId(0), Some(PathBuf::from("src/lib.rs")), file, false)];
+    let defs = DefMap::build(&PackageFiles {
+        files: &entries,
+        package_name: Some("srv"),
+        dependencies: Vec::new(),
+    });
+    f(&defs)
+}
+
+/// The expansion of the first macro call in fn `caller` of a one-file crate, as text.
+fn expansion_in(src: &str, caller: &str) -> Option<String> {
+    let file: syn::File = syn::parse_str(src).expect("test source parses");
+    with_crate(&file, |defs| {
+        let expander = Expander::new(defs);
+        let (module, mac) = find_call(defs, &file.items, defs.file_module(FileId(0))?, caller)?;
+        let e = expander.expand(mac, module, 0)?;
+        Some(e.expr.to_token_stream().to_string())
+    })
+}
+
+fn find_call<'f>(
+    defs: &DefMap<'_>,
+    items: &'f [Item],
+    module: ModuleId,
+    caller: &str,
+) -> Option<(ModuleId, &'f syn::Macro)> {
+    for item in items {
+        match item {
+            Item::Fn(f) if f.sig.ident == caller => {
+                return f.block.stmts.iter().find_map(|s| match s {
+                    syn::Stmt::Macro(m) => Some((module, &m.mac)),
+                    syn::Stmt::Expr(Expr::Macro(m), _) => Some((module, &m.mac)),
+                    _ => None,
+                });
+            }
+            Item::Mod(m) => {
+                let child = (0..defs.modules.len())
+                    .map(|i| ModuleId(i as u32))
+                    .find(|c| m.ident == defs.module(*c).name)?;
+                if let Some((_, inner)) = &m.content {
+                    if let Some(found) = find_call(defs, inner, child, caller) {
+                        return Some(found);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[test]
+fn the_first_matching_arm_is_substituted() {
+    let src = r#"
+        macro_rules! tool_err {
+            () => { Err(McpError::internal_error("unknown", None)) };
+            ($msg:expr) => { Err(McpError::internal_error($msg, None)) };
+            ($fmt:literal, $($arg:tt)*) => { Err(McpError::invalid_params(format!($fmt, $($arg)*), None)) };
+        }
+        fn a() { tool_err!() }
+        fn b() { tool_err!("no such file") }
+        fn c() { tool_err!("bad {} of {}", x, y) }
+        fn d() { tool_err!(a + b) }
+    "#;
+    assert_eq!(
+        expansion_in(src, "a").as_deref(),
+        Some("Err (McpError :: internal_error (\"unknown\" , None))")
+    );
+    assert_eq!(
+        expansion_in(src, "b").as_deref(),
+        Some("Err (McpError :: internal_error (\"no such file\" , None))")
+    );
+    // `"bad {} of {}", x, y` is not one expression: the `$fmt:literal` arm.
+    assert_eq!(
+        expansion_in(src, "c").as_deref(),
+        Some("Err (McpError :: invalid_params (format ! (\"bad {} of {}\" , x , y) , None))")
+    );
+    assert_eq!(
+        expansion_in(src, "d").as_deref(),
+        Some("Err (McpError :: internal_error ((a + b) , None))")
+    );
+}
+
+#[test]
+fn undecidable_or_unsupported_matches_give_no_expansion() {
+    let src = r#"
+        macro_rules! typed { ($t:ty) => { Err(McpError::internal_error("x", None)) }; }
+        macro_rules! rep_then_more { ($($x:tt)* ; $y:expr) => { $y }; }
+        macro_rules! not_an_expr { () => { => }; }
+        fn a() { typed!(u8) }
+        fn b() { rep_then_more!(a b ; c) }
+        fn c() { not_an_expr!() }
+        fn d() { vec![1, 2] }
+        fn e() { undefined!() }
+    "#;
+    for caller in ["a", "b", "c", "d", "e"] {
+        assert_eq!(expansion_in(src, caller), None, "{caller}");
+    }
+}
+
+#[test]
+fn same_named_macros_of_two_modules_expand_to_their_own() {
+    let src = r#"
+        mod tools {
+            macro_rules! my_err { ($m:expr) => { Err(McpError::internal_error($m, None)) }; }
+            fn t() { my_err!("in tools") }
+        }
+        mod startup {
+            macro_rules! my_err { ($m:expr) => { Err(Error::Config($m)) }; }
+            fn s() { my_err!("in startup") }
+        }
+        #[macro_export]
+        macro_rules! outer { ($m:expr) => { $crate::inner!($m) }; }
+        fn o() { crate::outer!("x") }
+    "#;
+    assert!(expansion_in(src, "t").is_some_and(|e| e.contains("internal_error")));
+    assert!(expansion_in(src, "s").is_some_and(|e| e.contains("Config")));
+    assert_eq!(
+        expansion_in(src, "o").as_deref(),
+        Some("crate :: inner ! (\"x\")")
+    );
+}
+
+#[test]
+fn recursion_stops_at_the_depth_bound() {
+    let src = r#"
+        macro_rules! again { () => { again!() }; }
+        fn r() { again!() }
+    "#;
+    let file: syn::File = syn::parse_str(src).expect("parses");
+    let depth = with_crate(&file, |defs| {
+        let expander = Expander::new(defs);
+        let root = defs.file_module(FileId(0)).expect("root");
+        let (_, mut mac) = find_call(defs, &file.items, root, "r").expect("call");
+        let mut depth = 0;
+        while let Some(e) = expander.expand(mac, root, depth) {
+            let Expr::Macro(m) = e.expr else {
+                panic!("a macro call")
+            };
+            mac = &m.mac;
+            depth += 1;
+        }
+        depth
+    });
+    assert_eq!(depth, MAX_DEPTH);
+}
