@@ -4,7 +4,7 @@
 //! labelled without looking at mcp-lint's output.
 //!
 //! Each crate is analysed in-process the way the CLI does it (manifest facts from its Cargo.toml,
-//! files under `src/` as source and under `tests/` as test code, default `Options`), and the
+//! files under `src/` and `examples/` as source and under `tests/` as test code, default `Options`), and the
 //! findings are compared with the labels as (path, start line, lint name) multisets. The test
 //! prints a per-server table of expected, found, true and false positives, false negatives,
 //! precision and recall, lists every mismatch with its location and message, and fails on any
@@ -63,18 +63,21 @@ fn manifest(dir: &Path) -> Manifest {
     let table: toml::Table = text
         .parse()
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let package_name = table
-        .get("package")
-        .and_then(|p| p.get("name"))
-        .and_then(toml::Value::as_str)
-        .map(str::to_string);
+    let package_field = |field: &str| {
+        table
+            .get("package")
+            .and_then(|p| p.get(field))
+            .and_then(toml::Value::as_str)
+            .map(str::to_string)
+    };
     let dependencies = ["dependencies", "dev-dependencies", "build-dependencies"]
         .iter()
         .filter_map(|kind| table.get(*kind).and_then(toml::Value::as_table))
         .flat_map(|deps| deps.iter().map(|(k, v)| dependency(k, v)))
         .collect();
     Manifest {
-        package_name,
+        package_name: package_field("name"),
+        package_version: package_field("version"),
         dependencies,
     }
 }
@@ -100,7 +103,11 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The crate as the CLI would hand it to the analysis; paths are relative to the crate root.
 fn crate_input(dir: &Path) -> CrateInput {
     let mut files = Vec::new();
-    for (sub, role) in [("src", FileRole::Source), ("tests", FileRole::Test)] {
+    for (sub, role) in [
+        ("src", FileRole::Source),
+        ("examples", FileRole::Source),
+        ("tests", FileRole::Test),
+    ] {
         let mut paths = Vec::new();
         rust_files(&dir.join(sub), &mut paths);
         files.extend(paths.into_iter().map(|path| {

@@ -63,6 +63,7 @@ fn manifest(dir: &Path) -> Manifest {
             .and_then(|p| p.get("name"))
             .and_then(toml::Value::as_str)
             .map(str::to_string),
+        package_version: None,
         dependencies,
     }
 }

@@ -480,6 +480,7 @@ fn manifest_for(d: &Directives) -> Option<Manifest> {
         .collect();
     (!dependencies.is_empty()).then(|| Manifest {
         package_name: Some("ui-fixture".to_string()),
+        package_version: None,
         dependencies,
     })
 }

@@ -31,6 +31,7 @@ fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
         root: None,
         manifest: sdk.map(|(name, version)| Manifest {
             package_name: Some("fuzzed".into()),
+            package_version: None,
             dependencies: vec![Dependency {
                 name: name.into(),
                 version: Some(version.into()),

@@ -101,6 +101,9 @@ pub struct Dependency {
 #[derive(Clone, Debug, Default)]
 pub struct Manifest {
     pub package_name: Option<String>,
+    /// The package's own version (`[package] version`): an SDK's own package speaks that
+    /// version of the SDK.
+    pub package_version: Option<String>,
     /// `[dependencies]`, `[dev-dependencies]`, target-specific ones, and workspace-inherited
     /// ones resolved against the workspace manifest.
     pub dependencies: Vec<Dependency>,

@@ -276,6 +276,7 @@ fn analyze_source(
         root: None,
         manifest: args.rmcp_version.as_ref().map(|version| Manifest {
             package_name: None,
+            package_version: None,
             dependencies: vec![Dependency {
                 name: "rmcp".to_string(),
                 version: Some(version.trim().to_string()),

@@ -126,6 +126,7 @@ impl Manifests {
             .and_then(Value::as_str)
             .map(str::to_string);
         let workspace = self.workspace_root(package_dir);
+        let package_version = package_version(&table, workspace.as_ref().map(|(_, t)| &**t));
         let workspace_deps = workspace
             .as_ref()
             .and_then(|(_, t)| t.get("workspace")?.get("dependencies")?.as_table());
@@ -143,6 +144,7 @@ impl Manifests {
         }
         Some(Manifest {
             package_name,
+            package_version,
             dependencies,
         })
     }
@@ -235,6 +237,26 @@ fn dependency(key: &str, spec: &Value, workspace_deps: Option<&Table>) -> Option
     Some(plain_dependency(key, spec))
 }
 
+/// `[package] version`, or the workspace's `[workspace.package] version` when inherited
+/// (`version.workspace = true`).
+fn package_version(table: &Table, workspace: Option<&Table>) -> Option<String> {
+    let version = table.get("package")?.get("version")?;
+    if let Some(v) = version.as_str() {
+        return Some(v.to_string());
+    }
+    let inherited = version.get("workspace").and_then(Value::as_bool) == Some(true);
+    inherited
+        .then(|| {
+            workspace?
+                .get("workspace")?
+                .get("package")?
+                .get("version")?
+                .as_str()
+        })
+        .flatten()
+        .map(str::to_string)
+}
+
 fn plain_dependency(key: &str, spec: &Value) -> Dependency {
     match spec {
         Value::String(version) => Dependency {
@@ -285,6 +307,8 @@ mod tests {
             "Cargo.toml",
             r#"[workspace]
 members = ["server"]
+[workspace.package]
+version = "2.3.7"
 [workspace.dependencies]
 rmcp = { version = "0.8", features = ["server"] }
 serde = "1"
@@ -296,6 +320,7 @@ sdk = { package = "pmcp", version = "1.4" }
             "server/Cargo.toml",
             r#"[package]
 name = "srv"
+version.workspace = true
 [dependencies]
 rmcp.workspace = true
 mcp = { package = "rust-mcp-sdk", version = "=0.5.1" }
@@ -315,6 +340,7 @@ rmcp_win = { package = "rmcp", version = "0.8" }
         let mut m = Manifests::new(&root);
         let facts = m.facts(&root.join("server")).expect("parsed");
         assert_eq!(facts.package_name.as_deref(), Some("srv"));
+        assert_eq!(facts.package_version.as_deref(), Some("2.3.7"));
         let mut deps = facts.dependencies.clone();
         deps.sort_by(|a, b| (&a.name, &a.rename).cmp(&(&b.name, &b.rename)));
         assert_eq!(

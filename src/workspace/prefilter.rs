@@ -1,11 +1,12 @@
 //! The byte-level prefilter: which crates can have a finding at all, decided before anything
 //! is parsed.
 //!
-//! Every MCP lint needs the crate's SDK dialect (`lints::sdk::Dialect::detect_all`), and a
-//! crate gets one only when its manifest depends on an SDK (rmcp, rust-mcp-sdk, pmcp, turbomcp,
-//! mcp-attr, ultrafast-mcp: `lints::sdk::sdk_roots`), or one of its files imports an SDK's root
-//! module (a `use` path starting with it) or mentions `root::` anywhere, or it is a hand-rolled
-//! server with a `"tools/call"` literal. The suppression lints need a suppression, which names
+//! Every MCP lint needs the crate's SDK dialect (`lints::sdk::detect_all`), and a crate gets
+//! one only when it is one of an SDK's own packages (`lints::sdk::is_own_crate`: its examples
+//! are servers, its library has codes), its manifest depends on an SDK (rmcp, rust-mcp-sdk,
+//! pmcp, turbomcp, mcp-attr, ultrafast-mcp: `lints::sdk::sdk_roots`), or one of its files
+//! imports an SDK's root module (a `use` path starting with it) or mentions `root::` anywhere,
+//! or it is a hand-rolled server with a `"tools/call"` literal. The suppression lints need a suppression, which names
 //! `mcp-lint` (comments) or `mcp_lint` (attributes).
 //! So a crate whose manifest and files show none of these has no MCP finding and no
 //! suppression finding, whatever its files contain; mcp-lint reads it but never parses it.
@@ -67,20 +68,10 @@ pub fn scan(bytes: &[u8]) -> FileMarks {
 
 /// Could the crate with this manifest and these per-file marks have any finding?
 pub fn crate_may_matter(manifest: Option<&Manifest>, files: &[FileMarks]) -> bool {
-    if files.iter().any(|f| f.certain) {
+    if files.iter().any(|f| f.certain || f.hand_rolled) || sdk::own_sdk(manifest).is_some() {
         return true;
     }
-    let package = manifest.and_then(|m| m.package_name.as_deref());
-    let own = |roots: &[&str]| package.is_some_and(|p| sdk::is_own_crate(p, roots));
-    let roots = sdk::sdk_roots();
-    // An SDK's own crates are not servers, not even hand-rolled ones.
-    if files.iter().any(|f| f.hand_rolled) && !roots.iter().any(|r| own(r)) {
-        return true;
-    }
-    roots.iter().enumerate().any(|(i, roots)| {
-        if own(roots) {
-            return false;
-        }
+    sdk::sdk_roots().iter().enumerate().any(|(i, roots)| {
         sdk::sdk_dependency(manifest, roots).is_some() || files.iter().any(|f| f.sdk[i])
     })
 }
@@ -264,6 +255,7 @@ mod tests {
     fn manifest(package: &str, deps: &[&str]) -> Manifest {
         Manifest {
             package_name: Some(package.to_string()),
+            package_version: None,
             dependencies: deps
                 .iter()
                 .map(|d| Dependency {
@@ -333,15 +325,16 @@ mod tests {
             Some(&manifest("server", &["tokio"])),
             &[plain]
         ));
-        // The SDK's own crates are never servers, unless a suppression is written there.
-        assert!(!crate_may_matter(
-            Some(&manifest("rmcp-macros", &["rmcp"])),
-            &[mentions]
-        ));
-        let suppression = scan(b"// mcp-lint: allow(x) y");
+        // The SDK's own crates matter whatever their files say: their examples are servers,
+        // their library's codes are judged.
         assert!(crate_may_matter(
-            Some(&manifest("rmcp", &[])),
-            &[suppression]
+            Some(&manifest("rmcp-macros", &["rmcp"])),
+            &[plain]
+        ));
+        assert!(crate_may_matter(Some(&manifest("pmcp", &[])), &[plain]));
+        assert!(!crate_may_matter(
+            Some(&manifest("rmcp-openapi", &["tokio"])),
+            &[plain]
         ));
     }
 
@@ -396,18 +389,19 @@ mod tests {
         ] {
             assert!(!crate_may_matter(None, &[scan(text.as_bytes())]), "{text}");
         }
-        // Each SDK's own crates are not servers.
-        let uses_turbomcp = scan(b"use turbomcp_protocol::Error;");
-        assert!(!crate_may_matter(
-            Some(&manifest("turbomcp-server", &["turbomcp-protocol"])),
-            &[uses_turbomcp]
-        ));
-        assert!(!crate_may_matter(
-            Some(&manifest("rust-mcp-sdk", &["rust-mcp-schema"])),
-            &[scan(b"use rust_mcp_schema::*;")]
-        ));
+        // Each SDK's own crates matter.
+        for package in [
+            "turbomcp-server",
+            "rust-mcp-sdk",
+            "rmcp",
+            "ultrafast-mcp-core",
+        ] {
+            assert!(
+                crate_may_matter(Some(&manifest(package, &[])), &[plain]),
+                "{package}"
+            );
+        }
         let routes = scan(b"const CALL: &str = \"tools/call\";");
-        assert!(!crate_may_matter(Some(&manifest("rmcp", &[])), &[routes]));
         assert!(crate_may_matter(
             Some(&manifest("my-server", &[])),
             &[routes]

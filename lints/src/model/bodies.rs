@@ -41,6 +41,9 @@ pub struct BodyInfo<'a> {
     pub sig: Option<&'a syn::Signature>,
     /// For `impl From<X> for <protocol error>`: `X`, resolved.
     pub from_source_type: Option<ErrorSource>,
+    /// Library code of an SDK's own package: it defines the SDK's constructors, conversions and
+    /// codes, so it is never a handler and only its codes are judged.
+    pub in_sdk_library: bool,
 }
 
 /// Turn every fn of the index into a body, with what the dialect says about it.
@@ -48,6 +51,7 @@ pub fn fn_bodies<'a, 'd>(
     index: &Index<'a>,
     defs: &DefMap<'a>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
+    in_sdk_library: &dyn Fn(FileId) -> bool,
     include_tests: bool,
 ) -> Vec<BodyInfo<'a>> {
     index
@@ -56,7 +60,8 @@ pub fn fn_bodies<'a, 'd>(
         .enumerate()
         .map(|(i, f)| {
             let dialect = dialect_of(f.file);
-            let kind = dialect.and_then(|d| d.handler_kind(f));
+            let library = in_sdk_library(f.file);
+            let kind = dialect.filter(|_| !library).and_then(|d| d.handler_kind(f));
             BodyInfo {
                 id: BodyId(i),
                 file: f.file,
@@ -69,11 +74,13 @@ pub fn fn_bodies<'a, 'd>(
                     d.return_facts(kind, &f.sig.output, index)
                 }),
                 code: BodyCode::Block(f.block),
-                is_from_impl: dialect.is_some_and(|d| is_from_impl(f, d)),
+                // The SDK's own conversions are its dialect's knowledge, not the crate's.
+                is_from_impl: !library && dialect.is_some_and(|d| is_from_impl(f, d)),
                 text_params: text_params(f.sig),
                 scope: defs.fn_scope(f.sig),
                 sig: Some(f.sig),
                 from_source_type: None,
+                in_sdk_library: library,
             }
         })
         .collect()
@@ -161,6 +168,7 @@ pub fn closure_body<'a>(
         scope,
         sig: None,
         from_source_type: None,
+        in_sdk_library: false,
     }
 }
 
@@ -173,17 +181,21 @@ fn handler_code(expr: &Expr) -> BodyCode<'_> {
     }
 }
 
-/// Const and static initialisers outside test code: error codes can be written there.
+/// Const and static initialisers outside test code: error codes can be written there. In an
+/// SDK's library, enum discriminants too (`SdkErrorCodes::REQUEST_TIMEOUT = -32001`): that is
+/// where the SDK defines the codes it sends.
 pub fn const_bodies<'a>(
     files: &[(FileId, &'a syn::File, bool)],
     first_id: usize,
+    in_sdk_library: &dyn Fn(FileId) -> bool,
 ) -> Vec<BodyInfo<'a>> {
     let mut out = Vec::new();
     for (file, syntax, file_test) in files {
         if *file_test {
             continue;
         }
-        collect_consts(*file, &syntax.items, &mut out, first_id);
+        let library = in_sdk_library(*file);
+        collect_consts(*file, &syntax.items, &mut out, first_id, library);
     }
     out
 }
@@ -193,6 +205,7 @@ fn collect_consts<'a>(
     items: &'a [Item],
     out: &mut Vec<BodyInfo<'a>>,
     first_id: usize,
+    library: bool,
 ) {
     let push = |name: String, expr: &'a Expr, out: &mut Vec<BodyInfo<'a>>| {
         let id = BodyId(first_id + out.len());
@@ -214,6 +227,7 @@ fn collect_consts<'a>(
             scope: None,
             sig: None,
             from_source_type: None,
+            in_sdk_library: library,
         });
     };
     for item in items {
@@ -222,7 +236,14 @@ fn collect_consts<'a>(
             Item::Static(s) => push(s.ident.to_string(), &s.expr, out),
             Item::Mod(m) if !is_cfg_test(&m.attrs) => {
                 if let Some((_, inner)) = &m.content {
-                    collect_consts(file, inner, out, first_id);
+                    collect_consts(file, inner, out, first_id, library);
+                }
+            }
+            Item::Enum(e) if library && !is_cfg_test(&e.attrs) => {
+                for v in &e.variants {
+                    if let Some((_, expr)) = &v.discriminant {
+                        push(format!("{}::{}", e.ident, v.ident), expr, out);
+                    }
                 }
             }
             Item::Impl(imp) if !is_cfg_test(&imp.attrs) => {

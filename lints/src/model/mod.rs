@@ -136,7 +136,8 @@ fn analyse(
     let mut index = Index::build(&parsed);
     // The SDK tables compare import paths by crate name (`mcp::` may be rmcp's).
     crates.canonical_imports(&mut index.imports);
-    let defs = resolve_names(files, input, crates, &parsed);
+    let own_sdk = sdk::own_sdk(input.manifest.as_ref()).is_some();
+    let defs = resolve_names(files, input, crates, &parsed, own_sdk);
     // Phase: syntactic types.
     let types = Types::build(&defs);
     let expander = Expander::new(&defs);
@@ -147,15 +148,23 @@ fn analyse(
     }
     let file_dialect = file_dialects(files.len(), &index, &dialects);
     let dialect_of = |file: FileId| file_dialect[file.0].map(|i| &*dialects[i]);
+    let library = sdk_library_files(files, input, &defs, own_sdk);
+    let in_sdk_library = |file: FileId| library[file.0];
     // Phase: bodies.
-    let mut bodies = bodies::fn_bodies(&index, &defs, &dialect_of, options.include_tests);
+    let mut bodies = bodies::fn_bodies(
+        &index,
+        &defs,
+        &dialect_of,
+        &in_sdk_library,
+        options.include_tests,
+    );
     for (body, f) in bodies.iter_mut().zip(&index.fns) {
         if body.is_from_impl {
             body.from_source_type = Some(bodies::from_source_type(body, f, &defs));
         }
     }
     let first_const = bodies.len();
-    bodies.extend(bodies::const_bodies(&parsed, first_const));
+    bodies.extend(bodies::const_bodies(&parsed, first_const, &in_sdk_library));
     // Phase: walk every body into facts.
     let calls = crate_calls(&index, &defs, &types, &expander, &dialect_of);
     let walked = walk_bodies(files, &mut bodies, &dialect_of, &index, &calls, options);
@@ -246,38 +255,82 @@ fn analyse(
     }
 }
 
-/// The crate's module tree and names, resolved.
+/// A file's path relative to the package root (paths are under it, or already relative to
+/// it); `None` without a package root.
+fn package_relative(path: &std::path::Path, input: &CrateInput) -> Option<PathBuf> {
+    let root = input.root.as_ref()?;
+    match path.strip_prefix(root) {
+        Ok(p) => Some(p.to_path_buf()),
+        Err(_) => path.is_relative().then(|| path.to_path_buf()),
+    }
+}
+
+/// The crate's module tree and names, resolved. In an SDK's own package the library's name
+/// (`pmcp::Error` in an example) stays the SDK's: the dialect knows what its paths build, and
+/// the library's implementation of them is not walked into as crate helpers.
 fn resolve_names<'a>(
     files: &[ModelFile],
     input: &CrateInput,
     crates: &ExternCrates,
     parsed: &[(FileId, &'a syn::File, bool)],
+    own_sdk: bool,
 ) -> DefMap<'a> {
     let package: Vec<(FileId, Option<PathBuf>, &syn::File, bool)> = parsed
         .iter()
         .map(|(id, syntax, test)| {
-            let path = &files[id.0].path;
-            // Paths are under the package root, or already relative to it.
-            let relative = match &input.root {
-                Some(root) => match path.strip_prefix(root) {
-                    Ok(p) => Some(p.to_path_buf()),
-                    Err(_) => path.is_relative().then(|| path.clone()),
-                },
-                None => None,
-            };
+            let relative = package_relative(&files[id.0].path, input);
             (*id, relative, *syntax, *test)
         })
         .collect();
-    let dependencies = crates.pairs();
     let package_name = input
         .manifest
         .as_ref()
         .and_then(|m| m.package_name.as_deref());
+    let mut dependencies = crates.pairs();
+    if let (true, Some(name)) = (own_sdk, package_name) {
+        let lib = name.replace('-', "_");
+        dependencies.push((lib.clone(), lib));
+    }
     DefMap::build(&PackageFiles {
         files: &package,
         package_name,
         dependencies,
     })
+}
+
+/// Per file: whether it is the library code of an SDK's own package (its `src/` lib target, and
+/// `src/` files no target reaches but a binary's): it defines the SDK, so tool rules do not apply
+/// there, code rules do. Its examples, tests, benches and binaries are servers like any other.
+fn sdk_library_files(
+    files: &[ModelFile],
+    input: &CrateInput,
+    defs: &DefMap<'_>,
+    own_sdk: bool,
+) -> Vec<bool> {
+    (0..files.len())
+        .map(|i| {
+            let file = FileId(i);
+            if !own_sdk {
+                return false;
+            }
+            if defs.is_library_file(file) {
+                return true;
+            }
+            // A `src/` file no root reaches (a module declared by a macro or a `cfg_attr`
+            // path) is the library's.
+            let orphan = defs
+                .file_module(file)
+                .is_some_and(|m| defs.module(defs.module(m).root).file == file);
+            let relative = package_relative(&files[i].path, input);
+            let parts: Vec<String> = relative
+                .iter()
+                .flat_map(|p| p.components())
+                .filter_map(|c| c.as_os_str().to_str().map(str::to_string))
+                .collect();
+            let binary = matches!(parts.get(1).map(String::as_str), Some("main.rs" | "bin"));
+            orphan && parts.first().is_some_and(|p| p == "src") && !binary
+        })
+        .collect()
 }
 
 /// The SDK dialects the crate uses, by its manifest and its text.
@@ -392,13 +445,18 @@ fn walk_bodies<'a, 'd>(
         let mut facts = walker.walk();
         walked.returned[next - 1] = std::mem::take(&mut facts.returned);
         let (file, is_test, scope) = (body.file, body.is_test, body.scope);
+        // An SDK's library defines its constructors: only its codes are judged.
+        let library = body.in_sdk_library;
         if !is_test {
             walked.codes.extend(facts.codes);
-            walked.sites.extend(facts.sites);
-            walked.panics.extend(facts.panics);
+            if !library {
+                walked.sites.extend(facts.sites);
+                walked.panics.extend(facts.panics);
+            }
         }
         walked.edges.extend(facts.calls);
-        for closure in facts.closures {
+        let closures = if library { Vec::new() } else { facts.closures };
+        for closure in closures {
             let id = BodyId(bodies.len());
             let returns = dialect.closure_returns();
             bodies.push(bodies::closure_body(

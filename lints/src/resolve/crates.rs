@@ -119,6 +119,7 @@ mod tests {
     fn crates(deps: &[(&str, Option<&str>)]) -> ExternCrates {
         let manifest = Manifest {
             package_name: Some("srv".into()),
+            package_version: None,
             dependencies: deps
                 .iter()
                 .map(|(name, rename)| Dependency {

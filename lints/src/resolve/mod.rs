@@ -329,6 +329,15 @@ impl<'a> DefMap<'a> {
         self.file_modules.get(&file).copied()
     }
 
+    /// Whether the file is part of the package's library target (its module tree under
+    /// `src/lib.rs`).
+    pub fn is_library_file(&self, file: FileId) -> bool {
+        match (&self.lib, self.file_module(file)) {
+            (Some((_, lib)), Some(m)) => self.module(m).root == *lib,
+            _ => false,
+        }
+    }
+
     /// Where the fn with this signature is defined.
     pub fn fn_scope(&self, sig: &syn::Signature) -> Option<FnScope> {
         self.fn_scopes.get(&(sig as *const _)).copied()

@@ -224,8 +224,10 @@ const OWN_CRATE_PARTS: &[&str] = &[
 ];
 
 /// Is `package` one of the SDK's own crates (its name is a root, or a root and one of the
-/// parts SDK families split into)? They define the SDK's constructors and codes; they are not
-/// servers. A third-party crate named after the SDK (`rmcp-openapi`) is a server like any other.
+/// parts SDK families split into)? Their library defines the SDK's constructors and codes (no
+/// tool rules there, code rules still); their examples, tests and binaries are servers written
+/// with the SDK. A third-party crate named after the SDK (`rmcp-openapi`) is a server like any
+/// other.
 pub fn is_own_crate(package: &str, roots: &[&str]) -> bool {
     let p = package.replace('-', "_");
     roots.iter().any(|r| {
@@ -248,18 +250,22 @@ pub fn sdk_dependency<'m>(
     })
 }
 
+/// The SDK whose own crate the package is (see [`is_own_crate`]).
+pub fn own_sdk(manifest: Option<&Manifest>) -> Option<&'static Sdk> {
+    let package = manifest?.package_name.as_deref()?;
+    SDKS.into_iter()
+        .find(|sdk| is_own_crate(package, sdk.roots))
+}
+
 /// Every SDK the crate uses, the one its manifest names first. `mentions_root` tells whether
-/// any file names a crate root by a fully qualified path (`rmcp::`).
+/// any file names a crate root by a fully qualified path (`rmcp::`). An SDK's own package
+/// speaks that SDK, at the package's own version, before anything it depends on.
 pub fn detect_all(
     manifest: Option<&Manifest>,
     index: &Index<'_>,
     mentions_root: impl Fn(&str) -> bool,
 ) -> Vec<Box<dyn Dialect>> {
-    // The SDKs' own crates define their constructors and codes; they are not servers.
-    let package = manifest
-        .and_then(|m| m.package_name.as_deref())
-        .unwrap_or("");
-    let own = |roots: &[&str]| is_own_crate(package, roots);
+    let own = own_sdk(manifest);
     let imported = |roots: &[&str]| {
         roots_of(
             roots,
@@ -268,22 +274,31 @@ pub fn detect_all(
     };
     let mut found = Vec::new();
     for sdk in SDKS {
+        let is_own = own.is_some_and(|o| std::ptr::eq(o, sdk));
         let dep = sdk_dependency(manifest, sdk.roots);
-        if own(sdk.roots) || !(dep.is_some() || imported(sdk.roots)) {
+        if !is_own && !(dep.is_some() || imported(sdk.roots)) {
             continue;
         }
-        let version = dep
-            .and_then(|d| d.version.as_deref())
-            .and_then(Version::from_requirement);
-        found.push((dep.is_some(), (sdk.dialect)(index, version)));
+        // The SDK's own package (`turbomcp` 2.3.7 with its examples) is that version of it; a
+        // family crate (`turbomcp-server`) names its siblings at the family's version.
+        let requirement = if is_own {
+            manifest.and_then(|m| m.package_version.as_deref())
+        } else {
+            dep.and_then(|d| d.version.as_deref())
+        };
+        let version = requirement.and_then(Version::from_requirement);
+        let rank = if is_own {
+            0
+        } else {
+            1 + usize::from(dep.is_none())
+        };
+        found.push((rank, (sdk.dialect)(index, version)));
     }
-    // Manifest dependencies first (stable order otherwise).
-    found.sort_by_key(|(from_manifest, _)| !from_manifest);
+    // The SDK's own first, then manifest dependencies (stable order otherwise).
+    found.sort_by_key(|(rank, _)| *rank);
     let mut found: Vec<Box<dyn Dialect>> = found.into_iter().map(|(_, d)| d).collect();
-    // No SDK, but a `"tools/call"` route: a hand-rolled server (an SDK's own crates route
-    // `tools/call` too; they are not servers).
-    let sdk_itself = SDKS.iter().any(|sdk| own(sdk.roots));
-    if found.is_empty() && !sdk_itself && mentions_root(jsonrpc::TOOLS_CALL_LITERAL) {
+    // No SDK, but a `"tools/call"` route: a hand-rolled server.
+    if found.is_empty() && mentions_root(jsonrpc::TOOLS_CALL_LITERAL) {
         found.push(Box::new(jsonrpc::JsonRpc::new(index)));
     }
     found

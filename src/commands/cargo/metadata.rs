@@ -127,6 +127,7 @@ pub fn parse(json: &str) -> Result<Workspace, String> {
                 manifest_path,
                 manifest: Manifest {
                     package_name: Some(p.name.to_string()),
+                    package_version: Some(p.version.to_string()),
                     dependencies: dependencies(&p.dependencies),
                 },
                 targets: p

@@ -327,6 +327,30 @@ impl<'a> Walker<'a, '_> {
         (tool_value, protocol_value)
     }
 
+    /// A const or discriminant of an SDK's library: the SDK's name for a code it sends
+    /// (`pub const REQUEST_TIMEOUT: i32 = -32001`, `Self(-32001)` in `impl ErrorCode`) counts at
+    /// its definition, as a named code.
+    pub(super) fn sdk_code_definition(&mut self, init: &'a Expr) {
+        if self.facts.codes.is_empty() {
+            // A literal (through one constructor, `Self(..)`), not a copy of another const.
+            let literal = match init {
+                Expr::Call(c) if c.args.len() == 1 => &c.args[0],
+                other => other,
+            };
+            let code = (!matches!(literal, Expr::Path(_)))
+                .then(|| self.index.eval_int(literal))
+                .flatten()
+                .filter(|v| (-32768..=-32000).contains(v));
+            if let Some(value) = code {
+                let written = format!("{} = {value}", self.body.name);
+                self.code_site(self.file.span_of(init), value, written, true);
+            }
+        }
+        for code in &mut self.facts.codes {
+            code.named = true;
+        }
+    }
+
     /// `r.is_error = Some(true)`: an isError result (and no longer the success result `r` was
     /// built as).
     pub(super) fn is_error_assignment(&mut self, a: &'a syn::ExprAssign) {

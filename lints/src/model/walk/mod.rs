@@ -167,7 +167,12 @@ impl<'a, 'm> Walker<'a, 'm> {
         }
         match self.body.code {
             BodyCode::Block(b) => self.visit_block(b),
-            BodyCode::Expr(e) => self.visit_expr(e),
+            BodyCode::Expr(e) => {
+                self.visit_expr(e);
+                if self.body.in_sdk_library {
+                    self.sdk_code_definition(e);
+                }
+            }
         }
         self.facts.returned = self.returned;
         self.facts
