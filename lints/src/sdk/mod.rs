@@ -276,7 +276,7 @@ pub fn detect_all(
     for sdk in SDKS {
         let is_own = own.is_some_and(|o| std::ptr::eq(o, sdk));
         let dep = sdk_dependency(manifest, sdk.roots);
-        if !is_own && !(dep.is_some() || imported(sdk.roots)) {
+        if !(is_own || dep.is_some() || imported(sdk.roots)) {
             continue;
         }
         // The SDK's own package (`turbomcp` 2.3.7 with its examples) is that version of it; a
