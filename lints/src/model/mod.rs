@@ -321,7 +321,17 @@ fn sdk_library_files(
             let orphan = defs
                 .file_module(file)
                 .is_some_and(|m| defs.module(defs.module(m).root).file == file);
-            let relative = package_relative(&files[i].path, input);
+            // A path shown from the parent directory (`pmcp/src/lib.rs`) is read from the
+            // package's own.
+            let relative = package_relative(&files[i].path, input).map(|p| {
+                match input.root.as_ref().and_then(|r| r.file_name()) {
+                    Some(dir) => p
+                        .strip_prefix(dir)
+                        .map(std::path::Path::to_path_buf)
+                        .unwrap_or(p),
+                    None => p,
+                }
+            });
             let parts: Vec<String> = relative
                 .iter()
                 .flat_map(|p| p.components())
