@@ -759,6 +759,39 @@ fn explain_accepts_names_and_codes_and_suggests_on_typos() {
     );
 }
 
+// ---------------------------------------------------------------- SDK versions
+
+/// A turbomcp `#[tool]` whose `Err` is a JSON-RPC error in 2.x and an isError result in 3.x.
+const TURBOMCP_TOOL: &str = "use turbomcp::prelude::*;\n\n#[derive(Clone)]\nstruct Calc;\n\n#[server(name = \"calc\", version = \"1.0.0\")]\nimpl Calc {\n    #[tool(\"Divide two numbers\")]\n    async fn divide(&self, a: f64, b: f64) -> McpResult<f64> {\n        if b == 0.0 {\n            return Err(McpError::invalid_request(\"b must not be 0\"));\n        }\n        Ok(a / b)\n    }\n}\n";
+
+#[test]
+fn the_sdk_version_is_the_one_cargo_lock_pins() {
+    let manifest =
+        "[package]\nname = \"calc\"\nversion = \"0.1.0\"\n\n[dependencies]\nturbomcp = \"*\"\n";
+    let lock = |version: &str| {
+        format!("version = 4\n\n[[package]]\nname = \"turbomcp\"\nversion = \"{version}\"\n")
+    };
+    let locked_2 = lock("2.3.7");
+    let p = project(&[
+        ("Cargo.toml", manifest),
+        ("Cargo.lock", locked_2.as_str()),
+        ("src/lib.rs", TURBOMCP_TOOL),
+    ]);
+    let run = mcp_lint(p.path(), &["check", "--format", "json", "--no-cache"]);
+    assert_eq!(
+        run.findings(),
+        vec![("MCP001".into(), "src/lib.rs".into(), 11)],
+        "{run:?}"
+    );
+    // The same server pinned at 3.x, or with no lock (`*`: the newest behaviour): no finding.
+    write(p.path(), "Cargo.lock", lock("3.6.0"));
+    let run = mcp_lint(p.path(), &["check", "--format", "json", "--no-cache"]);
+    assert_eq!(run.findings(), vec![], "{run:?}");
+    std::fs::remove_file(p.path().join("Cargo.lock")).expect("remove Cargo.lock");
+    let run = mcp_lint(p.path(), &["check", "--format", "json", "--no-cache"]);
+    assert_eq!(run.findings(), vec![], "{run:?}");
+}
+
 // ---------------------------------------------------------------- real MCP findings
 
 fn assert_one_mcp001(run: &Run, path: &str) {

@@ -3,11 +3,17 @@
 //!
 //! Every Cargo.toml is read at most once per run; a broken one is reported once (exit 2) and
 //! treated as a package root without facts, so its files are still linted.
+//!
+//! A dependency's version is the one Cargo.lock pins (at the workspace root, else beside the
+//! package's Cargo.toml) when there is one, else the Cargo.toml requirement: SDKs change their
+//! wire behaviour between versions. A missing or unreadable Cargo.lock is no error (it is
+//! optional); the requirement is used.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use lints::sdk::Version;
 use lints::{Dependency, Manifest};
 use toml::{Table, Value};
 
@@ -49,8 +55,13 @@ pub struct Manifests {
     /// Paths in error messages are shown relative to this directory.
     cwd: PathBuf,
     by_dir: HashMap<PathBuf, Option<CargoToml>>,
+    /// Cargo.lock by directory: package name → the versions it pins.
+    locks: HashMap<PathBuf, Arc<Locked>>,
     errors: Vec<String>,
 }
+
+/// The versions a Cargo.lock pins, by package name.
+type Locked = HashMap<String, Vec<String>>;
 
 impl Manifests {
     pub fn new(cwd: &Path) -> Self {
@@ -130,12 +141,19 @@ impl Manifests {
         let workspace_deps = workspace
             .as_ref()
             .and_then(|(_, t)| t.get("workspace")?.get("dependencies")?.as_table());
+        let lock_dir = workspace
+            .as_ref()
+            .map_or(package_dir, |(dir, _)| dir.as_path());
+        let locked = self.locked(lock_dir);
         let mut dependencies = Vec::new();
         // A set, not `Vec::contains`: a manifest of 100k dependencies stays linear.
         let mut seen = HashSet::new();
         for deps in dependency_tables(&table) {
             for (key, spec) in deps {
-                if let Some(dep) = dependency(key, spec, workspace_deps) {
+                if let Some(mut dep) = dependency(key, spec, workspace_deps) {
+                    if let Some(pinned) = locked_version(&locked, &dep) {
+                        dep.version = Some(format!("={pinned}"));
+                    }
                     if seen.insert((dep.name.clone(), dep.version.clone(), dep.rename.clone())) {
                         dependencies.push(dep);
                     }
@@ -149,13 +167,43 @@ impl Manifests {
         })
     }
 
+    /// The versions the Cargo.lock in `dir` pins (empty without a readable one), read once.
+    fn locked(&mut self, dir: &Path) -> Arc<Locked> {
+        if let Some(cached) = self.locks.get(dir) {
+            return cached.clone();
+        }
+        let path = dir.join("Cargo.lock");
+        let mut locked = Locked::new();
+        let table = path
+            .is_file()
+            .then(|| read_toml(&path, &self.cwd).ok())
+            .flatten();
+        let packages = table
+            .as_ref()
+            .and_then(|t| t.get("package"))
+            .and_then(Value::as_array);
+        for package in packages.into_iter().flatten() {
+            if let (Some(name), Some(version)) = (
+                package.get("name").and_then(Value::as_str),
+                package.get("version").and_then(Value::as_str),
+            ) {
+                locked
+                    .entry(name.to_string())
+                    .or_default()
+                    .push(version.to_string());
+            }
+        }
+        let locked = Arc::new(locked);
+        self.locks.insert(dir.to_path_buf(), locked.clone());
+        locked
+    }
+
     /// Errors met so far (each broken Cargo.toml once), drained.
     pub fn take_errors(&mut self) -> Vec<String> {
         std::mem::take(&mut self.errors)
     }
 }
 
-/// Read and parse a TOML file; the error names the file (relative to `cwd` when under it).
 /// The Cargo.toml in `dir`, if any, and the error met reading it.
 fn load(dir: &Path, cwd: &Path) -> (Option<CargoToml>, Option<String>) {
     let path = dir.join("Cargo.toml");
@@ -168,6 +216,7 @@ fn load(dir: &Path, cwd: &Path) -> (Option<CargoToml>, Option<String>) {
     }
 }
 
+/// Read and parse a TOML file; the error names the file (relative to `cwd` when under it).
 pub fn read_toml(path: &Path, cwd: &Path) -> Result<Table, String> {
     let shown = crate::workspace::paths::relative_to(path, cwd);
     let text = read::read_text(path, read::MAX_DATA_BYTES)
@@ -255,6 +304,25 @@ fn package_version(table: &Table, workspace: Option<&Table>) -> Option<String> {
         })
         .flatten()
         .map(str::to_string)
+}
+
+/// The version Cargo.lock pins for `dep`: the only one it pins for that package, or the only
+/// one that meets the requirement's major version (minor for 0.x) when it pins several.
+fn locked_version<'l>(locked: &'l Locked, dep: &Dependency) -> Option<&'l str> {
+    let versions = locked.get(&dep.name)?;
+    if let [only] = versions.as_slice() {
+        return Some(only);
+    }
+    let wanted = Version::from_requirement(dep.version.as_deref()?)?;
+    let mut fitting = versions.iter().filter(|v| {
+        Version::from_requirement(v).is_some_and(|v| {
+            v.major == wanted.major && (wanted.major > 0 || v.minor == wanted.minor)
+        })
+    });
+    match (fitting.next(), fitting.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
 }
 
 fn plain_dependency(key: &str, spec: &Value) -> Dependency {
@@ -366,6 +434,52 @@ rmcp_win = { package = "rmcp", version = "0.8" }
             None,
             "virtual manifest"
         );
+        assert!(m.take_errors().is_empty());
+    }
+
+    #[test]
+    fn cargo_lock_pins_the_version_else_the_requirement_stands() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        let manifest = "[package]\nname = \"srv\"\n[dependencies]\nturbomcp = \"2\"\nrmcp = \"0.8\"\npmcp = \"1\"\n";
+        write(&root, "Cargo.toml", manifest);
+        write(&root, "unlocked/Cargo.toml", manifest);
+        // Two rmcp versions: the one the requirement takes; two pmcp 1.x: ambiguous.
+        write(
+            &root,
+            "Cargo.lock",
+            r#"version = 4
+[[package]]
+name = "turbomcp"
+version = "2.3.7"
+[[package]]
+name = "rmcp"
+version = "0.8.5"
+[[package]]
+name = "rmcp"
+version = "1.8.0"
+[[package]]
+name = "pmcp"
+version = "1.20.0"
+[[package]]
+name = "pmcp"
+version = "1.4.0"
+"#,
+        );
+        let mut m = Manifests::new(&root);
+        let facts = m.facts(&root).expect("parsed");
+        let version = |name: &str| {
+            facts
+                .dependencies
+                .iter()
+                .find(|d| d.name == name)
+                .and_then(|d| d.version.clone())
+        };
+        assert_eq!(version("turbomcp").as_deref(), Some("=2.3.7"));
+        assert_eq!(version("rmcp").as_deref(), Some("=0.8.5"));
+        assert_eq!(version("pmcp").as_deref(), Some("1"));
+        let unlocked = m.facts(&root.join("unlocked")).expect("parsed");
+        assert!(unlocked.dependencies.contains(&dep("turbomcp", Some("2"))));
         assert!(m.take_errors().is_empty());
     }
 

@@ -5,9 +5,10 @@
 //@ dep: tokio = "1"
 // pmcp 2.x: `ErrorCode(pub i32)` has legacy-range constants (REQUEST_TIMEOUT -32001,
 // AUTHENTICATION_REQUIRED -32003, PERMISSION_DENIED -32004, RATE_LIMITED -32005,
-// CIRCUIT_BREAKER_OPEN -32006), and `ErrorCode::other(n)` builds raw codes. They reach the wire
-// only through `Error::protocol(code, ..)` / `Error::Protocol { code, .. }`, which keep their
-// code. The trap: `Error::timeout(ms)`, `Error::RateLimited` and `Error::authentication(..)` name
+// CIRCUIT_BREAKER_OPEN -32006), and `ErrorCode::other(n)` builds raw codes, written into
+// `Error::protocol(code, ..)` / `Error::Protocol { code, .. }`: reported where they are written.
+// pmcp's servers answer every handler `Err` with -32603 all the same (`create_response`), so the
+// tool findings say -32603. The trap: `Error::timeout(ms)`, `Error::RateLimited` and `Error::authentication(..)` name
 // the same conditions, but every non-Protocol variant is sent as -32603, so they carry no legacy
 // code (in a tool they are tool_failure_as_protocol_error, nothing more). A client comparing
 // `e.error_code()` with a constant reads a code and emits none.

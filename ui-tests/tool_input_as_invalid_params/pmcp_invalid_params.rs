@@ -1,10 +1,10 @@
 //@ dep: pmcp = "2.23"
 //@ dep: async-trait = "0.1"
 //@ dep: serde_json = "1"
-// pmcp 2.x: `Error::invalid_params(..)` and `Error::protocol(ErrorCode::INVALID_PARAMS, ..)` are
-// -32602 protocol errors; rejecting argument values with them inside a tool is this lint. The
-// trap is `Error::validation(..)`: despite its name it is -32603 on the wire (every non-Protocol
-// variant is), so it is tool_failure_as_protocol_error, not this lint. `Error::tool_rejected(..)`
+// pmcp 1.x and 2.x: not this lint. `Error::invalid_params(..)` and
+// `Error::protocol(ErrorCode::INVALID_PARAMS, ..)` name -32602, but pmcp's servers answer every
+// handler `Err` with -32603 (`Server::create_response`, `ServerCore`'s dispatch), so rejecting
+// argument values with them is tool_failure_as_protocol_error, as `Error::validation(..)` is. `Error::tool_rejected(..)`
 // is the isError answer pmcp recommends for input the caller must fix.
 use async_trait::async_trait;
 use pmcp::{Error, ErrorCode, RequestHandlerExtra, ToolHandler};
@@ -19,11 +19,11 @@ impl ToolHandler for BookFlight {
     async fn handle(&self, args: Value, _extra: RequestHandlerExtra) -> pmcp::Result<Value> {
         let passengers = args.get("passengers").and_then(Value::as_u64).unwrap_or(1);
         if !(1..=9).contains(&passengers) {
-            return Err(Error::invalid_params(format!("passengers must be 1-9, got {passengers}"))); //~ tool_input_as_invalid_params
+            return Err(Error::invalid_params(format!("passengers must be 1-9, got {passengers}"))); //~ tool_failure_as_protocol_error
         }
         let cabin = args.get("cabin").and_then(Value::as_str).unwrap_or("economy");
         if !CABINS.contains(&cabin) {
-            return Err(Error::protocol( //~ tool_input_as_invalid_params
+            return Err(Error::protocol( //~ tool_failure_as_protocol_error
                 ErrorCode::INVALID_PARAMS,
                 format!("unknown cabin {cabin}; use economy, business or first"),
             ));

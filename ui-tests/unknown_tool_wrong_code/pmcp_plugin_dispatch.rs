@@ -5,9 +5,9 @@
 // `Error::not_found("Tool '..' not found")` in `Server` and `Error::internal(..)` in `ServerCore`,
 // both -32603, lives in pmcp and is never reported). A server that registers one handler per
 // plugin and dispatches on the registered name with its own `match` owns that fallback, and pmcp
-// sends it as it sends any tool error: `Error::not_found(..)` and `Error::internal(..)` as -32603,
-// `Error::method_not_found(..)` as -32601 — all the wrong code. `Error::invalid_params("Unknown
-// tool: <name>")` is the spec's answer.
+// sends it as it sends any tool error, -32603 (`create_response`): `Error::not_found(..)`,
+// `Error::internal(..)`, `Error::method_not_found(..)`, even `Error::invalid_params("Unknown tool:
+// <name>")`. All are the wrong code, and a pmcp handler cannot send the spec's -32602.
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -53,7 +53,7 @@ impl PluginHost {
         match tool {
             "format" => Ok(run_formatter(&args)),
             "lint" => Ok(run_linter(&args)),
-            unknown => Err(Error::invalid_params(format!("Unknown tool: {unknown}"))),
+            unknown => Err(Error::invalid_params(format!("Unknown tool: {unknown}"))), //~ unknown_tool_wrong_code
         }
     }
 }

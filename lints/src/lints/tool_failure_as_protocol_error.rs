@@ -108,11 +108,16 @@ crate::declare_lint! {
     ///   JSON-RPC error (`RpcError::internal_error()` is -32603), and `?` on a `CallToolError` crosses the
     ///   SDK's `From<CallToolError> for RpcError`, -32603; that finding is at the `?`. The fix there is
     ///   `Ok(CallToolResult::from(err).into())`.
-    /// - pmcp: every `Err` but `Error::tool_rejected(..)` (an `isError` result) and
-    ///   `Error::protocol(code, ..)` (its own code) is sent as -32603: `Error::validation(..)`,
-    ///   `not_found(..)`, `internal(..)`, the other variants, and `?` on anyhow, `std::io` or `serde_json`
-    ///   errors. The fix is `Err(Error::tool_rejected(message, None))`.
-    /// - turbomcp: in a `#[server]` `#[tool]` fn every `Err` (any `McpError`, `Err(String)`, `?` on I/O) is
+    /// - pmcp 1.x and 2.x: every `Err` but `Error::tool_rejected(..)` (an `isError` result, 2.x) is sent
+    ///   as -32603 whatever code it names (`Server::create_response`, `ServerCore`'s dispatch):
+    ///   `Error::validation(..)`, `invalid_params(..)`, `protocol(code, ..)`, `not_found(..)`,
+    ///   `internal(..)`, the other variants, and `?` on anyhow, `std::io` or `serde_json` errors. The fix
+    ///   is `Err(Error::tool_rejected(message, None))`.
+    /// - turbomcp 2.x (below 3.0, as read in 2.3.7): every `Err` of a `#[server]` `#[tool]` fn is a
+    ///   JSON-RPC error, -32002 for most `McpError` variants and for `?`, -32603 for `internal`, -32005
+    ///   for `unauthorized`; a 2.x `#[tool]` cannot return `isError`, so the fix is turbomcp 3. The
+    ///   version is the one `Cargo.lock` pins, else the `Cargo.toml` requirement.
+    /// - turbomcp 3.x and 4.x: in a `#[server]` `#[tool]` fn every `Err` (any `McpError`, `Err(String)`, `?` on I/O) is
     ///   already an `isError` result: not reported, except `McpError::url_elicitation_required(..)`, which
     ///   stays -32042. In a hand-written `McpHandler::call_tool` an `Err(McpError::..)` is a JSON-RPC error
     ///   with its kind's code; the fix there is `Ok(ToolResult::error(..))`.

@@ -90,10 +90,10 @@ crate::declare_lint! {
     ///   `ServerHandlerCore::handle_request` or in `handle_call_tool_request_mrtr`.
     ///   `CallToolError::invalid_arguments(..)` from `handle_call_tool_request` is an `isError` result
     ///   already.
-    /// - pmcp: `Error::invalid_params(..)` and `Error::protocol(ErrorCode::INVALID_PARAMS, ..)`.
-    ///   `Error::validation(..)` is -32603 despite its name (MCP001, not this lint);
-    ///   `Error::tool_rejected(..)` is the fix, as pmcp's own argument parsing does.
-    /// - turbomcp: `McpError::invalid_params(..)` in a `#[server]` `#[tool]` fn is already an `isError`
+    /// - pmcp: never. `Error::invalid_params(..)` and `Error::protocol(ErrorCode::INVALID_PARAMS, ..)`
+    ///   are sent as -32603 like every handler error (MCP001); `Error::tool_rejected(..)` is the fix,
+    ///   as pmcp's own argument parsing does.
+    /// - turbomcp 3.x: `McpError::invalid_params(..)` in a `#[server]` `#[tool]` fn is already an `isError`
     ///   result: not reported. In a hand-written `McpHandler::call_tool` it is -32602 and is.
     /// - mcp-attr: `bail_public!(ErrorCode::INVALID_PARAMS, ..)` and
     ///   `Error::new(ErrorCode::INVALID_PARAMS)`. ultrafast-mcp: `MCPError::invalid_params(..)` and

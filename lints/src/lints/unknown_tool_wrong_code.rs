@@ -73,8 +73,8 @@ crate::declare_lint! {
     /// - rust-mcp-sdk: in `ServerHandlerCore::handle_request`, `?` on the `tool_box!` conversion
     ///   carries `CallToolError::unknown_tool` through `From<CallToolError> for RpcError`: -32603.
     /// - pmcp answers unknown tools with -32603 itself, inside pmcp; a plugin host's own `match` over the
-    ///   tool name is judged: `Error::not_found(..)` and `Error::internal(..)` are -32603,
-    ///   `Error::method_not_found(..)` -32601, `Error::invalid_params(..)` naming the tool is right.
+    ///   tool name is judged, and every `Err` there is -32603 on the wire (`Error::invalid_params(..)`
+    ///   and `Error::method_not_found(..)` too): a pmcp handler cannot send the spec's -32602.
     /// - turbomcp: in `McpHandler::call_tool`, `McpError::method_not_found(..)` (-32601) and
     ///   `McpError::internal(..)` (-32603) are reported; `McpError::tool_not_found(name)` is -32602 with
     ///   the name (turbomcp 3.5+; mcp-lint assumes 3.5+ behaviour).

@@ -55,6 +55,7 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
     question_mark_code: Some(-32603),
+    sent_code: None,
     tool_error_to_protocol_code: None,
     error_macros: &[("bail", Some(-32603), false), ("bail_public", None, false)],
     closure_registrations: &[],

@@ -120,6 +120,11 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
     question_mark_code: Some(-32603),
+    // `Server::create_response` (server/mod.rs ~2395 in 2.23.0, ~951 in 1.20.0) and `ServerCore`'s
+    // dispatch (server/core.rs ~4574 in 2.23.0, ~787-940 in 1.20.0) answer every handler `Err` with
+    // -32603, `Error::protocol(code, ..)` and `invalid_params` included; only
+    // `Error::ToolRejected` (2.x) becomes an isError result.
+    sent_code: Some(-32603),
     tool_error_to_protocol_code: None,
     error_macros: &[],
     closure_registrations: &[

@@ -60,6 +60,27 @@ impl<S: TableSdk> TableDialect<S> {
     }
 }
 
+impl<S: TableSdk> TableDialect<S> {
+    /// A protocol error as the SDK sends it (see [`SdkTable::sent_code`]).
+    fn sent<'e>(&self, c: Construction<'e>) -> Construction<'e> {
+        match (c, self.table.sent_code) {
+            (
+                Construction::ProtocolError {
+                    constructor,
+                    message,
+                    ..
+                },
+                Some(code),
+            ) => Construction::ProtocolError {
+                constructor,
+                code: Some(code),
+                message,
+            },
+            (c, _) => c,
+        }
+    }
+}
+
 impl<S: TableSdk> Dialect for TableDialect<S> {
     fn name(&self) -> &'static str {
         self.table.name
@@ -117,7 +138,7 @@ impl<S: TableSdk> Dialect for TableDialect<S> {
         index: &Index<'_>,
         returns: &ReturnFacts,
     ) -> Option<Construction<'e>> {
-        construction_of_call(self.table, &self.names, call, index, returns)
+        construction_of_call(self.table, &self.names, call, index, returns).map(|c| self.sent(c))
     }
 
     fn construction_of_method<'e>(
@@ -127,6 +148,7 @@ impl<S: TableSdk> Dialect for TableDialect<S> {
         returns: &ReturnFacts,
     ) -> Option<(Construction<'e>, &'e ExprCall)> {
         construction_of_method(self.table, &self.names, mc, index, returns)
+            .map(|(c, call)| (self.sent(c), call))
     }
 
     fn construction_of_macro(
@@ -162,7 +184,7 @@ impl<S: TableSdk> Dialect for TableDialect<S> {
         index: &Index<'_>,
         returns: &ReturnFacts,
     ) -> Option<Construction<'e>> {
-        construction_of_path(self.table, &self.names, path, index, returns)
+        construction_of_path(self.table, &self.names, path, index, returns).map(|c| self.sent(c))
     }
 
     fn construction_of_struct<'e>(
@@ -170,7 +192,7 @@ impl<S: TableSdk> Dialect for TableDialect<S> {
         s: &'e ExprStruct,
         index: &Index<'_>,
     ) -> Option<Construction<'e>> {
-        construction_of_struct(self.table, &self.names, s, index)
+        construction_of_struct(self.table, &self.names, s, index).map(|c| self.sent(c))
     }
 
     fn default_message(&self, call: &ExprCall) -> Option<&'static str> {
@@ -374,6 +396,9 @@ pub struct SdkTable {
     /// What `?` on a foreign error does in a protocol-error handler: `Some(code)` when the SDK's
     /// own `From` impls convert it (to that code); `None` when only the crate's impls can.
     pub question_mark_code: Option<i64>,
+    /// The code the SDK sends for every handler error, whatever code the error value carries
+    /// (pmcp's servers answer every `Err` with -32603); `None`: the value's own code.
+    pub sent_code: Option<i64>,
     /// The protocol code the SDK's own `From<tool error> for <protocol error>` gives when `?`
     /// carries a tool error into a protocol-error handler (rust-mcp-sdk: -32603).
     pub tool_error_to_protocol_code: Option<i64>,

@@ -1,4 +1,5 @@
-//! turbomcp (sdk-error-apis.md §4).
+//! turbomcp (sdk-error-apis.md §4): 3.x and 4.x, and 2.x, whose `#[tool]` errors take the other
+//! channel.
 
 use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable, TableSdk};
 use super::HandlerKind::{Dispatcher, Other, Tool};
@@ -11,12 +12,16 @@ pub static SDK: Sdk = entry::<Turbomcp>(&TABLE);
 pub struct Turbomcp;
 
 impl TableSdk for Turbomcp {
-    fn table(_version: Option<Version>) -> &'static SdkTable {
-        &TABLE
+    /// Versions before 3.0 are 2.x's (read in 2.3.7); no version (no manifest) is 3.x's.
+    fn table(version: Option<Version>) -> &'static SdkTable {
+        match version {
+            Some(v) if v.major < 3 => &TABLE_2,
+            _ => &TABLE,
+        }
     }
 }
 
-/// turbomcp 3.x (§4).
+/// turbomcp 3.x and 4.x (§4): a `#[server]` `#[tool]`'s `Err` is an isError result.
 static TABLE: SdkTable = SdkTable {
     name: "turbomcp",
     roots: &[
@@ -107,10 +112,75 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: true,
     question_mark_code: Some(-32603),
+    sent_code: None,
     tool_error_to_protocol_code: None,
     error_macros: &[("mcp_err", None, true)],
     closure_registrations: &[],
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(ToolResult::error({msg}))",
     unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
+};
+
+/// turbomcp 2.x, as read in turbomcp 2.3.7, turbomcp-macros 2.3.7 and turbomcp-server 2.3.7.
+/// The `#[tool]` wrapper (turbomcp-macros `tool.rs` ~121-137) maps every `McpError` variant to a
+/// `ServerError` and the server sends it as a JSON-RPC error with `ServerError::error_code()`
+/// (turbomcp-server `error.rs` ~313-345, `routing/utils.rs` `error_response`): `Handler` -32002
+/// for most variants, `Authorization` -32005 for `Unauthorized`, `Internal` -32603,
+/// `Serialization` -32602. A 2.x `#[tool]` cannot return an isError result at all.
+static TABLE_2: SdkTable = SdkTable {
+    name: "turbomcp",
+    roots: TABLE.roots,
+    protocol_error_types: &["McpError"],
+    tool_error_types: &[],
+    result_aliases: &["McpResult"],
+    result_types: &["CallToolResult"],
+    ctors: &[
+        protocol("McpError", "internal", -32603, Some(0), None),
+        protocol("McpError", "Internal", -32603, Some(0), None),
+        protocol("McpError", "unauthorized", -32005, Some(0), None),
+        protocol("McpError", "Unauthorized", -32005, Some(0), None),
+        protocol("McpError", "Serialization", -32602, None, None),
+        protocol("McpError", "invalid_request", -32002, Some(0), None),
+        protocol("McpError", "InvalidRequest", -32002, Some(0), None),
+        protocol("McpError", "tool", -32002, Some(0), None),
+        protocol("McpError", "Tool", -32002, Some(0), None),
+        protocol("McpError", "protocol", -32002, Some(0), None),
+        protocol("McpError", "Protocol", -32002, Some(0), None),
+        protocol("McpError", "resource", -32002, Some(0), None),
+        protocol("McpError", "Resource", -32002, Some(0), None),
+        protocol("McpError", "Prompt", -32002, Some(0), None),
+        protocol("McpError", "Context", -32002, Some(0), None),
+        protocol("McpError", "network", -32002, Some(0), None),
+        protocol("McpError", "Network", -32002, Some(0), None),
+        protocol("McpError", "invalid_input", -32002, Some(0), None),
+        protocol("McpError", "InvalidInput", -32002, Some(0), None),
+        protocol("McpError", "Schema", -32002, Some(0), None),
+        protocol("McpError", "Transport", -32002, Some(0), None),
+    ],
+    // turbomcp-protocol 2.3.7 `Error::jsonrpc_error_code` (`error.rs` ~680-716).
+    consts: &consts!("ErrorKind":
+        BadRequest = -32600, Protocol = -32601, Validation = -32602, Serialization = -32602,
+        Internal = -32603, UserRejected = -1, ToolNotFound = -32001, ToolExecutionFailed = -32002,
+        PromptNotFound = -32003, ResourceNotFound = -32004, ResourceAccessDenied = -32005,
+        CapabilityNotSupported = -32006, ProtocolVersionMismatch = -32007, Authentication = -32008,
+        RateLimited = -32009, ServerOverloaded = -32010, PermissionDenied = -32011, Timeout = -32012,
+        Unavailable = -32013, Transport = -32014, Configuration = -32015, ExternalService = -32016,
+        Cancelled = -32017, Security = -32018, Handler = -32019, NotFound = -32020),
+    trait_handlers: &[],
+    other_handler_traits: &[],
+    attr_handlers: TABLE.attr_handlers,
+    inherent_tool_methods: &[],
+    tool_err_always_tool_error: false,
+    // `From<io::Error>` (Transport), reqwest (Network), chrono (InvalidInput): all -32002.
+    // `serde_json::Error` (Serialization, -32602) is the exception the table cannot tell apart.
+    question_mark_code: Some(-32002),
+    sent_code: None,
+    tool_error_to_protocol_code: None,
+    // `mcp_error!(..)` is `turbomcp_protocol::Error::handler(..)`, kind `Handler`: -32019.
+    error_macros: &[("mcp_error", Some(-32019), false)],
+    closure_registrations: &[],
+    tool_call_arm_variants: &[],
+    tool_error_snippet:
+        "Err(McpError::tool({msg})) on turbomcp 3 (2.x sends every #[tool] Err as a JSON-RPC error)",
+    unknown_tool_snippet: TABLE.unknown_tool_snippet,
 };

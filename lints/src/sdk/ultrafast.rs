@@ -73,6 +73,7 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
     question_mark_code: Some(-32603),
+    sent_code: None,
     tool_error_to_protocol_code: None,
     error_macros: &[],
     closure_registrations: &[],
