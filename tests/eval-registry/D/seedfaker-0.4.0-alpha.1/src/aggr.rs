@@ -1,0 +1,3 @@
+//! Re-export aggregator state from core.
+
+pub use seedfaker_core::eval::AggrState;
