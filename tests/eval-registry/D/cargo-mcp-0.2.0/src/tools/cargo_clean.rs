@@ -1,0 +1,72 @@
+use crate::state::CargoTools;
+use crate::tools::cargo_utils::{create_cargo_command, execute_cargo_command};
+use anyhow::Result;
+use mcplease::{
+    traits::{Tool, WithExamples},
+    types::Example,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Remove artifacts that cargo has generated in the past
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
+#[serde(rename = "cargo_clean")]
+pub struct CargoClean {
+    /// Optional package to clean artifacts for
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
+    pub package: Option<String>,
+
+    /// Optional Rust toolchain to use (e.g., 'stable', 'nightly', '1.70.0')
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
+    pub toolchain: Option<String>,
+
+    /// Optional environment variables to set for the cargo command
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
+    pub cargo_env: Option<HashMap<String, String>>,
+}
+
+impl WithExamples for CargoClean {
+    fn examples() -> Vec<Example<Self>> {
+        vec![
+            Example {
+                description: "Clean all build artifacts",
+                item: Self {
+                    package: None,
+                    toolchain: None,
+                    cargo_env: None,
+                },
+            },
+            Example {
+                description: "Clean artifacts for a specific package",
+                item: Self {
+                    package: Some("my-lib".into()),
+                    toolchain: None,
+                    cargo_env: None,
+                },
+            },
+        ]
+    }
+}
+
+impl Tool<CargoTools> for CargoClean {
+    fn execute(self, state: &mut CargoTools) -> Result<String> {
+        let project_path = state.ensure_rust_project(None)?;
+        
+        // Use toolchain from args, session default, or none
+        let toolchain = self.toolchain
+            .or_else(|| state.get_default_toolchain(None).unwrap_or(None));
+
+
+        let mut args = vec!["clean"];
+        
+        if let Some(ref package) = self.package {
+            args.extend_from_slice(&["--package", package]);
+        }
+
+        let cmd = create_cargo_command(&args, toolchain.as_deref(), self.cargo_env.as_ref());
+        execute_cargo_command(cmd, &project_path, "cargo clean")
+    }
+}

@@ -1,0 +1,3 @@
+pub fn supported_extensions() -> Vec<&'static str> {
+    vec!["docx", "doc", "xlsx", "xls", "pptx", "ppt"]
+}
