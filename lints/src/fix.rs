@@ -20,7 +20,7 @@ use crate::model::site::{ErrorSite, Origin, SiteContext};
 use crate::model::Model;
 use crate::sdk::{Dialect, FixVocabulary, SdkName};
 use crate::source::Span;
-use crate::syntax::{last_segment, tail_expr, type_arguments};
+use crate::syntax::{last_segment, tail_expr, type_arguments, BlockExtents};
 use crate::text::MessageText;
 
 /// Where the text of an error goes in a suggestion that cannot know it.
@@ -76,7 +76,7 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
     );
     let snippet = snippet.replace(MESSAGE_MARK, &message);
     let mut edits = Vec::new();
-    let returned = returned_ranges(cx.located.body);
+    let returned = returned_ranges(cx.located.body, &cx.extents, cx.target);
     if let Some((call, false)) = found.err_call {
         if !returned.contains(&range(call)) {
             return None;
@@ -112,7 +112,7 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
         (Some((call, false)), _) | (None, Some((call, false))) => call,
         _ => return None,
     };
-    if !returned_ranges(cx.located.body).contains(&range(call)) {
+    if !returned_ranges(cx.located.body, &cx.extents, cx.target).contains(&range(call)) {
         return None;
     }
     let mut names = cx.names(&returns);
@@ -375,55 +375,114 @@ fn handler_block<'f>(sig: &syn::Signature, block: &'f syn::Block) -> &'f syn::Bl
     inner.unwrap_or(block)
 }
 
-/// Byte ranges of the expressions a body returns: its tail and every `return` operand, followed
-/// through blocks, `if`, `match` and parentheses. Closures and async blocks return elsewhere.
-fn returned_ranges(body: &syn::Block) -> HashSet<(usize, usize)> {
-    struct Returns<'a>(Vec<&'a Expr>);
-    impl<'a> Visit<'a> for Returns<'a> {
+/// The `visit_block` and `visit_expr_if` of a visitor with `target` and `extents` fields that
+/// searches only what can hold `target`: blocks whose braces do not enclose it are skipped.
+macro_rules! searches_around_target {
+    ($a:lifetime) => {
+        fn visit_block(&mut self, b: &$a syn::Block) {
+            if self.extents.holds(b, self.target) {
+                visit::visit_block(self, b);
+            }
+        }
+        fn visit_expr_if(&mut self, i: &$a syn::ExprIf) {
+            let (extents, target) = (self.extents, self.target);
+            visit_if_around(self, i, extents, target);
+        }
+    };
+}
+/// Byte ranges of the calls and other leaf expressions a body returns that hold `target`: its
+/// tail and every `return` operand, followed through blocks, `if`, `match` and parentheses (the
+/// containers themselves are not listed). Closures and async blocks return elsewhere.
+///
+/// Only the blocks around `target` are searched: a span costs a walk over the node's tokens,
+/// and one search per site over a whole fn of n sites would make n fixes cost O(n²) spans.
+fn returned_ranges(
+    body: &syn::Block,
+    extents: &BlockExtents,
+    target: (usize, usize),
+) -> HashSet<(usize, usize)> {
+    struct Returns<'a, 'x> {
+        target: (usize, usize),
+        extents: &'x BlockExtents,
+        found: Vec<&'a Expr>,
+    }
+    impl<'a> Visit<'a> for Returns<'a, '_> {
         fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
             if let Some(e) = &r.expr {
-                self.0.push(e);
+                self.found.push(e);
             }
             visit::visit_expr_return(self, r);
         }
+        searches_around_target!('a);
         fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
         fn visit_item(&mut self, _: &'a Item) {}
     }
-    fn expand(e: &Expr, out: &mut HashSet<(usize, usize)>) {
-        out.insert(range(e));
+    fn expand(e: &Expr, cx: (&BlockExtents, (usize, usize)), out: &mut HashSet<(usize, usize)>) {
         match e {
-            Expr::Block(b) => block_tail(&b.block, out),
-            Expr::Unsafe(u) => block_tail(&u.block, out),
+            Expr::Block(b) => block_tail(&b.block, cx, out),
+            Expr::Unsafe(u) => block_tail(&u.block, cx, out),
             Expr::If(i) => {
-                block_tail(&i.then_branch, out);
+                block_tail(&i.then_branch, cx, out);
                 if let Some((_, e)) = &i.else_branch {
-                    expand(e, out);
+                    expand(e, cx, out);
                 }
             }
-            Expr::Match(m) => m.arms.iter().for_each(|a| expand(&a.body, out)),
-            Expr::Paren(p) => expand(&p.expr, out),
+            Expr::Match(m) => m.arms.iter().for_each(|a| expand(&a.body, cx, out)),
+            Expr::Paren(p) => expand(&p.expr, cx, out),
             Expr::Return(r) => {
                 if let Some(e) = &r.expr {
-                    expand(e, out);
+                    expand(e, cx, out);
                 }
             }
-            _ => {}
+            _ => {
+                out.insert(range(e));
+            }
         }
     }
-    fn block_tail(b: &syn::Block, out: &mut HashSet<(usize, usize)>) {
+    fn block_tail(
+        b: &syn::Block,
+        cx: (&BlockExtents, (usize, usize)),
+        out: &mut HashSet<(usize, usize)>,
+    ) {
+        if !cx.0.holds(b, cx.1) {
+            return;
+        }
         if let Some(syn::Stmt::Expr(e, None)) = b.stmts.last() {
-            expand(e, out);
+            expand(e, cx, out);
         }
     }
     let mut out = HashSet::new();
-    block_tail(body, &mut out);
-    let mut returns = Returns(Vec::new());
+    block_tail(body, (extents, target), &mut out);
+    let mut returns = Returns {
+        target,
+        extents,
+        found: Vec::new(),
+    };
     returns.visit_block(body);
-    for e in returns.0 {
-        expand(e, &mut out);
+    for e in returns.found {
+        expand(e, (extents, target), &mut out);
     }
     out
+}
+
+/// Visit an `if` for what holds `target`: its condition only when `target` starts before the
+/// `then` block (the condition ends there), so an `else if` chain of n branches is searched in
+/// O(n) nodes without a span of any condition.
+fn visit_if_around<'a, V: Visit<'a>>(
+    v: &mut V,
+    i: &'a syn::ExprIf,
+    extents: &BlockExtents,
+    target: (usize, usize),
+) {
+    let (then_start, _) = extents.get(&i.then_branch);
+    if target.0 < then_start {
+        v.visit_expr(&i.cond);
+    }
+    v.visit_block(&i.then_branch);
+    if let Some((_, e)) = &i.else_branch {
+        v.visit_expr(e);
+    }
 }
 
 /// `value.map_err(|e| site)?`, `value.ok_or_else(|| site)?` or `value.ok_or(site)?`.
@@ -474,6 +533,7 @@ struct Found<'a> {
 
 struct Finder<'a, 'w> {
     target: (usize, usize),
+    extents: &'w BlockExtents,
     wrappers: &'w [String],
     nested: usize,
     found: Found<'a>,
@@ -518,13 +578,7 @@ impl<'a> Visit<'a> for Finder<'a, '_> {
         visit::visit_expr(self, e);
     }
 
-    fn visit_block(&mut self, b: &'a syn::Block) {
-        // Braces give a block's extent for free: skip blocks that cannot hold the site.
-        let r = b.brace_token.span.join().byte_range();
-        if r.start <= self.target.0 && self.target.1 <= r.end {
-            visit::visit_block(self, b);
-        }
-    }
+    searches_around_target!('a);
 
     fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
         if let (Expr::Path(p), 1) = (&*c.func, c.args.len()) {
@@ -684,6 +738,8 @@ struct FixCx<'m> {
     dialect: &'m dyn Dialect,
     vocab: FixVocabulary,
     located: Located<'m>,
+    /// The extents of the blocks of the fn's body.
+    extents: std::rc::Rc<BlockExtents>,
     target: (usize, usize),
 }
 
@@ -705,6 +761,7 @@ impl<'m> FixCx<'m> {
             text: &source.text,
             dialect,
             vocab,
+            extents: model.block_extents(located.body),
             located,
             target: (span.start, span.end),
         })
@@ -713,6 +770,7 @@ impl<'m> FixCx<'m> {
     fn find(&self, wrappers: &[String]) -> Found<'m> {
         let mut finder = Finder {
             target: self.target,
+            extents: &self.extents,
             wrappers,
             nested: 0,
             found: Found::default(),

@@ -28,7 +28,7 @@ pub mod types;
 use std::sync::Arc;
 
 pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Related};
-pub use model::{FileId, Model};
+pub use model::{FileId, Model, ParsedFiles};
 pub use options::{CrateInput, Dependency, Manifest, Options, ProtocolVersion};
 pub use registry::{Group, Level, Lint, LintLevels, Selector, UnknownSelector};
 pub use source::{FileRole, SourceFile, SourceInput, Span};
@@ -119,6 +119,28 @@ pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<F
     reports
 }
 
+/// [`analyze_on_current_thread`] for a caller that analyses the same crate again and again (the
+/// language server): files unchanged since the last call with the same `parsed` are not parsed
+/// again. The findings are those of [`analyze`]. Always call it on the same thread, which must
+/// not release its proc-macro2 spans otherwise (see [`ParsedFiles::release_spans_if_due`]).
+pub fn analyze_reusing(
+    input: &CrateInput,
+    options: &Options,
+    parsed: &mut ParsedFiles,
+) -> Vec<FileReport> {
+    parsed.release_spans_if_due(false);
+    let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let model = Model::build_reusing(input, options, parsed);
+        let reports = lint_model(&model, options);
+        model.keep_files(parsed);
+        reports
+    }));
+    analysed.unwrap_or_else(|panic| {
+        parsed.release_spans_if_due(true);
+        internal_error_reports(input, &panic_message(&*panic))
+    })
+}
+
 /// The text a panic was raised with (`panic!("..")`), or "unknown panic".
 pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
@@ -164,15 +186,19 @@ pub fn internal_error_diagnostic(message: &str) -> Diagnostic {
 }
 
 fn analyze_unguarded(input: &CrateInput, options: &Options) -> Vec<FileReport> {
-    let model = Model::build(input, options);
-    let mut found: Vec<(FileId, Diagnostic)> = lints::parse_error::findings(&model);
+    lint_model(&Model::build(input, options), options)
+}
+
+/// Every enabled lint over the model, suppressions applied: the reports of its files.
+fn lint_model(model: &Model, options: &Options) -> Vec<FileReport> {
+    let mut found: Vec<(FileId, Diagnostic)> = lints::parse_error::findings(model);
     for lint in registry::all() {
         let Some(check) = lint.check else { continue };
         if !options.levels.is_enabled(lint) {
             continue;
         }
         let mut cx = LintContext {
-            model: &model,
+            model,
             options,
             lint,
             found: Vec::new(),

@@ -228,3 +228,49 @@ pub fn last_type_argument(ty: &Type) -> Option<&Type> {
 pub fn is_self(expr: &Expr) -> bool {
     matches!(expr, Expr::Path(p) if p.path.is_ident("self"))
 }
+
+/// The byte extent (braces included) of every block in a fn body, computed once: a span costs
+/// a lookup in proc-macro2's source map, and a fix searches the same body once per site, so a
+/// fn of n sites would otherwise pay O(n²) of them.
+#[derive(Default)]
+pub struct BlockExtents(std::collections::HashMap<usize, (usize, usize)>);
+
+impl BlockExtents {
+    pub fn of(body: &syn::Block) -> BlockExtents {
+        use syn::visit::Visit;
+        struct Blocks(std::collections::HashMap<usize, (usize, usize)>);
+        impl<'v> Visit<'v> for Blocks {
+            fn visit_block(&mut self, b: &'v syn::Block) {
+                self.0.insert(block_key(b), brace_extent(b));
+                syn::visit::visit_block(self, b);
+            }
+        }
+        let mut blocks = Blocks(std::collections::HashMap::new());
+        blocks.visit_block(body);
+        BlockExtents(blocks.0)
+    }
+
+    /// The block's extent (from its braces when it is not in this body).
+    pub fn get(&self, b: &syn::Block) -> (usize, usize) {
+        self.0
+            .get(&block_key(b))
+            .copied()
+            .unwrap_or_else(|| brace_extent(b))
+    }
+
+    /// Whether the block's braces enclose `(start, end)`.
+    pub fn holds(&self, b: &syn::Block, (start, end): (usize, usize)) -> bool {
+        let (s, e) = self.get(b);
+        s <= start && end <= e
+    }
+}
+
+/// A block by its address in the syntax tree, which does not move while it is alive.
+fn block_key(b: &syn::Block) -> usize {
+    b as *const syn::Block as usize
+}
+
+fn brace_extent(b: &syn::Block) -> (usize, usize) {
+    let r = b.brace_token.span.join().byte_range();
+    (r.start, r.end)
+}

@@ -4,8 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
-use crate::session::{self, Request};
+use lints::{CrateInput, FileReport, Options, ParsedFiles};
+
+use crate::session::{Request, Session};
 use crate::workspace::discover;
 use crate::workspace::manifest::Manifests;
 
@@ -45,11 +48,55 @@ pub struct Outcome {
     pub problems: Vec<String>,
 }
 
+/// The thread the server analyses every crate on. It keeps the parsed files of what it analysed,
+/// so an edit re-parses only the edited file (syntax trees stay on the thread that parsed them).
+pub struct Analyst {
+    jobs: mpsc::Sender<Job>,
+}
+
+type Job = (CrateInput, Options, mpsc::Sender<Vec<FileReport>>);
+
+impl Analyst {
+    /// Start the thread; it ends when the `Analyst` is dropped.
+    pub fn start() -> Analyst {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let started = std::thread::Builder::new()
+            .name("mcp-lint-analyst".into())
+            .stack_size(lints::ANALYSIS_STACK)
+            .spawn(move || {
+                let mut parsed = ParsedFiles::default();
+                for (input, options, reply) in inbox {
+                    let _ = reply.send(lints::analyze_reusing(&input, &options, &mut parsed));
+                }
+            });
+        if let Err(e) = started {
+            // Without the thread every analysis starts from nothing (see `analyze`).
+            eprintln!("mcp-lint: could not start the analysis thread: {e}");
+        }
+        Analyst { jobs }
+    }
+
+    /// Analyse one crate on the thread, reusing what it parsed before; like `lints::analyze`
+    /// when the thread is gone.
+    pub fn analyze(&self, input: &CrateInput, options: &Options) -> Vec<FileReport> {
+        let (reply, answer) = mpsc::channel();
+        let sent = self.jobs.send((input.clone(), options.clone(), reply));
+        match sent.ok().and_then(|()| answer.recv().ok()) {
+            Some(reports) => reports,
+            None => lints::analyze(input, options),
+        }
+    }
+}
+
 /// Lint the crate of `open` (the open documents of one crate: absolute path → text), their
 /// text in place of the files on disk; the rest of the crate is read for context. Paths in
 /// messages are relative to `cwd`. `Err` is a configuration error: like `mcp-lint check`,
-/// nothing is linted then.
-pub fn lint_crate(open: &BTreeMap<PathBuf, String>, cwd: &Path) -> Result<Outcome, String> {
+/// nothing is linted then. The analysis runs on `analyst`'s thread.
+pub fn lint_crate(
+    open: &BTreeMap<PathBuf, String>,
+    cwd: &Path,
+    analyst: &Analyst,
+) -> Result<Outcome, String> {
     let on_disk: Vec<PathBuf> = open
         .keys()
         .filter(|p| std::fs::symlink_metadata(p).is_ok())
@@ -63,7 +110,9 @@ pub fn lint_crate(open: &BTreeMap<PathBuf, String>, cwd: &Path) -> Result<Outcom
         absolute_paths: true,
         ..Request::paths(on_disk)
     };
-    let linted = session::lint(request, cwd)?;
+    let mut session = Session::open(request, cwd)?;
+    let discovery = session.discover();
+    let linted = session.lint_with(discovery, &|input, options| analyst.analyze(input, options));
     Ok(Outcome {
         files: linted
             .reports
@@ -111,7 +160,7 @@ mod tests {
         assert_eq!(key, CrateKey::Package(root.clone()));
 
         let open = BTreeMap::from([(tools.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
         assert_eq!(
             outcome.files.keys().collect::<Vec<_>>(),
             vec![&tools],
@@ -125,7 +174,7 @@ mod tests {
             "let t = \"fixed\".to_string();",
         );
         let open = BTreeMap::from([(tools.clone(), fixed)]);
-        let outcome = lint_crate(&open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
         assert_eq!(names(&outcome, &tools), Vec::<&str>::new());
     }
 
@@ -136,15 +185,15 @@ mod tests {
         let key = CrateKey::of(&new, &mut Manifests::new(&root));
         assert_eq!(key, CrateKey::Package(root.clone()));
         let open = BTreeMap::from([(new.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
         assert_eq!(names(&outcome, &new), ["tool_failure_as_protocol_error"]);
 
         write(&root, "mcp-lint.toml", "exclude = [\"new.rs\"]\n");
-        let outcome = lint_crate(&open, &root).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
         assert!(outcome.files.is_empty(), "{:?}", outcome.files);
 
         write(&root, "mcp-lint.toml", "[lints]\nMCP001 = \"alow\"\n");
-        let error = lint_crate(&open, &root).unwrap_err();
+        let error = lint_crate(&open, &root, &Analyst::start()).unwrap_err();
         assert!(
             error.contains("mcp-lint.toml") && error.contains("did you mean `allow`"),
             "{error}"
@@ -159,13 +208,13 @@ mod tests {
         let key = CrateKey::of(&loose, &mut Manifests::new(&root));
         assert_eq!(key, CrateKey::File(loose.clone()));
         let open = BTreeMap::from([(loose.clone(), "fn main() {".to_string())]);
-        let outcome = lint_crate(&open, &root).expect("no config");
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("no config");
         assert_eq!(names(&outcome, &loose), ["parse_error"]);
 
         write(&root, "p/Cargo.toml", "[package\n");
         let lib = root.join("p/src/lib.rs");
         let open = BTreeMap::from([(lib.clone(), "fn f() {}".to_string())]);
-        let outcome = lint_crate(&open, &root).expect("no config");
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("no config");
         assert_eq!(names(&outcome, &lib), Vec::<&str>::new());
         assert_eq!(outcome.problems.len(), 1, "{:?}", outcome.problems);
         assert!(outcome.problems[0].contains("p/Cargo.toml"));

@@ -263,6 +263,8 @@ struct Server<'c> {
     shown: HashSet<String>,
     next_id: i32,
     shutdown_requested: bool,
+    /// Where crates are analysed, keeping their parsed files between edits.
+    analyst: lint::Analyst,
 }
 
 impl<'c> Server<'c> {
@@ -276,6 +278,7 @@ impl<'c> Server<'c> {
             shown: HashSet::new(),
             next_id: 0,
             shutdown_requested: false,
+            analyst: lint::Analyst::start(),
         }
     }
 
@@ -578,7 +581,7 @@ impl<'c> Server<'c> {
             .filter_map(|d| Some((d.path.clone()?, d.text.clone())))
             .collect();
         let cwd = self.cwd_for(key);
-        let mut outcome = match lint::lint_crate(&open, &cwd) {
+        let mut outcome = match lint::lint_crate(&open, &cwd, &self.analyst) {
             Ok(outcome) => outcome,
             Err(config_error) => {
                 // Like `check`: a configuration error means no findings until it is fixed.

@@ -15,8 +15,13 @@ pub mod site;
 pub mod summary;
 pub mod walk;
 
+#[cfg(test)]
+mod reuse_tests;
+
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use crate::expand::Expander;
@@ -28,7 +33,7 @@ use crate::resolve::crates::ExternCrates;
 use crate::resolve::{DefMap, PackageFiles};
 use crate::sdk::{self, Dialect, ErrChannel};
 use crate::source::{FileRole, SourceFile, Span};
-use crate::syntax::{result_error_name, type_name, unwrap_future};
+use crate::syntax::{result_error_name, type_name, unwrap_future, BlockExtents};
 use crate::types::{FnKey, Types};
 
 use bodies::BodyInfo;
@@ -74,6 +79,9 @@ pub struct Model {
     pub crates: ExternCrates,
     /// Fn name → whether each fn of that name is declared to return a `Result` (on first use).
     fn_returns_result: OnceLock<HashMap<String, Vec<bool>>>,
+    /// The block extents of each fn body a fix searched, by the body's address (fixes search
+    /// the same body once per site).
+    block_extents: RefCell<HashMap<usize, Rc<BlockExtents>>>,
 }
 
 /// What the phases after parsing produce.
@@ -97,10 +105,67 @@ struct Walked {
     returned: Vec<walk::ReturnedErrors>,
 }
 
+/// Parsed files kept from one analysis of a crate to the next (the language server's), by
+/// path: a file whose bytes, role and report flag are unchanged is not parsed again. The trees
+/// hold proc-macro2 spans of the thread that parsed them: keep it on one thread, and see
+/// [`ParsedFiles::release_spans_if_due`].
+#[derive(Default)]
+pub struct ParsedFiles {
+    files: HashMap<PathBuf, ModelFile>,
+    /// Analyses since the thread's span table was last released.
+    runs: usize,
+}
+
+impl ParsedFiles {
+    /// Every re-parsed file and every macro body the walker lexes adds its text to the thread's
+    /// span table, which only a release of every span empties; after this many analyses the
+    /// kept trees are dropped with it (the next analysis parses everything once).
+    const RUNS_PER_RELEASE: usize = 64;
+
+    /// The file parsed as before when its text, role and report flag are the same.
+    fn take(&mut self, f: &crate::source::SourceInput) -> Option<ModelFile> {
+        let kept = self.files.remove(&f.path)?;
+        let same = kept.role == f.role
+            && kept.report == f.report
+            && kept
+                .source
+                .as_ref()
+                .is_some_and(|s| s.text.as_bytes() == f.contents.as_slice());
+        same.then_some(kept)
+    }
+
+    fn keep(&mut self, files: Vec<ModelFile>) {
+        for f in files {
+            self.files.insert(f.path.clone(), f);
+        }
+        self.runs += 1;
+    }
+
+    /// Drop every kept tree and release the thread's span table, every
+    /// [`Self::RUNS_PER_RELEASE`] analyses (or `now`).
+    pub fn release_spans_if_due(&mut self, now: bool) {
+        if now || self.runs >= Self::RUNS_PER_RELEASE {
+            self.files.clear();
+            self.runs = 0;
+            proc_macro2::extra::invalidate_current_thread_spans();
+        }
+    }
+}
+
 impl Model {
     pub fn build(input: &CrateInput, options: &Options) -> Model {
-        // Phase: parse.
-        let files: Vec<ModelFile> = input.files.iter().map(parse_one).collect();
+        Model::build_reusing(input, options, &mut ParsedFiles::default())
+    }
+
+    /// [`Model::build`], taking the files `parsed` kept unchanged instead of parsing them; give
+    /// them back with [`Model::keep_files`].
+    pub fn build_reusing(input: &CrateInput, options: &Options, parsed: &mut ParsedFiles) -> Model {
+        // Phase: parse (what changed).
+        let files: Vec<ModelFile> = input
+            .files
+            .iter()
+            .map(|f| parsed.take(f).unwrap_or_else(|| parse_one(f)))
+            .collect();
         let crates = ExternCrates::of(input.manifest.as_ref());
         let analysis = analyse(&files, input, &crates, options);
         Model {
@@ -112,6 +177,7 @@ impl Model {
             panics: analysis.panics,
             crates,
             fn_returns_result: OnceLock::new(),
+            block_extents: RefCell::default(),
         }
     }
 }
@@ -505,6 +571,22 @@ impl Model {
             sigs.0
         });
         all.get(name).is_some_and(|r| r.iter().all(|r| *r))
+    }
+
+    /// Hand the parsed files to `parsed` for the next analysis of the crate.
+    pub fn keep_files(self, parsed: &mut ParsedFiles) {
+        parsed.keep(self.files);
+    }
+
+    /// The extent of every block of `body`, a fn body of this model's syntax, computed on first
+    /// use.
+    pub fn block_extents(&self, body: &syn::Block) -> Rc<BlockExtents> {
+        let key = body as *const syn::Block as usize;
+        self.block_extents
+            .borrow_mut()
+            .entry(key)
+            .or_insert_with(|| Rc::new(BlockExtents::of(body)))
+            .clone()
     }
 
     /// The dialect a file speaks; `None` when the crate is not an MCP server we understand.

@@ -1,0 +1,136 @@
+//! An analysis that reuses the files parsed by the last one (the language server's) finds what a
+//! cold analysis finds, after every kind of edit: a body, an import, a signature, a new file.
+
+use std::path::PathBuf;
+
+use crate::options::{CrateInput, Dependency, Manifest, Options};
+use crate::source::{FileRole, SourceInput};
+use crate::{analyze_on_current_thread, analyze_reusing, FileReport, ParsedFiles};
+
+const MAIN: &str = "mod helpers;\nmod tools;\nfn main() {}\n";
+
+const HELPERS: &str = "use rmcp::ErrorData as McpError;\n\
+    pub fn validate(id: &str) -> Result<(), McpError> {\n    \
+        if id.is_empty() { return Err(McpError::internal_error(\"empty id\", None)); }\n    \
+        Ok(())\n}\n\
+    pub fn lenient(_id: &str) -> Result<(), McpError> {\n    Ok(())\n}\n";
+
+const TOOLS: &str = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
+    use crate::helpers::validate;\n\
+    pub struct S;\n\
+    #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
+        async fn read(&self, id: String) -> Result<CallToolResult, McpError> {\n        \
+            validate(&id)?;\n        \
+            let t = std::fs::read_to_string(&id).map_err(|e| McpError::internal_error(e.to_string(), None))?;\n        \
+            Ok(CallToolResult::success(vec![Content::text(t)]))\n    }\n}\n";
+
+fn input(files: &[(&str, &str)]) -> CrateInput {
+    CrateInput {
+        root: Some(PathBuf::from("/srv")),
+        manifest: Some(Manifest {
+            package_name: Some("srv".into()),
+            dependencies: vec![Dependency {
+                name: "rmcp".into(),
+                version: Some("1.8".into()),
+                rename: None,
+            }],
+        }),
+        files: files
+            .iter()
+            .map(|(path, text)| SourceInput {
+                path: PathBuf::from("/srv").join(path),
+                contents: text.as_bytes().to_vec(),
+                role: FileRole::Source,
+                report: true,
+            })
+            .collect(),
+    }
+}
+
+/// Everything a report shows, comparable.
+fn shown(reports: &[FileReport]) -> Vec<String> {
+    reports
+        .iter()
+        .map(|r| format!("{}: {:?}", r.path.display(), r.diagnostics))
+        .collect()
+}
+
+#[test]
+fn reusing_parsed_files_finds_what_a_cold_analysis_finds_after_each_edit() {
+    let edits: Vec<(&str, Vec<(&str, String)>)> = vec![
+        ("first analysis", vec![]),
+        (
+            "a one-line edit in a body",
+            vec![("src/tools.rs", TOOLS.replace("read_to_string(&id)", "read_to_string(&id.trim())"))],
+        ),
+        (
+            "an import that now names another fn",
+            vec![(
+                "src/tools.rs",
+                TOOLS.replace(
+                    "use crate::helpers::validate;",
+                    "use crate::helpers::lenient as validate;",
+                ),
+            )],
+        ),
+        (
+            "a signature in another file (the tool file unchanged)",
+            vec![(
+                "src/helpers.rs",
+                HELPERS.replace(
+                    "pub fn validate(id: &str) -> Result<(), McpError> {\n    if id.is_empty() { return Err(McpError::internal_error(\"empty id\", None)); }",
+                    "pub fn validate(id: &str) -> Result<(), String> {\n    if id.is_empty() { return Err(\"empty id\".to_string()); }",
+                ),
+            )],
+        ),
+        (
+            "a new file that reuses the names",
+            vec![
+                ("src/main.rs", MAIN.replace("mod tools;", "mod tools;\nmod other;")),
+                ("src/other.rs", HELPERS.to_string()),
+            ],
+        ),
+        ("back to the start", vec![]),
+    ];
+    let run = move || {
+        let options = Options::default();
+        let mut parsed = ParsedFiles::default();
+        let mut seen = Vec::new();
+        for (what, changed) in &edits {
+            let mut files = vec![
+                ("src/main.rs", MAIN.to_string()),
+                ("src/helpers.rs", HELPERS.to_string()),
+                ("src/tools.rs", TOOLS.to_string()),
+            ];
+            for (path, text) in changed {
+                match files.iter_mut().find(|(p, _)| p == path) {
+                    Some(f) => f.1 = text.clone(),
+                    None => files.push((path, text.clone())),
+                }
+            }
+            let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+            let crate_input = input(&files);
+            let reused = shown(&analyze_reusing(&crate_input, &options, &mut parsed));
+            let cold = shown(&analyze_on_current_thread(&crate_input, &options));
+            assert_eq!(reused, cold, "{what}");
+            seen.push(cold);
+        }
+        seen
+    };
+    let seen = std::thread::Builder::new()
+        .stack_size(crate::ANALYSIS_STACK)
+        .spawn(run)
+        .expect("thread")
+        .join()
+        .expect("no panic");
+    // The edits change what is found: the import and the signature take `validate`'s -32603
+    // out of the tool.
+    assert!(
+        seen[0].iter().any(|r| r.contains("internal_error")),
+        "{:?}",
+        seen[0]
+    );
+    assert_ne!(seen[0], seen[2], "the import edit changes the findings");
+    assert_ne!(seen[0], seen[3], "the signature edit changes the findings");
+    assert_eq!(seen[0], seen[5]);
+}
