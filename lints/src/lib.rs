@@ -115,14 +115,15 @@ pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<F
     // proc_macro2 keeps every parsed file's text in a per-thread table for its spans; nothing
     // of this crate's syntax is alive any more (reports carry byte offsets), so release it
     // before the thread takes the next crate.
-    proc_macro2::extra::invalidate_current_thread_spans();
+    parse::release_thread_spans();
     reports
 }
 
 /// [`analyze_on_current_thread`] for a caller that analyses the same crate again and again (the
 /// language server): files unchanged since the last call with the same `parsed` are not parsed
-/// again. The findings are those of [`analyze`]. Always call it on the same thread, which must
-/// not release its proc-macro2 spans otherwise (see [`ParsedFiles::release_spans_if_due`]).
+/// again. The findings are those of [`analyze`]. Call it on one thread: trees kept on another
+/// thread, or before that thread's span table was released (an [`analyze_on_current_thread`]
+/// there does it), are parsed again.
 pub fn analyze_reusing(
     input: &CrateInput,
     options: &Options,

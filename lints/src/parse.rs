@@ -1,5 +1,8 @@
 //! Decoding and parsing one file with syn, turning every failure into a `parse_error` finding.
 
+use std::cell::Cell;
+use std::thread::ThreadId;
+
 use crate::source::SourceFile;
 
 /// Files nested deeper than this are refused: syn and our visitors recurse per level. Every
@@ -687,4 +690,34 @@ mod tests {
             .contains("binary"));
         assert!(decode(&[0x66, 0xff]).unwrap_err().message.contains("UTF-8"));
     }
+}
+
+thread_local! {
+    /// How often this thread's proc-macro2 span table was released (see [`release_thread_spans`]).
+    static SPAN_RELEASES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The proc-macro2 span table the syntax trees parsed now on this thread point into: a tree is
+/// only usable while the table it was parsed into is the current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpanTable {
+    thread: ThreadId,
+    releases: u64,
+}
+
+impl SpanTable {
+    pub fn current() -> SpanTable {
+        SpanTable {
+            thread: std::thread::current().id(),
+            releases: SPAN_RELEASES.with(Cell::get),
+        }
+    }
+}
+
+/// Release this thread's proc-macro2 span table, which keeps the text of every file parsed on
+/// the thread: every syntax tree parsed here before is unusable afterwards (its spans give wrong
+/// offsets or panic), which [`SpanTable::current`] tells.
+pub fn release_thread_spans() {
+    proc_macro2::extra::invalidate_current_thread_spans();
+    SPAN_RELEASES.with(|r| r.set(r.get() + 1));
 }

@@ -107,13 +107,18 @@ struct Walked {
 
 /// Parsed files kept from one analysis of a crate to the next (the language server's), by
 /// path: a file whose bytes, role and report flag are unchanged is not parsed again. The trees
-/// hold proc-macro2 spans of the thread that parsed them: keep it on one thread, and see
+/// hold proc-macro2 spans of the thread that parsed them: they are reused only on that thread
+/// and while its span table was not released since (by anyone), and see
 /// [`ParsedFiles::release_spans_if_due`].
 #[derive(Default)]
 pub struct ParsedFiles {
     files: HashMap<PathBuf, ModelFile>,
+    /// The span table the kept trees point into.
+    table: Option<parse::SpanTable>,
     /// Analyses since the thread's span table was last released.
     runs: usize,
+    /// Files the last analysis took from here instead of parsing them.
+    reused: usize,
 }
 
 impl ParsedFiles {
@@ -121,6 +126,21 @@ impl ParsedFiles {
     /// span table, which only a release of every span empties; after this many analyses the
     /// kept trees are dropped with it (the next analysis parses everything once).
     const RUNS_PER_RELEASE: usize = 64;
+
+    /// How many files the last analysis took unchanged instead of parsing them.
+    pub fn reused(&self) -> usize {
+        self.reused
+    }
+
+    /// Forget the kept trees when their span table is gone: another thread, or a release on
+    /// this one (a cold analysis on the same thread releases it when it ends).
+    fn forget_if_stale(&mut self) {
+        if self.table != Some(parse::SpanTable::current()) {
+            self.files.clear();
+            self.runs = 0;
+        }
+        self.reused = 0;
+    }
 
     /// The file parsed as before when its text, role and report flag are the same.
     fn take(&mut self, f: &crate::source::SourceInput) -> Option<ModelFile> {
@@ -131,6 +151,7 @@ impl ParsedFiles {
                 .source
                 .as_ref()
                 .is_some_and(|s| s.text.as_bytes() == f.contents.as_slice());
+        self.reused += usize::from(same);
         same.then_some(kept)
     }
 
@@ -138,6 +159,7 @@ impl ParsedFiles {
         for f in files {
             self.files.insert(f.path.clone(), f);
         }
+        self.table = Some(parse::SpanTable::current());
         self.runs += 1;
     }
 
@@ -147,7 +169,7 @@ impl ParsedFiles {
         if now || self.runs >= Self::RUNS_PER_RELEASE {
             self.files.clear();
             self.runs = 0;
-            proc_macro2::extra::invalidate_current_thread_spans();
+            parse::release_thread_spans();
         }
     }
 }
@@ -161,6 +183,7 @@ impl Model {
     /// them back with [`Model::keep_files`].
     pub fn build_reusing(input: &CrateInput, options: &Options, parsed: &mut ParsedFiles) -> Model {
         // Phase: parse (what changed).
+        parsed.forget_if_stale();
         let files: Vec<ModelFile> = input
             .files
             .iter()
