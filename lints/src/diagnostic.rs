@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::registry::{Level, Lint};
+use crate::lint::{Level, Lint};
 use crate::source::Span;
 
 /// How sure a fix is, in rustc's words.

@@ -295,7 +295,6 @@ mod tests {
             doc_lines,
             since: "0.1.0",
             file: file!(),
-            check: None,
         }
     }
 

@@ -6,11 +6,13 @@
 //! holds the syn helpers every layer shares.
 
 pub mod codes;
+pub mod context;
 pub mod diagnostic;
 pub mod docs;
 pub mod expand;
 pub mod fix;
 pub mod index;
+pub mod lint;
 pub mod lints;
 pub mod macro_args;
 pub mod model;
@@ -27,10 +29,13 @@ pub mod types;
 
 use std::sync::Arc;
 
+pub use context::LintContext;
 pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Related};
+pub use lint::{Group, Level, Lint, LintLevels, Selector};
 pub use model::{FileId, Model, ParsedFiles};
 pub use options::{CrateInput, Dependency, Manifest, Options, ProtocolVersion};
-pub use registry::{Group, Level, Lint, LintLevels, Selector, UnknownSelector};
+pub use parse::ANALYSIS_STACK;
+pub use registry::UnknownSelector;
 pub use source::{FileRole, SourceFile, SourceInput, Span};
 
 /// The findings for one reported file, with the decoded text for rendering.
@@ -42,50 +47,6 @@ pub struct FileReport {
     /// Sorted by position, then lint code.
     pub diagnostics: Vec<Diagnostic>,
 }
-
-/// What a lint's check sees and where it reports.
-pub struct LintContext<'a> {
-    pub model: &'a Model,
-    pub options: &'a Options,
-    lint: &'static Lint,
-    found: Vec<(FileId, Diagnostic)>,
-}
-
-impl<'a> LintContext<'a> {
-    pub fn lint(&self) -> &'static Lint {
-        self.lint
-    }
-
-    /// Report a finding of the running lint.
-    pub fn report(&mut self, file: FileId, diagnostic: Diagnostic) {
-        debug_assert_eq!(diagnostic.lint.name, self.lint.name);
-        self.found.push((file, diagnostic));
-    }
-
-    /// A finding at an error site, with the site's related locations (where a helper builds it,
-    /// the tool calls that reach it).
-    pub fn site_diagnostic(
-        &self,
-        site: &model::site::ErrorSite,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        let mut d = Diagnostic::new(self.lint, site.span, message);
-        for (file, span, note) in &site.related {
-            let path = self.model.files[file.0].path.clone();
-            d = d.with_related(path, *span, note.clone());
-        }
-        d
-    }
-
-    /// A finding of the running lint at `span`, to be refined with `with_help` etc.
-    pub fn diagnostic(&self, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(self.lint, span, message)
-    }
-}
-
-/// Stack the analysis needs: syn and the visitors recurse once per nesting level (at most
-/// `parse::MAX_NESTING`).
-pub const ANALYSIS_STACK: usize = 256 * 1024 * 1024;
 
 /// Analyse one crate. Every file marked `report` gets a [`FileReport`], in input order.
 /// Never panics on any input: a panic inside the analysis becomes an `internal_error` finding.
@@ -193,19 +154,13 @@ fn analyze_unguarded(input: &CrateInput, options: &Options) -> Vec<FileReport> {
 /// Every enabled lint over the model, suppressions applied: the reports of its files.
 fn lint_model(model: &Model, options: &Options) -> Vec<FileReport> {
     let mut found: Vec<(FileId, Diagnostic)> = lints::parse_error::findings(model);
-    for lint in registry::all() {
-        let Some(check) = lint.check else { continue };
+    for (lint, check) in registry::checks() {
         if !options.levels.is_enabled(lint) {
             continue;
         }
-        let mut cx = LintContext {
-            model,
-            options,
-            lint,
-            found: Vec::new(),
-        };
+        let mut cx = LintContext::new(model, options, lint);
         check(&mut cx);
-        found.extend(cx.found);
+        found.extend(cx.into_found());
     }
     let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); model.files.len()];
     for (file, mut d) in found {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use crate::registry::LintLevels;
+use crate::lint::LintLevels;
 use crate::source::SourceInput;
 
 /// A dated MCP specification version. Version-dependent lints follow the target.

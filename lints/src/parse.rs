@@ -9,6 +9,10 @@ use crate::source::SourceFile;
 /// recursive form counts (see `scan_delimiters`), not only brackets.
 pub const MAX_NESTING: usize = 512;
 
+/// Stack the analysis needs: syn and the visitors recurse once per nesting level (at most
+/// [`MAX_NESTING`]).
+pub const ANALYSIS_STACK: usize = 256 * 1024 * 1024;
+
 /// Files larger than this are refused: a syntax tree takes over a hundred times the size of
 /// its text, so one huge (generated or hostile) file would exhaust memory. The largest files
 /// of real crates (the `windows` bindings) are about 4 MiB.
@@ -633,7 +637,7 @@ mod tests {
         ];
         // syn needs the analysis stack for the deepest of these, as in `crate::analyze`.
         std::thread::Builder::new()
-            .stack_size(crate::ANALYSIS_STACK)
+            .stack_size(ANALYSIS_STACK)
             .spawn(move || {
                 for text in texts {
                     assert!(parse(&file(&text)).is_ok(), "{}", &text[..60]);

@@ -1,7 +1,7 @@
 use crate::model::site::{Channel, Origin};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds `isError` tool results with no readable content: `CallToolResult::error(vec![])` or
     /// `CallToolResult::error(Vec::new())`, a result with empty `content` marked as an error by a struct

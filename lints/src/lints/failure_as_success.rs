@@ -1,7 +1,7 @@
 use crate::model::site::Channel;
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds failure paths answered with a success result: `CallToolResult::success(..)` in an `Err(e) =>`
     /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`)

@@ -1,4 +1,4 @@
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Reports that mcp-lint itself failed while analysing a crate (a bug such as a panic in a lint). The
     /// finding is placed at line 1 of each file of that crate; other crates are still analysed. Because

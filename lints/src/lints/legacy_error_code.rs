@@ -1,7 +1,7 @@
 use crate::codes::{classify, CodeClass};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds error codes in the legacy range -32000..-32019 where the server emits them: an integer
     /// literal in `ErrorCode(..)` or in an error's `code` field, a const of type `ErrorCode`, or an untyped

@@ -1,6 +1,6 @@
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds `unwrap()`, `expect(..)`, `panic!`, `todo!`, `unimplemented!` and `unreachable!` in tool
     /// context: `#[tool]` fns, a hand-written `call_tool`, router closures, trait tools, and the crate's

@@ -2,7 +2,7 @@ use crate::diagnostic::Diagnostic;
 use crate::model::{FileId, Model};
 use crate::source::Span;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Reports a file mcp-lint could not read or parse: a syntax error, a file that is not UTF-8 (or is
     /// binary), or a file nested too deeply to analyse safely. The file is skipped and every other file is

@@ -1,7 +1,7 @@
 use crate::codes::{classify, CodeClass, URL_ELICITATION_REQUIRED};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds error codes in a reserved range that the target protocol version does not define. Under
     /// 2026-07-28 (the default) that is any code in -32020..-32099 other than -32020 HeaderMismatch,

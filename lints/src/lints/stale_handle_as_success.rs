@@ -1,7 +1,7 @@
 use crate::model::site::{Channel, ErrorSite};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds tool code where a lookup on a handle, session or id misses (the `None` or `Err` branch of a
     /// `get(..)` or `remove(..)`) and the tool answers with a success result, for example

@@ -1,4 +1,4 @@
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Reports a suppression that does not say why: a `// mcp-lint: allow(..)` or `allow-file(..)` comment
     /// with no text after the closing parenthesis, or a `#[cfg_attr(mcp_lint, allow(mcp_lint::..))]`

@@ -1,8 +1,8 @@
 use crate::codes;
 use crate::model::site::{Channel, Origin};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds tool code that reports the tool's own failure as a JSON-RPC protocol error with -32603 or
     /// any code other than -32602/-32601, instead of a tool result with `isError: true`. A tool's own

@@ -1,9 +1,9 @@
 use crate::codes::INVALID_PARAMS;
 use crate::options::ProtocolVersion;
 use crate::model::site::{Channel, Origin};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds -32602 (`McpError::invalid_params`, `ErrorCode::INVALID_PARAMS`, `ErrorCode(-32602)`) used
     /// inside a tool to reject argument *values*: a wrong format, a number out of range, a value outside an

@@ -1,7 +1,7 @@
 use crate::model::site::{Channel, SiteContext};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds the unknown-tool branch of a hand-written dispatcher (the fallback arm of the `match` over the
     /// tool name in `ServerHandler::call_tool`) when it answers with a tool result, `isError` or success,

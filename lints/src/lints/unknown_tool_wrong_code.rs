@@ -1,9 +1,9 @@
 use crate::codes::{self, INVALID_PARAMS};
 use crate::model::site::{Channel, SiteContext};
 use crate::text::MessageText;
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds the unknown-tool answer of a dispatcher (the fallback arm of the `match` over the tool
     /// name, or the SDK's tool-enum conversion failing with `?`) when it is a protocol error with a

@@ -1,4 +1,4 @@
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Reports a suppression that suppresses nothing: a `// mcp-lint: allow(..)` comment, a
     /// `// mcp-lint: allow-file(..)` comment or a `#[cfg_attr(mcp_lint, allow(mcp_lint::..))]` attribute

@@ -1,8 +1,8 @@
 use crate::model::site::Channel;
 use crate::text::{is_vague, MessageText};
-use crate::LintContext;
+use crate::context::LintContext;
 
-crate::declare_lint! {
+declare_lint! {
     /// ### What it does
     /// Finds error text that says neither what failed nor what valid input looks like, in the text of an
     /// `isError` result or the message of a protocol error: "error", "failed", "something went wrong",

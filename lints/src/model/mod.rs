@@ -102,7 +102,7 @@ struct Walked {
     panics: Vec<(PanicSite, Option<SiteContext>)>,
     edges: Vec<CallEdge>,
     /// Per body, the error values it returns.
-    returned: Vec<walk::ReturnedErrors>,
+    returned: Vec<site::ReturnedErrors>,
 }
 
 /// Parsed files kept from one analysis of a crate to the next (the language server's), by
@@ -526,7 +526,7 @@ fn walk_bodies<'a, 'd>(
     while next < bodies.len() {
         let body = &bodies[next];
         next += 1;
-        walked.returned.push(walk::ReturnedErrors::default());
+        walked.returned.push(site::ReturnedErrors::default());
         let (Some(source), Some(dialect)) =
             (files[body.file.0].source.clone(), dialect_of(body.file))
         else {

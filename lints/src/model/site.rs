@@ -296,3 +296,17 @@ pub enum Callee {
     /// operand's error type as far as the source tells it.
     FromImpls(ErrorSource),
 }
+
+/// What one body returns as its error value (built by the walk's `returns`, closed over the
+/// call graph by `summary::ErrorVariants`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReturnedErrors {
+    /// The crate enum the body is declared to fail with.
+    pub error_enum: Option<ItemId>,
+    /// Variants of it built in return position.
+    pub variants: Vec<String>,
+    /// Bodies whose errors (of the same enum) it passes on.
+    pub through: Vec<BodyId>,
+    /// Some return position may hold any variant.
+    pub unknown: bool,
+}

@@ -8,8 +8,7 @@
 use std::collections::HashMap;
 
 use crate::model::ids::{BodyId, ItemId};
-use crate::model::site::{Channel, ErrorSite, VariantTag};
-use crate::model::walk::ReturnedErrors;
+use crate::model::site::{Channel, ErrorSite, ReturnedErrors, VariantTag};
 
 /// How many sites of one group a summary keeps (the first is the group's representative).
 const SITES_PER_GROUP: usize = 4;

@@ -32,7 +32,8 @@ use crate::macro_args::MacroArgs;
 use crate::model::bodies::{BodyCode, BodyInfo};
 use crate::model::callgraph::{bind_pattern, CrateCalls, Locals, Resolver};
 use crate::model::site::{
-    CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, SiteContext, VariantTag,
+    CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, ReturnedErrors, SiteContext,
+    VariantTag,
 };
 use crate::resolve::ItemId;
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
@@ -42,7 +43,6 @@ use crate::text::MessageText;
 
 use calls::is_from_conversion;
 use failure::{is_lookup, Frame};
-pub use returns::ReturnedErrors;
 
 /// What one body's walk found.
 #[derive(Default)]

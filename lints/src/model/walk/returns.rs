@@ -15,19 +15,6 @@ use crate::model::site::ErrorSource;
 use crate::resolve::ItemKind;
 use crate::syntax::{result_error_type, strip_await, unwrap_future};
 
-/// What one body returns as its error value.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReturnedErrors {
-    /// The crate enum the body is declared to fail with.
-    pub error_enum: Option<ItemId>,
-    /// Variants of it built in return position.
-    pub variants: Vec<String>,
-    /// Bodies whose errors (of the same enum) it passes on.
-    pub through: Vec<BodyId>,
-    /// Some return position may hold any variant.
-    pub unknown: bool,
-}
-
 /// The leaves of the value an expression evaluates to: the tails of blocks, both branches of an
 /// `if`, every arm of a `match`.
 pub(super) fn tails(expr: &Expr, out: &mut HashSet<*const Expr>, depth: usize) {

@@ -1,0 +1,61 @@
+//! What a lint's check is given: the crate's model, the run's options, and where it reports.
+
+use crate::diagnostic::Diagnostic;
+use crate::lint::Lint;
+use crate::model::{self, FileId, Model};
+use crate::options::Options;
+use crate::source::Span;
+
+/// What a lint's check sees and where it reports.
+pub struct LintContext<'a> {
+    pub model: &'a Model,
+    pub options: &'a Options,
+    lint: &'static Lint,
+    found: Vec<(FileId, Diagnostic)>,
+}
+
+impl<'a> LintContext<'a> {
+    pub(crate) fn new(model: &'a Model, options: &'a Options, lint: &'static Lint) -> Self {
+        LintContext {
+            model,
+            options,
+            lint,
+            found: Vec::new(),
+        }
+    }
+
+    /// What the check reported, by file.
+    pub(crate) fn into_found(self) -> Vec<(FileId, Diagnostic)> {
+        self.found
+    }
+
+    pub fn lint(&self) -> &'static Lint {
+        self.lint
+    }
+
+    /// Report a finding of the running lint.
+    pub fn report(&mut self, file: FileId, diagnostic: Diagnostic) {
+        debug_assert_eq!(diagnostic.lint.name, self.lint.name);
+        self.found.push((file, diagnostic));
+    }
+
+    /// A finding at an error site, with the site's related locations (where a helper builds it,
+    /// the tool calls that reach it).
+    pub fn site_diagnostic(
+        &self,
+        site: &model::site::ErrorSite,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let mut d = Diagnostic::new(self.lint, site.span, message);
+        for (file, span, note) in &site.related {
+            let path = self.model.files[file.0].path.clone();
+            d = d.with_related(path, *span, note.clone());
+        }
+        d
+    }
+
+    /// A finding of the running lint at `span`, to be refined with `with_help` etc.
+    pub fn diagnostic(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.lint, span, message)
+    }
+}
