@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mcp-lint's benchmark, one command: bench/run.sh [all|scale]
+# mcp-lint's benchmark, one command: bench/run.sh [all|scale|cache]
 #
 # 1. Builds the corpora (cached): `cargo vendor` of ../shared/bench/corpus-manifest (the
 #    pinned real-world corpus) and the generated MCP-dense corpus (every file has tool
@@ -19,7 +19,9 @@
 #    $BENCH_DIR/results.md.
 #
 # `scale` runs only the name-reuse, error-site and language-server part (no vendoring, no
-# ast-grep): a quick check while working on the analysis core.
+# ast-grep): a quick check while working on the analysis core. `cache` runs only the cached-run
+# part (also in `all`): crates of N small files (`mcp-lint-bench gen-files`, one file in ten
+# with a finding), as one package and as loose files, cold (empty result cache) against warm.
 #
 # Environment: BENCH_DIR (default target/bench), BENCH_RUNS (3), BENCH_THREADS (nproc),
 # BENCH_CRATES (400, size of the dense corpus), BENCH_NO_PREFILTER=1 to add a full-analysis
@@ -27,14 +29,15 @@
 # measure that mcp-lint binary instead of building one (e.g. an older build, for "before"
 # figures), BENCH_EDITS (3, one-line edits per language-server session), BENCH_MODULES
 # ("512 1024 2048 4096": the name-reuse crates, smallest and largest compared) and BENCH_SITES
-# ("80 320": the error-site crates, the last one held to the target).
+# ("80 320": the error-site crates, the last one held to the target), BENCH_FILES ("10000
+# 50000": the cached-run crates).
 set -euo pipefail
 
 part=${1:-all}
 case "$part" in
-    all | scale) ;;
+    all | scale | cache) ;;
     *)
-        echo "usage: bench/run.sh [all|scale]" >&2
+        echo "usage: bench/run.sh [all|scale|cache]" >&2
         exit 2
         ;;
 esac
@@ -99,6 +102,7 @@ fi
 read -r -a sizes <<< "${BENCH_MODULES:-512 1024 2048 4096}"
 read -r -a sites <<< "${BENCH_SITES:-80 320}"
 : > "$dir/scale-sizes"
+[ "$part" = cache ] && sizes=() sites=()
 for k in "${sizes[@]}"; do
     "$base" gen-names "$dir/names/k$k" --modules "$k" |
         sed 's/[{}"]//g; s/[a-z]*://g; s/,/ /g' | awk -v k="names-$k" '{ print k, $2, $1 }' >> "$dir/scale-sizes"
@@ -172,6 +176,7 @@ if [ "$part" = all ] && [ "${BENCH_NO_PREFILTER:-0}" = 1 ]; then
     measure "vendor.lint-no-prefilter" "$lint" check --no-cache --no-prefilter --format concise --threads "$threads" "$dir/vendor"
 fi
 
+if [ "$part" != cache ]; then
 echo "== name reuse and error sites" >&2
 for k in "${sizes[@]}"; do
     measure "names-$k.lint-1-thread" "$lint" check --no-cache --format concise --threads 1 "$dir/names/k$k"
@@ -208,6 +213,26 @@ done
 lsp() { awk -v k="$2" -v f="$1" -v op="$3" '$1 == k && (n++ == 0 || (op == "min" ? $f < m : $f > m)) { m = $f } END { print m }' "$dir/lsp-rows"; }
 printf '  %-26s %8.3f s open %8.3f s edit (best) %8.3f s edit (worst) %8.3f s edit CPU (least)\n' \
     "language server" "$(lsp 2 open min)" "$(lsp 2 change min)" "$(lsp 2 change max)" "$(lsp 3 change min)" >&2
+fi
+
+# The cached-run crates: "SHAPE N" rows, cold with the cache emptied before each run, warm
+# the next run on the unchanged files.
+read -r -a counts <<< "${BENCH_FILES:-10000 50000}"
+shapes=()
+[ "$part" != scale ] && shapes=(package loose)
+for shape in "${shapes[@]}"; do
+    for n in "${counts[@]}"; do
+        echo "== cached runs: $shape, $n files" >&2
+        loose=0
+        [ "$shape" = loose ] && loose=1
+        "$base" gen-files "$dir/files/$shape-$n" --files "$n" --loose "$loose" > /dev/null
+        BEFORE_EACH="rm -rf '$cache'" measure "$shape-$n.lint-cold" \
+            env MCP_LINT_CACHE_DIR="$cache" "$lint" check --format concise --threads "$threads" "$dir/files/$shape-$n"
+        measure "$shape-$n.lint-warm" \
+            env MCP_LINT_CACHE_DIR="$cache" "$lint" check --format concise --threads "$threads" "$dir/files/$shape-$n"
+        rm -rf "$dir/files/$shape-$n" "$cache"
+    done
+done
 
 # ------------------------------------------------------------------ report
 get() { awk -v n="$1" -v f="$2" '$1 == n { print $f }' "$dir/rows"; }
@@ -224,7 +249,7 @@ verdict() { if (($(echo "$1" | bc -l))); then echo "met"; else echo "**missed**"
     if [ "$part" = all ]; then
         echo "- vendored corpus: $(files vendor) files, $(mbytes vendor) MB; MCP-dense corpus: $(files dense) files, $(mbytes dense) MB ($crates crates)"
     fi
-    echo "- name-reuse crates: $(awk '/^names/ { sub("names-", "", $1); printf "%sK=%s %s lines", s, $1, $2; s = ", " }' "$dir/scale-sizes"); error-site crates: one tool fn of $(IFS=/; echo "${sites[*]}") sites"
+    [ "$part" != cache ] && echo "- name-reuse crates: $(awk '/^names/ { sub("names-", "", $1); printf "%sK=%s %s lines", s, $1, $2; s = ", " }' "$dir/scale-sizes"); error-site crates: one tool fn of $(IFS=/; echo "${sites[*]}") sites"
     echo
     echo "| corpus | run | wall (s) | CPU (s) | peak RSS (MB) | findings |"
     echo "|---|---|---:|---:|---:|---:|"
@@ -256,6 +281,25 @@ verdict() { if (($(echo "$1" | bc -l))); then echo "met"; else echo "**missed**"
         echo "MCP-dense 1-thread/parse $(ratio "$(get dense.lint-1-thread 3)" "$(get dense.parse 3)")."
         echo
     fi
+    if [ "${#shapes[@]}" -gt 0 ]; then
+    echo "Cached runs (one file in ten has a finding, shown again by the warm run):"
+    echo
+    echo "| shape | files | cold CPU (s) | warm CPU (s) | warm / cold (CPU) | target | |"
+    echo "|---|---:|---:|---:|---:|---:|---|"
+    for shape in "${shapes[@]}"; do
+        for n in "${counts[@]}"; do
+            c=$(get "$shape-$n.lint-cold" 3) w=$(get "$shape-$n.lint-warm" 3)
+            r=$(printf '%.3f' "$(ratio "$w" "$c")")
+            printf '| %s | %s | %.2f | %.2f | %s | ≤ 0.2 | %s |\n' "$shape" "$n" "$c" "$w" "$r" "$(verdict "$r <= 0.2")"
+        done
+        w0=$(get "$shape-${counts[0]}.lint-warm" 3) w1=$(get "$shape-${counts[-1]}.lint-warm" 3)
+        # Per file: (w1 / n1) / (w0 / n0), multiplied out so bc's scale cannot round to zero.
+        r=$(printf '%.2f' "$(echo "($w1 * ${counts[0]}) / ($w0 * ${counts[-1]})" | bc -l)")
+        echo "| $shape | warm CPU per file, ${counts[-1]} against ${counts[0]} | | | ${r}× | ≤ 2× | $(verdict "$r <= 2") |"
+    done
+    echo
+    fi
+    if [ "$part" != cache ]; then
     small=${sizes[0]} large=${sizes[-1]}
     lines() { awk -v n="$1" '$1 == n { print $2 }' "$dir/scale-sizes"; }
     echo "One thread on the name-reuse crates (time per line: time / lines):"
@@ -308,4 +352,5 @@ verdict() { if (($(echo "$1" | bc -l))); then echo "met"; else echo "**missed**"
     echo "$(printf '%.3f' "$edit_wall") s wall at best, $(printf '%.3f' "$(lsp 2 change max)") s at worst, $(printf '%.2f' "$edit_cpu") s CPU at least (CPU: the server's"
     echo "user + system time over the interval, from /proc, 10 ms steps). Findings in the open file:"
     echo "$(awk '$1 == "found" { print $2 " after opening it, " $3 " after the edits"; exit }' "$dir/lsp-rows")."
+    fi
 } | tee "$dir/results.md"

@@ -6,6 +6,7 @@
 //! mcp-lint-bench gen-dense OUT [--crates N] [--seed S]
 //! mcp-lint-bench gen-names OUT --modules K     the name-reuse crate of K modules
 //! mcp-lint-bench gen-sites OUT --sites N       one tool fn with N error sites
+//! mcp-lint-bench gen-files OUT --files N [--loose 1]   N small files (the cached-run crates)
 //! mcp-lint-bench lsp-edit SERVER CRATE [--edits N] [--timeout S]
 //! ```
 //!
@@ -24,6 +25,7 @@
 //! that version, and the server's CPU time over the same interval (`null` without /proc).
 
 mod dense;
+mod files;
 mod lsp;
 mod names;
 mod sites;
@@ -105,6 +107,14 @@ fn run(args: &[String]) -> Result<(), String> {
             sites::generate(Path::new(path), flag("sites", 320)?.max(1)),
             path,
         ),
+        ("gen-files", [path]) => written(
+            files::generate(
+                Path::new(path),
+                flag("files", 10_000)?.max(1),
+                flag("loose", 0)? != 0,
+            ),
+            path,
+        ),
         ("lsp-edit", [server, root]) => {
             let edits = flag("edits", 3)?.max(1);
             let timeout = Duration::from_secs(flag("timeout", 600)? as u64);
@@ -131,7 +141,7 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn usage() -> String {
     "usage: mcp-lint-bench read|parse DIR [--threads N] | gen-dense OUT [--crates N] [--seed S] \
-     | gen-names OUT --modules K | gen-sites OUT --sites N \
+     | gen-names OUT --modules K | gen-sites OUT --sites N | gen-files OUT --files N [--loose 1] \
      | lsp-edit SERVER CRATE [--edits N] [--timeout SECONDS]"
         .to_string()
 }
