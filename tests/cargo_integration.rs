@@ -666,13 +666,15 @@ fn fix_and_diff_work_through_cargo() {
     );
     // rmcp 0.8 in `server`, 2.x in `app`: each gets its generation's block type.
     assert!(
-        run.stdout
-            .contains("+        Ok(CallToolResult::error(vec![Content::text(\"database"),
+        run.stdout.contains(
+            "+        Ok(CallToolResult::error(vec![Content::text(\n+            \"database"
+        ),
         "{run:?}"
     );
     assert!(
-        run.stdout
-            .contains("+        Ok(CallToolResult::error(vec![ContentBlock::text(\"database"),
+        run.stdout.contains(
+            "+        Ok(CallToolResult::error(vec![ContentBlock::text(\n+            \"database"
+        ),
         "{run:?}"
     );
     assert_eq!(

@@ -87,11 +87,15 @@ fn fix_applies_certain_fixes_and_unsafe_fixes_the_rest() {
     assert_eq!(run.stderr, "fixed 1 finding in 1 file\n", "{run:?}");
     assert_eq!(
         run.stdout,
-        "src/lib.rs:15:26: error[MCP001/tool_failure_as_protocol_error]: tool `read` reports a tool failure as JSON-RPC error -32603 (Internal error)\n"
+        "src/lib.rs:17:26: error[MCP001/tool_failure_as_protocol_error]: tool `read` reports a tool failure as JSON-RPC error -32603 (Internal error)\n"
     );
     let once = read(dir, "src/lib.rs");
     assert!(
-        once.contains(r#"            return Ok(CallToolResult::error(vec![Content::text(format!("{path} leaves the notes directory; {hint}"))]));"#),
+        once.contains(
+            r#"            return Ok(CallToolResult::error(vec![Content::text(format!(
+                "{path} leaves the notes directory; {hint}"
+            ))]));"#
+        ),
         "{once}"
     );
     // The comment and the statement before the edit are kept as written.
@@ -116,7 +120,7 @@ fn fix_applies_certain_fixes_and_unsafe_fixes_the_rest() {
     let twice = read(dir, "src/lib.rs");
     assert!(
         twice.contains(
-            "        let text = match std::fs::read_to_string(&path) {\n            Ok(value) => value,\n            Err(e) => return Ok(CallToolResult::error(vec![Content::text(format!(\"cannot read {path}: {e}\"))])),\n        };\n"
+            "        let text = match std::fs::read_to_string(&path) {\n            Ok(value) => value,\n            Err(e) => {\n                return Ok(CallToolResult::error(vec![Content::text(format!(\n                    \"cannot read {path}: {e}\"\n                ))]))\n            }\n        };\n"
         ),
         "{twice}"
     );
@@ -137,7 +141,7 @@ fn diff_prints_the_changes_and_writes_nothing() {
     assert_eq!(run.stderr, "would fix 1 finding in 1 file\n", "{run:?}");
     assert_eq!(
         run.stdout,
-        "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -9,7 +9,7 @@\n         if path.contains(\"..\") {\n             // The model can fix this.\n             let hint = \"use a path inside the notes directory\";\n-            return Err(McpError::internal_error(format!(\"{path} leaves the notes directory; {hint}\"), None));\n+            return Ok(CallToolResult::error(vec![Content::text(format!(\"{path} leaves the notes directory; {hint}\"))]));\n         }\n         let text = std::fs::read_to_string(&path)\n             .map_err(|e| McpError::internal_error(format!(\"cannot read {path}: {e}\"), None))?;\n"
+        "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -9,7 +9,9 @@\n         if path.contains(\"..\") {\n             // The model can fix this.\n             let hint = \"use a path inside the notes directory\";\n-            return Err(McpError::internal_error(format!(\"{path} leaves the notes directory; {hint}\"), None));\n+            return Ok(CallToolResult::error(vec![Content::text(format!(\n+                \"{path} leaves the notes directory; {hint}\"\n+            ))]));\n         }\n         let text = std::fs::read_to_string(&path)\n             .map_err(|e| McpError::internal_error(format!(\"cannot read {path}: {e}\"), None))?;\n"
     );
     assert_eq!(read(dir, "src/lib.rs"), TOOLS, "--diff wrote the file");
 
@@ -222,7 +226,7 @@ fn json_and_sarif_carry_the_fixes() {
         fixes[0]["edits"],
         serde_json::json!([{
             "line": 12, "column": 20, "end_line": 12, "end_column": 109,
-            "content": "Ok(CallToolResult::error(vec![Content::text(format!(\"{path} leaves the notes directory; {hint}\"))]))"
+            "content": "Ok(CallToolResult::error(vec![Content::text(format!(\n                \"{path} leaves the notes directory; {hint}\"\n            ))]))"
         }])
     );
     assert_eq!(fixes[1]["applicability"], "MaybeIncorrect");

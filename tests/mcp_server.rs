@@ -350,7 +350,7 @@ fn initialize_list_and_call_every_tool_on_the_demo_server() {
             "{text}"
         );
         assert!(
-            text.contains("+            other => Err(McpError::invalid_params(format!(\"Unknown tool: {other}\"), None)),\n"),
+            text.contains("+            other => Err(McpError::invalid_params(\n+                format!(\"Unknown tool: {other}\"),\n+                None,\n+            )),\n"),
             "{text}"
         );
         assert!(

@@ -40,6 +40,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod common;
+
 use lints::{
     registry, CrateInput, Dependency, Diagnostic, FileRole, Group, Level, Lint, Manifest, Options,
     ProtocolVersion, Selector, SourceFile, SourceInput,
@@ -668,6 +670,7 @@ fn check_fixed(
             ));
         }
     }
+    problems.extend(stays_rustfmt_clean(fixture, fixed));
     if bless {
         if expected.as_deref() != Some(fixed.as_str()) {
             if let Err(e) = std::fs::write(&fixed_path, fixed) {
@@ -690,6 +693,24 @@ fn check_fixed(
         }
     }
     problems
+}
+
+/// A fixture rustfmt leaves alone is still rustfmt-clean after fixing (the fix lays its code out
+/// as rustfmt does and touches nothing else).
+fn stays_rustfmt_clean(fixture: &Fixture, fixed: &str) -> Option<String> {
+    let formatted = common::rustfmt(&fixture.text).unwrap_or_else(|| {
+        panic!("no rustfmt to check that fixes keep files rustfmt-clean: `rustup component add rustfmt`")
+    });
+    if formatted != fixture.text {
+        return None;
+    }
+    let fixed_formatted = common::rustfmt(fixed).expect("rustfmt ran a moment ago");
+    (fixed_formatted != fixed).then(|| {
+        format!(
+            "the fixture is rustfmt-clean but its fixed text is not (- ours, + rustfmt's):\n{}",
+            line_diff(fixed, &fixed_formatted)
+        )
+    })
 }
 
 fn indent(text: &str) -> String {

@@ -16,6 +16,7 @@ use syn::{Expr, ImplItem, Item, TraitItem};
 
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::index::{collect_use, FileImports};
+use crate::layout;
 use crate::model::site::{ErrorSite, Origin, SiteContext};
 use crate::model::Model;
 use crate::sdk::{Dialect, FixVocabulary, SdkName};
@@ -81,12 +82,12 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         if !returned.contains(&range(call)) {
             return None;
         }
-        edits.push(cx.replace(range(call), snippet));
+        edits.push(cx.replace_laid_out(range(call), &snippet));
     } else if let Some((form, false)) = found.try_form {
         if !form.evident(&cx) {
             applicability = applicability.max_risk(Applicability::MaybeIncorrect);
         }
-        edits.extend(cx.match_edits(&form, &format!("return {snippet}")));
+        edits.extend(cx.match_edits(&form, &snippet));
     } else {
         return None;
     }
@@ -128,7 +129,7 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
     } else {
         Applicability::MaybeIncorrect
     };
-    let mut edits = vec![cx.replace(range(call), snippet)];
+    let mut edits = vec![cx.replace_laid_out(range(call), &snippet)];
     edits.extend(names.use_edit(&cx));
     Some(in_file_order(Fix {
         message: "answer an unknown tool with the protocol error -32602 `Unknown tool: <name>`"
@@ -879,12 +880,79 @@ impl<'m> FixCx<'m> {
             .collect()
     }
 
-    /// `receiver.map_err(|e| site)?` → `match receiver { Ok(value) => value, Err(e) => <arm> }`
-    /// as two edits around the receiver, which stays as written.
+    /// The column of byte `at` on its line.
+    fn column_at(&self, at: usize) -> usize {
+        let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        self.text[line_start..at].chars().count()
+    }
+
+    /// The columns of code after byte `at` up to the end of its line (a trailing comment does
+    /// not count: rustfmt lays code out without it).
+    fn rest_of_line(&self, at: usize) -> usize {
+        let rest = &self.text[at..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        let code = line.find("//").map_or(line, |i| &line[..i]);
+        code.trim_end().chars().count()
+    }
+
+    /// The method calls (`.len()`, `.await?`) written after byte `at`, each on one line, and
+    /// where they end; `None` when one spans lines.
+    fn postfix_calls(&self, at: usize) -> Option<(Vec<&'m str>, usize)> {
+        let text = self.text;
+        let mut calls = Vec::new();
+        let mut pos = at;
+        loop {
+            let rest = &text[pos..];
+            let start = pos + (rest.len() - rest.trim_start().len());
+            if !text[start..].starts_with('.') {
+                break;
+            }
+            let bytes = text.as_bytes();
+            let mut end = start + 1;
+            let mut depth = 0usize;
+            while end < text.len() {
+                match bytes[end] {
+                    b'(' | b'[' => depth += 1,
+                    b')' | b']' if depth > 0 => depth -= 1,
+                    b'\n' if depth > 0 => return None,
+                    b'"' => {
+                        // Past the string literal.
+                        end += 1;
+                        while end < text.len() && bytes[end] != b'"' {
+                            end += if bytes[end] == b'\\' { 2 } else { 1 };
+                        }
+                    }
+                    b'.' | b';' | b',' | b')' | b']' | b'}' | b' ' | b'\n' if depth == 0 => break,
+                    _ => {}
+                }
+                end += 1;
+            }
+            let end = end.min(text.len());
+            calls.push(&text[start..end]);
+            pos = end;
+        }
+        Some((calls, pos))
+    }
+
+    /// Replace `start..end` with `code` laid out as rustfmt would there.
+    fn replace_laid_out(&self, (start, end): (usize, usize), code: &str) -> Edit {
+        let indent = self.indent_at(start).len();
+        let laid = layout::expr_at(code, indent, self.column_at(start), self.rest_of_line(end));
+        self.replace((start, end), laid)
+    }
+
+    /// `receiver.map_err(|e| site)?` → `match receiver { Ok(value) => value, Err(e) => <arm> }`,
+    /// laid out as rustfmt does. The receiver keeps its text; only the line breaks of a method
+    /// chain change when the chain now fits on the `match` line (or, broken, goes under it).
     fn match_edits(&self, form: &TryForm<'_>, arm: &str) -> Vec<Edit> {
         let (receiver_start, receiver_end) = range(form.receiver);
         let (try_start, try_end) = range(form.try_expr);
         let indent = self.indent_at(try_start);
+        let (ok_arm, err_arm) = match &form.err_pattern {
+            Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
+            None => ("Some(value) => value".to_string(), "None".to_string()),
+        };
+        let arm_indent = indent.len() + 4;
         // The arm: the closure's block with the site replaced, so statements and comments in it
         // stay; or just the return.
         // A block with more than the site in it (statements, comments) is kept around it.
@@ -899,52 +967,138 @@ impl<'m> FixCx<'m> {
             };
             !(around(block_start..site_start) && around(site_end..block_end))
         };
-        let (arm_body, written_at) = match form.handler {
+        let arm_body = match form.handler {
             Some(Expr::Block(b)) if keeps_block(b) => {
                 let (block_start, block_end) = range(b);
                 let (site_start, site_end) = range(form.site);
-                let body = format!(
-                    "{}{arm}{}",
-                    &self.text[block_start..site_start],
-                    &self.text[site_end..block_end]
+                // Lines after the first move with the arm: shift them from where they were
+                // written to the arm's indentation (unless a string literal spans lines there:
+                // its text would change).
+                let was = self.indent_at(block_start);
+                let delta = arm_indent as isize - was.len() as isize;
+                let shifts = self
+                    .text
+                    .get(block_start..block_end)
+                    .is_some_and(|w| !spans_lines_in_literal(w) && !was.contains('\t'));
+                let delta = if shifts { delta } else { 0 };
+                let site_indent = (self.indent_at(site_start).len() as isize + delta).max(0);
+                let site_col = (self.column_at(site_start) as isize + delta).max(0) as usize;
+                let laid = layout::expr_at(
+                    arm,
+                    site_indent as usize,
+                    site_col + "return ".len(),
+                    self.rest_of_line(site_end),
                 );
-                (body, (block_start, block_end))
+                // The site's text is laid out at its new place; the text around it shifts. As
+                // the block's last statement, the `return` takes a semicolon (rustfmt adds it).
+                let after = &self.text[site_end..block_end];
+                let semi = if after.trim_start().starts_with('}') {
+                    ";"
+                } else {
+                    ""
+                };
+                format!(
+                    "{}return {laid}{semi}{}",
+                    reindent(&self.text[block_start..site_start], delta),
+                    reindent(after, delta)
+                )
             }
-            _ => (arm.to_string(), range(form.site)),
-        };
-        // Lines after the first moved with the arm: shift them from where they were written to
-        // the arm's indentation (unless a string literal spans lines there: its text would
-        // change).
-        let was = self.indent_at(written_at.0);
-        let arm_body = match self.text.get(written_at.0..written_at.1) {
-            Some(written) if !spans_lines_in_literal(written) && !was.contains('\t') => {
-                reindent(&arm_body, indent.len() as isize + 4 - was.len() as isize)
+            _ => {
+                let lead = arm_indent + err_arm.len() + " => return ".len();
+                match layout::flat(arm) {
+                    Some(flat) if lead + flat.len() < layout::MAX_WIDTH => {
+                        format!("return {flat}")
+                    }
+                    _ => {
+                        let inner = arm_indent + 4;
+                        let laid = layout::expr_at(arm, inner, inner + "return ".len(), 0);
+                        format!(
+                            "{{\n{}return {laid}\n{}}}",
+                            " ".repeat(inner),
+                            " ".repeat(arm_indent)
+                        )
+                    }
+                }
             }
-            _ => arm_body,
         };
-        let (ok_arm, err_arm) = match &form.err_pattern {
-            Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
-            None => ("Some(value) => value".to_string(), "None".to_string()),
+        let comma = if arm_body.ends_with('}') { "" } else { "," };
+        let receiver = &self.text[receiver_start..receiver_end];
+        let (scrutinee, brace) = self.scrutinee(receiver, receiver_start, &indent);
+        // `x.map_err(..)?.len()`: a chain goes on after the `match`, under it; at the start of
+        // a statement the `match` needs parentheses to be an expression.
+        let rest = &self.text[try_end..];
+        let postfix = rest.trim_start().starts_with(['.', '?', '[']);
+        let starts_statement = self.text[..receiver_start]
+            .trim_end()
+            .chars()
+            .last()
+            .is_none_or(|c| matches!(c, ';' | '{' | '}'));
+        let (open, close) = if postfix && (starts_statement || !rest.trim_start().starts_with('.'))
+        {
+            ("(", ")")
+        } else {
+            ("", "")
         };
-        // `x.map_err(..)?.len()`: a `match` needs parentheses before a method, field or `?`.
-        let postfix = self.text[try_end..]
-            .trim_start()
-            .starts_with(['.', '?', '[']);
-        let (open, close) = if postfix { ("(", ")") } else { ("", "") };
-        vec![
-            Edit {
-                start: receiver_start,
-                end: receiver_start,
-                replacement: format!("{open}match "),
-            },
-            Edit {
-                start: receiver_end,
-                end: try_end,
-                replacement: format!(
-                    " {{\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body},\n{indent}}}{close}"
-                ),
-            },
-        ]
+        // After a `match`, rustfmt puts each call of the chain on a line of its own.
+        let (after_end, after) = match self.postfix_calls(try_end) {
+            Some((calls, end)) if postfix && open.is_empty() && !calls.is_empty() => {
+                let lines: String = calls.iter().map(|c| format!("\n{indent}{c}")).collect();
+                (end, lines)
+            }
+            _ => (try_end, String::new()),
+        };
+        let tail = format!(
+            "{brace}\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body}{comma}\n{indent}}}{close}{after}"
+        );
+        if scrutinee == receiver {
+            vec![
+                self.replace((receiver_start, receiver_start), format!("{open}match ")),
+                self.replace((receiver_end, after_end), tail),
+            ]
+        } else {
+            vec![self.replace(
+                (receiver_start, after_end),
+                format!("{open}match {scrutinee}{tail}"),
+            )]
+        }
+    }
+
+    /// The receiver as the scrutinee of a `match` at `at`, and what opens the arms: a method
+    /// chain rustfmt had broken joins the `match` line when it fits there (`match self.x.lock()
+    /// {`), else keeps one call per line with the brace under `match`.
+    fn scrutinee(&self, receiver: &str, at: usize, indent: &str) -> (String, String) {
+        let lines: Vec<&str> = receiver.split('\n').collect();
+        let chain = lines.len() > 1
+            && !receiver.contains("//")
+            && lines[1..].iter().all(|l| l.trim_start().starts_with('.'));
+        let flat = if chain {
+            lines.iter().map(|l| l.trim()).collect::<String>()
+        } else {
+            receiver.to_string()
+        };
+        let col = self.column_at(at) + "match ".len();
+        if !flat.contains('\n') && col + flat.len() <= layout::MAX_WIDTH {
+            let brace = if col + flat.len() + " {".len() <= layout::MAX_WIDTH {
+                " {".to_string()
+            } else {
+                format!("\n{indent}{{")
+            };
+            return (flat, brace);
+        }
+        if chain {
+            let mut text = lines[0].trim_end().to_string();
+            for l in &lines[1..] {
+                text.push_str(&format!("\n{indent}    {}", l.trim()));
+            }
+            return (text, format!("\n{indent}{{"));
+        }
+        // `match f(\n ..\n) {`: after closing delimiters the brace stays on the line.
+        let last = lines.last().copied().unwrap_or_default().trim();
+        if last.chars().all(|c| matches!(c, ')' | ']' | '}' | '?')) {
+            (receiver.to_string(), " {".to_string())
+        } else {
+            (receiver.to_string(), format!("\n{indent}{{"))
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod docs;
 pub mod expand;
 pub mod fix;
 pub mod index;
+pub mod layout;
 pub mod lint;
 pub mod lints;
 pub mod macro_args;

@@ -140,3 +140,37 @@ impl S {
 "#;
 
 pub const CLEAN: &str = "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n";
+
+/// `rustfmt --edition 2021` on `text` (through stdin): the formatted text, or `None` when no
+/// rustfmt is installed. Panics when rustfmt rejects the text.
+pub fn rustfmt(text: &str) -> Option<String> {
+    use std::io::Write as _;
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2021", "--emit", "stdout", "--quiet"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write to rustfmt");
+    let out = child.wait_with_output().expect("rustfmt runs");
+    assert!(
+        out.status.success(),
+        "rustfmt failed: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).expect("utf-8"))
+}
+
+/// Whether a rustfmt binary runs here.
+pub fn has_rustfmt() -> bool {
+    Command::new("rustfmt")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
