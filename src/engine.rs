@@ -1,9 +1,12 @@
 //! Linting the discovered crates in parallel: read, prefilter, consult the cache, analyse.
 //!
-//! Each crate is one rayon task; the results are collected in discovery order, so the output
-//! does not depend on the number of threads. A panic anywhere in a crate's task (reading,
-//! caching, or an analysis that escaped the analyzer's own guard) becomes an `internal_error`
-//! finding on that crate's files; the other crates' findings are kept.
+//! Packages that depend on each other by path are one program ([`lints::program::groups`]):
+//! read, cached and analysed together, so a tool in one reaching a helper in another is one
+//! call graph, and a package shared by several is analysed once. Each program is one rayon
+//! task; the results are collected in discovery order, so the output does not depend on the
+//! number of threads. A panic anywhere in a program's task (reading, caching, or an analysis
+//! that escaped the analyzer's own guard) becomes an `internal_error` finding on its files;
+//! the other programs' findings are kept.
 //!
 //! Memory stays bounded by a few crates at a time: files of a crate the prefilter skips are
 //! dropped as soon as they are scanned, and a report keeps its file's text only when it has
@@ -22,9 +25,9 @@ use crate::workspace::cache::{Cache, CachedReport, FileStamp, Key, KeyBuilder, V
 use crate::workspace::discover::{CrateFiles, DiscoveredFile};
 use crate::workspace::prefilter::{self, FileMarks};
 
-/// The analysis to run on one crate: `lints::analyze_on_current_thread` (the pool's threads
-/// have its stack), except in tests of the panic path.
-pub type Analyzer<'a> = &'a (dyn Fn(&CrateInput, &Options) -> Vec<FileReport> + Sync);
+/// The analysis to run on one program (its packages): `lints::analyze_program_on_current_thread`
+/// (the pool's threads have its stack), except in tests of the panic path.
+pub type Analyzer<'a> = &'a (dyn Fn(&[CrateInput], &Options) -> Vec<FileReport> + Sync);
 
 /// How to run.
 pub struct Settings {
@@ -49,13 +52,14 @@ pub fn lint(
     analyze: Analyzer<'_>,
 ) -> Outcome {
     let options_text = format!("{options:?}");
-    let per_crate: Vec<Outcome> = crates
+    let per_program: Vec<Outcome> = programs(crates, manifests)
         .par_iter()
-        .zip(manifests.par_iter())
-        .map(|(files, manifest)| {
+        .map(|members| {
             let job = CrateJob {
-                files,
-                manifest: manifest.as_ref(),
+                members: members
+                    .iter()
+                    .map(|&i| (&crates[i], manifests[i].as_ref()))
+                    .collect(),
                 options,
                 options_text: &options_text,
                 settings,
@@ -64,23 +68,39 @@ pub fn lint(
             match std::panic::catch_unwind(AssertUnwindSafe(|| job.run())) {
                 Ok(outcome) => outcome,
                 Err(panic) => Outcome {
-                    reports: internal_error_reports(files, &lints::panic_message(&*panic)),
+                    reports: members
+                        .iter()
+                        .flat_map(|&i| {
+                            internal_error_reports(&crates[i], &lints::panic_message(&*panic))
+                        })
+                        .collect(),
                     problems: Vec::new(),
                 },
             }
         })
         .collect();
     let mut all = Outcome::default();
-    for o in per_crate {
+    for o in per_program {
         all.reports.extend(o.reports);
         all.problems.extend(o.problems);
     }
     all
 }
 
+/// The programs among `crates` (`manifests[i]` holds the facts of `crates[i]`): groups of
+/// packages linked by path dependencies, by index, in discovery order.
+pub fn programs(crates: &[CrateFiles], manifests: &[Option<Manifest>]) -> Vec<Vec<usize>> {
+    let packages: Vec<lints::program::PackageRef<'_>> = crates
+        .iter()
+        .zip(manifests)
+        .map(|(c, m)| (c.package_root.as_deref(), m.as_ref()))
+        .collect();
+    lints::program::groups(&packages)
+}
+
+/// One program's packages, linted together.
 struct CrateJob<'a> {
-    files: &'a CrateFiles,
-    manifest: Option<&'a Manifest>,
+    members: Vec<(&'a CrateFiles, Option<&'a Manifest>)>,
     options: &'a Options,
     options_text: &'a str,
     settings: &'a Settings,
@@ -97,11 +117,16 @@ struct Read {
 }
 
 impl CrateJob<'_> {
+    /// Every file of every package of the program, package by package.
+    fn files(&self) -> impl Iterator<Item = &DiscoveredFile> + '_ {
+        self.members.iter().flat_map(|(c, _)| &c.files)
+    }
+
     fn run(&self) -> Outcome {
         let cache = self.settings.cache.as_ref();
         let identity = cache.map(|_| self.identity());
         let stamps: Vec<Option<FileStamp>> = match cache {
-            Some(_) => self.files.files.iter().map(|f| f.stamp).collect(),
+            Some(_) => self.files().map(|f| f.stamp).collect(),
             None => Vec::new(),
         };
         if let (Some(cache), Some(identity)) = (cache, &identity) {
@@ -118,21 +143,19 @@ impl CrateJob<'_> {
         };
 
         let mut problems = Vec::new();
-        let keep_all = !self.prefilters() || prefilter::crate_may_matter(self.manifest, &[]);
-        let mut reads: Vec<Read> = self
-            .files
-            .files
-            .par_iter()
-            .map(|f| read(f, keep_all))
-            .collect();
-        for (f, r) in self.files.files.iter().zip(reads.iter_mut()) {
+        let keep_all = !self.prefilters()
+            || self
+                .members
+                .iter()
+                .any(|(_, m)| prefilter::crate_may_matter(*m, &[]));
+        let files: Vec<&DiscoveredFile> = self.files().collect();
+        let mut reads: Vec<Read> = files.par_iter().map(|f| read(f, keep_all)).collect();
+        for (f, r) in files.iter().zip(reads.iter_mut()) {
             if let Some(e) = r.error.take() {
                 problems.push(format!("could not read {}: {e}", f.display.display()));
             }
         }
-        let readable_reported = self
-            .files
-            .files
+        let readable_reported = files
             .iter()
             .zip(&reads)
             .any(|(f, r)| f.report && r.readable);
@@ -142,8 +165,18 @@ impl CrateJob<'_> {
                 problems,
             };
         }
-        let marks: Vec<FileMarks> = reads.iter().map(|r| r.marks).collect();
-        let matters = !self.prefilters() || prefilter::crate_may_matter(self.manifest, &marks);
+        // The program matters when one of its packages may: the others are what it calls.
+        let matters = !self.prefilters() || {
+            let mut at = 0;
+            self.members.iter().any(|(c, m)| {
+                let marks: Vec<FileMarks> = reads[at..at + c.files.len()]
+                    .iter()
+                    .map(|r| r.marks)
+                    .collect();
+                at += c.files.len();
+                prefilter::crate_may_matter(*m, &marks)
+            })
+        };
         if !matters {
             remember(Verdict::Skipped, &problems);
             return Outcome {
@@ -152,7 +185,7 @@ impl CrateJob<'_> {
             };
         }
         // A marker was found late: read what the scan dropped.
-        for (f, r) in self.files.files.iter().zip(reads.iter_mut()) {
+        for (f, r) in files.iter().zip(reads.iter_mut()) {
             if r.readable && r.bytes.is_none() {
                 match crate::read::read_source(&f.path) {
                     Ok(bytes) => r.bytes = Some(bytes),
@@ -163,12 +196,15 @@ impl CrateJob<'_> {
                 }
             }
         }
-        let input = self.input(reads);
-        let key = cache.map(|_| self.content_key(&input));
+        let inputs = self.inputs(reads);
+        let key = cache.map(|_| self.content_key(&inputs));
         if let (Some(cache), Some(key)) = (cache, &key) {
             let hit = cache.load_reports(key).and_then(|cached| {
-                let by_path: HashMap<&Path, &SourceInput> =
-                    input.files.iter().map(|f| (f.path.as_path(), f)).collect();
+                let by_path: HashMap<&Path, &SourceInput> = inputs
+                    .iter()
+                    .flat_map(|i| &i.files)
+                    .map(|f| (f.path.as_path(), f))
+                    .collect();
                 revive(cached, |path| {
                     Some(Cow::Borrowed(&by_path.get(path)?.contents))
                 })
@@ -178,7 +214,7 @@ impl CrateJob<'_> {
                 return Outcome { reports, problems };
             }
         }
-        let reports = (self.analyze)(&input, self.options);
+        let reports = (self.analyze)(&inputs, self.options);
         let failed = reports
             .iter()
             .flat_map(|r| &r.diagnostics)
@@ -196,7 +232,7 @@ impl CrateJob<'_> {
     /// The prefilter applies to packages. A file outside any package (a fixture, a snippet
     /// named on the command line) is always analysed, whatever it contains.
     fn prefilters(&self) -> bool {
-        self.settings.prefilter && self.files.package_root.is_some()
+        self.settings.prefilter && self.members.iter().all(|(c, _)| c.package_root.is_some())
     }
 
     /// The outcome recorded for unchanged files, without reading them (except the text of
@@ -210,21 +246,15 @@ impl CrateJob<'_> {
         match cache.check_stamps(identity, stamps)? {
             Verdict::Skipped => Some(Outcome {
                 reports: self
-                    .files
-                    .files
-                    .iter()
+                    .files()
                     .filter(|f| f.report)
                     .map(empty_report)
                     .collect(),
                 problems: Vec::new(),
             }),
             Verdict::Analysed(key) => {
-                let by_display: HashMap<&Path, &DiscoveredFile> = self
-                    .files
-                    .files
-                    .iter()
-                    .map(|f| (f.display.as_path(), f))
-                    .collect();
+                let by_display: HashMap<&Path, &DiscoveredFile> =
+                    self.files().map(|f| (f.display.as_path(), f)).collect();
                 let reports = revive(cache.load_reports(&key)?, |path| {
                     let file = by_display.get(path)?;
                     crate::read::read_source(&file.path).ok().map(Cow::Owned)
@@ -241,63 +271,71 @@ impl CrateJob<'_> {
     fn identity(&self) -> Key {
         let mut k = KeyBuilder::new("crate identity");
         k.field(self.options_text.as_bytes())
-            .field(&[u8::from(self.settings.prefilter)])
-            .field(format!("{:?}", self.manifest).as_bytes())
-            .field(format!("{:?}", self.files.package_root).as_bytes());
-        for f in &self.files.files {
-            k.field(f.path.as_os_str().as_encoded_bytes())
-                .field(f.display.as_os_str().as_encoded_bytes())
-                .field(&[
-                    u8::from(f.report),
-                    u8::from(f.role == lints::FileRole::Test),
-                ]);
+            .field(&[u8::from(self.settings.prefilter)]);
+        for (files, manifest) in &self.members {
+            k.field(format!("{manifest:?}").as_bytes())
+                .field(format!("{:?}", files.package_root).as_bytes());
+            for f in &files.files {
+                k.field(f.path.as_os_str().as_encoded_bytes())
+                    .field(f.display.as_os_str().as_encoded_bytes())
+                    .field(&[
+                        u8::from(f.report),
+                        u8::from(f.role == lints::FileRole::Test),
+                    ]);
+            }
         }
         k.finish()
     }
 
     /// Options, manifest facts and every analysed file's path, role, flag and contents.
-    fn content_key(&self, input: &CrateInput) -> Key {
+    fn content_key(&self, inputs: &[CrateInput]) -> Key {
         let mut k = KeyBuilder::new("crate contents");
-        k.field(self.options_text.as_bytes())
-            .field(format!("{:?}", input.manifest).as_bytes())
-            .field(format!("{:?}", input.root).as_bytes());
-        for f in &input.files {
-            k.field(f.path.as_os_str().as_encoded_bytes())
-                .field(&[
-                    u8::from(f.report),
-                    u8::from(f.role == lints::FileRole::Test),
-                ])
-                .field(blake3::hash(&f.contents).as_bytes());
+        k.field(self.options_text.as_bytes());
+        for input in inputs {
+            k.field(format!("{:?}", input.manifest).as_bytes())
+                .field(format!("{:?}", input.root).as_bytes());
+            for f in &input.files {
+                k.field(f.path.as_os_str().as_encoded_bytes())
+                    .field(&[
+                        u8::from(f.report),
+                        u8::from(f.role == lints::FileRole::Test),
+                    ])
+                    .field(blake3::hash(&f.contents).as_bytes());
+            }
         }
         k.finish()
     }
 
-    fn input(&self, reads: Vec<Read>) -> CrateInput {
-        let files = self
-            .files
-            .files
+    /// Each package's readable files.
+    fn inputs(&self, reads: Vec<Read>) -> Vec<CrateInput> {
+        let mut reads = reads.into_iter();
+        self.members
             .iter()
-            .zip(reads)
-            .filter_map(|(f, r)| {
-                Some(SourceInput {
-                    path: f.display.clone(),
-                    contents: r.bytes?,
-                    role: f.role,
-                    report: f.report,
-                })
+            .map(|(files, manifest)| {
+                let files_read = files
+                    .files
+                    .iter()
+                    .zip(reads.by_ref())
+                    .filter_map(|(f, r)| {
+                        Some(SourceInput {
+                            path: f.display.clone(),
+                            contents: r.bytes?,
+                            role: f.role,
+                            report: f.report,
+                        })
+                    })
+                    .collect();
+                CrateInput {
+                    root: files.package_root.clone(),
+                    manifest: manifest.cloned(),
+                    files: files_read,
+                }
             })
-            .collect();
-        CrateInput {
-            root: self.files.package_root.clone(),
-            manifest: self.manifest.cloned(),
-            files,
-        }
+            .collect()
     }
 
     fn empty_reports(&self, reads: &[Read]) -> Vec<FileReport> {
-        self.files
-            .files
-            .iter()
+        self.files()
             .zip(reads)
             .filter(|(f, r)| f.report && r.readable)
             .map(|(f, _)| empty_report(f))

@@ -7,7 +7,7 @@
 //! [`Session::read`]) so a front end can look at what was found before anything is read (the
 //! MCP server's file limit) or fix what was read instead of linting it (`--fix`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use lints::{CrateInput, FileReport, Manifest, Options, SourceInput};
@@ -175,6 +175,7 @@ impl Session {
         self.problems.append(&mut discovery.errors);
         self.warnings.append(&mut discovery.warnings);
         self.add_unsaved(&mut discovery);
+        self.add_path_dependencies(&mut discovery);
         if let Some(unreported) = &self.request.unreported {
             for file in discovery.crates.iter_mut().flat_map(|c| c.files.iter_mut()) {
                 if file.report && unreported.matches(&file.path) {
@@ -249,6 +250,69 @@ impl Session {
         }
     }
 
+    /// The packages the discovered ones depend on by path, transitively, that are members of
+    /// the same workspace (cargo makes every path dependency inside the workspace one): read
+    /// as context, not reported, so the calls into them resolve. A path dependency outside the
+    /// workspace is linked only when a target reached it; a cycle ends at the packages known.
+    fn add_path_dependencies(&mut self, discovery: &mut Discovery) {
+        let mut known: BTreeSet<PathBuf> = discovery
+            .crates
+            .iter()
+            .filter_map(|c| c.package_root.clone())
+            .collect();
+        let mut pending: Vec<PathBuf> = known.iter().rev().cloned().collect();
+        let mut seeds = Vec::new();
+        while let Some(root) = pending.pop() {
+            let facts = match self.package_facts.get(&root) {
+                Some(facts) => Some(facts.clone()),
+                None => self.manifests.facts(&root),
+            };
+            let Some(workspace) = self.manifests.workspace_root(&root).map(|(dir, _)| dir) else {
+                continue;
+            };
+            for path in facts
+                .into_iter()
+                .flat_map(|f| f.dependencies)
+                .filter_map(|d| d.path)
+            {
+                if known.contains(&path)
+                    || self.exclude.matches(&path)
+                    || !self.manifests.get(&path).is_some_and(|m| m.is_package())
+                    || self
+                        .manifests
+                        .workspace_root(&path)
+                        .map(|(dir, _)| dir)
+                        .as_ref()
+                        != Some(&workspace)
+                {
+                    continue;
+                }
+                known.insert(path.clone());
+                pending.push(path.clone());
+                seeds.push(PackageSeed {
+                    root: path,
+                    extra_files: Vec::new(),
+                });
+            }
+        }
+        if seeds.is_empty() {
+            return;
+        }
+        let gitignore = self.request.respect_gitignore;
+        let (cwd, exclude, manifests) = (&self.cwd, &self.exclude, &mut self.manifests);
+        let mut context = self
+            .pool
+            .install(|| discover::discover_packages(&seeds, cwd, exclude, gitignore, manifests));
+        self.problems.append(&mut context.errors);
+        self.warnings.append(&mut context.warnings);
+        for mut krate in context.crates {
+            for file in &mut krate.files {
+                file.report = false;
+            }
+            discovery.crates.push(krate);
+        }
+    }
+
     /// The manifest facts of each crate of `discovery`, in order.
     fn facts(&mut self, discovery: &Discovery) -> Vec<Option<Manifest>> {
         discovery
@@ -266,7 +330,7 @@ impl Session {
 
     /// Lint what was discovered: read, prefilter, consult the cache, analyse.
     pub fn lint(self, discovery: Discovery) -> Linted {
-        self.lint_with(discovery, &lints::analyze_on_current_thread)
+        self.lint_with(discovery, &lints::analyze_program_on_current_thread)
     }
 
     /// [`Session::lint`] with the per-crate analysis passed in (tests of the panic path).
@@ -290,7 +354,7 @@ impl Session {
             // Buffers replace files: read everything, analyse every crate, cache nothing.
             let mut problems = Vec::new();
             let inputs = self.read_crates(&discovery, facts, &mut problems);
-            (self.analyze_with(&inputs, analyze), problems)
+            (self.analyze_with(inputs, analyze), problems)
         };
         problems.append(&mut self.problems);
         problems.extend(self.manifests.take_errors());
@@ -314,12 +378,23 @@ impl Session {
         facts: Vec<Option<Manifest>>,
         problems: &mut Vec<String>,
     ) -> Vec<CrateInput> {
+        // A crate without a file to report is read when it is part of a program that has one.
+        let mut wanted = vec![false; discovery.crates.len()];
+        for program in engine::programs(&discovery.crates, &facts) {
+            let reported = program
+                .iter()
+                .any(|&i| discovery.crates[i].files.iter().any(|f| f.report));
+            for i in program {
+                wanted[i] = reported;
+            }
+        }
         discovery
             .crates
             .iter()
             .zip(facts)
-            .filter(|(c, _)| c.files.iter().any(|f| f.report))
-            .map(|(c, manifest)| self.read_crate(c, manifest, problems))
+            .zip(wanted)
+            .filter(|(_, wanted)| *wanted)
+            .map(|((c, manifest), _)| self.read_crate(c, manifest, problems))
             .collect()
     }
 
@@ -357,19 +432,30 @@ impl Session {
     }
 
     /// Analyse crates given as text (read by [`Session::read`], or built by the caller) with
-    /// the session's options, in parallel; the reports in crate order.
+    /// the session's options, in parallel, the packages that depend on each other by path as
+    /// one program; the reports in program order.
     pub fn analyze(&self, inputs: &[CrateInput]) -> Vec<FileReport> {
-        self.analyze_with(inputs, &lints::analyze_on_current_thread)
+        self.analyze_with(inputs.to_vec(), &lints::analyze_program_on_current_thread)
     }
 
-    fn analyze_with(&self, inputs: &[CrateInput], analyze: Analyzer<'_>) -> Vec<FileReport> {
+    fn analyze_with(&self, inputs: Vec<CrateInput>, analyze: Analyzer<'_>) -> Vec<FileReport> {
         let options = &self.options;
+        let refs: Vec<lints::program::PackageRef<'_>> = inputs
+            .iter()
+            .map(|i| (i.root.as_deref(), i.manifest.as_ref()))
+            .collect();
+        let groups = lints::program::groups(&refs);
+        let mut slots: Vec<Option<CrateInput>> = inputs.into_iter().map(Some).collect();
+        let programs: Vec<Vec<CrateInput>> = groups
+            .iter()
+            .map(|g| g.iter().filter_map(|&i| slots[i].take()).collect())
+            .collect();
         self.pool.install(|| {
-            let per_crate: Vec<Vec<FileReport>> = inputs
+            let per_program: Vec<Vec<FileReport>> = programs
                 .par_iter()
-                .map(|input| analyze(input, options))
+                .map(|program| analyze(program, options))
                 .collect();
-            per_crate.into_iter().flatten().collect()
+            per_program.into_iter().flatten().collect()
         })
     }
 

@@ -362,6 +362,7 @@ fn findings_of_example(code: &str) -> Option<Vec<&'static str>> {
                 name: "rmcp".to_string(),
                 version: Some("3".to_string()),
                 rename: None,
+                path: None,
             }],
         }),
         files: vec![SourceInput {

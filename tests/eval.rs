@@ -41,6 +41,7 @@ fn dependency(key: &str, spec: &toml::Value) -> Dependency {
             name: key.to_string(),
             version: Some(version.clone()),
             rename: None,
+            path: None,
         },
         table => {
             let package = table.get("package").and_then(toml::Value::as_str);
@@ -51,6 +52,7 @@ fn dependency(key: &str, spec: &toml::Value) -> Dependency {
                     .and_then(toml::Value::as_str)
                     .map(str::to_string),
                 rename: package.map(|_| key.to_string()),
+                path: None,
             }
         }
     }

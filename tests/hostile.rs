@@ -363,11 +363,14 @@ fn a_panicking_crate_is_an_internal_error_and_the_others_are_kept() {
         ("bomb/src/lib.rs", MCP001_SERVER),
         ("bomb/src/other.rs", "pub fn o() {}\n"),
     ]);
-    let analyze = |input: &CrateInput, options: &Options| -> Vec<FileReport> {
-        if input.root.as_ref().is_some_and(|r| r.ends_with("bomb")) {
+    let analyze = |program: &[CrateInput], options: &Options| -> Vec<FileReport> {
+        if program
+            .iter()
+            .any(|input| input.root.as_ref().is_some_and(|r| r.ends_with("bomb")))
+        {
             panic!("injected failure");
         }
-        lints::analyze(input, options)
+        lints::analyze_program(program, options)
     };
     let argv = ["mcp-lint", "check", "--format", "json", "--no-cache"];
     let Command::Check(args) = cli::parse(argv).expect("args").command else {

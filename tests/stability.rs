@@ -54,6 +54,7 @@ fn manifest(dir: &Path) -> Manifest {
                     .or_else(|| v.get("version").and_then(toml::Value::as_str))
                     .map(str::to_string),
                 rename: package.map(|_| k.to_string()),
+                path: None,
             }
         })
         .collect();

@@ -478,6 +478,7 @@ fn manifest_for(d: &Directives) -> Option<Manifest> {
                 .map(|(key, _)| key.clone()),
             name,
             version,
+            path: None,
         })
         .collect();
     (!dependencies.is_empty()).then(|| Manifest {

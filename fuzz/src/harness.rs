@@ -36,6 +36,7 @@ fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
                 name: name.into(),
                 version: Some(version.into()),
                 rename: None,
+                path: None,
             }],
         }),
         files: vec![SourceInput {

@@ -751,7 +751,7 @@ impl<'m> FixCx<'m> {
         // A new `use` spells the SDK by the crate's name for it (`mcp::model::Content`).
         for name in [&mut vocab.result, &mut vocab.content, &mut vocab.error] {
             if let Some(first) = name.path.first_mut() {
-                *first = model.crates.code_name(first);
+                *first = model.crates_of(file).code_name(first);
             }
         }
         let f = model.files.get(file.0)?;

@@ -1,5 +1,6 @@
-//! mcp-lint's analysis: parse a crate, build the MCP error-site model once, run every enabled
-//! lint over it, apply suppressions. Pure: no file system, no printing.
+//! mcp-lint's analysis: parse a crate (or the packages of a workspace that depend on each other
+//! by path, as one program), build the MCP error-site model once, run every enabled lint over
+//! it, apply suppressions. Pure: no file system, no printing.
 //!
 //! Data flows one way: [`parse`] → [`index`] and [`resolve`] → [`types`] → [`sdk`] →
 //! [`model`] (bodies, walk, call graph, summaries, reach) → lints → [`suppress`]. [`syntax`]
@@ -19,6 +20,7 @@ pub mod macro_args;
 pub mod model;
 pub mod options;
 pub mod parse;
+pub mod program;
 pub mod registry;
 pub mod resolve;
 pub mod sdk;
@@ -49,31 +51,47 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Analyse one crate. Every file marked `report` gets a [`FileReport`], in input order.
+/// Analyse one package. Every file marked `report` gets a [`FileReport`], in input order.
 /// Never panics on any input: a panic inside the analysis becomes an `internal_error` finding.
 /// Runs on a thread of its own with [`ANALYSIS_STACK`]; a caller whose threads already have
 /// that stack (a worker pool built for it) calls [`analyze_on_current_thread`] instead.
 pub fn analyze(input: &CrateInput, options: &Options) -> Vec<FileReport> {
-    let input_owned = input.clone();
+    analyze_program(std::slice::from_ref(input), options)
+}
+
+/// Analyse packages as one program: their path dependencies on each other resolve into each
+/// other ([`program::links`]), one call graph spans them, and each fn is summarised once. The
+/// reports of every package's reported files, in input order. As [`analyze`] otherwise.
+pub fn analyze_program(packages: &[CrateInput], options: &Options) -> Vec<FileReport> {
+    let packages_owned = packages.to_vec();
     let options_owned = options.clone();
     let worker = std::thread::Builder::new()
         .name("mcp-lint-analysis".into())
         .stack_size(ANALYSIS_STACK)
-        .spawn(move || analyze_on_current_thread(&input_owned, &options_owned));
+        .spawn(move || analyze_program_on_current_thread(&packages_owned, &options_owned));
     match worker.map(|h| h.join()) {
         Ok(Ok(reports)) => reports,
-        Ok(Err(panic)) => internal_error_reports(input, &panic_message(&*panic)),
-        Err(e) => {
-            internal_error_reports(input, &format!("could not start the analysis thread: {e}"))
-        }
+        Ok(Err(panic)) => internal_error_reports(packages, &panic_message(&*panic)),
+        Err(e) => internal_error_reports(
+            packages,
+            &format!("could not start the analysis thread: {e}"),
+        ),
     }
 }
 
 /// [`analyze`] on the calling thread, which must have a stack of at least [`ANALYSIS_STACK`]
 /// bytes. Spares a thread per crate (and the allocator churn of its start and exit).
 pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<FileReport> {
-    let reports = std::panic::catch_unwind(|| analyze_unguarded(input, options))
-        .unwrap_or_else(|panic| internal_error_reports(input, &panic_message(&*panic)));
+    analyze_program_on_current_thread(std::slice::from_ref(input), options)
+}
+
+/// [`analyze_program`] on the calling thread (see [`analyze_on_current_thread`]).
+pub fn analyze_program_on_current_thread(
+    packages: &[CrateInput],
+    options: &Options,
+) -> Vec<FileReport> {
+    let reports = std::panic::catch_unwind(|| analyze_unguarded(packages, options))
+        .unwrap_or_else(|panic| internal_error_reports(packages, &panic_message(&*panic)));
     // proc_macro2 keeps every parsed file's text in a per-thread table for its spans; nothing
     // of this crate's syntax is alive any more (reports carry byte offsets), so release it
     // before the thread takes the next crate.
@@ -81,26 +99,26 @@ pub fn analyze_on_current_thread(input: &CrateInput, options: &Options) -> Vec<F
     reports
 }
 
-/// [`analyze_on_current_thread`] for a caller that analyses the same crate again and again (the
-/// language server): files unchanged since the last call with the same `parsed` are not parsed
-/// again. The findings are those of [`analyze`]. Call it on one thread: trees kept on another
-/// thread, or before that thread's span table was released (an [`analyze_on_current_thread`]
-/// there does it), are parsed again.
+/// [`analyze_program_on_current_thread`] for a caller that analyses the same packages again
+/// and again (the language server): files unchanged since the last call with the same `parsed`
+/// are not parsed again. The findings are those of [`analyze_program`]. Call it on one thread:
+/// trees kept on another thread, or before that thread's span table was released (an
+/// [`analyze_on_current_thread`] there does it), are parsed again.
 pub fn analyze_reusing(
-    input: &CrateInput,
+    packages: &[CrateInput],
     options: &Options,
     parsed: &mut ParsedFiles,
 ) -> Vec<FileReport> {
     parsed.release_spans_if_due(false);
     let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let model = Model::build_reusing(input, options, parsed);
+        let model = Model::build_reusing(packages, options, parsed);
         let reports = lint_model(&model, options);
         model.keep_files(parsed);
         reports
     }));
     analysed.unwrap_or_else(|panic| {
         parsed.release_spans_if_due(true);
-        internal_error_reports(input, &panic_message(&*panic))
+        internal_error_reports(packages, &panic_message(&*panic))
     })
 }
 
@@ -113,10 +131,10 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
-fn internal_error_reports(input: &CrateInput, message: &str) -> Vec<FileReport> {
-    input
-        .files
+fn internal_error_reports(packages: &[CrateInput], message: &str) -> Vec<FileReport> {
+    packages
         .iter()
+        .flat_map(|input| &input.files)
         .filter(|f| f.report)
         .map(|f| {
             let source = parse::decode(&f.contents)
@@ -148,8 +166,8 @@ pub fn internal_error_diagnostic(message: &str) -> Diagnostic {
     .with_note("this is a bug in mcp-lint; the other crates were still analysed")
 }
 
-fn analyze_unguarded(input: &CrateInput, options: &Options) -> Vec<FileReport> {
-    lint_model(&Model::build(input, options), options)
+fn analyze_unguarded(packages: &[CrateInput], options: &Options) -> Vec<FileReport> {
+    lint_model(&Model::build(packages, options), options)
 }
 
 /// Every enabled lint over the model, suppressions applied: the reports of its files.

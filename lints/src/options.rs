@@ -95,6 +95,10 @@ pub struct Dependency {
     /// The key a renamed dependency has in the manifest (`mcp` for `mcp = { package = "rmcp" }`):
     /// the name its code uses. `None` when the key is the crate name.
     pub rename: Option<String>,
+    /// A path dependency's package directory (`path = ".."`), absolute and normalised by the
+    /// front end; `None` for registry and git dependencies. When a package of the same
+    /// analysis has that root, the two are resolved as one program.
+    pub path: Option<PathBuf>,
 }
 
 /// Facts from the crate's Cargo.toml.
@@ -109,10 +113,11 @@ pub struct Manifest {
     pub dependencies: Vec<Dependency>,
 }
 
-/// One crate: the unit a model is built for.
+/// One package: a model is built for it, or for it and the packages it depends on by path
+/// (see [`crate::program`]).
 #[derive(Clone, Debug, Default)]
 pub struct CrateInput {
-    /// Directory of the crate (for display only).
+    /// Directory of the package, absolute and normalised: what a dependency's `path` names.
     pub root: Option<PathBuf>,
     /// `None` for files analysed on their own, without a Cargo.toml.
     pub manifest: Option<Manifest>,

@@ -40,11 +40,17 @@ pub fn fix_mode(args: &CheckArgs) -> FixMode {
 
 /// Run `check`; problems of mcp-lint itself go to `err` as `error: …` lines.
 pub fn check(args: &CheckArgs, cwd: &Path, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    check_with(args, cwd, out, err, &lints::analyze_on_current_thread)
+    check_with(
+        args,
+        cwd,
+        out,
+        err,
+        &lints::analyze_program_on_current_thread,
+    )
 }
 
 /// [`check`] with the per-crate analysis passed in. Production always passes
-/// `lints::analyze_on_current_thread`; tests pass a closure that panics, to exercise the path
+/// `lints::analyze_program_on_current_thread`; tests pass a closure that panics, to exercise the path
 /// that turns a crashed crate into an `internal_error` finding without losing the other crates.
 #[doc(hidden)]
 pub fn check_with(

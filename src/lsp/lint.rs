@@ -54,7 +54,7 @@ pub struct Analyst {
     jobs: mpsc::Sender<Job>,
 }
 
-type Job = (CrateInput, Options, mpsc::Sender<Vec<FileReport>>);
+type Job = (Vec<CrateInput>, Options, mpsc::Sender<Vec<FileReport>>);
 
 impl Analyst {
     /// Start the thread; it ends when the `Analyst` is dropped.
@@ -65,8 +65,8 @@ impl Analyst {
             .stack_size(lints::ANALYSIS_STACK)
             .spawn(move || {
                 let mut parsed = ParsedFiles::default();
-                for (input, options, reply) in inbox {
-                    let _ = reply.send(lints::analyze_reusing(&input, &options, &mut parsed));
+                for (program, options, reply) in inbox {
+                    let _ = reply.send(lints::analyze_reusing(&program, &options, &mut parsed));
                 }
             });
         if let Err(e) = started {
@@ -76,14 +76,15 @@ impl Analyst {
         Analyst { jobs }
     }
 
-    /// Analyse one crate on the thread, reusing what it parsed before; like `lints::analyze`
-    /// when the thread is gone.
-    pub fn analyze(&self, input: &CrateInput, options: &Options) -> Vec<FileReport> {
+    /// Analyse one program (a crate, or packages that depend on each other by path) on the
+    /// thread, reusing what it parsed before; like `lints::analyze_program` when the thread is
+    /// gone.
+    pub fn analyze(&self, program: &[CrateInput], options: &Options) -> Vec<FileReport> {
         let (reply, answer) = mpsc::channel();
-        let sent = self.jobs.send((input.clone(), options.clone(), reply));
+        let sent = self.jobs.send((program.to_vec(), options.clone(), reply));
         match sent.ok().and_then(|()| answer.recv().ok()) {
             Some(reports) => reports,
-            None => lints::analyze(input, options),
+            None => lints::analyze_program(program, options),
         }
     }
 }

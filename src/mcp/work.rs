@@ -281,6 +281,7 @@ fn analyze_source(
                 name: "rmcp".to_string(),
                 version: Some(version.trim().to_string()),
                 rename: None,
+                path: None,
             }],
         }),
         files: vec![SourceInput {

@@ -1,5 +1,6 @@
 //! Cargo.toml: which directories are package roots, and the facts the analysis needs
-//! (package name, dependencies with `workspace = true` resolved against the workspace root).
+//! (package name, dependencies with `workspace = true` resolved against the workspace root,
+//! path dependencies' directories).
 //!
 //! Every Cargo.toml is read at most once per run; a broken one is reported once (exit 2) and
 //! treated as a package root without facts, so its files are still linted.
@@ -138,9 +139,10 @@ impl Manifests {
             .map(str::to_string);
         let workspace = self.workspace_root(package_dir);
         let package_version = package_version(&table, workspace.as_ref().map(|(_, t)| &**t));
-        let workspace_deps = workspace
-            .as_ref()
-            .and_then(|(_, t)| t.get("workspace")?.get("dependencies")?.as_table());
+        let workspace_deps = workspace.as_ref().and_then(|(dir, t)| {
+            let deps = t.get("workspace")?.get("dependencies")?.as_table()?;
+            Some((dir.as_path(), deps))
+        });
         let lock_dir = workspace
             .as_ref()
             .map_or(package_dir, |(dir, _)| dir.as_path());
@@ -150,7 +152,7 @@ impl Manifests {
         let mut seen = HashSet::new();
         for deps in dependency_tables(&table) {
             for (key, spec) in deps {
-                if let Some(mut dep) = dependency(key, spec, workspace_deps) {
+                if let Some(mut dep) = dependency(key, spec, package_dir, workspace_deps) {
                     if let Some(pinned) = locked_version(&locked, &dep) {
                         dep.version = Some(format!("={pinned}"));
                     }
@@ -265,25 +267,34 @@ fn dependency_tables(manifest: &Table) -> Vec<&Table> {
     tables
 }
 
-/// One dependency entry: `name = "1"`, `name = { version, package }`, or `workspace = true`
-/// (the key stays the member's; `package` and `version` come from the workspace's entry).
-fn dependency(key: &str, spec: &Value, workspace_deps: Option<&Table>) -> Option<Dependency> {
+/// One dependency entry: `name = "1"`, `name = { version, package, path }`, or
+/// `workspace = true` (the key stays the member's; `package`, `version` and `path` come from
+/// the workspace's entry, its `path` relative to the workspace root).
+fn dependency(
+    key: &str,
+    spec: &Value,
+    package_dir: &Path,
+    workspace_deps: Option<(&Path, &Table)>,
+) -> Option<Dependency> {
     let inherits = spec
         .get("workspace")
         .and_then(Value::as_bool)
         .unwrap_or(false);
     if inherits {
         // Unresolvable inheritance still names the crate: rmcp's presence matters on its own.
-        return Some(match workspace_deps.and_then(|w| w.get(key)) {
-            Some(ws_spec) => plain_dependency(key, ws_spec),
-            None => Dependency {
-                name: key.to_string(),
-                version: None,
-                rename: None,
+        return Some(
+            match workspace_deps.and_then(|(dir, w)| Some((dir, w.get(key)?))) {
+                Some((dir, ws_spec)) => plain_dependency(key, ws_spec, dir),
+                None => Dependency {
+                    name: key.to_string(),
+                    version: None,
+                    rename: None,
+                    path: None,
+                },
             },
-        });
+        );
     }
-    Some(plain_dependency(key, spec))
+    Some(plain_dependency(key, spec, package_dir))
 }
 
 /// `[package] version`, or the workspace's `[workspace.package] version` when inherited
@@ -325,12 +336,14 @@ fn locked_version<'l>(locked: &'l Locked, dep: &Dependency) -> Option<&'l str> {
     }
 }
 
-fn plain_dependency(key: &str, spec: &Value) -> Dependency {
+/// A dependency as written; a `path` is read from `base`, the manifest's directory.
+fn plain_dependency(key: &str, spec: &Value, base: &Path) -> Dependency {
     match spec {
         Value::String(version) => Dependency {
             name: key.to_string(),
             version: Some(version.clone()),
             rename: None,
+            path: None,
         },
         _ => {
             let package = spec.get("package").and_then(Value::as_str);
@@ -341,6 +354,10 @@ fn plain_dependency(key: &str, spec: &Value) -> Dependency {
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 rename: package.filter(|p| *p != key).map(|_| key.to_string()),
+                path: spec
+                    .get("path")
+                    .and_then(Value::as_str)
+                    .map(|p| crate::workspace::paths::normalize(&base.join(p))),
             }
         }
     }
@@ -356,6 +373,7 @@ mod tests {
             name: name.into(),
             version: version.map(Into::into),
             rename: None,
+            path: None,
         }
     }
 
@@ -381,6 +399,7 @@ version = "2.3.7"
 rmcp = { version = "0.8", features = ["server"] }
 serde = "1"
 sdk = { package = "pmcp", version = "1.4" }
+helpers = { path = "crates/helpers" }
 "#,
         );
         write(
@@ -394,6 +413,8 @@ rmcp.workspace = true
 mcp = { package = "rust-mcp-sdk", version = "=0.5.1" }
 local = { path = "../local" }
 sdk.workspace = true
+helpers.workspace = true
+util = { package = "my-util", path = "./../crates/util/" }
 [dev-dependencies]
 serde = { workspace = true }
 client = { package = "rmcp", version = "0.9" }
@@ -415,8 +436,20 @@ rmcp_win = { package = "rmcp", version = "0.8" }
             deps,
             vec![
                 dep("cc", Some("1.0")),
+                Dependency {
+                    path: Some(root.join("crates/helpers")),
+                    ..dep("helpers", None)
+                },
                 dep("libc", Some("0.2")),
-                dep("local", None),
+                Dependency {
+                    path: Some(root.join("local")),
+                    ..dep("local", None)
+                },
+                Dependency {
+                    rename: Some("util".into()),
+                    path: Some(root.join("crates/util")),
+                    ..dep("my-util", None)
+                },
                 renamed("sdk", "pmcp", "1.4"),
                 dep("rmcp", Some("0.8")),
                 renamed("client", "rmcp", "0.9"),

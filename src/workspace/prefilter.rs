@@ -262,6 +262,7 @@ mod tests {
                     name: d.to_string(),
                     version: Some("1".into()),
                     rename: None,
+                    path: None,
                 })
                 .collect(),
         }

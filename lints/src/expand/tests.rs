@@ -13,6 +13,7 @@ fn with_crate<R>(file: &syn::File, f: impl FnOnce(&DefMap<'_>) -> R) -> R {
         files: &entries,
         package_name: Some("srv"),
         dependencies: Vec::new(),
+        linked: Vec::new(),
     });
     f(&defs)
 }

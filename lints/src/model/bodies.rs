@@ -46,17 +46,20 @@ pub struct BodyInfo<'a> {
     pub in_sdk_library: bool,
 }
 
-/// Turn every fn of the index into a body, with what the dialect says about it.
-pub fn fn_bodies<'a, 'd>(
-    index: &Index<'a>,
+/// Turn every fn into a body, with what the dialect says about it (reading the index of the
+/// fn's own package).
+pub fn fn_bodies<'a, 'd, 'i>(
+    fns: &[&FnItem<'a>],
+    index_of: &dyn Fn(FileId) -> &'i Index<'a>,
     defs: &DefMap<'a>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
     in_sdk_library: &dyn Fn(FileId) -> bool,
     include_tests: bool,
-) -> Vec<BodyInfo<'a>> {
-    index
-        .fns
-        .iter()
+) -> Vec<BodyInfo<'a>>
+where
+    'a: 'i,
+{
+    fns.iter()
         .enumerate()
         .map(|(i, f)| {
             let dialect = dialect_of(f.file);
@@ -71,7 +74,7 @@ pub fn fn_bodies<'a, 'd>(
                 kind,
                 is_test: f.is_test && !include_tests,
                 returns: dialect.map_or(ReturnFacts::UNKNOWN, |d| {
-                    d.return_facts(kind, &f.sig.output, index)
+                    d.return_facts(kind, &f.sig.output, index_of(f.file))
                 }),
                 code: BodyCode::Block(f.block),
                 // The SDK's own conversions are its dialect's knowledge, not the crate's.

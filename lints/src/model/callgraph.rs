@@ -276,7 +276,18 @@ impl<'a> Resolver<'_, 'a> {
         if COMMON_METHODS.contains(&method) {
             return Target::Unknown;
         }
-        match self.types.methods_named(method) {
+        // By name only within the caller's own package: another package's method is reached
+        // through a receiver whose type says so.
+        let package = |module| self.defs.module(module).package;
+        let own = self.scope.map(|s| package(s.module));
+        let named: Vec<FnKey> = self
+            .types
+            .methods_named(method)
+            .iter()
+            .copied()
+            .filter(|k| self.defs.fn_scope_at(*k).map(|s| package(s.module)) == own)
+            .collect();
+        match named.as_slice() {
             [] => Target::NotCrateFn,
             [one] => Target::Fn(*one),
             many => Target::Candidates(many.to_vec()),

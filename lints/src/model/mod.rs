@@ -1,7 +1,10 @@
-//! The semantic model of one crate, built once by [`Model::build`] in named phases: parse →
+//! The semantic model of one package, or of packages that depend on each other by path (one
+//! program, see [`crate::program`]), built once by [`Model::build`] in named phases: parse →
 //! index and resolve names → syntactic types → SDK dialects → bodies → walk each body into
 //! facts → call graph → per-fn summaries → tool context (reach) → the sites' final context.
-//! Lints only read it.
+//! Lints only read it. In a program every package keeps its own manifest, dependency names,
+//! index (its `type` aliases and consts) and SDK dialects; names, the call graph, summaries and
+//! tool context are the program's.
 //!
 //! Modules, in the order data flows (each imports only those before it):
 //! [`ids`] · [`site`] (data only) · [`bodies`] · [`callgraph`] (call resolution and the
@@ -25,12 +28,12 @@ use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use crate::expand::Expander;
-use crate::index::Index;
+use crate::index::{FnItem, Index};
 use crate::macro_args::MacroArgs;
 use crate::options::{CrateInput, Options};
 use crate::parse;
 use crate::resolve::crates::ExternCrates;
-use crate::resolve::{DefMap, PackageFiles};
+use crate::resolve::{DefMap, PackageFile, PackageFiles};
 use crate::sdk::{self, Dialect, ErrChannel};
 use crate::source::{FileRole, SourceFile, Span};
 use crate::syntax::{result_error_name, type_name, unwrap_future, BlockExtents};
@@ -67,16 +70,18 @@ pub struct ContextPanic {
 
 pub struct Model {
     pub files: Vec<ModelFile>,
-    /// The SDK dialects the crate uses (empty when it is not an MCP server we understand),
-    /// the one its manifest names first.
+    /// The SDK dialects the packages use (empty when none is an MCP server we understand):
+    /// per package, the one its manifest names first.
     pub dialects: Vec<Box<dyn Dialect>>,
-    /// Which dialect each file speaks (by its imports, else the crate's first).
+    /// Which dialect each file speaks (by its imports, else its package's first).
     pub file_dialect: Vec<Option<usize>>,
     pub sites: Vec<ErrorSite>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<ContextPanic>,
-    /// The crate's dependencies by the names its code uses for them.
-    pub crates: ExternCrates,
+    /// Per package, its dependencies by the names its code uses for them.
+    crates: Vec<ExternCrates>,
+    /// The package of each file (an index into the inputs).
+    file_package: Vec<usize>,
     /// Fn name → whether each fn of that name is declared to return a `Result` (on first use).
     fn_returns_result: OnceLock<HashMap<String, Vec<bool>>>,
     /// The block extents of each fn body a fix searched, by the body's address (fixes search
@@ -175,22 +180,42 @@ impl ParsedFiles {
 }
 
 impl Model {
-    pub fn build(input: &CrateInput, options: &Options) -> Model {
-        Model::build_reusing(input, options, &mut ParsedFiles::default())
+    /// The model of `packages`, analysed as one program: the path dependencies between them
+    /// resolve into each other ([`crate::program::links`]).
+    pub fn build(packages: &[CrateInput], options: &Options) -> Model {
+        Model::build_reusing(packages, options, &mut ParsedFiles::default())
     }
 
     /// [`Model::build`], taking the files `parsed` kept unchanged instead of parsing them; give
     /// them back with [`Model::keep_files`].
-    pub fn build_reusing(input: &CrateInput, options: &Options, parsed: &mut ParsedFiles) -> Model {
+    pub fn build_reusing(
+        packages: &[CrateInput],
+        options: &Options,
+        parsed: &mut ParsedFiles,
+    ) -> Model {
         // Phase: parse (what changed).
         parsed.forget_if_stale();
-        let files: Vec<ModelFile> = input
-            .files
+        let mut files = Vec::new();
+        let mut file_package = Vec::new();
+        for (p, input) in packages.iter().enumerate() {
+            files.extend(
+                input
+                    .files
+                    .iter()
+                    .map(|f| parsed.take(f).unwrap_or_else(|| parse_one(f))),
+            );
+            file_package.resize(files.len(), p);
+        }
+        let crates: Vec<ExternCrates> = packages
             .iter()
-            .map(|f| parsed.take(f).unwrap_or_else(|| parse_one(f)))
+            .map(|input| ExternCrates::of(input.manifest.as_ref()))
             .collect();
-        let crates = ExternCrates::of(input.manifest.as_ref());
-        let analysis = analyse(&files, input, &crates, options);
+        let program = Program {
+            packages,
+            crates: &crates,
+            file_package: &file_package,
+        };
+        let analysis = analyse(&files, &program, options);
         Model {
             files,
             dialects: analysis.dialects,
@@ -199,20 +224,38 @@ impl Model {
             codes: analysis.codes,
             panics: analysis.panics,
             crates,
+            file_package,
             fn_returns_result: OnceLock::new(),
             block_extents: RefCell::default(),
         }
     }
+
+    /// The dependencies of a file's package, by the names its code uses for them.
+    pub fn crates_of(&self, file: FileId) -> &ExternCrates {
+        &self.crates[self.file_package[file.0]]
+    }
 }
 
-/// Every phase after parsing. Nothing but the parse-failure findings when the crate is not an
+/// The packages a model is built for, and which one each file is of.
+struct Program<'p> {
+    packages: &'p [CrateInput],
+    crates: &'p [ExternCrates],
+    file_package: &'p [usize],
+}
+
+impl Program<'_> {
+    fn package_of(&self, file: FileId) -> usize {
+        self.file_package[file.0]
+    }
+
+    fn input_of(&self, file: FileId) -> &CrateInput {
+        &self.packages[self.package_of(file)]
+    }
+}
+
+/// Every phase after parsing. Nothing but the parse-failure findings when no package is an
 /// MCP server we understand.
-fn analyse(
-    files: &[ModelFile],
-    input: &CrateInput,
-    crates: &ExternCrates,
-    options: &Options,
-) -> Analysis {
+fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Analysis {
     let parsed: Vec<(FileId, &syn::File, bool)> = files
         .iter()
         .enumerate()
@@ -221,33 +264,71 @@ fn analyse(
             f.syntax.as_ref().map(|s| (FileId(i), s, test))
         })
         .collect();
-    // Phase: index and resolve names.
-    let mut index = Index::build(&parsed);
-    // The SDK tables compare import paths by crate name (`mcp::` may be rmcp's).
-    crates.canonical_imports(&mut index.imports);
-    let own_sdk = sdk::own_sdk(input.manifest.as_ref()).is_some();
-    let defs = resolve_names(files, input, crates, &parsed, own_sdk);
+    // Phase: index and resolve names. Each package has its index: its names mean what they
+    // mean there.
+    let indexes: Vec<Index> = (0..program.packages.len())
+        .map(|p| {
+            let files: Vec<(FileId, &syn::File, bool)> = parsed
+                .iter()
+                .filter(|(f, ..)| program.package_of(*f) == p)
+                .copied()
+                .collect();
+            let mut index = Index::build(&files);
+            // The SDK tables compare import paths by crate name (`mcp::` may be rmcp's).
+            program.crates[p].canonical_imports(&mut index.imports);
+            index
+        })
+        .collect();
+    let index_of = |file: FileId| &indexes[program.package_of(file)];
+    let fns: Vec<&FnItem> = indexes.iter().flat_map(|i| &i.fns).collect();
+    let own_sdk: Vec<bool> = program
+        .packages
+        .iter()
+        .map(|input| sdk::own_sdk(input.manifest.as_ref()).is_some())
+        .collect();
+    let defs = resolve_names(files, program, &parsed, &own_sdk);
     // Phase: syntactic types.
     let types = Types::build(&defs);
     let expander = Expander::new(&defs);
-    // Phase: SDK dialects.
-    let dialects = detect_dialects(files, input, crates, &index);
+    // Phase: SDK dialects, per package.
+    let mut dialects = Vec::new();
+    let mut file_dialect = vec![None; files.len()];
+    for (p, index) in indexes.iter().enumerate() {
+        let found = detect_dialects(files, program, p, index);
+        if found.is_empty() {
+            continue;
+        }
+        for (i, d) in file_dialects(files.len(), index, &found)
+            .into_iter()
+            .enumerate()
+        {
+            if program.file_package[i] == p {
+                file_dialect[i] = d.map(|d| d + dialects.len());
+            }
+        }
+        dialects.extend(found);
+    }
     if dialects.is_empty() {
         return Analysis::default();
     }
-    let file_dialect = file_dialects(files.len(), &index, &dialects);
+    // A package of no SDK of its own (a helpers library the servers share) is walked as the
+    // program's first server speaks: its errors and panics are what its callers get.
+    for d in file_dialect.iter_mut().filter(|d| d.is_none()) {
+        *d = Some(0);
+    }
     let dialect_of = |file: FileId| file_dialect[file.0].map(|i| &*dialects[i]);
-    let library = sdk_library_files(files, input, &defs, own_sdk);
+    let library = sdk_library_files(files, program, &defs, &own_sdk);
     let in_sdk_library = |file: FileId| library[file.0];
     // Phase: bodies.
     let mut bodies = bodies::fn_bodies(
-        &index,
+        &fns,
+        &index_of,
         &defs,
         &dialect_of,
         &in_sdk_library,
         options.include_tests,
     );
-    for (body, f) in bodies.iter_mut().zip(&index.fns) {
+    for (body, f) in bodies.iter_mut().zip(&fns) {
         if body.is_from_impl {
             body.from_source_type = Some(bodies::from_source_type(body, f, &defs));
         }
@@ -255,8 +336,8 @@ fn analyse(
     let first_const = bodies.len();
     bodies.extend(bodies::const_bodies(&parsed, first_const, &in_sdk_library));
     // Phase: walk every body into facts.
-    let calls = crate_calls(&index, &defs, &types, &expander, &dialect_of);
-    let walked = walk_bodies(files, &mut bodies, &dialect_of, &index, &calls, options);
+    let calls = crate_calls(&fns, &index_of, &defs, &types, &expander, &dialect_of);
+    let walked = walk_bodies(files, &mut bodies, &dialect_of, &index_of, &calls, options);
     // Phase: call graph.
     let graph = CallGraph::build(&bodies, &walked.edges);
     // Phase: per-fn summaries.
@@ -344,47 +425,109 @@ fn analyse(
     }
 }
 
-/// A file's path relative to the package root (paths are under it, or already relative to
-/// it); `None` without a package root.
+/// A file's path relative to its package root; `None` without a package root. Paths are under
+/// the root, or shown relative to it or to a directory above it (`server/src/lib.rs` of
+/// `/ws/server` linted from `/ws`, `../server/src/lib.rs` from `/ws/helpers`): the longest
+/// tail of the root they start with (after any `..`) is dropped
+/// when what remains is a package's (`src/..`, `tests/..`, `benches/..`, `examples/..`,
+/// `build.rs`).
 fn package_relative(path: &std::path::Path, input: &CrateInput) -> Option<PathBuf> {
     let root = input.root.as_ref()?;
-    match path.strip_prefix(root) {
-        Ok(p) => Some(p.to_path_buf()),
-        Err(_) => path.is_relative().then(|| path.to_path_buf()),
+    if let Ok(p) = path.strip_prefix(root) {
+        return Some(p.to_path_buf());
     }
-}
-
-/// The crate's module tree and names, resolved. In an SDK's own package the library's name
-/// (`pmcp::Error` in an example) stays the SDK's: the dialect knows what its paths build, and
-/// the library's implementation of them is not walked into as crate helpers.
-fn resolve_names<'a>(
-    files: &[ModelFile],
-    input: &CrateInput,
-    crates: &ExternCrates,
-    parsed: &[(FileId, &'a syn::File, bool)],
-    own_sdk: bool,
-) -> DefMap<'a> {
-    let package: Vec<(FileId, Option<PathBuf>, &syn::File, bool)> = parsed
-        .iter()
-        .map(|(id, syntax, test)| {
-            let relative = package_relative(&files[id.0].path, input);
-            (*id, relative, *syntax, *test)
+    if !path.is_relative() {
+        return None;
+    }
+    let names: Vec<&std::ffi::OsStr> = root
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(n) => Some(n),
+            _ => None,
         })
         .collect();
-    let package_name = input
-        .manifest
-        .as_ref()
-        .and_then(|m| m.package_name.as_deref());
-    let mut dependencies = crates.pairs();
-    if let (true, Some(name)) = (own_sdk, package_name) {
-        let lib = name.replace('-', "_");
-        dependencies.push((lib.clone(), lib));
+    let in_package = |rest: &std::path::Path| {
+        let first = rest
+            .components()
+            .next()
+            .and_then(|c| c.as_os_str().to_str());
+        matches!(first, Some("src" | "tests" | "benches" | "examples"))
+            || rest == std::path::Path::new("build.rs")
+    };
+    // Shown from a sibling directory: `../helpers/src/lib.rs`.
+    let shown: PathBuf = path
+        .components()
+        .skip_while(|c| {
+            matches!(
+                c,
+                std::path::Component::ParentDir | std::path::Component::CurDir
+            )
+        })
+        .collect();
+    for k in (1..=names.len()).rev() {
+        let tail: PathBuf = names[names.len() - k..].iter().collect();
+        if let Ok(rest) = shown.strip_prefix(&tail) {
+            if in_package(rest) {
+                return Some(rest.to_path_buf());
+            }
+        }
     }
-    DefMap::build(&PackageFiles {
-        files: &package,
-        package_name,
-        dependencies,
-    })
+    Some(path.to_path_buf())
+}
+
+/// The packages' module trees and names, resolved together: a package's path dependencies on
+/// the others resolve into them. In an SDK's own package the library's name (`pmcp::Error` in
+/// an example) stays the SDK's: the dialect knows what its paths build, and the library's
+/// implementation of them is not walked into as crate helpers.
+fn resolve_names<'a>(
+    files: &[ModelFile],
+    program: &Program<'_>,
+    parsed: &[(FileId, &'a syn::File, bool)],
+    own_sdk: &[bool],
+) -> DefMap<'a> {
+    let refs: Vec<crate::program::PackageRef<'_>> = program
+        .packages
+        .iter()
+        .map(|input| (input.root.as_deref(), input.manifest.as_ref()))
+        .collect();
+    let links = crate::program::links(&refs);
+    let per_package: Vec<Vec<PackageFile<'a>>> = (0..program.packages.len())
+        .map(|p| {
+            parsed
+                .iter()
+                .filter(|(id, ..)| program.package_of(*id) == p)
+                .map(|(id, syntax, test)| {
+                    let relative = package_relative(&files[id.0].path, program.input_of(*id));
+                    (*id, relative, *syntax, *test)
+                })
+                .collect()
+        })
+        .collect();
+    let packages: Vec<PackageFiles<'a, '_>> = program
+        .packages
+        .iter()
+        .zip(&per_package)
+        .zip(links)
+        .enumerate()
+        .map(|(p, ((input, files), linked))| {
+            let package_name = input
+                .manifest
+                .as_ref()
+                .and_then(|m| m.package_name.as_deref());
+            let mut dependencies = program.crates[p].pairs();
+            if let (true, Some(name)) = (own_sdk[p], package_name) {
+                let lib = name.replace('-', "_");
+                dependencies.push((lib.clone(), lib));
+            }
+            PackageFiles {
+                files,
+                package_name,
+                dependencies,
+                linked,
+            }
+        })
+        .collect();
+    DefMap::build_program(&packages)
 }
 
 /// Per file: whether it is the library code of an SDK's own package (its `src/` lib target, and
@@ -392,14 +535,14 @@ fn resolve_names<'a>(
 /// there, code rules do. Its examples, tests, benches and binaries are servers like any other.
 fn sdk_library_files(
     files: &[ModelFile],
-    input: &CrateInput,
+    program: &Program<'_>,
     defs: &DefMap<'_>,
-    own_sdk: bool,
+    own_sdk: &[bool],
 ) -> Vec<bool> {
     (0..files.len())
         .map(|i| {
             let file = FileId(i);
-            if !own_sdk {
+            if !own_sdk[program.package_of(file)] {
                 return false;
             }
             if defs.is_library_file(file) {
@@ -410,17 +553,7 @@ fn sdk_library_files(
             let orphan = defs
                 .file_module(file)
                 .is_some_and(|m| defs.module(defs.module(m).root).file == file);
-            // A path shown from the parent directory (`pmcp/src/lib.rs`) is read from the
-            // package's own.
-            let relative = package_relative(&files[i].path, input).map(|p| {
-                match input.root.as_ref().and_then(|r| r.file_name()) {
-                    Some(dir) => p
-                        .strip_prefix(dir)
-                        .map(std::path::Path::to_path_buf)
-                        .unwrap_or(p),
-                    None => p,
-                }
-            });
+            let relative = package_relative(&files[i].path, program.input_of(file));
             let parts: Vec<String> = relative
                 .iter()
                 .flat_map(|p| p.components())
@@ -432,20 +565,23 @@ fn sdk_library_files(
         .collect()
 }
 
-/// The SDK dialects the crate uses, by its manifest and its text.
+/// The SDK dialects package `p` uses, by its manifest and its text.
 fn detect_dialects(
     files: &[ModelFile],
-    input: &CrateInput,
-    crates: &ExternCrates,
+    program: &Program<'_>,
+    p: usize,
     index: &Index<'_>,
 ) -> Vec<Box<dyn Dialect>> {
     let texts: Vec<&str> = files
         .iter()
-        .filter_map(|f| f.source.as_ref().map(|s| s.text.as_str()))
+        .enumerate()
+        .filter(|(i, _)| program.file_package[*i] == p)
+        .filter_map(|(_, f)| f.source.as_ref().map(|s| s.text.as_str()))
         .collect();
+    let crates = &program.crates[p];
     // `rmcp::` as the code spells it (`mcp::` when renamed; nothing when `rmcp` is another
     // crate's key).
-    sdk::detect_all(input.manifest.as_ref(), index, |needle| {
+    sdk::detect_all(program.packages[p].manifest.as_ref(), index, |needle| {
         let spellings = crates.spellings(needle);
         texts
             .iter()
@@ -453,7 +589,7 @@ fn detect_dialects(
     })
 }
 
-/// Which dialect each file speaks: the one its imports claim, else the crate's first.
+/// Which dialect each file speaks: the one its imports claim, else the package's first.
 fn file_dialects(
     files: usize,
     index: &Index<'_>,
@@ -474,22 +610,27 @@ fn file_dialects(
 
 /// What every body's walk shares: the resolver's tables, each fn's body and what its signature
 /// says.
-fn crate_calls<'r, 'a, 'd>(
-    index: &Index<'a>,
+fn crate_calls<'r, 'a, 'd, 'i>(
+    fns: &[&FnItem<'a>],
+    index_of: &dyn Fn(FileId) -> &'i Index<'a>,
     defs: &'r DefMap<'a>,
     types: &'r Types<'a>,
     expander: &'a Expander<'a>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
-) -> CrateCalls<'r, 'a> {
-    let facts: Vec<FnFacts> = index
-        .fns
+) -> CrateCalls<'r, 'a>
+where
+    'a: 'i,
+{
+    let facts: Vec<FnFacts> = fns
         .iter()
         .map(|f| {
             let Some(dialect) = dialect_of(f.file) else {
                 return FnFacts::default();
             };
             FnFacts {
-                protocol: dialect.return_facts(None, &f.sig.output, index).err
+                protocol: dialect
+                    .return_facts(None, &f.sig.output, index_of(f.file))
+                    .err
                     == ErrChannel::Protocol,
                 tool_error: matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
                     if result_error_name(unwrap_future(ty))
@@ -497,8 +638,7 @@ fn crate_calls<'r, 'a, 'd>(
             }
         })
         .collect();
-    let body_of: HashMap<FnKey, BodyId> = index
-        .fns
+    let body_of: HashMap<FnKey, BodyId> = fns
         .iter()
         .enumerate()
         .map(|(i, f)| (f.sig as *const syn::Signature, BodyId(i)))
@@ -513,14 +653,17 @@ fn crate_calls<'r, 'a, 'd>(
 }
 
 /// Walk every body once; closures registered as tools become bodies and are walked too.
-fn walk_bodies<'a, 'd>(
+fn walk_bodies<'a, 'd, 'i>(
     files: &'a [ModelFile],
     bodies: &mut Vec<BodyInfo<'a>>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
-    index: &Index<'a>,
+    index_of: &dyn Fn(FileId) -> &'i Index<'a>,
     calls: &CrateCalls<'_, 'a>,
     options: &Options,
-) -> Walked {
+) -> Walked
+where
+    'a: 'i,
+{
     let mut walked = Walked::default();
     let mut next = 0;
     while next < bodies.len() {
@@ -534,7 +677,7 @@ fn walk_bodies<'a, 'd>(
         };
         let walker = Walker::new(
             dialect,
-            index,
+            index_of(body.file),
             &source,
             body,
             calls,

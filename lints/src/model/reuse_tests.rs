@@ -34,6 +34,7 @@ fn input(files: &[(&str, &str)]) -> CrateInput {
                 name: "rmcp".into(),
                 version: Some("1.8".into()),
                 rename: None,
+                path: None,
             }],
         }),
         files: files
@@ -113,7 +114,11 @@ fn reusing_parsed_files_finds_what_a_cold_analysis_finds_after_each_edit() {
             let unchanged = files.iter().filter(|f| before.contains(f)).count();
             let texts: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
             let crate_input = input(&texts);
-            let reused = shown(&analyze_reusing(&crate_input, &options, &mut parsed));
+            let reused = shown(&analyze_reusing(
+                std::slice::from_ref(&crate_input),
+                &options,
+                &mut parsed,
+            ));
             assert_eq!(parsed.reused(), unchanged, "{what}: files not parsed again");
             // Cold on a thread of its own: this thread's span table stays as the reuse needs it.
             let cold = shown(&analyze(&crate_input, &options));
@@ -126,7 +131,11 @@ fn reusing_parsed_files_finds_what_a_cold_analysis_finds_after_each_edit() {
         let texts: Vec<(&str, &str)> = before.iter().map(|(p, t)| (*p, t.as_str())).collect();
         let crate_input = input(&texts);
         let cold = shown(&analyze_on_current_thread(&crate_input, &options));
-        let reused = shown(&analyze_reusing(&crate_input, &options, &mut parsed));
+        let reused = shown(&analyze_reusing(
+            std::slice::from_ref(&crate_input),
+            &options,
+            &mut parsed,
+        ));
         assert_eq!(
             parsed.reused(),
             0,

@@ -126,6 +126,7 @@ mod tests {
                     name: name.to_string(),
                     version: None,
                     rename: rename.map(str::to_string),
+                    path: None,
                 })
                 .collect(),
         };

@@ -4,6 +4,11 @@
 //! (renames, nested groups, globs that explicit and local items shadow, `pub use` re-exports,
 //! `self`/`super`/`crate`/`::` paths, `extern crate .. as ..`). A path then resolves to one
 //! definition, or to nothing: never to every item that happens to share its last name.
+//!
+//! Several packages are resolved together when they depend on each other by path (the
+//! workspace as one program, [`DefMap::build_program`]): a dependency's name then stands for
+//! its library's root module, so `helpers::net::fetch` is the fn in that package, reached
+//! through its `pub` items and `pub use` re-exports, never through its private ones.
 
 pub mod crates;
 pub mod layout;
@@ -134,6 +139,8 @@ impl Scope {
 #[derive(Clone, Debug)]
 pub struct ModuleData {
     pub root: ModuleId,
+    /// The package it belongs to: an index into the packages [`DefMap::build_program`] got.
+    pub package: usize,
     pub parent: Option<ModuleId>,
     pub name: String,
     pub file: FileId,
@@ -203,10 +210,8 @@ pub struct DefMap<'a> {
     file_modules: HashMap<FileId, ModuleId>,
     /// Each fn's scope, by the address of its signature (stable: the syntax trees outlive us).
     fn_scopes: HashMap<*const syn::Signature, FnScope>,
-    /// Names of other crates usable as a path's first segment: manifest dependencies, the
-    /// package's library (for its other roots), std/core/alloc.
-    extern_names: HashMap<String, Vec<String>>,
-    lib: Option<(String, ModuleId)>,
+    /// Per package: the names of other crates its paths can start with.
+    packages: Vec<PackageScope>,
     /// `use m::Name` where module `m` has no `Name` in the source (a macro generates it): the
     /// importing module and name → `m`, where the macro's own names resolve.
     dangling: HashMap<(ModuleId, String), ModuleId>,
@@ -214,19 +219,96 @@ pub struct DefMap<'a> {
     pub macro_rules: macros::TextualMacros,
 }
 
+/// A parsed file of a package: its id, its package-relative path (`None` outside the
+/// package), its syntax, and whether it is test code.
+pub type PackageFile<'a> = (FileId, Option<PathBuf>, &'a syn::File, bool);
+
 /// The files of one package, as the resolver reads them.
 pub struct PackageFiles<'a, 'p> {
-    /// Each parsed file with its package-relative path (`None` outside the package).
-    pub files: &'p [(FileId, Option<PathBuf>, &'a syn::File, bool)],
+    pub files: &'p [PackageFile<'a>],
     pub package_name: Option<&'p str>,
     /// Dependencies by the name code uses for them → their crate name (`package = ..` renames).
     pub dependencies: Vec<(String, String)>,
+    /// Dependencies resolved with this package (path dependencies in the same program): the
+    /// name code uses for one → its index among the packages [`DefMap::build_program`] gets.
+    pub linked: Vec<(String, usize)>,
+}
+
+/// The names of other crates a package's paths can start with.
+#[derive(Default)]
+struct PackageScope {
+    /// Manifest dependencies and std/core/alloc, by the name code uses → their crate's path.
+    extern_names: HashMap<String, Vec<String>>,
+    /// The package's library, by its crate name (the package's other roots use it).
+    lib: Option<(String, ModuleId)>,
+    /// Dependencies resolved into another package of the program → that package.
+    linked: HashMap<String, usize>,
 }
 
 const STD_CRATES: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
 
+impl PackageScope {
+    fn of(package: &PackageFiles<'_, '_>) -> PackageScope {
+        let mut extern_names: HashMap<String, Vec<String>> = STD_CRATES
+            .iter()
+            .map(|s| (s.to_string(), vec![s.to_string()]))
+            .collect();
+        for (code_name, crate_name) in &package.dependencies {
+            extern_names.insert(
+                code_name.replace('-', "_"),
+                vec![crate_name.replace('-', "_")],
+            );
+        }
+        let linked = package
+            .linked
+            .iter()
+            .map(|(code_name, p)| (code_name.replace('-', "_"), *p))
+            .collect();
+        PackageScope {
+            extern_names,
+            lib: None,
+            linked,
+        }
+    }
+}
+
 impl<'a> DefMap<'a> {
+    /// The names of one package.
     pub fn build(package: &PackageFiles<'a, '_>) -> DefMap<'a> {
+        DefMap::build_program(std::slice::from_ref(package))
+    }
+
+    /// The names of packages resolved together: each package's `linked` dependencies resolve
+    /// into the library of the package they name; everything else stays per package.
+    pub fn build_program(packages: &[PackageFiles<'a, '_>]) -> DefMap<'a> {
+        let mut map = DefMap {
+            modules: Vec::new(),
+            items: Vec::new(),
+            impls: Vec::new(),
+            file_modules: HashMap::new(),
+            fn_scopes: HashMap::new(),
+            packages: Vec::new(),
+            dangling: HashMap::new(),
+            macro_rules: macros::TextualMacros::default(),
+        };
+        let mut imports = Vec::new();
+        for (index, package) in packages.iter().enumerate() {
+            map.packages.push(PackageScope::of(package));
+            map.collect_package(index, package, &mut imports);
+        }
+        map.resolve_imports(&mut imports);
+        map.macro_rules = macros::TextualMacros::build(&map);
+        map
+    }
+
+    /// One package's module trees, items, impls and imports (resolved later, with every
+    /// package's).
+    fn collect_package(
+        &mut self,
+        index: usize,
+        package: &PackageFiles<'a, '_>,
+        imports: &mut Vec<Import>,
+    ) {
         let paths: Vec<(FileId, Option<PathBuf>)> = package
             .files
             .iter()
@@ -238,27 +320,6 @@ impl<'a> DefMap<'a> {
             .iter()
             .map(|(f, _, s, t)| (*f, (*s, *t)))
             .collect();
-        let mut map = DefMap {
-            modules: Vec::new(),
-            items: Vec::new(),
-            impls: Vec::new(),
-            file_modules: HashMap::new(),
-            fn_scopes: HashMap::new(),
-            extern_names: HashMap::new(),
-            lib: None,
-            dangling: HashMap::new(),
-            macro_rules: macros::TextualMacros::default(),
-        };
-        for s in STD_CRATES {
-            map.extern_names.insert(s.to_string(), vec![s.to_string()]);
-        }
-        for (code_name, crate_name) in &package.dependencies {
-            map.extern_names.insert(
-                code_name.replace('-', "_"),
-                vec![crate_name.replace('-', "_")],
-            );
-        }
-        let mut imports = Vec::new();
         let mut roots: Vec<RootFile> = layout.roots(package.package_name);
         // Files no root's module tree reaches are analysed as roots of their own.
         let mut order: Vec<FileId> = package.files.iter().map(|(f, ..)| *f).collect();
@@ -270,7 +331,7 @@ impl<'a> DefMap<'a> {
             while next_orphan < order.len() {
                 let f = order[next_orphan];
                 next_orphan += 1;
-                if !map.file_modules.contains_key(&f) {
+                if !self.file_modules.contains_key(&f) {
                     let r = RootFile {
                         file: f,
                         lib_name: None,
@@ -281,15 +342,16 @@ impl<'a> DefMap<'a> {
             }
             None
         }) {
-            if map.file_modules.contains_key(&root.file) {
+            if self.file_modules.contains_key(&root.file) {
                 continue;
             }
             let Some(&(file, file_test)) = syntax.get(&root.file) else {
                 continue;
             };
-            let id = ModuleId(map.modules.len() as u32);
-            map.modules.push(ModuleData {
+            let id = ModuleId(self.modules.len() as u32);
+            self.modules.push(ModuleData {
                 root: id,
+                package: index,
                 parent: None,
                 name: "crate".to_string(),
                 file: root.file,
@@ -299,9 +361,9 @@ impl<'a> DefMap<'a> {
                 decl_end: 0,
                 macro_use: false,
             });
-            map.file_modules.insert(root.file, id);
+            self.file_modules.insert(root.file, id);
             if let Some(name) = &root.lib_name {
-                map.lib = Some((name.clone(), id));
+                self.packages[index].lib = Some((name.clone(), id));
             }
             let rel = layout.path(root.file).map(Path::to_path_buf);
             let dirs = rel.as_deref().map(|p| {
@@ -311,17 +373,14 @@ impl<'a> DefMap<'a> {
                 )
             });
             let mut cx = Collect {
-                map: &mut map,
+                map: self,
                 layout: &layout,
                 syntax: &syntax,
-                imports: &mut imports,
+                imports,
                 depth: 0,
             };
             cx.items(id, &file.items, dirs.as_ref(), file_test);
         }
-        map.resolve_imports(&mut imports);
-        map.macro_rules = macros::TextualMacros::build(&map);
-        map
     }
 
     /// The module a file's top level is.
@@ -332,15 +391,24 @@ impl<'a> DefMap<'a> {
     /// Whether the file is part of the package's library target (its module tree under
     /// `src/lib.rs`).
     pub fn is_library_file(&self, file: FileId) -> bool {
-        match (&self.lib, self.file_module(file)) {
-            (Some((_, lib)), Some(m)) => self.module(m).root == *lib,
-            _ => false,
-        }
+        let Some(m) = self.file_module(file) else {
+            return false;
+        };
+        let module = self.module(m);
+        self.packages[module.package]
+            .lib
+            .as_ref()
+            .is_some_and(|(_, lib)| module.root == *lib)
     }
 
     /// Where the fn with this signature is defined.
     pub fn fn_scope(&self, sig: &syn::Signature) -> Option<FnScope> {
-        self.fn_scopes.get(&(sig as *const _)).copied()
+        self.fn_scope_at(sig)
+    }
+
+    /// [`DefMap::fn_scope`] by the signature's address.
+    pub fn fn_scope_at(&self, sig: *const syn::Signature) -> Option<FnScope> {
+        self.fn_scopes.get(&sig).copied()
     }
 
     pub fn module(&self, id: ModuleId) -> &ModuleData {
@@ -367,7 +435,7 @@ impl<'a> DefMap<'a> {
         let (first, rest) = segs.split_first()?;
         let last_ns = |rest: &[String]| if rest.is_empty() { ns } else { Ns::Types };
         let mut current = if leading_colon {
-            self.extern_crate(first)?
+            self.extern_crate(from, first)?
         } else {
             match first.as_str() {
                 "crate" => Def::Module(self.module(from).root),
@@ -406,7 +474,7 @@ impl<'a> DefMap<'a> {
             return Some(e.def.clone());
         }
         if ns == Ns::Types {
-            if let Some(d) = self.extern_crate(name) {
+            if let Some(d) = self.extern_crate(from, name) {
                 return Some(d);
             }
         }
@@ -416,11 +484,19 @@ impl<'a> DefMap<'a> {
         prelude(name, ns)
     }
 
-    fn extern_crate(&self, name: &str) -> Option<Def> {
-        if let Some(p) = self.extern_names.get(name) {
+    /// Another crate named by a path written in module `from`: a package of the program (its
+    /// library's root), a dependency outside it, or the package's own library.
+    fn extern_crate(&self, from: ModuleId, name: &str) -> Option<Def> {
+        let scope = &self.packages[self.module(from).package];
+        if let Some(&dep) = scope.linked.get(name) {
+            if let Some((_, root)) = &self.packages[dep].lib {
+                return Some(Def::Module(*root));
+            }
+        }
+        if let Some(p) = scope.extern_names.get(name) {
             return Some(Def::External(p.clone()));
         }
-        match &self.lib {
+        match &scope.lib {
             Some((lib, root)) if lib == name => Some(Def::Module(*root)),
             _ => None,
         }
@@ -846,7 +922,10 @@ impl<'a> Collect<'_, 'a, '_> {
                 let target = if ec.ident == "self" {
                     Def::Module(self.map.module(module).root)
                 } else {
-                    Def::External(vec![ec.ident.to_string()])
+                    let krate = ec.ident.to_string();
+                    self.map
+                        .extern_crate(module, &krate)
+                        .unwrap_or(Def::External(vec![krate]))
                 };
                 let entry = Entry {
                     def: target,
@@ -873,11 +952,13 @@ impl<'a> Collect<'_, 'a, '_> {
         let is_test = in_test || crate::syntax::is_cfg_test(&m.attrs);
         let path_attr = path_attribute(&m.attrs);
         let parent_data = self.map.module(parent);
-        let (root, parent_file) = (parent_data.root, parent_data.file);
+        let (root, package, parent_file) =
+            (parent_data.root, parent_data.package, parent_data.file);
         let new_module = |map: &mut DefMap<'a>, file: FileId| {
             let id = ModuleId(map.modules.len() as u32);
             map.modules.push(ModuleData {
                 root,
+                package,
                 parent: Some(parent),
                 name: name.clone(),
                 file,

@@ -19,6 +19,7 @@ fn with_package<R>(files: &[(&str, &str)], f: impl FnOnce(&DefMap<'_>) -> R) -> 
         files: &entries,
         package_name: Some("my-server"),
         dependencies: vec![("rmcp".into(), "rmcp".into())],
+        linked: Vec::new(),
     };
     let defs = DefMap::build(&package);
     f(&defs)

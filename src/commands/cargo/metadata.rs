@@ -176,6 +176,11 @@ fn dependencies(deps: &[cargo_metadata::Dependency]) -> Vec<Dependency> {
             name: d.name.clone(),
             version: (req != "*").then_some(req),
             rename: d.rename.clone(),
+            // cargo gives a path dependency's directory as it resolved it: absolute.
+            path: d
+                .path
+                .as_ref()
+                .map(|p| crate::workspace::paths::normalize(p.as_std_path())),
         };
         if !out.contains(&dep) {
             out.push(dep);
@@ -458,11 +463,13 @@ mod tests {
                     name: "rmcp".into(),
                     version: Some("^0.8".into()),
                     rename: Some("mcp".into()),
+                    path: None,
                 },
                 Dependency {
                     name: "serde".into(),
                     version: None,
                     rename: None,
+                    path: None,
                 }
             ]
         );
