@@ -75,6 +75,7 @@ impl<'a> Expander<'a> {
         let Item::Macro(def) = self.defs.item(id).syntax else {
             return None;
         };
+        let krate = self.crate_tokens(module, id)?;
         let rules = parse_rules(def.mac.tokens.clone())?;
         let input: Vec<TokenTree> = mac.tokens.clone().into_iter().collect();
         let mut chosen = None;
@@ -91,7 +92,7 @@ impl<'a> Expander<'a> {
         }
         let (rule, bindings) = chosen?;
         let mut out = Vec::new();
-        transcribe(&rule.body, &bindings, None, &mut out)?;
+        transcribe(&rule.body, &bindings, &krate, None, &mut out)?;
         if out.len() > MAX_TOKENS {
             return None;
         }
@@ -107,6 +108,25 @@ impl<'a> Expander<'a> {
             })
             .ok()?;
         Some((expr, id))
+    }
+
+    /// What `$crate` of macro `id` is at a call in `module`: `crate` in the macro's own
+    /// package, `::name` in a package that depends on the macro's by `name`; `None` when the
+    /// caller has no name for it.
+    fn crate_tokens(&self, module: ModuleId, id: ItemId) -> Option<Vec<TokenTree>> {
+        let own = self.defs.module(self.defs.item(id).module).package;
+        if self.defs.module(module).package == own {
+            return Some(vec![TokenTree::Ident(Ident::new(
+                "crate",
+                proc_macro2::Span::call_site(),
+            ))]);
+        }
+        let name = self.defs.dependency_name(module, own)?;
+        Some(vec![
+            TokenTree::Punct(proc_macro2::Punct::new(':', proc_macro2::Spacing::Joint)),
+            TokenTree::Punct(proc_macro2::Punct::new(':', proc_macro2::Spacing::Alone)),
+            TokenTree::Ident(Ident::new(&name, proc_macro2::Span::call_site())),
+        ])
     }
 }
 
@@ -472,12 +492,13 @@ fn is_atomic_expr(tokens: &[TokenTree]) -> bool {
     )
 }
 
-/// The body with every `$name` replaced by what it matched, `$crate` by `crate`, and each
+/// The body with every `$name` replaced by what it matched, `$crate` by `krate`, and each
 /// `$(..) sep op` once per iteration of the fragments it names; `None` when the body uses a
 /// name the pattern does not bind or repeats in a way the match does not decide.
 fn transcribe(
     body: &[TokenTree],
     bindings: &HashMap<String, Binding>,
+    krate: &[TokenTree],
     row: Option<usize>,
     out: &mut Vec<TokenTree>,
 ) -> Option<()> {
@@ -489,7 +510,7 @@ fn transcribe(
         match &body[i] {
             TokenTree::Punct(p) if p.as_char() == '$' => match body.get(i + 1) {
                 Some(TokenTree::Ident(name)) if name == "crate" => {
-                    out.push(TokenTree::Ident(Ident::new("crate", name.span())));
+                    out.extend(krate.iter().cloned());
                     i += 2;
                 }
                 Some(TokenTree::Ident(name)) => {
@@ -510,7 +531,7 @@ fn transcribe(
                         if r > 0 {
                             out.extend(separator.clone());
                         }
-                        transcribe(&inner, bindings, Some(r), out)?;
+                        transcribe(&inner, bindings, krate, Some(r), out)?;
                     }
                     i += 2 + used;
                 }
@@ -519,7 +540,7 @@ fn transcribe(
             TokenTree::Group(g) => {
                 let inner: Vec<TokenTree> = g.stream().into_iter().collect();
                 let mut group_out = Vec::new();
-                transcribe(&inner, bindings, row, &mut group_out)?;
+                transcribe(&inner, bindings, krate, row, &mut group_out)?;
                 let mut group = Group::new(g.delimiter(), group_out.into_iter().collect());
                 group.set_span(g.span());
                 out.push(TokenTree::Group(group));

@@ -155,3 +155,52 @@ fn recursion_stops_at_the_depth_bound() {
     });
     assert_eq!(depth, MAX_DEPTH);
 }
+
+#[test]
+fn a_dependency_macro_s_crate_is_the_dependency_by_the_caller_s_name_for_it() {
+    let server: syn::File =
+        syn::parse_str("fn t() { bee::fail!(\"x\") }\nfn u() { fail!(\"x\") }").expect("parses");
+    let helpers: syn::File = syn::parse_str(
+        "#[macro_export]\nmacro_rules! fail { ($m:expr) => { $crate::net::fail($m) }; }\n\
+         fn own() { fail!(\"y\") }",
+    )
+    .expect("parses");
+    let server_files = vec![(FileId(0), Some(PathBuf::from("src/lib.rs")), &server, false)];
+    let helper_files = vec![(
+        FileId(1),
+        Some(PathBuf::from("src/lib.rs")),
+        &helpers,
+        false,
+    )];
+    let defs = DefMap::build_program(&[
+        PackageFiles {
+            files: &server_files,
+            package_name: Some("server"),
+            dependencies: vec![("bee".into(), "helpers".into())],
+            linked: vec![("bee".into(), 1)],
+        },
+        PackageFiles {
+            files: &helper_files,
+            package_name: Some("helpers"),
+            dependencies: Vec::new(),
+            linked: Vec::new(),
+        },
+    ]);
+    let expander = Expander::new(&defs);
+    let expand = |file: &syn::File, id: usize, caller: &str| {
+        let root = defs.file_module(FileId(id))?;
+        let (module, mac) = find_call(&defs, &file.items, root, caller)?;
+        let e = expander.expand(mac, module, 0)?;
+        Some(e.expr.to_token_stream().to_string())
+    };
+    assert_eq!(
+        expand(&server, 0, "t").as_deref(),
+        Some(":: bee :: net :: fail (\"x\")")
+    );
+    // Not in textual scope in the server, and not imported: no macro of its own by that name.
+    assert_eq!(expand(&server, 0, "u"), None);
+    assert_eq!(
+        expand(&helpers, 1, "own").as_deref(),
+        Some("crate :: net :: fail (\"y\")")
+    );
+}

@@ -502,6 +502,18 @@ impl<'a> DefMap<'a> {
         }
     }
 
+    /// The name code in module `from` reaches package `package` of the program by (the first
+    /// in order when it has several); `None` when its package does not depend on that one.
+    pub fn dependency_name(&self, from: ModuleId, package: usize) -> Option<String> {
+        self.packages[self.module(from).package]
+            .linked
+            .iter()
+            .filter(|(_, p)| **p == package)
+            .map(|(name, _)| name)
+            .min()
+            .cloned()
+    }
+
     /// A name only a glob of another crate can bring: from that glob when there is one.
     fn external_glob_name(&self, from: ModuleId, name: &str) -> Option<Def> {
         match self.module(from).external_globs.as_slice() {
