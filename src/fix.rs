@@ -1,6 +1,7 @@
 //! `check --fix`, `--unsafe-fixes` and `--diff`: apply the fixes findings carry.
 //!
-//! Per crate, in memory: lint, take every applicable fix of every reported file, apply the ones
+//! Per crate (packages that depend on each other by path together, as one program), in
+//! memory: lint, take every applicable fix of every reported file, apply the ones
 //! whose edits do not overlap (the others wait for the next round), re-parse each changed file
 //! (a file whose result does not parse keeps its previous text and is not fixed further), and
 //! lint again, until a round changes nothing or [`MAX_ROUNDS`] rounds ran. Files that did not
@@ -8,7 +9,7 @@
 //! temporary file in the same directory, renamed over the original, its permissions kept), or
 //! shown as a unified diff and not written at all.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -28,50 +29,90 @@ pub fn applies(applicability: Applicability, unsafe_fixes: bool) -> bool {
     }
 }
 
-/// What fixing one crate in memory did.
+/// A file of a program: (package, file index in that package's input).
+pub type FileAt = (usize, usize);
+
+/// What fixing one program (a crate, or packages analysed together) in memory did.
 #[derive(Debug)]
-pub struct CrateFixes {
-    /// The new text of every file that changed, by index into the input's files.
-    pub changed: Vec<(usize, String)>,
+pub struct Fixes<F> {
+    /// The new text of every file that changed.
+    pub changed: Vec<(F, String)>,
     /// The findings after the last round.
     pub reports: Vec<FileReport>,
-    /// The file (index into the input's files) and lint of every fix applied, one per fix.
-    pub applied: Vec<(usize, &'static Lint)>,
+    /// The file and lint of every fix applied, one per fix.
+    pub applied: Vec<(F, &'static Lint)>,
     /// Files whose fixed text did not parse: they keep the text of the round before.
     pub unparsable: Vec<PathBuf>,
     /// Rounds that changed something.
     pub rounds: usize,
 }
 
+/// What fixing one crate did, files by index into the input's files.
+pub type CrateFixes = Fixes<usize>;
+
 /// Apply the fixes `unsafe_fixes` selects to one crate, in rounds, in memory.
 pub fn fix_crate(input: &CrateInput, options: &Options, unsafe_fixes: bool) -> CrateFixes {
-    let mut current = input.clone();
-    // Never touched: files read only for context, and files that did not parse as given.
-    let mut frozen: HashSet<usize> = current
-        .files
+    let fixes = fix_program(&[input], options, unsafe_fixes);
+    Fixes {
+        changed: fixes
+            .changed
+            .into_iter()
+            .map(|((_, i), t)| (i, t))
+            .collect(),
+        reports: fixes.reports,
+        applied: fixes
+            .applied
+            .into_iter()
+            .map(|((_, i), l)| (i, l))
+            .collect(),
+        unparsable: fixes.unparsable,
+        rounds: fixes.rounds,
+    }
+}
+
+/// Apply the fixes `unsafe_fixes` selects to the packages of one program (analysed together,
+/// see [`lints::analyze_program`]), in rounds, in memory.
+pub fn fix_program(
+    packages: &[&CrateInput],
+    options: &Options,
+    unsafe_fixes: bool,
+) -> Fixes<FileAt> {
+    let mut current: Vec<CrateInput> = packages.iter().map(|p| (*p).clone()).collect();
+    let all: Vec<FileAt> = current
         .iter()
         .enumerate()
-        .filter(|(_, f)| !f.report || !parses(&f.path, &f.contents))
-        .map(|(i, _)| i)
+        .flat_map(|(p, input)| (0..input.files.len()).map(move |i| (p, i)))
+        .collect();
+    // Never touched: files read only for context, and files that did not parse as given.
+    let mut frozen: HashSet<FileAt> = all
+        .iter()
+        .copied()
+        .filter(|&(p, i)| {
+            let f = &current[p].files[i];
+            !f.report || !parses(&f.path, &f.contents)
+        })
+        .collect();
+    // Reports name their files by path: a map, not a scan per report.
+    let reported: HashMap<PathBuf, FileAt> = all
+        .iter()
+        .rev()
+        .filter(|&&(p, i)| current[p].files[i].report)
+        .map(|&(p, i)| (current[p].files[i].path.clone(), (p, i)))
         .collect();
     let mut applied = Vec::new();
     let mut unparsable = Vec::new();
     let mut rounds = 0;
     let reports = loop {
-        let reports = lints::analyze(&current, options);
+        let reports = lints::analyze_program(&current, options);
         if rounds == MAX_ROUNDS {
             break reports;
         }
         let mut changed = false;
         for report in &reports {
-            let Some(i) = current
-                .files
-                .iter()
-                .position(|f| f.report && f.path == report.path)
-            else {
+            let Some(&(p, i)) = reported.get(&report.path) else {
                 continue;
             };
-            let Some(source) = report.source.as_ref().filter(|_| !frozen.contains(&i)) else {
+            let Some(source) = report.source.as_ref().filter(|_| !frozen.contains(&(p, i))) else {
                 continue;
             };
             let fixes: Vec<(&Fix, &'static Lint)> = report
@@ -87,11 +128,11 @@ pub fn fix_crate(input: &CrateInput, options: &Options, unsafe_fixes: bool) -> C
             }
             if !parses(&report.path, text.as_bytes()) {
                 unparsable.push(report.path.clone());
-                frozen.insert(i);
+                frozen.insert((p, i));
                 continue;
             }
-            applied.extend(used.iter().map(|&u| (i, fixes[u].1)));
-            current.files[i].contents = text.into_bytes();
+            applied.extend(used.iter().map(|&u| ((p, i), fixes[u].1)));
+            current[p].files[i].contents = text.into_bytes();
             changed = true;
         }
         if !changed {
@@ -99,15 +140,16 @@ pub fn fix_crate(input: &CrateInput, options: &Options, unsafe_fixes: bool) -> C
         }
         rounds += 1;
     };
-    let changed = current
-        .files
+    let changed = all
         .iter()
-        .zip(&input.files)
-        .enumerate()
-        .filter(|(_, (now, before))| now.contents != before.contents)
-        .filter_map(|(i, (now, _))| Some((i, String::from_utf8(now.contents.clone()).ok()?)))
+        .filter_map(|&(p, i)| {
+            let (now, before) = (&current[p].files[i], &packages[p].files[i]);
+            (now.contents != before.contents)
+                .then(|| Some(((p, i), String::from_utf8(now.contents.clone()).ok()?)))
+                .flatten()
+        })
         .collect();
-    CrateFixes {
+    Fixes {
         changed,
         reports,
         applied,
@@ -454,12 +496,19 @@ pub fn fix_inputs(
     tree: &[PathBuf],
     err: &mut dyn Write,
 ) -> FixRun {
-    // Per crate: its reports after fixing; per changed file: crate, file index, fixed text,
+    // Packages that depend on each other by path are fixed as one program.
+    let refs: Vec<lints::program::PackageRef<'_>> = inputs
+        .iter()
+        .map(|i| (i.root.as_deref(), i.manifest.as_ref()))
+        .collect();
+    let programs = lints::program::groups(&refs);
+    // Per program: its reports after fixing; per changed file: crate, file index, fixed text,
     // findings fixed in it.
-    let mut per_crate: Vec<Vec<FileReport>> = Vec::new();
+    let mut per_program: Vec<Vec<FileReport>> = Vec::new();
     let mut changes: Vec<(usize, usize, String, usize)> = Vec::new();
-    for (c, input) in inputs.iter().enumerate() {
-        let result = fix_crate(input, options, mode.unsafe_fixes);
+    for program in &programs {
+        let members: Vec<&CrateInput> = program.iter().map(|&c| &inputs[c]).collect();
+        let result = fix_program(&members, options, mode.unsafe_fixes);
         for path in &result.unparsable {
             let _ = writeln!(
                 err,
@@ -467,11 +516,11 @@ pub fn fix_inputs(
                 path.display()
             );
         }
-        for (i, text) in result.changed {
-            let fixed = result.applied.iter().filter(|(f, _)| *f == i).count();
-            changes.push((c, i, text, fixed));
+        for ((p, i), text) in result.changed {
+            let fixed = result.applied.iter().filter(|(f, _)| *f == (p, i)).count();
+            changes.push((program[p], i, text, fixed));
         }
-        per_crate.push(result.reports);
+        per_program.push(result.reports);
     }
     let path_of = |c: usize, i: usize| &inputs[c].files[i].path;
     changes.sort_by(|a, b| path_of(a.0, a.1).cmp(path_of(b.0, b.1)));
@@ -495,7 +544,7 @@ pub fn fix_inputs(
             files(changes.len())
         );
         return FixRun {
-            reports: sorted_reports(per_crate),
+            reports: sorted_reports(per_program),
             diff: Some(diff),
             failed: false,
         };
@@ -523,22 +572,24 @@ pub fn fix_inputs(
         }
         done.push(outcome.is_ok());
     }
-    // A crate with a file left as it was: its findings are those of the text now on disk.
-    for c in 0..inputs.len() {
+    // A program with a file left as it was: its findings are those of the text now on disk.
+    for (g, program) in programs.iter().enumerate() {
         let mine = || {
             changes
                 .iter()
                 .zip(&done)
-                .filter(move |((cc, ..), _)| *cc == c)
+                .filter(move |((c, ..), _)| program.contains(c))
         };
         if mine().all(|(_, ok)| *ok) {
             continue;
         }
-        let mut input = inputs[c].clone();
-        for ((_, i, after, _), _) in mine().filter(|(_, ok)| **ok) {
-            input.files[*i].contents = after.clone().into_bytes();
+        let mut members: Vec<CrateInput> = program.iter().map(|&c| inputs[c].clone()).collect();
+        for ((c, i, after, _), _) in mine().filter(|(_, ok)| **ok) {
+            if let Some(p) = program.iter().position(|m| m == c) {
+                members[p].files[*i].contents = after.clone().into_bytes();
+            }
         }
-        per_crate[c] = lints::analyze(&input, options);
+        per_program[g] = lints::analyze_program(&members, options);
     }
     if written > 0 || fixed > 0 {
         let _ = writeln!(
@@ -549,14 +600,14 @@ pub fn fix_inputs(
         );
     }
     FixRun {
-        reports: sorted_reports(per_crate),
+        reports: sorted_reports(per_program),
         diff: None,
         failed,
     }
 }
 
-fn sorted_reports(per_crate: Vec<Vec<FileReport>>) -> Vec<FileReport> {
-    let mut reports: Vec<FileReport> = per_crate.into_iter().flatten().collect();
+fn sorted_reports(per_program: Vec<Vec<FileReport>>) -> Vec<FileReport> {
+    let mut reports: Vec<FileReport> = per_program.into_iter().flatten().collect();
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     reports
 }

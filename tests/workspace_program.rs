@@ -161,6 +161,13 @@ fn a_tool_calling_a_workspace_dependency_through_its_facade_is_reported_at_the_h
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(findings(&run), mcp001_at_the_helper(), "{run:?}");
     assert!(run.stdout.contains("called from tool code here"), "{run:?}");
+    // `--fix` lints the same program: the finding (which has no automatic fix) stays.
+    let mut cmd = Command::new(binary());
+    cmd.args(["check", "--fix", "--format", "json", "--no-cache", "."])
+        .current_dir(&root)
+        .env("MCP_LINT_CACHE_DIR", root.join(".cache"));
+    let fixed = bounded::run_command(cmd, b"");
+    assert_eq!(findings(&fixed), mcp001_at_the_helper(), "{fixed:?}");
 }
 
 #[test]
