@@ -1,20 +1,10 @@
 //! mcp-attr with jsoncall (sdk-error-apis.md §5).
 
-use super::table::{entry, protocol, Builds, Ctor, SdkTable, TableSdk, STANDARD};
+use super::table::{entry, peer_expects_minus_32002, protocol, Builds, Ctor, SdkTable, STANDARD};
 use super::HandlerKind::{Dispatcher, Other, Tool};
-use super::{Sdk, Version};
+use super::Sdk;
 
-pub static SDK: Sdk = entry::<McpAttr>(&TABLE);
-
-/// The SDK at the crate's version, from its table.
-#[derive(Debug)]
-pub struct McpAttr;
-
-impl TableSdk for McpAttr {
-    fn table(_version: Option<Version>) -> &'static SdkTable {
-        &TABLE
-    }
-}
+pub static SDK: Sdk = entry(&TABLE);
 
 /// mcp-attr 0.0.x with jsoncall (§5).
 static TABLE: SdkTable = SdkTable {
@@ -62,4 +52,6 @@ static TABLE: SdkTable = SdkTable {
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(CallToolResult { content: vec![TextContent::new({msg}).into()], is_error: Some(true), meta: Default::default() })",
     unknown_tool_snippet: "Err(Error::new(ErrorCode::INVALID_PARAMS).with_message(format!(\"Unknown tool: {}\", <name>), true))",
+    named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    older: &[],
 };

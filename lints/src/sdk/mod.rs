@@ -2,8 +2,9 @@
 //! asks a [`Dialect`] "is this a handler, which channel does this `Err` take, what does this
 //! expression build" and never names an SDK itself.
 //!
-//! One file per SDK, each implementing [`Dialect`] (the table-shaped ones through
-//! [`table::TableSdk`]), registered once in [`SDKS`]; a new SDK is a new file and a line there.
+//! One file per SDK, each implementing [`Dialect`] (the table-shaped ones are only tables,
+//! read by [`table::TableDialect`]), registered once in [`SDKS`]; a new SDK is a new file and a
+//! line there.
 
 pub mod content;
 pub mod jsonrpc;
@@ -174,9 +175,28 @@ pub struct Sdk {
     pub name: &'static str,
     /// Crate roots in `use` paths and Cargo dependency names (`-` read as `_`).
     pub roots: &'static [&'static str],
-    /// The dialect of a crate that uses this SDK at `version` (from its manifest), with the
-    /// names the crate resolved for the SDK's types.
-    pub dialect: fn(&Index<'_>, Option<Version>) -> Box<dyn Dialect>,
+    /// How a crate's use of it is read.
+    pub reader: Reader,
+}
+
+/// How an SDK's dialect is made for a crate.
+pub enum Reader {
+    /// By code of its own (rmcp): the dialect of a crate that uses the SDK at `version` (from
+    /// its manifest), with the names the crate resolved for the SDK's types.
+    Code(fn(&Index<'_>, Option<Version>) -> Box<dyn Dialect>),
+    /// From its tables (the newest, which names the older ones), by the one interpreter
+    /// [`table::TableDialect`].
+    Tables(&'static table::SdkTable),
+}
+
+impl Sdk {
+    /// The dialect of a crate that uses this SDK at `version`.
+    pub fn dialect(&self, index: &Index<'_>, version: Option<Version>) -> Box<dyn Dialect> {
+        match self.reader {
+            Reader::Code(dialect) => dialect(index, version),
+            Reader::Tables(newest) => table::TableDialect::boxed(newest, index, version),
+        }
+    }
 }
 
 /// The number of SDKs in [`SDKS`].
@@ -292,7 +312,7 @@ pub fn detect_all(
         } else {
             1 + usize::from(dep.is_none())
         };
-        found.push((rank, (sdk.dialect)(index, version)));
+        found.push((rank, sdk.dialect(index, version)));
     }
     // The SDK's own first, then manifest dependencies (stable order otherwise).
     found.sort_by_key(|(rank, _)| *rank);

@@ -1,20 +1,12 @@
 //! pmcp (sdk-error-apis.md §3).
 
-use super::table::{consts, entry, protocol, result, Builds, Ctor, SdkTable, TableSdk, STANDARD};
+use super::table::{
+    consts, entry, peer_expects_minus_32002, protocol, result, Builds, Ctor, SdkTable, STANDARD,
+};
 use super::HandlerKind::{Other, Tool};
-use super::{Sdk, Version};
+use super::Sdk;
 
-pub static SDK: Sdk = entry::<Pmcp>(&TABLE);
-
-/// The SDK at the crate's version, from its table.
-#[derive(Debug)]
-pub struct Pmcp;
-
-impl TableSdk for Pmcp {
-    fn table(_version: Option<Version>) -> &'static SdkTable {
-        &TABLE
-    }
-}
+pub static SDK: Sdk = entry(&TABLE);
 
 /// pmcp 2.x (§3).
 static TABLE: SdkTable = SdkTable {
@@ -142,4 +134,6 @@ static TABLE: SdkTable = SdkTable {
     tool_call_arm_variants: &[],
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
     unknown_tool_snippet: "Err(Error::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
+    named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    older: &[],
 };

@@ -6,8 +6,8 @@ use syn::{Expr, ExprCall, ExprStruct, GenericArgument, PathArguments, ReturnType
 
 use super::content::{call_path, is_true};
 use super::{
-    roots_of, CodeUse, Construction, Dialect, ErrChannel, FixVocabulary, HandlerKind, ReturnFacts,
-    Sdk, Version,
+    roots_of, CodeUse, Construction, Dialect, ErrChannel, FixVocabulary, HandlerKind, Reader,
+    ReturnFacts, Sdk, Version,
 };
 use crate::index::{FnItem, Index, Owner};
 use crate::syntax::path_segments as segments;
@@ -17,12 +17,12 @@ use crate::syntax::{has_attr, type_name};
 pub static SDK: Sdk = Sdk {
     name: "rmcp",
     roots: &["rmcp"],
-    dialect: |index, version| {
+    reader: Reader::Code(|index, version| {
         Box::new(Rmcp {
             names: Names::resolve(index, version),
             version,
         })
-    },
+    }),
 };
 
 /// A crate's rmcp: the version its manifest names and its names for rmcp's types.

@@ -1,25 +1,15 @@
 //! rust-mcp-sdk and rust-mcp-schema (sdk-error-apis.md §2).
 
-use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable, TableSdk};
+use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable};
 use super::HandlerKind::Dispatcher;
 use super::{Sdk, Version};
 
-pub static SDK: Sdk = entry::<RustMcpSdk>(&TABLE);
+pub static SDK: Sdk = entry(&TABLE);
 
-/// The SDK at the crate's version, from its table.
-#[derive(Debug)]
-pub struct RustMcpSdk;
-
-impl TableSdk for RustMcpSdk {
-    fn table(_version: Option<Version>) -> &'static SdkTable {
-        &TABLE
-    }
-
-    /// rust-mcp-sdk 2.x speaks 2026-07-28 and sends -32002 unchanged; before 2.0 it speaks
-    /// 2025-06-18 at most, whose peers expect it.
-    fn named_resource_not_found_fits_peer(version: Option<Version>) -> bool {
-        version.is_some_and(|v| v.major < 2)
-    }
+/// rust-mcp-sdk 2.x speaks 2026-07-28 and sends -32002 unchanged; before 2.0 it speaks
+/// 2025-06-18 at most, whose peers expect it.
+fn named_resource_not_found_fits_peer(version: Option<Version>) -> bool {
+    version.is_some_and(|v| v.major < 2)
 }
 
 /// rust-mcp-sdk 0.7–2.x with rust-mcp-schema (§2).
@@ -102,4 +92,6 @@ static TABLE: SdkTable = SdkTable {
     tool_call_arm_variants: &["CallToolRequest"],
     tool_error_snippet: "Ok(CallToolResult::from(CallToolError::from_message({msg})).into())",
     unknown_tool_snippet: "RpcError::invalid_params().with_message(format!(\"Unknown tool: {}\", <name>)) from `ServerHandlerCore::handle_request` (rust-mcp-sdk turns every `CallToolError` from `handle_call_tool_request` into an isError result)",
+    named_resource_not_found_fits_peer,
+    older: &[],
 };

@@ -1,66 +1,71 @@
 //! SDKs described as data: their crate roots, types, constructors, codes and handlers. Each
 //! table-shaped SDK (rust-mcp-sdk, pmcp, turbomcp, mcp-attr, ultrafast-mcp) has its file with its
-//! tables and implements [`TableSdk`]; [`TableDialect`] is the one interpreter that answers the
+//! tables and `pub static SDK: Sdk = entry(&TABLE)`; [`TableDialect`] is the one interpreter that answers the
 //! walker's questions ([`Dialect`]) from them. rmcp and hand-rolled JSON-RPC are code, not tables.
 
 use std::collections::HashMap;
-use std::marker::PhantomData;
 
 use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType, Type};
 
 use super::{
     roots_of, CodeUse, Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt,
-    ReturnFacts, Sdk, TryMeaning, Version,
+    Reader, ReturnFacts, Sdk, TryMeaning, Version,
 };
 use crate::index::{FnItem, Index, Owner};
 use crate::source::SourceFile;
 use crate::syntax::path_segments as segments;
 use crate::syntax::{has_attr, type_name};
 
-/// A table-shaped SDK: what its file says. The compiler holds each file to this.
-pub trait TableSdk: std::fmt::Debug + Send + Sync + 'static {
-    /// The SDK's description at `version` (the one the crate's manifest names, if any).
-    fn table(version: Option<Version>) -> &'static SdkTable;
+/// At every version: the SDK's peers expect a named resource-not-found's -32002 (the SDK's newest
+/// protocol is older than 2026-07-28).
+pub fn peer_expects_minus_32002(_version: Option<Version>) -> bool {
+    true
+}
 
-    /// See [`Dialect::named_resource_not_found_fits_peer`]. By default: the SDK's newest
-    /// protocol is older than 2026-07-28, whose peers still expect -32002.
-    fn named_resource_not_found_fits_peer(_version: Option<Version>) -> bool {
-        true
+impl SdkTable {
+    /// The table for a crate on `version`: this one, or the one of [`SdkTable::older`] its
+    /// version falls under.
+    fn at(&'static self, version: Option<Version>) -> &'static SdkTable {
+        version
+            .and_then(|v| self.older.iter().find(|(below, _)| v.major < *below))
+            .map_or(self, |(_, table)| table)
     }
 }
 
-/// The registration entry of a table-shaped SDK, named by `table` (any of its versions).
-pub const fn entry<S: TableSdk>(table: &'static SdkTable) -> Sdk {
+/// The registration entry of a table-shaped SDK, by its newest table.
+pub const fn entry(table: &'static SdkTable) -> Sdk {
     Sdk {
         name: table.name,
         roots: table.roots,
-        dialect: TableDialect::<S>::boxed,
+        reader: Reader::Tables(table),
     }
 }
 
 /// A crate's use of a table-shaped SDK: the table for its version and the crate's names for
 /// the SDK's types.
 #[derive(Debug)]
-pub struct TableDialect<S> {
+pub struct TableDialect {
     table: &'static SdkTable,
     version: Option<Version>,
     names: Names,
-    sdk: PhantomData<S>,
 }
 
-impl<S: TableSdk> TableDialect<S> {
-    fn boxed(index: &Index<'_>, version: Option<Version>) -> Box<dyn Dialect> {
-        let table = S::table(version);
-        Box::new(TableDialect::<S> {
+impl TableDialect {
+    pub(super) fn boxed(
+        newest: &'static SdkTable,
+        index: &Index<'_>,
+        version: Option<Version>,
+    ) -> Box<dyn Dialect> {
+        let table = newest.at(version);
+        Box::new(TableDialect {
             table,
             version,
             names: Names::resolve(table, index),
-            sdk: PhantomData,
         })
     }
 }
 
-impl<S: TableSdk> TableDialect<S> {
+impl TableDialect {
     /// A protocol error as the SDK sends it (see [`SdkTable::sent_code`]).
     fn sent<'e>(&self, c: Construction<'e>) -> Construction<'e> {
         match (c, self.table.sent_code) {
@@ -81,7 +86,7 @@ impl<S: TableSdk> TableDialect<S> {
     }
 }
 
-impl<S: TableSdk> Dialect for TableDialect<S> {
+impl Dialect for TableDialect {
     fn name(&self) -> &'static str {
         self.table.name
     }
@@ -256,7 +261,7 @@ impl<S: TableSdk> Dialect for TableDialect<S> {
     }
 
     fn named_resource_not_found_fits_peer(&self) -> bool {
-        S::named_resource_not_found_fits_peer(self.version)
+        (self.table.named_resource_not_found_fits_peer)(self.version)
     }
 
     fn tool_error_snippet(&self, message: &str, _dispatcher: bool) -> String {
@@ -415,6 +420,12 @@ pub struct SdkTable {
     pub tool_error_snippet: &'static str,
     /// How a user writes the unknown-tool protocol error (`{name}` is replaced).
     pub unknown_tool_snippet: &'static str,
+    /// See [`Dialect::named_resource_not_found_fits_peer`] ([`peer_expects_minus_32002`] for an
+    /// SDK whose newest protocol is older than 2026-07-28).
+    pub named_resource_not_found_fits_peer: fn(Option<Version>) -> bool,
+    /// Older versions that behave otherwise, on the newest table: `(major, table)` for versions
+    /// below that major, the lowest bound first.
+    pub older: &'static [(u64, &'static SdkTable)],
 }
 
 impl std::fmt::Debug for SdkTable {

@@ -1,25 +1,13 @@
 //! turbomcp (sdk-error-apis.md §4): 3.x and 4.x, and 2.x, whose `#[tool]` errors take the other
 //! channel.
 
-use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable, TableSdk};
+use super::table::{
+    consts, entry, peer_expects_minus_32002, protocol, result, value, Builds, Ctor, SdkTable,
+};
 use super::HandlerKind::{Dispatcher, Other, Tool};
-use super::{Sdk, Version};
+use super::Sdk;
 
-pub static SDK: Sdk = entry::<Turbomcp>(&TABLE);
-
-/// The SDK at the crate's version, from its table.
-#[derive(Debug)]
-pub struct Turbomcp;
-
-impl TableSdk for Turbomcp {
-    /// Versions before 3.0 are 2.x's (read in 2.3.7); no version (no manifest) is 3.x's.
-    fn table(version: Option<Version>) -> &'static SdkTable {
-        match version {
-            Some(v) if v.major < 3 => &TABLE_2,
-            _ => &TABLE,
-        }
-    }
-}
+pub static SDK: Sdk = entry(&TABLE);
 
 /// turbomcp 3.x and 4.x (§4): a `#[server]` `#[tool]`'s `Err` is an isError result.
 static TABLE: SdkTable = SdkTable {
@@ -119,6 +107,9 @@ static TABLE: SdkTable = SdkTable {
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(ToolResult::error({msg}))",
     unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
+    named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    // Versions before 3.0 are 2.x's (read in 2.3.7); no version (no manifest) is 3.x's.
+    older: &[(3, &TABLE_2)],
 };
 
 /// turbomcp 2.x, as read in turbomcp 2.3.7, turbomcp-macros 2.3.7 and turbomcp-server 2.3.7.
@@ -183,4 +174,6 @@ static TABLE_2: SdkTable = SdkTable {
     tool_error_snippet:
         "Err(McpError::tool({msg})) on turbomcp 3 (2.x sends every #[tool] Err as a JSON-RPC error)",
     unknown_tool_snippet: TABLE.unknown_tool_snippet,
+    named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    older: &[],
 };

@@ -1,20 +1,10 @@
 //! ultrafast-mcp (sdk-error-apis.md §6).
 
-use super::table::{consts, entry, protocol, Builds, Ctor, SdkTable, TableSdk};
+use super::table::{consts, entry, peer_expects_minus_32002, protocol, Builds, Ctor, SdkTable};
 use super::HandlerKind::Dispatcher;
-use super::{Sdk, Version};
+use super::Sdk;
 
-pub static SDK: Sdk = entry::<Ultrafast>(&TABLE);
-
-/// The SDK at the crate's version, from its table.
-#[derive(Debug)]
-pub struct Ultrafast;
-
-impl TableSdk for Ultrafast {
-    fn table(_version: Option<Version>) -> &'static SdkTable {
-        &TABLE
-    }
-}
+pub static SDK: Sdk = entry(&TABLE);
 
 /// ultrafast-mcp (§6).
 static TABLE: SdkTable = SdkTable {
@@ -81,4 +71,6 @@ static TABLE: SdkTable = SdkTable {
     tool_error_snippet:
         "Ok(ToolResult { content: vec![ToolContent::text({msg})], is_error: Some(true) })",
     unknown_tool_snippet: "Err(MCPError::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
+    named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    older: &[],
 };
