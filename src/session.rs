@@ -250,10 +250,12 @@ impl Session {
         }
     }
 
-    /// The packages the discovered ones depend on by path, transitively, that are members of
-    /// the same workspace (cargo makes every path dependency inside the workspace one): read
-    /// as context, not reported, so the calls into them resolve. A path dependency outside the
-    /// workspace is linked only when a target reached it; a cycle ends at the packages known.
+    /// The packages of the same workspace that the discovered ones depend on by path, or that
+    /// depend on them by path, transitively (cargo makes every path dependency inside the
+    /// workspace a member): read as context, not reported, so the calls between them resolve
+    /// and a helper's finding caused by another member's tool is found when the helper is
+    /// linted alone. A path dependency outside the workspace is linked only when a target
+    /// reached it; a cycle ends at the packages known.
     fn add_path_dependencies(&mut self, discovery: &mut Discovery) {
         let mut known: BTreeSet<PathBuf> = discovery
             .crates
@@ -262,19 +264,33 @@ impl Session {
             .collect();
         let mut pending: Vec<PathBuf> = known.iter().rev().cloned().collect();
         let mut seeds = Vec::new();
+        // Per workspace: each member and the packages it depends on by path.
+        let mut members: BTreeMap<PathBuf, Vec<(PathBuf, Vec<PathBuf>)>> = BTreeMap::new();
         while let Some(root) = pending.pop() {
-            let facts = match self.package_facts.get(&root) {
-                Some(facts) => Some(facts.clone()),
-                None => self.manifests.facts(&root),
-            };
             let Some(workspace) = self.manifests.workspace_root(&root).map(|(dir, _)| dir) else {
                 continue;
             };
-            for path in facts
+            if !members.contains_key(&workspace) {
+                let listed = self.manifests.workspace_members(&workspace);
+                let with_deps = listed
+                    .into_iter()
+                    .map(|m| {
+                        let deps = self.path_dependencies(&m);
+                        (m, deps)
+                    })
+                    .collect();
+                members.insert(workspace.clone(), with_deps);
+            }
+            let dependents = members[&workspace]
+                .iter()
+                .filter(|(_, deps)| deps.contains(&root))
+                .map(|(m, _)| m.clone());
+            let linked: Vec<PathBuf> = self
+                .path_dependencies(&root)
                 .into_iter()
-                .flat_map(|f| f.dependencies)
-                .filter_map(|d| d.path)
-            {
+                .chain(dependents)
+                .collect();
+            for path in linked {
                 if known.contains(&path)
                     || self.exclude.matches(&path)
                     || !self.manifests.get(&path).is_some_and(|m| m.is_package())
@@ -311,6 +327,19 @@ impl Session {
             }
             discovery.crates.push(krate);
         }
+    }
+
+    /// The directories of the packages `root` depends on by path.
+    fn path_dependencies(&mut self, root: &Path) -> Vec<PathBuf> {
+        let facts = match self.package_facts.get(root) {
+            Some(facts) => Some(facts.clone()),
+            None => self.manifests.facts(root),
+        };
+        facts
+            .into_iter()
+            .flat_map(|f| f.dependencies)
+            .filter_map(|d| d.path)
+            .collect()
     }
 
     /// The manifest facts of each crate of `discovery`, in order.

@@ -612,6 +612,64 @@ fn the_server_s_own_code_has_no_findings() {
     });
 }
 
+/// A workspace's packages that depend on each other by path are one program through the
+/// `lint` tool too: the tool in `server` reaches the helper in `helpers`, reported there with the
+/// tool's call attached.
+#[test]
+fn a_helper_in_another_workspace_package_is_reported_where_it_builds_the_error() {
+    run(async {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let files = [
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"server\", \"helpers\"]\n",
+            ),
+            (
+                "helpers/Cargo.toml",
+                "[package]\nname = \"helpers\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"0.8\"\n",
+            ),
+            (
+                "helpers/src/lib.rs",
+                "pub fn load(url: &str) -> Result<String, rmcp::ErrorData> {\n    \
+                 Err(rmcp::ErrorData::internal_error(format!(\"cannot load {url}\"), None))\n}\n",
+            ),
+            (
+                "server/Cargo.toml",
+                "[package]\nname = \"server\"\nversion = \"0.1.0\"\n[dependencies]\n\
+                 rmcp = \"0.8\"\nhelpers = { path = \"../helpers\" }\n",
+            ),
+            (
+                "server/src/lib.rs",
+                "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\npub struct S;\n\
+                 #[tool_router]\nimpl S {\n    #[tool(description = \"Load\")]\n    \
+                 async fn get(&self) -> Result<CallToolResult, McpError> {\n        \
+                 let body = helpers::load(\"x\")?;\n        \
+                 Ok(CallToolResult::success(vec![Content::text(body)]))\n    }\n}\n",
+            ),
+        ];
+        for (rel, text) in files {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+        let session = Session::start(dir.path()).await;
+        let (result, text) = session.result("lint", json!({ "paths": ["."] })).await;
+        assert_eq!(result.is_error, Some(false), "{text}");
+        let structured = result.structured_content.expect("structuredContent");
+        let found = &structured["diagnostics"];
+        assert_eq!(found.as_array().map(Vec::len), Some(1), "{text}");
+        assert_eq!(found[0]["code"], "MCP001", "{text}");
+        assert_eq!(found[0]["path"], "helpers/src/lib.rs", "{text}");
+        assert_eq!(found[0]["line"], 2, "{text}");
+        assert_eq!(
+            found[0]["related"][0]["path"], "server/src/lib.rs",
+            "{text}"
+        );
+        assert_eq!(found[0]["related"][0]["line"], 7, "{text}");
+        session.finish().await;
+    });
+}
+
 /// Server mode cannot print: the only code that takes stdout is `run` in src/lib.rs, after
 /// `mcp` (and `server`) have returned, and the colour check in src/commands/output.rs only asks whether
 /// stdout is a terminal. Anything else in the front end or the analysis fails here.

@@ -272,3 +272,18 @@ fn a_cycle_of_path_dependencies_ends_and_is_one_program() {
     let run = check(&root.join("server"), ".");
     assert_eq!(run.code, 0, "{run:?}");
 }
+
+#[test]
+fn the_helper_package_linted_alone_is_linted_with_the_members_that_call_it() {
+    let (_tmp, root) = workspace(
+        "helpers.workspace = true",
+        &server("helpers::fetch", ""),
+        NET_INTERNAL,
+    );
+    // The server is read as context: the finding is the helper's, the call the server's.
+    let run = check(&root, "helpers");
+    assert_eq!(findings(&run), mcp001_at_the_helper(), "{run:?}");
+    assert_eq!(run.json()["summary"]["files"], 3, "{run:?}");
+    let run = check(&root, "helpers/src/startup.rs");
+    assert_eq!(findings(&run), (vec![], vec![]), "{run:?}");
+}

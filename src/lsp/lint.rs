@@ -179,6 +179,52 @@ mod tests {
         assert_eq!(names(&outcome, &tools), Vec::<&str>::new());
     }
 
+    /// A helper in one workspace member that another member's tool calls: opened on its own,
+    /// the helper shows the finding, its edit is what is linted, and the tool's call is attached.
+    #[test]
+    fn an_open_helper_of_a_workspace_member_is_linted_with_the_members_that_call_it() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        write(
+            &root,
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\n",
+        );
+        write(
+            &root,
+            "crates/helpers/Cargo.toml",
+            "[package]\nname = \"helpers\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n",
+        );
+        let helper = "pub fn read() -> Result<String, rmcp::ErrorData> {\n    \
+            std::fs::read_to_string(\"x\").map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))\n}\n";
+        write(&root, "crates/helpers/src/lib.rs", helper);
+        write(
+            &root,
+            "crates/server/Cargo.toml",
+            "[package]\nname = \"server\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n\
+             helpers = { path = \"../helpers\" }\n",
+        );
+        let tool = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
+            #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
+            async fn read(&self) -> Result<CallToolResult, McpError> {\n        \
+            let t = helpers::read()?;\n        \
+            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n";
+        write(&root, "crates/server/src/lib.rs", tool);
+        let lib = root.join("crates/helpers/src/lib.rs");
+        let open = BTreeMap::from([(lib.clone(), helper.to_string())]);
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        assert_eq!(outcome.files.keys().collect::<Vec<_>>(), vec![&lib]);
+        assert_eq!(names(&outcome, &lib), ["tool_failure_as_protocol_error"]);
+        let related = &outcome.files[&lib][0].related;
+        assert_eq!(related[0].path, root.join("crates/server/src/lib.rs"));
+        // Fixed in the editor, not on disk: the edit is what is linted.
+        let fixed =
+            "pub fn read() -> Result<String, rmcp::ErrorData> {\n    Ok(String::new())\n}\n";
+        let open = BTreeMap::from([(lib.clone(), fixed.to_string())]);
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        assert_eq!(names(&outcome, &lib), Vec::<&str>::new());
+    }
+
     #[test]
     fn unsaved_new_files_join_their_package_and_excludes_and_config_errors_apply() {
         let (_tmp, root) = project();

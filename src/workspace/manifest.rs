@@ -126,6 +126,39 @@ impl Manifests {
             })
     }
 
+    /// The package directories `[workspace] members` names in the workspace rooted at `dir`
+    /// (globs such as `crates/*` matched one directory level per `/`), without its `exclude`d
+    /// ones, sorted. Directories that are not packages are left out.
+    pub fn workspace_members(&mut self, dir: &Path) -> Vec<PathBuf> {
+        let Some(CargoToml::Parsed(table)) = self.get(dir) else {
+            return Vec::new();
+        };
+        let list = |key: &str| -> Vec<String> {
+            table
+                .get("workspace")
+                .and_then(|w| w.get(key))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        };
+        let excluded: Vec<PathBuf> = list("exclude")
+            .iter()
+            .map(|e| crate::workspace::paths::normalize(&dir.join(e)))
+            .collect();
+        let mut members: Vec<PathBuf> = list("members")
+            .iter()
+            .flat_map(|pattern| expand_member(dir, pattern))
+            .filter(|m| m.starts_with(dir) && !excluded.iter().any(|e| m.starts_with(e)))
+            .collect();
+        members.sort();
+        members.dedup();
+        members.retain(|m| self.get(m).is_some_and(|t| t.is_package()));
+        members
+    }
+
     /// Facts about the package rooted at `package_dir`; `None` when its Cargo.toml is broken.
     pub fn facts(&mut self, package_dir: &Path) -> Option<Manifest> {
         let table = match self.get(package_dir)? {
@@ -216,6 +249,39 @@ fn load(dir: &Path, cwd: &Path) -> (Option<CargoToml>, Option<String>) {
         Ok(table) => (Some(CargoToml::Parsed(Arc::new(table))), None),
         Err(message) => (Some(CargoToml::Broken), Some(message)),
     }
+}
+
+/// The directories a `members` entry names below `dir`: each `/`-separated part is a name, or
+/// a glob (`*`, `?`, `[..]`) matched against the subdirectories there.
+fn expand_member(dir: &Path, pattern: &str) -> Vec<PathBuf> {
+    let mut found = vec![dir.to_path_buf()];
+    for part in pattern.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        if !part.contains(['*', '?', '[']) {
+            found = found.into_iter().map(|d| d.join(part)).collect();
+            continue;
+        }
+        let Ok(glob) = globset::Glob::new(part) else {
+            return Vec::new();
+        };
+        let matcher = glob.compile_matcher();
+        let mut next = Vec::new();
+        for d in &found {
+            let Ok(entries) = std::fs::read_dir(d) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                if is_dir && matcher.is_match(entry.file_name()) {
+                    next.push(entry.path());
+                }
+            }
+        }
+        found = next;
+    }
+    found
+        .iter()
+        .map(|d| crate::workspace::paths::normalize(d))
+        .collect()
 }
 
 /// Read and parse a TOML file; the error names the file (relative to `cwd` when under it).
@@ -514,6 +580,34 @@ version = "1.4.0"
         let unlocked = m.facts(&root.join("unlocked")).expect("parsed");
         assert!(unlocked.dependencies.contains(&dep("turbomcp", Some("2"))));
         assert!(m.take_errors().is_empty());
+    }
+
+    #[test]
+    fn workspace_members_follow_globs_and_exclude() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        write(
+            &root,
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"server\", \"crates/*\", \"./tools/x?\"]\nexclude = [\"crates/old\"]\n",
+        );
+        for dir in ["server", "crates/a", "crates/b", "crates/old", "tools/x1"] {
+            write(
+                &root,
+                &format!("{dir}/Cargo.toml"),
+                "[package]\nname = \"p\"\n",
+            );
+        }
+        // Not packages: a directory without a manifest, a virtual manifest.
+        std::fs::create_dir_all(root.join("crates/empty")).expect("mkdir");
+        write(&root, "tools/x2/Cargo.toml", "[workspace]\n");
+        let mut m = Manifests::new(&root);
+        let members: Vec<PathBuf> = ["crates/a", "crates/b", "server", "tools/x1"]
+            .iter()
+            .map(|d| root.join(d))
+            .collect();
+        assert_eq!(m.workspace_members(&root), members);
+        assert!(m.workspace_members(&root.join("server")).is_empty());
     }
 
     #[test]
