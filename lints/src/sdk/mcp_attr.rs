@@ -53,5 +53,6 @@ static TABLE: SdkTable = SdkTable {
     tool_error_snippet: "Ok(CallToolResult { content: vec![TextContent::new({msg}).into()], is_error: Some(true), meta: Default::default() })",
     unknown_tool_snippet: "Err(Error::new(ErrorCode::INVALID_PARAMS).with_message(format!(\"Unknown tool: {}\", <name>), true))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    request_context_types: &[],
     older: &[],
 };

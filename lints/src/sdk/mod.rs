@@ -467,6 +467,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether a type of another crate, by its path there (`turbomcp::prelude::Context`), is
+    /// the per-request context the SDK hands a tool: its methods log, report progress and keep
+    /// server-side state, so a `?` on them propagates a fault of the server, not of the tool.
+    fn is_request_context_type(&self, _path: &[String]) -> bool {
+        false
+    }
+
     /// A match arm holding a tool call inside a general request handler
     /// (`RequestFromClient::CallToolRequest(params) =>`).
     fn is_tool_call_arm(&self, _pat: &syn::Pat) -> bool {

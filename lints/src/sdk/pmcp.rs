@@ -125,6 +125,11 @@ static TABLE: SdkTable = SdkTable {
         "tool_typed_with_output",
         "tool_typed_sync_with_output",
         "tool_with_result",
+        // The same handlers with a description before them (2.x `ServerBuilder`).
+        "tool_typed_with_description",
+        "tool_typed_sync_with_description",
+        "tool_typed_with_output_and_description",
+        "tool_with_result_and_description",
         "SimpleTool::new",
         "SyncTool::new",
         "TypedTool::new",
@@ -135,5 +140,6 @@ static TABLE: SdkTable = SdkTable {
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
     unknown_tool_snippet: "Err(Error::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    request_context_types: &[],
     older: &[],
 };

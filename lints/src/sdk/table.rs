@@ -231,6 +231,15 @@ impl Dialect for TableDialect {
                 .is_some_and(|c| self.table.result_types.contains(&c))
     }
 
+    fn is_request_context_type(&self, path: &[String]) -> bool {
+        let ours = path
+            .first()
+            .is_some_and(|root| self.table.roots.contains(&root.as_str()));
+        ours && path
+            .last()
+            .is_some_and(|last| self.table.request_context_types.contains(&last.as_str()))
+    }
+
     fn is_tool_error_type_name(&self, name: &str) -> bool {
         self.names
             .canonical(self.table, &[name.to_string(), String::new()])
@@ -423,6 +432,9 @@ pub struct SdkTable {
     /// See [`Dialect::named_resource_not_found_fits_peer`] ([`peer_expects_minus_32002`] for an
     /// SDK whose newest protocol is older than 2026-07-28).
     pub named_resource_not_found_fits_peer: fn(Option<Version>) -> bool,
+    /// The types of the per-request context the SDK hands a tool, by name
+    /// ([`Dialect::is_request_context_type`]).
+    pub request_context_types: &'static [&'static str],
     /// Older versions that behave otherwise, on the newest table: `(major, table)` for versions
     /// below that major, the lowest bound first.
     pub older: &'static [(u64, &'static SdkTable)],

@@ -109,6 +109,11 @@ static TABLE: SdkTable = SdkTable {
     unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     // Versions before 3.0 are 2.x's (read in 2.3.7); no version (no manifest) is 3.x's.
+    // `Context` (read in 1.1.2, lib.rs: `info`/`warn`/`error` log through `tracing` and return
+    // `Ok(())`, `set`/`get` (de)serialise into the request's own store, `resolve` looks up a
+    // service the server registered, `report_progress` updates its progress manager) and
+    // `RequestContext` (2.x and later).
+    request_context_types: &["Context", "RequestContext"],
     older: &[(3, &TABLE_2)],
 };
 
@@ -175,5 +180,6 @@ static TABLE_2: SdkTable = SdkTable {
         "Err(McpError::tool({msg})) on turbomcp 3 (2.x sends every #[tool] Err as a JSON-RPC error)",
     unknown_tool_snippet: TABLE.unknown_tool_snippet,
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    request_context_types: &["Context", "RequestContext"],
     older: &[],
 };

@@ -72,5 +72,6 @@ static TABLE: SdkTable = SdkTable {
         "Ok(ToolResult { content: vec![ToolContent::text({msg})], is_error: Some(true) })",
     unknown_tool_snippet: "Err(MCPError::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
+    request_context_types: &[],
     older: &[],
 };

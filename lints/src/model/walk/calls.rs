@@ -10,6 +10,7 @@ use crate::index::Index;
 use crate::model::callgraph::Target;
 use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin, VariantTag};
+use crate::resolve::{Def, Ns};
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, ReturnFacts, TryMeaning};
 use crate::source::Span;
 use crate::syntax::{
@@ -199,6 +200,41 @@ impl<'a> Walker<'a, '_> {
                 self.frames.pop();
             }
         }
+    }
+
+    /// Whether a written type is the SDK's per-request context (`Context`, `&RequestContext`),
+    /// by what its path resolves to.
+    pub(super) fn is_request_context_type(&self, ty: &syn::Type) -> bool {
+        let ty = match ty {
+            syn::Type::Reference(r) => &*r.elem,
+            other => other,
+        };
+        let (syn::Type::Path(p), Some(scope)) = (ty, self.body.scope) else {
+            return false;
+        };
+        match self
+            .calls
+            .defs
+            .resolve_path(scope.module, &p.path, Ns::Types)
+        {
+            Some(Def::External(path)) => self.dialect.is_request_context_type(&path),
+            _ => false,
+        }
+    }
+
+    /// A method call on a parameter typed as the SDK's request context (`ctx.set(..).await`):
+    /// what it does is the server's own work (logging, progress, its request state), so its
+    /// failure is a server fault whatever the tool was asked.
+    pub(super) fn calls_request_context(&self, expr: &Expr) -> bool {
+        let Expr::MethodCall(mc) = strip_await(expr) else {
+            return false;
+        };
+        let receiver = match &*mc.receiver {
+            Expr::Reference(r) => &*r.expr,
+            other => other,
+        };
+        matches!(receiver, Expr::Path(p) if p.path.get_ident()
+            .is_some_and(|id| self.request_contexts.iter().any(|c| id == c)))
     }
 
     /// `.map_err(CallToolError::new)`, or a crate fn declared to return the SDK's tool error

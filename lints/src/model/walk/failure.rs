@@ -180,6 +180,7 @@ impl<'a> Walker<'a, '_> {
                 .and_then(lookup_names),
             server_fault: cause_calls(SERVER_FAULT_CALLS)
                 || causes.iter().any(|c| is_serializing_call(c))
+                || causes.iter().any(|c| self.calls_request_context(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
             schema_level: cause_calls(SCHEMA_CALLS)

@@ -103,6 +103,8 @@ pub struct Walker<'a, 'm> {
     /// Inside the expansion of crate macro calls: the innermost macro, and how deep.
     expanded_from: Option<ItemId>,
     expansion_depth: usize,
+    /// Parameters typed as the SDK's per-request context (`ctx: Context` in turbomcp).
+    request_contexts: Vec<String>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -148,6 +150,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             tails: std::collections::HashSet::new(),
             expanded_from: None,
             expansion_depth: 0,
+            request_contexts: Vec::new(),
         }
     }
 
@@ -158,6 +161,11 @@ impl<'a, 'm> Walker<'a, 'm> {
                 if let syn::FnArg::Typed(t) = input {
                     let ty = self.resolver.type_item(&t.ty);
                     bind_pattern(&self.resolver, &mut self.locals, &t.pat, ty, 0);
+                    if let (syn::Pat::Ident(name), true) =
+                        (&*t.pat, self.is_request_context_type(&t.ty))
+                    {
+                        self.request_contexts.push(name.ident.to_string());
+                    }
                 }
             }
         }
