@@ -165,27 +165,27 @@ impl CrateJob<'_> {
                 problems,
             };
         }
-        // The program matters when one of its packages may: the others are what it calls.
-        let matters = !self.prefilters() || {
-            let mut at = 0;
-            self.members.iter().any(|(c, m)| {
-                let marks: Vec<FileMarks> = reads[at..at + c.files.len()]
-                    .iter()
-                    .map(|r| r.marks)
-                    .collect();
-                at += c.files.len();
-                prefilter::crate_may_matter(*m, &marks)
-            })
-        };
-        if !matters {
+        let analysed = self.analysed(&reads);
+        if !analysed.iter().any(|a| *a) {
             remember(Verdict::Skipped, &problems);
             return Outcome {
                 reports: self.empty_reports(&reads),
                 problems,
             };
         }
+        let file_analysed: Vec<bool> = self
+            .members
+            .iter()
+            .zip(&analysed)
+            .flat_map(|((c, _), a)| std::iter::repeat_n(*a, c.files.len()))
+            .collect();
         // A marker was found late: read what the scan dropped.
-        for (f, r) in files.iter().zip(reads.iter_mut()) {
+        for ((f, r), _) in files
+            .iter()
+            .zip(reads.iter_mut())
+            .zip(&file_analysed)
+            .filter(|(_, a)| **a)
+        {
             if r.readable && r.bytes.is_none() {
                 match crate::read::read_source(&f.path) {
                     Ok(bytes) => r.bytes = Some(bytes),
@@ -196,8 +196,21 @@ impl CrateJob<'_> {
                 }
             }
         }
-        let inputs = self.inputs(reads);
-        let key = cache.map(|_| self.content_key(&inputs));
+        // Packages left out: their reported files have no findings.
+        let left_out: Vec<FileReport> = files
+            .iter()
+            .zip(&reads)
+            .zip(&file_analysed)
+            .filter(|((f, r), a)| !**a && f.report && r.readable)
+            .map(|((f, _), _)| empty_report(f))
+            .collect();
+        let inputs: Vec<CrateInput> = self
+            .inputs(reads)
+            .into_iter()
+            .zip(&analysed)
+            .filter_map(|(input, a)| a.then_some(input))
+            .collect();
+        let key = cache.map(|_| self.content_key(&inputs, &left_out));
         if let (Some(cache), Some(key)) = (cache, &key) {
             let hit = cache.load_reports(key).and_then(|cached| {
                 let by_path: HashMap<&Path, &SourceInput> = inputs
@@ -214,7 +227,8 @@ impl CrateJob<'_> {
                 return Outcome { reports, problems };
             }
         }
-        let reports = (self.analyze)(&inputs, self.options);
+        let mut reports = (self.analyze)(&inputs, self.options);
+        reports.extend(left_out);
         let failed = reports
             .iter()
             .flat_map(|r| &r.diagnostics)
@@ -287,10 +301,52 @@ impl CrateJob<'_> {
         k.finish()
     }
 
-    /// Options, manifest facts and every analysed file's path, role, flag and contents.
-    fn content_key(&self, inputs: &[CrateInput]) -> Key {
+    /// Which packages to analyse: those that may hold an MCP server (all, without the
+    /// prefilter) and what they depend on by path. Another package of the program cannot reach
+    /// a tool; it is not parsed.
+    fn analysed(&self, reads: &[Read]) -> Vec<bool> {
+        if !self.prefilters() {
+            return vec![true; self.members.len()];
+        }
+        let mut at = 0;
+        let mut analysed: Vec<bool> = self
+            .members
+            .iter()
+            .map(|(c, m)| {
+                let marks: Vec<FileMarks> = reads[at..at + c.files.len()]
+                    .iter()
+                    .map(|r| r.marks)
+                    .collect();
+                at += c.files.len();
+                prefilter::crate_may_matter(*m, &marks)
+            })
+            .collect();
+        let refs: Vec<lints::program::PackageRef<'_>> = self
+            .members
+            .iter()
+            .map(|(c, m)| (c.package_root.as_deref(), *m))
+            .collect();
+        let links = lints::program::links(&refs);
+        let mut pending: Vec<usize> = (0..analysed.len()).filter(|&i| analysed[i]).collect();
+        while let Some(i) = pending.pop() {
+            for &(_, dep) in &links[i] {
+                if !analysed[dep] {
+                    analysed[dep] = true;
+                    pending.push(dep);
+                }
+            }
+        }
+        analysed
+    }
+
+    /// Options, manifest facts and every analysed file's path, role, flag and contents, and the
+    /// reported files of the packages left out.
+    fn content_key(&self, inputs: &[CrateInput], left_out: &[FileReport]) -> Key {
         let mut k = KeyBuilder::new("crate contents");
         k.field(self.options_text.as_bytes());
+        for r in left_out {
+            k.field(r.path.as_os_str().as_encoded_bytes());
+        }
         for input in inputs {
             k.field(format!("{:?}", input.manifest).as_bytes())
                 .field(format!("{:?}", input.root).as_bytes());

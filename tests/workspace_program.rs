@@ -287,3 +287,30 @@ fn the_helper_package_linted_alone_is_linted_with_the_members_that_call_it() {
     let run = check(&root, "helpers/src/startup.rs");
     assert_eq!(findings(&run), (vec![], vec![]), "{run:?}");
 }
+
+#[test]
+fn a_member_no_server_depends_on_is_not_analysed_with_the_program() {
+    // `cli` uses the helpers too but holds no MCP server: as when it was linted alone, the
+    // prefilter leaves it unparsed (its syntax error is cargo's to report), while the server's
+    // finding at the helper stands.
+    let (_tmp, root) = workspace(
+        "helpers.workspace = true",
+        &server("helpers::fetch", ""),
+        NET_INTERNAL,
+    );
+    write(
+        &root,
+        "Cargo.toml",
+        WORKSPACE.replace("\"helpers\"]", "\"helpers\", \"cli\"]"),
+    );
+    write(
+        &root,
+        "cli/Cargo.toml",
+        "[package]\nname = \"cli\"\nversion = \"0.1.0\"\n\n[dependencies]\nhelpers.workspace = true\n",
+    );
+    write(&root, "cli/src/main.rs", "fn main( {\n");
+    let run = check(&root, ".");
+    assert_eq!(findings(&run), mcp001_at_the_helper(), "{run:?}");
+    let run = check(&root, "cli");
+    assert_eq!(findings(&run), (vec![], vec![]), "{run:?}");
+}
