@@ -3,7 +3,8 @@
 //! Per crate (packages that depend on each other by path together, as one program), in
 //! memory: lint, take every applicable fix of every reported file, apply the ones
 //! whose edits do not overlap (the others wait for the next round), re-parse each changed file
-//! (a file whose result does not parse keeps its previous text and is not fixed further), and
+//! (a file whose result does not parse keeps its previous text and is not fixed further; imports
+//! the round's fixes left unused are dropped), and
 //! lint again, until a round changes nothing or [`MAX_ROUNDS`] rounds ran. Files that did not
 //! parse to begin with are never touched. Then the changed files are written atomically (a
 //! temporary file in the same directory, renamed over the original, its permissions kept), or
@@ -126,6 +127,8 @@ pub fn fix_program(
             if used.is_empty() || text == source.text {
                 continue;
             }
+            // Several fixes that each removed some uses of a name can leave its import unused.
+            let text = lints::unused_imports::prune_after(&source.text, &text).unwrap_or(text);
             if !parses(&report.path, text.as_bytes()) {
                 unparsable.push(report.path.clone());
                 frozen.insert((p, i));

@@ -23,6 +23,7 @@ use crate::sdk::{Dialect, FixVocabulary, SdkName};
 use crate::source::Span;
 use crate::syntax::{last_segment, tail_expr, type_arguments, BlockExtents};
 use crate::text::MessageText;
+use crate::unused_imports;
 
 /// Where the text of an error goes in a suggestion that cannot know it.
 pub const PLACEHOLDER_TEXT: &str = "\"<what failed and what to do instead>\"";
@@ -92,7 +93,7 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         return None;
     }
     edits.extend(names.use_edit(&cx));
-    Some(in_file_order(Fix {
+    Some(cx.finish(Fix {
         message: "return the failure as an isError tool result the model can read".to_string(),
         applicability,
         edits,
@@ -131,12 +132,14 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
     };
     let mut edits = vec![cx.replace_laid_out(range(call), &snippet)];
     edits.extend(names.use_edit(&cx));
-    Some(in_file_order(Fix {
-        message: "answer an unknown tool with the protocol error -32602 `Unknown tool: <name>`"
-            .to_string(),
-        applicability,
-        edits,
-    }))
+    Some(
+        cx.finish(Fix {
+            message: "answer an unknown tool with the protocol error -32602 `Unknown tool: <name>`"
+                .to_string(),
+            applicability,
+            edits,
+        }),
+    )
 }
 
 /// MCP009: a success result built on a failure path made an isError one
@@ -174,7 +177,7 @@ pub fn success_to_error(model: &Model, site: &ErrorSite, certain: bool) -> Optio
         edits.extend(names.use_edit(&cx));
         applicability = Applicability::HasPlaceholders;
     }
-    Some(in_file_order(Fix {
+    Some(cx.finish(Fix {
         message: format!("mark the result as an error with `{error}`"),
         applicability,
         edits,
@@ -189,7 +192,7 @@ pub fn empty_content_text(model: &Model, site: &ErrorSite) -> Option<Fix> {
     let mut names = cx.names(&Returns::default());
     let mut edits = cx.blank_edits(target, &mut names)?;
     edits.extend(names.use_edit(&cx));
-    Some(in_file_order(Fix {
+    Some(cx.finish(Fix {
         message: "say what failed and what to do instead".to_string(),
         applicability: Applicability::HasPlaceholders,
         edits,
@@ -738,6 +741,7 @@ struct FixCx<'m> {
     text: &'m str,
     dialect: &'m dyn Dialect,
     vocab: FixVocabulary,
+    syntax: &'m syn::File,
     located: Located<'m>,
     /// The extents of the blocks of the fn's body.
     extents: std::rc::Rc<BlockExtents>,
@@ -763,6 +767,7 @@ impl<'m> FixCx<'m> {
             dialect,
             vocab,
             extents: model.block_extents(located.body),
+            syntax,
             located,
             target: (span.start, span.end),
         })
@@ -859,6 +864,21 @@ impl<'m> FixCx<'m> {
             edits.push(self.replace((start, end), replacement));
         }
         (!edits.is_empty()).then_some(edits)
+    }
+
+    /// The fix with the imports it leaves unused dropped, its edits in file order.
+    fn finish(&self, mut fix: Fix) -> Fix {
+        let prunes = unused_imports::prune_edits(self.text, self.syntax, &fix.edits);
+        // A `use` the fix also writes next to is left for `--fix`'s own pass over the result.
+        let touches = |p: &Edit| {
+            fix.edits.iter().any(|e| {
+                (e.start < p.end && p.start < e.end) || e.start == p.start || e.start == p.end
+            })
+        };
+        if !prunes.iter().any(touches) {
+            fix.edits.extend(prunes);
+        }
+        in_file_order(fix)
     }
 
     fn replace(&self, (start, end): (usize, usize), replacement: String) -> Edit {

@@ -29,6 +29,7 @@ pub mod suppress;
 pub mod syntax;
 pub mod text;
 pub mod types;
+pub mod unused_imports;
 
 use std::sync::Arc;
 
