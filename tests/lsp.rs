@@ -438,7 +438,8 @@ fn diagnostics_quick_fixes_config_reload_and_shutdown_over_stdio() {
     assert!(
         fix_edits[1]["newText"]
             .as_str()
-            .is_some_and(|t| t.contains("Err(e) => return Ok(CallToolResult::error(")),
+            .is_some_and(|t| t.contains("return Ok(CallToolResult::error(")
+                && t.contains("\"read_to_string({:?}) failed: {e}\",\n")),
         "{fix_edits:#?}"
     );
     let action = &actions[1];

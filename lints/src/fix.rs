@@ -62,9 +62,15 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         OkKind::Wrapped => true,
     };
     let found = cx.find(&[]);
-    let (message, mut applicability) = match &site.message_source {
-        Some(m) => (without_into(m), Applicability::MachineApplicable),
-        None => (PLACEHOLDER_TEXT.to_string(), Applicability::HasPlaceholders),
+    let scope = cx.error_in_scope();
+    let (message, mut applicability) = match (&site.message_source, &scope) {
+        // `e.to_string()`: say what failed, with the error.
+        (Some(m), Some(scope)) if scope.is_only_the_error(m) => {
+            (scope.message(), Applicability::MaybeIncorrect)
+        }
+        (Some(m), _) => (without_into(m), Applicability::MachineApplicable),
+        (None, Some(scope)) => (scope.message(), Applicability::MaybeIncorrect),
+        (None, None) => (PLACEHOLDER_TEXT.to_string(), Applicability::HasPlaceholders),
     };
     // `Some(data)` is dropped: the isError result has no place for it.
     if found.target.is_some_and(carries_data) {
@@ -172,7 +178,7 @@ pub fn success_to_error(model: &Model, site: &ErrorSite, certain: bool) -> Optio
     // An error result needs text to read: where the content is blank, show where it goes.
     if site.empty_content {
         let mut names = cx.names(&Returns::default());
-        let blanks = cx.blank_edits(target, &mut names)?;
+        let blanks = cx.blank_edits(target, &mut names, PLACEHOLDER_TEXT)?;
         edits.extend(blanks);
         edits.extend(names.use_edit(&cx));
         applicability = Applicability::HasPlaceholders;
@@ -190,13 +196,28 @@ pub fn empty_content_text(model: &Model, site: &ErrorSite) -> Option<Fix> {
     let cx = FixCx::new(model, site.span, site.file)?;
     let target = cx.find(&[]).target?;
     let mut names = cx.names(&Returns::default());
-    let mut edits = cx.blank_edits(target, &mut names)?;
+    // With an error value in scope the source holds the text: what failed, and the error.
+    let (text, applicability) = match cx.error_in_scope() {
+        Some(scope) => (scope.message(), Applicability::MaybeIncorrect),
+        None => (PLACEHOLDER_TEXT.to_string(), Applicability::HasPlaceholders),
+    };
+    let blanks = cx.blank_edits(target, &mut names, &text)?;
+    let mut edits = vec![cx.relaid(target, blanks)];
     edits.extend(names.use_edit(&cx));
     Some(cx.finish(Fix {
         message: "say what failed and what to do instead".to_string(),
-        applicability: Applicability::HasPlaceholders,
+        applicability,
         edits,
     }))
+}
+
+/// The text an error message can say at a site: what failed (the callee, with the tool
+/// argument it got) and the error value in scope, as `format!("read_to_string({:?}) failed: {e}",
+/// args.path)`. `None` when no error value is in scope.
+pub fn message_in_scope(model: &Model, site: &ErrorSite) -> Option<String> {
+    FixCx::new(model, site.span, site.file)?
+        .error_in_scope()
+        .map(|s| s.message())
 }
 
 /// A fix with its edits sorted by position, as JSON and editors show them.
@@ -206,15 +227,33 @@ fn in_file_order(mut fix: Fix) -> Fix {
 }
 
 /// MCP003: the vague text replaced by a placeholder that says what belongs there (never applied).
-pub fn specific_text(literal: Span) -> Fix {
-    Fix {
-        message: "replace the text with what failed and what valid input looks like".to_string(),
-        applicability: Applicability::HasPlaceholders,
-        edits: vec![Edit {
-            start: literal.start,
-            end: literal.end,
-            replacement: VAGUE_PLACEHOLDER.to_string(),
-        }],
+/// With an error value in scope, the text says what failed and the error instead
+/// (MaybeIncorrect: the wording is a guess).
+pub fn specific_text(model: &Model, site: &ErrorSite, literal: Span) -> Fix {
+    let message = "replace the text with what failed and what valid input looks like".to_string();
+    let edit = |replacement: String| Edit {
+        start: literal.start,
+        end: literal.end,
+        replacement,
+    };
+    let cx = FixCx::new(model, site.span, site.file);
+    match cx.as_ref().and_then(|cx| Some((cx, cx.error_in_scope()?))) {
+        Some((cx, scope)) => {
+            let edits = match cx.find(&[]).target {
+                Some(target) => vec![cx.relaid(target, vec![edit(scope.message())])],
+                None => vec![edit(scope.message())],
+            };
+            cx.finish(Fix {
+                message,
+                applicability: Applicability::MaybeIncorrect,
+                edits,
+            })
+        }
+        None => Fix {
+            message,
+            applicability: Applicability::HasPlaceholders,
+            edits: vec![edit(VAGUE_PLACEHOLDER.to_string())],
+        },
     }
 }
 
@@ -847,7 +886,7 @@ impl<'m> FixCx<'m> {
 
     /// Placeholder text for every empty vector and blank string in `target`; `None` when there
     /// is none.
-    fn blank_edits(&self, target: &Expr, names: &mut Names) -> Option<Vec<Edit>> {
+    fn blank_edits(&self, target: &Expr, names: &mut Names, text: &str) -> Option<Vec<Edit>> {
         let mut blanks = Blanks::default();
         blanks.visit_expr(target);
         let mut edits = Vec::new();
@@ -856,14 +895,95 @@ impl<'m> FixCx<'m> {
                 Blank::Vec => {
                     let content = content_snippet(self.dialect)?;
                     self.snippet(&content, names, &[&self.vocab.content])
-                        .replace(MESSAGE_MARK, PLACEHOLDER_TEXT)
+                        .replace(MESSAGE_MARK, text)
                 }
-                Blank::Literal => PLACEHOLDER_TEXT.to_string(),
-                Blank::NewString => format!("String::from({PLACEHOLDER_TEXT})"),
+                Blank::Literal => text.to_string(),
+                Blank::NewString if text.starts_with('"') => format!("String::from({text})"),
+                Blank::NewString => text.to_string(),
             };
             edits.push(self.replace((start, end), replacement));
         }
         (!edits.is_empty()).then_some(edits)
+    }
+
+    /// The error value in scope at the site, from the innermost `.map_err(|e| ..)` (or
+    /// `or_else`, `unwrap_or_else`) closure or `Err(e) =>` arm around it, with the call that
+    /// failed.
+    fn error_in_scope(&self) -> Option<ErrorScope> {
+        struct Scopes<'a> {
+            target: (usize, usize),
+            stack: Vec<(String, &'a Expr)>,
+            found: Option<(String, &'a Expr)>,
+        }
+        impl<'a> Visit<'a> for Scopes<'a> {
+            fn visit_expr(&mut self, e: &'a Expr) {
+                if self.found.is_none() && range(e) == self.target {
+                    self.found = self.stack.last().cloned();
+                }
+                visit::visit_expr(self, e);
+            }
+            fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+                let handler = matches!(
+                    m.method.to_string().as_str(),
+                    "map_err" | "or_else" | "unwrap_or_else"
+                );
+                let binding = match (handler, m.args.first()) {
+                    (true, Some(Expr::Closure(c))) if c.inputs.len() == 1 => {
+                        crate::syntax::pat_ident(&c.inputs[0])
+                    }
+                    _ => None,
+                };
+                let Some(binding) = binding else {
+                    return visit::visit_expr_method_call(self, m);
+                };
+                self.visit_expr(&m.receiver);
+                self.stack.push((binding, &m.receiver));
+                for a in &m.args {
+                    self.visit_expr(a);
+                }
+                self.stack.pop();
+            }
+            fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+                self.visit_expr(&m.expr);
+                for arm in &m.arms {
+                    let binding = crate::syntax::variant_binding(&arm.pat, "Err").flatten();
+                    if let Some(b) = &binding {
+                        self.stack.push((b.clone(), &m.expr));
+                    }
+                    self.visit_arm(arm);
+                    if binding.is_some() {
+                        self.stack.pop();
+                    }
+                }
+            }
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut scopes = Scopes {
+            target: self.target,
+            stack: Vec::new(),
+            found: None,
+        };
+        scopes.visit_block(self.located.body);
+        let (binding, failed) = scopes.found?;
+        if binding.starts_with('_') {
+            return None;
+        }
+        Some(ErrorScope::new(binding, failed, self))
+    }
+
+    /// `edits` inside `target` as one edit of the whole expression, laid out as rustfmt would
+    /// lay out the result (the edits as they are when a comment sits inside).
+    fn relaid(&self, target: &Expr, edits: Vec<Edit>) -> Edit {
+        let (start, end) = range(target);
+        let written = &self.text[start..end];
+        if written.contains("//") || written.contains("/*") {
+            return Edit {
+                start,
+                end,
+                replacement: apply_inside(written, start, &edits),
+            };
+        }
+        self.replace_laid_out((start, end), &apply_inside(written, start, &edits))
     }
 
     /// The fix with the imports it leaves unused dropped, its edits in file order.
@@ -1118,6 +1238,83 @@ impl<'m> FixCx<'m> {
             (receiver.to_string(), " {".to_string())
         } else {
             (receiver.to_string(), format!("\n{indent}{{"))
+        }
+    }
+}
+
+/// `text` (which starts at byte `offset` of the file) with `edits` applied.
+fn apply_inside(text: &str, offset: usize, edits: &[Edit]) -> String {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse(e.start));
+    let mut out = text.to_string();
+    for e in sorted {
+        if let (Some(s), Some(t)) = (e.start.checked_sub(offset), e.end.checked_sub(offset)) {
+            if s <= t && t <= out.len() {
+                out.replace_range(s..t, &e.replacement);
+            }
+        }
+    }
+    out
+}
+
+/// An error value in scope and the call that produced it.
+struct ErrorScope {
+    binding: String,
+    /// The callee's name (`read_to_string`).
+    callee: Option<String>,
+    /// Its first argument when it is a name or field (`args.path` of `&args.path`).
+    argument: Option<String>,
+}
+
+impl ErrorScope {
+    fn new(binding: String, failed: &Expr, cx: &FixCx<'_>) -> ErrorScope {
+        let mut call = crate::syntax::strip_await(failed);
+        // `x.lock().map_err(..)`, `fetch(url).await`: the last call made.
+        if let Expr::Try(t) = call {
+            call = crate::syntax::strip_await(&t.expr);
+        }
+        let (callee, first) = match call {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => (last_segment(&p.path), c.args.first()),
+                _ => (None, None),
+            },
+            Expr::MethodCall(m) => (Some(m.method.to_string()), m.args.first()),
+            _ => (None, None),
+        };
+        let argument = first
+            .map(crate::syntax::strip_refs)
+            .and_then(|a| cx.source_of(a))
+            .filter(|a| is_place_expression(a) && a != "self");
+        ErrorScope {
+            binding,
+            callee,
+            argument,
+        }
+    }
+
+    /// Whether `message` is just the error value (`e.to_string()`, `e`, `format!("{e}")`).
+    fn is_only_the_error(&self, message: &str) -> bool {
+        let e = &self.binding;
+        let compact: String = message.chars().filter(|c| !c.is_whitespace()).collect();
+        [
+            format!("{e}.to_string()"),
+            e.clone(),
+            format!("format!(\"{{{e}}}\")"),
+            format!("format!(\"{{}}\",{e})"),
+            format!("{e}.to_string().into()"),
+        ]
+        .contains(&compact)
+    }
+
+    /// `format!("read_to_string({:?}) failed: {e}", args.path)`.
+    fn message(&self) -> String {
+        let e = &self.binding;
+        match (&self.callee, &self.argument) {
+            (Some(callee), Some(arg)) => {
+                format!("format!(\"{callee}({{:?}}) failed: {{{e}}}\", {arg})")
+            }
+            (Some(callee), None) => format!("format!(\"{callee} failed: {{{e}}}\")"),
+            _ => format!("format!(\"failed: {{{e}}}\")"),
         }
     }
 }

@@ -147,7 +147,12 @@ fn check(cx: &mut LintContext<'_>) {
             .with_label("the model learns that the call failed, but not why")
             .with_help(format!(
                 "say what failed and what to do instead: `{}`",
-                dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
+                // An error value in scope goes in the text; else a placeholder says what does.
+                dialect.tool_error_snippet(
+                    &crate::fix::message_in_scope(cx.model, site)
+                        .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string()),
+                    false
+                )
             ));
         d.fix = crate::fix::empty_content_text(cx.model, site);
         cx.report(site.file, d);
