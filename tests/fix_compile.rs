@@ -2,11 +2,14 @@
 //! workspace, rmcp pinned, `Cargo.lock` committed) whose tools make the mistakes the fixes
 //! rewrite. The test copies it to a temporary directory, checks that it compiles, runs
 //! `mcp-lint check --fix --unsafe-fixes` on the copy, checks that the findings are gone and a
-//! second run changes nothing, and runs `cargo check --locked` on the result.
+//! second run changes nothing, and runs `cargo check --locked` on the result: it must build
+//! with no warning (before and after) and stay rustfmt-clean as the fixture is.
 //!
 //! It downloads and builds rmcp's dependencies (about a minute on two cores the first time), so
 //! it is `#[ignore]`d: `cargo test --test fix_compile -- --ignored` runs it (`.ci/run` does).
 //! Its build goes to `target/fix-compile/`.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -80,6 +83,7 @@ fn fixed_rmcp_server_still_compiles() {
 
     // Every finding carries a fix --unsafe-fixes applies; each lint the fixes cover is there.
     let found = findings(dir);
+    eprintln!("rmcp fixture: {} findings before fixing", found.len());
     let mut codes: Vec<&str> = found.iter().filter_map(|d| d["code"].as_str()).collect();
     codes.sort_unstable();
     codes.dedup();
@@ -109,7 +113,9 @@ fn fixed_rmcp_server_still_compiles() {
         "{}",
         text(&fixed.stderr)
     );
-    assert_eq!(findings(dir), Vec::<serde_json::Value>::new());
+    let left = findings(dir);
+    eprintln!("rmcp fixture: {} findings after fixing", left.len());
+    assert_eq!(left, Vec::<serde_json::Value>::new());
 
     // A second run changes nothing.
     let source = std::fs::read(dir.join("src/lib.rs")).expect("read fixed source");
@@ -130,4 +136,23 @@ fn fixed_rmcp_server_still_compiles() {
         text(&source)
     );
     eprintln!("cargo check (after fixing): {:.1?}", started.elapsed());
+    // No new warning (an import a fix left unused would be one), and rustfmt-clean as the
+    // fixture is.
+    assert!(
+        !text(&before.stderr).contains("warning"),
+        "{}",
+        text(&before.stderr)
+    );
+    assert!(
+        !text(&after.stderr).contains("warning"),
+        "the fixed crate has warnings:\n{}\n--- fixed src/lib.rs:\n{}",
+        text(&after.stderr),
+        text(&source)
+    );
+    let fixed = text(&source);
+    let formatted = common::rustfmt(&fixed).expect("rustfmt: `rustup component add rustfmt`");
+    assert_eq!(
+        fixed, formatted,
+        "the fixed src/lib.rs is not rustfmt-clean"
+    );
 }

@@ -1383,6 +1383,38 @@ impl Names {
         if let Some(last_use) = items.iter().rev().find(|i| matches!(i, Item::Use(_))) {
             let (_, end) = range(last_use);
             let indent = cx.indent_at(end);
+            // rustfmt sorts the `use`s of a group (no blank line between them): the new lines go
+            // before the first one that sorts after them, when all do.
+            let group: Vec<&Item> = {
+                let at = items
+                    .iter()
+                    .rposition(|i| std::ptr::eq(i, last_use))
+                    .unwrap_or(0);
+                let mut start = at;
+                while start > 0
+                    && matches!(items[start - 1], Item::Use(_))
+                    && !cx.text[range(&items[start - 1]).1..range(&items[start]).0].contains("\n\n")
+                {
+                    start -= 1;
+                }
+                items[start..=at].iter().collect()
+            };
+            let first_line = lines.first().cloned().unwrap_or_default();
+            let after = group.iter().find(|u| {
+                cx.source_of(**u)
+                    .is_some_and(|t| t.starts_with("use ") && t.as_str() > first_line.as_str())
+            });
+            if let (Some(after), true) = (after, lines.len() == 1) {
+                let (start, _) = range(*after);
+                let line_start = cx.text[..start].rfind('\n').map_or(0, |i| i + 1);
+                if cx.text[line_start..start].trim().is_empty() {
+                    return Some(Edit {
+                        start: line_start,
+                        end: line_start,
+                        replacement: format!("{indent}{first_line}\n"),
+                    });
+                }
+            }
             let text: String = lines.iter().map(|l| format!("\n{indent}{l}")).collect();
             return Some(Edit {
                 start: end,

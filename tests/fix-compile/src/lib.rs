@@ -52,11 +52,15 @@ impl Notes {
         &self,
         Parameters(NoteArgs { title, body }): Parameters<NoteArgs>,
     ) -> Result<CallToolResult, McpError> {
-        let title = checked_title(&title)
-            .map_err(|e| McpError::invalid_params(format!("title {title:?} cannot be used: {e}"), None))?;
+        let title = checked_title(&title).map_err(|e| {
+            McpError::invalid_params(format!("title {title:?} cannot be used: {e}"), None)
+        })?;
         let body = body.unwrap_or_default();
         if body.trim().is_empty() {
-            return Err(McpError::invalid_params("a note needs a body with some text", None));
+            return Err(McpError::invalid_params(
+                "a note needs a body with some text",
+                None,
+            ));
         }
         let mut notes = self
             .notes
@@ -69,7 +73,9 @@ impl Notes {
             ));
         }
         notes.insert(title.to_string(), body);
-        Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(format!("added {title}"))]))
+        Ok(CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(format!("added {title}")),
+        ]))
     }
 
     #[tool(description = "Read a note")]
@@ -84,7 +90,9 @@ impl Notes {
         let body = notes
             .get(&title)
             .ok_or_else(|| McpError::internal_error(format!("no note titled {title}"), None))?;
-        Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(body.clone())]))
+        Ok(CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(body.clone()),
+        ]))
     }
 
     #[tool(description = "Import a note from a JSON file")]
@@ -95,7 +103,8 @@ impl Notes {
         if title.ends_with(".tmp") {
             return Err(McpError {
                 code: rmcp::model::ErrorCode::INTERNAL_ERROR,
-                message: format!("{title} is a temporary file; import the saved note instead").into(),
+                message: format!("{title} is a temporary file; import the saved note instead")
+                    .into(),
                 data: None,
             });
         }
@@ -106,10 +115,12 @@ impl Notes {
             )
         })?;
         match serde_json::from_str::<serde_json::Value>(&text) {
-            Ok(v) => Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(v.to_string())])),
-            Err(e) => Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(format!(
-                "{title} is not JSON: {e}"
-            ))])),
+            Ok(v) => Ok(CallToolResult::success(vec![
+                rmcp::model::ContentBlock::text(v.to_string()),
+            ])),
+            Err(e) => Ok(CallToolResult::success(vec![
+                rmcp::model::ContentBlock::text(format!("{title} is not JSON: {e}")),
+            ])),
         }
     }
 }
@@ -130,14 +141,23 @@ impl ServerHandler for Clock {
             "now" => {
                 let secs = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
-                    .map_err(|e| McpError::internal_error(format!("the clock is set before 1970: {e}"), None))?
+                    .map_err(|e| {
+                        McpError::internal_error(format!("the clock is set before 1970: {e}"), None)
+                    })?
                     .as_secs();
-                Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text(secs.to_string())]).into())
+                Ok(
+                    CallToolResult::success(vec![rmcp::model::ContentBlock::text(
+                        secs.to_string(),
+                    )])
+                    .into(),
+                )
             }
-            other => Ok(CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
-                "there is no tool {other} here"
-            ))])
-            .into()),
+            other => Ok(
+                CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
+                    "there is no tool {other} here"
+                ))])
+                .into(),
+            ),
         }
     }
 }
@@ -152,7 +172,9 @@ impl ServerHandler for Ping {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         match request.name.as_ref() {
-            "ping" => Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text("pong")]).into()),
+            "ping" => {
+                Ok(CallToolResult::success(vec![rmcp::model::ContentBlock::text("pong")]).into())
+            }
             _ => Err(McpError::method_not_found::<CallToolRequestMethod>()),
         }
     }
