@@ -143,11 +143,13 @@ fn is_from_impl(f: &FnItem<'_>, dialect: &dyn Dialect) -> bool {
     dialect.is_protocol_error_type(&ty)
 }
 
-/// A closure registered as a tool handler becomes a body of its own.
+/// A closure registered as a tool handler becomes a body of its own, named by its
+/// registration when that gives the tool's name.
 pub fn closure_body<'a>(
     id: BodyId,
     file: FileId,
     closure: &'a Expr,
+    registered_name: Option<String>,
     is_test: bool,
     returns: ReturnFacts,
     scope: Option<FnScope>,
@@ -161,7 +163,7 @@ pub fn closure_body<'a>(
         id,
         file,
         name: "tool closure".to_string(),
-        tool_name: Some("tool closure".to_string()),
+        tool_name: Some(registered_name.unwrap_or_else(|| "tool closure".to_string())),
         kind: Some(HandlerKind::Tool),
         is_test,
         returns,

@@ -698,11 +698,11 @@ where
         }
         walked.edges.extend(facts.calls);
         let closures = if library { Vec::new() } else { facts.closures };
-        for closure in closures {
+        for (closure, name) in closures {
             let id = BodyId(bodies.len());
             let returns = dialect.closure_returns();
             bodies.push(bodies::closure_body(
-                id, file, closure, is_test, returns, scope,
+                id, file, closure, name, is_test, returns, scope,
             ));
         }
     }

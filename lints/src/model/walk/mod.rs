@@ -51,8 +51,9 @@ pub struct BodyFacts<'a> {
     pub codes: Vec<CodeSite>,
     pub panics: Vec<(PanicSite, Option<SiteContext>)>,
     pub calls: Vec<CallEdge>,
-    /// Closures registered as tool handlers, found inside this body.
-    pub closures: Vec<&'a Expr>,
+    /// Closures registered as tool handlers, found inside this body, with the tool name the
+    /// registration gives as a string literal (`.tool_typed("head", |args, _| ..)`), if any.
+    pub closures: Vec<(&'a Expr, Option<String>)>,
     /// The error values it returns, when it fails with a crate enum.
     pub returned: ReturnedErrors,
 }
@@ -269,7 +270,9 @@ impl<'a, 'm> Walker<'a, 'm> {
 impl<'a> Visit<'a> for Walker<'a, '_> {
     fn visit_expr_call(&mut self, call: &'a syn::ExprCall) {
         if let Some(closure) = self.dialect.handler_closure(call) {
-            self.facts.closures.push(closure);
+            self.facts
+                .closures
+                .push((closure, registered_name(call.args.iter())));
             for arg in &call.args {
                 if !std::ptr::eq(arg, closure) {
                     self.visit_expr(arg);
@@ -422,7 +425,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
     fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
         if let Some(closure) = self.dialect.handler_closure_of_method(mc) {
-            self.facts.closures.push(closure);
+            self.facts
+                .closures
+                .push((closure, registered_name(mc.args.iter())));
             self.visit_expr(&mc.receiver);
             for arg in &mc.args {
                 if !std::ptr::eq(arg, closure) {
@@ -523,4 +528,15 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     fn visit_item(&mut self, _item: &'a syn::Item) {
         // Nested items are not part of this body.
     }
+}
+
+/// The tool name a registration call names first among its arguments, as a string literal.
+fn registered_name<'e>(mut args: impl Iterator<Item = &'e Expr>) -> Option<String> {
+    args.find_map(|a| match a {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    })
 }
