@@ -206,6 +206,17 @@ pub fn mentions_ident(tokens: &str, ident: &str) -> bool {
         .any(|w| w == ident)
 }
 
+/// The value of a string literal expression (`"head"`).
+pub fn str_literal(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
 /// The expression under references and parentheses.
 pub fn strip_refs(expr: &Expr) -> &Expr {
     match expr {

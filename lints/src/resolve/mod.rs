@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use syn::{ImplItem, Item, UseTree};
 
 use crate::source::FileId;
+use crate::syntax::str_literal;
 use layout::{child_dir, Layout, RootFile};
 
 /// A module of one crate root.
@@ -1118,13 +1119,7 @@ fn item_is_pub(item: &Item) -> bool {
 /// `#[path = "x.rs"]`.
 fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
     attrs.iter().find_map(|a| match &a.meta {
-        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            }) => Some(s.value()),
-            _ => None,
-        },
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => str_literal(&nv.value),
         _ => None,
     })
 }

@@ -14,7 +14,7 @@ use crate::resolve::{Def, Ns};
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, ReturnFacts, TryMeaning};
 use crate::source::Span;
 use crate::syntax::{
-    last_segment, path_segments, result_error_type, strip_await, tail_expr, type_name,
+    last_segment, path_segments, result_error_type, strip_await, strip_refs, tail_expr, type_name,
     unwrap_future,
 };
 use crate::text::{message_from_expr, MessageText};
@@ -229,11 +229,7 @@ impl<'a> Walker<'a, '_> {
         let Expr::MethodCall(mc) = strip_await(expr) else {
             return false;
         };
-        let receiver = match &*mc.receiver {
-            Expr::Reference(r) => &*r.expr,
-            other => other,
-        };
-        matches!(receiver, Expr::Path(p) if p.path.get_ident()
+        matches!(strip_refs(&mc.receiver), Expr::Path(p) if p.path.get_ident()
             .is_some_and(|id| self.request_contexts.iter().any(|c| id == c)))
     }
 

@@ -10,7 +10,7 @@ use super::failure::calls_any;
 use super::Walker;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
-use crate::syntax::{mentions_ident, strip_await, tail_expr, TokensString};
+use crate::syntax::{mentions_ident, str_literal, strip_await, tail_expr, TokensString};
 use crate::text::MessageText;
 
 impl<'a> Walker<'a, '_> {
@@ -232,14 +232,7 @@ pub(super) fn tool_name_test(cond: &Expr) -> Option<(String, String)> {
 
 /// One side a string literal, the other an expression mentioning a name.
 pub(super) fn literal_comparison(b: &syn::ExprBinary) -> Option<(String, String)> {
-    let literal = |e: &Expr| match e {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(s.value()),
-        _ => None,
-    };
-    let (lit, other) = match (literal(&b.left), literal(&b.right)) {
+    let (lit, other) = match (str_literal(&b.left), str_literal(&b.right)) {
         (Some(l), None) => (l, &*b.right),
         (None, Some(l)) => (l, &*b.left),
         _ => return None,

@@ -38,7 +38,9 @@ use crate::model::site::{
 use crate::resolve::ItemId;
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::source::{SourceFile, Span};
-use crate::syntax::{last_segment, mentions_ident, path_segments, TokensString};
+use crate::syntax::{
+    last_segment, mentions_ident, pat_ident, path_segments, str_literal, TokensString,
+};
 use crate::text::MessageText;
 
 use calls::is_from_conversion;
@@ -162,10 +164,10 @@ impl<'a, 'm> Walker<'a, 'm> {
                 if let syn::FnArg::Typed(t) = input {
                     let ty = self.resolver.type_item(&t.ty);
                     bind_pattern(&self.resolver, &mut self.locals, &t.pat, ty, 0);
-                    if let (syn::Pat::Ident(name), true) =
-                        (&*t.pat, self.is_request_context_type(&t.ty))
+                    if let (Some(name), true) =
+                        (pat_ident(&t.pat), self.is_request_context_type(&t.ty))
                     {
-                        self.request_contexts.push(name.ident.to_string());
+                        self.request_contexts.push(name);
                     }
                 }
             }
@@ -532,11 +534,5 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
 /// The tool name a registration call names first among its arguments, as a string literal.
 fn registered_name<'e>(mut args: impl Iterator<Item = &'e Expr>) -> Option<String> {
-    args.find_map(|a| match a {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(s.value()),
-        _ => None,
-    })
+    args.find_map(str_literal)
 }
