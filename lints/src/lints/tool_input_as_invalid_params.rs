@@ -13,7 +13,10 @@ declare_lint! {
     /// Not reported: the dispatcher's unknown-tool branch; schema-level failures (arguments missing or
     /// not an object, a required field absent or of the wrong JSON type), which the 2026-07-28 schema
     /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses` or request
-    /// metadata.
+    /// metadata. A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
+    /// is optional in the generated input schema: a check that requires it ("content is required for
+    /// action=store", `let Some(id) = req.id else`, `if req.query.is_none() && req.tag.is_none()`) is
+    /// a rule on argument values and is reported, whatever its message says.
     ///
     /// ### Why is this bad?
     /// A -32602 goes to the host as a protocol error, and the model may never see it. As an `isError`
@@ -59,8 +62,10 @@ declare_lint! {
     /// 2025-11-25 turns the lint off, and with it the fix.
     ///
     /// ### Known problems
-    /// - Schema-level and value-level checks are told apart heuristically, from the condition checked and
-    ///   the message text; a value check that only says "missing" may be taken for a schema check.
+    /// - Schema-level and value-level checks are told apart from the failing operation (an optional
+    ///   field of a derived-schema request type, a JSON accessor, a deserialisation) and, where the
+    ///   source cannot tell, from the message text: a value check on a hand-parsed JSON object that
+    ///   only says "missing" may be taken for a schema check.
     /// - To target 2025-06-18 or older, where "Invalid arguments" is a protocol error, set
     ///   `target-protocol` (config) or `--target-protocol`; the lint is then off.
     ///

@@ -11,6 +11,8 @@
 
 use std::collections::HashMap;
 
+use quote::ToTokens;
+
 use syn::{Expr, Pat, Type};
 
 use crate::model::bodies::BodyInfo;
@@ -397,6 +399,56 @@ impl<'a> Resolver<'_, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// Whether `expr` reads a request field that the tool's generated input schema leaves
+    /// optional: a field of a crate struct deriving `JsonSchema` that is declared `Option<..>`
+    /// (schemars does not list it under `required`), read directly or through `as_ref()`, `as_deref()`, `clone()` and the like. A request without it matched
+    /// the schema, so a failure for its absence is a rule on argument values.
+    pub fn reads_optional_schema_field(&self, expr: &Expr, locals: &Locals) -> bool {
+        let mut expr = strip_refs(expr);
+        while let Expr::MethodCall(m) = expr {
+            let passes = m.args.is_empty()
+                && matches!(
+                    m.method.to_string().as_str(),
+                    "as_ref"
+                        | "as_deref"
+                        | "as_mut"
+                        | "as_deref_mut"
+                        | "clone"
+                        | "cloned"
+                        | "copied"
+                );
+            if !passes {
+                return false;
+            }
+            expr = strip_refs(&m.receiver);
+        }
+        let Expr::Field(f) = expr else {
+            return false;
+        };
+        let syn::Member::Named(name) = &f.member else {
+            return false;
+        };
+        let Some(base) = self.type_of(&f.base, locals) else {
+            return false;
+        };
+        let Some((owner, ty)) = self.field_syntax(base, &name.to_string(), 0) else {
+            return false;
+        };
+        let syn::Item::Struct(s) = self.defs.item(owner).syntax else {
+            return false;
+        };
+        let tokens = |attr: &syn::Attribute| attr.meta.to_token_stream().to_string();
+        let derives_schema = s
+            .attrs
+            .iter()
+            .filter(|a| a.path().is_ident("derive") || a.path().is_ident("cfg_attr"))
+            .any(|a| tokens(a).contains("JsonSchema"));
+        if !derives_schema {
+            return false;
+        }
+        crate::syntax::type_name(ty).as_deref() == Some("Option")
     }
 
     /// The crate type of field `name` of `ty`.

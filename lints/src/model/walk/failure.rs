@@ -183,10 +183,15 @@ impl<'a> Walker<'a, '_> {
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
-            schema_level: cause_calls(SCHEMA_CALLS)
-                || causes.iter().any(|c| reads_argument_field(c))
-                || mentions(SCHEMA_WORDS)
-                || lowered_texts.iter().any(|t| names_absent_argument(t)),
+            // The source says the request matched the schema: words cannot make it schema-level.
+            schema_level: self.absent_optional == 0
+                && !causes
+                    .iter()
+                    .any(|c| self.resolver.reads_optional_schema_field(c, &self.locals))
+                && (cause_calls(SCHEMA_CALLS)
+                    || causes.iter().any(|c| reads_argument_field(c))
+                    || mentions(SCHEMA_WORDS)
+                    || lowered_texts.iter().any(|t| names_absent_argument(t))),
             uses_error: self
                 .frames
                 .iter()
@@ -231,6 +236,19 @@ impl<'a> Walker<'a, '_> {
                     cause: Some(&m.expr),
                     definite: false,
                 }),
+                p if is_none_pat(p)
+                    && self
+                        .resolver
+                        .reads_optional_schema_field(&m.expr, &self.locals) =>
+                {
+                    self.absent_optional += 1;
+                    if let Some((_, g)) = &arm.guard {
+                        self.visit_expr(g);
+                    }
+                    self.visit_expr(&arm.body);
+                    self.absent_optional -= 1;
+                    return;
+                }
                 _ => None,
             };
             match frame {
@@ -285,6 +303,16 @@ impl<'a> Walker<'a, '_> {
         // `let Some(x) = args.get("x") else`, `let Some(s) = v.as_str() else`: the argument's
         // shape, recorded as the cause so the branch counts as schema-level.
         let shape = some && reads_argument_field(scrutinee);
+        if some
+            && self
+                .resolver
+                .reads_optional_schema_field(scrutinee, &self.locals)
+        {
+            self.absent_optional += 1;
+            self.visit_expr(branch);
+            self.absent_optional -= 1;
+            return;
+        }
         if !(miss || failed || shape) {
             return self.visit_expr(branch);
         }
@@ -437,6 +465,24 @@ impl<'a> Walker<'a, '_> {
             }
         }
         true
+    }
+}
+
+impl Walker<'_, '_> {
+    /// `req.x.is_none()`, alone or as an operand of `&&` / `||`: a test that a request field the
+    /// generated schema leaves optional is absent.
+    pub(super) fn tests_optional_field_absent(&self, cond: &Expr) -> bool {
+        match cond {
+            Expr::Paren(p) => self.tests_optional_field_absent(&p.expr),
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
+                self.tests_optional_field_absent(&b.left)
+                    || self.tests_optional_field_absent(&b.right)
+            }
+            Expr::MethodCall(m) if m.method == "is_none" && m.args.is_empty() => self
+                .resolver
+                .reads_optional_schema_field(&m.receiver, &self.locals),
+            _ => false,
+        }
     }
 }
 

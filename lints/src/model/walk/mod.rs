@@ -25,7 +25,7 @@ mod returns;
 use std::collections::HashMap;
 
 use syn::visit::{self, Visit};
-use syn::Expr;
+use syn::{Expr, Pat};
 
 use crate::index::Index;
 use crate::macro_args::MacroArgs;
@@ -108,6 +108,9 @@ pub struct Walker<'a, 'm> {
     expansion_depth: usize,
     /// Parameters typed as the SDK's per-request context (`ctx: Context` in turbomcp).
     request_contexts: Vec<String>,
+    /// Inside a branch taken when a request field the generated schema leaves optional is
+    /// absent (`let Some(x) = req.x else { here }`, `if req.x.is_none() { here }`).
+    absent_optional: usize,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -154,6 +157,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             expanded_from: None,
             expansion_depth: 0,
             request_contexts: Vec::new(),
+            absent_optional: 0,
         }
     }
 
@@ -162,8 +166,9 @@ impl<'a, 'm> Walker<'a, 'm> {
         if let Some(sig) = self.body.sig {
             for input in &sig.inputs {
                 if let syn::FnArg::Typed(t) = input {
-                    let ty = self.resolver.type_item(&t.ty);
-                    bind_pattern(&self.resolver, &mut self.locals, &t.pat, ty, 0);
+                    let (pat, declared) = through_newtype_wrapper(&t.pat, &t.ty);
+                    let ty = self.resolver.type_item(declared);
+                    bind_pattern(&self.resolver, &mut self.locals, pat, ty, 0);
                     if let (Some(name), true) =
                         (pat_ident(&t.pat), self.is_request_context_type(&t.ty))
                     {
@@ -389,6 +394,16 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return;
         }
         let Expr::Let(l) = &*i.cond else {
+            if self.tests_optional_field_absent(&i.cond) {
+                self.visit_expr(&i.cond);
+                self.absent_optional += 1;
+                self.visit_block(&i.then_branch);
+                self.absent_optional -= 1;
+                if let Some((_, e)) = &i.else_branch {
+                    self.visit_expr(e);
+                }
+                return;
+            }
             return visit::visit_expr_if(self, i);
         };
         self.if_let(i, l);
@@ -535,4 +550,20 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 /// The tool name a registration call names first among its arguments, as a string literal.
 fn registered_name<'e>(mut args: impl Iterator<Item = &'e Expr>) -> Option<String> {
     args.find_map(str_literal)
+}
+
+/// `Parameters(req): Parameters<Request>`, `Json(body): Json<Body>`: a parameter destructuring
+/// a one-field generic wrapper of the same name binds its field to the type argument.
+fn through_newtype_wrapper<'p>(pat: &'p Pat, ty: &'p syn::Type) -> (&'p Pat, &'p syn::Type) {
+    let (Pat::TupleStruct(ts), syn::Type::Path(tp)) = (pat, ty) else {
+        return (pat, ty);
+    };
+    let (Some(wrapper), Some(written)) = (ts.path.segments.last(), tp.path.segments.last()) else {
+        return (pat, ty);
+    };
+    let mut args = crate::syntax::type_arguments(&written.arguments);
+    match (ts.elems.len(), args.next(), args.next()) {
+        (1, Some(inner), None) if wrapper.ident == written.ident => (&ts.elems[0], inner),
+        _ => (pat, ty),
+    }
 }
