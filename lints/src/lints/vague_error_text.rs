@@ -8,6 +8,10 @@ declare_lint! {
     /// `isError` result or the message of a protocol error: "error", "failed", "something went wrong",
     /// "an error occurred", "internal error", "invalid input", "operation failed" and similar phrases,
     /// alone or followed by filler such as "Please try again." or "Check the server logs for details.".
+    /// Beyond the phrase list, where a tool's failure is told: a rejection that names neither the value
+    /// given nor what would be valid ("Invalid upsert mode", "Unknown operation", "Format not
+    /// supported": a rejection word and at most three plain words), and a snake_case code as a protocol
+    /// error's whole message ("invalid_path", with the details only in `data`).
     ///
     /// Text is compared after normalising case, whitespace and surrounding punctuation, and only when the
     /// whole text is known: a string literal, or a `format!` without placeholders. Not reported: text with
@@ -63,6 +67,11 @@ declare_lint! {
     /// ### Known problems
     /// - Text the source does not show (`e.to_string()`, a variable, a helper's return value) is never
     ///   reported, and a `format!` with any placeholder counts as specific.
+    /// - The rejection shape is English and short on purpose: "Invalid email format" is reported, "Invalid
+    ///   email format (must contain @)" and "Division by zero not allowed" (a rule) are not. A rejected
+    ///   credential ("Invalid API key", "invalid token") is not reported: naming its value would leak it.
+    ///   A snake_case code inside a tool result's JSON is not reported, since its siblings may carry the
+    ///   details.
     /// - The built-in phrase list is English. Add phrases under `[lints]` with
     ///   `vague_error_text = { level = "warn", extra-phrases = ["no luck"] }`; they are normalised the same
     ///   way. Built-in phrases cannot be removed; suppress a deliberate generic message with a reason.
@@ -121,7 +130,12 @@ fn check(cx: &mut LintContext<'_>) {
             let MessageText::Literal { value, span } = text else {
                 continue;
             };
-            if !is_vague(value, extra) {
+            // The shape rules are about what the model reads of a tool's failure: a bare code
+            // only as a protocol error's whole message (in a tool result's JSON it may sit beside
+            // the details).
+            let names_nothing = site.context.is_tool()
+                && (bare_rejection(value) || (site.channel == Channel::Protocol && bare_code(value)));
+            if !(is_vague(value, extra) || names_nothing) {
                 continue;
             }
             let audience = match site.channel {
@@ -136,6 +150,134 @@ fn check(cx: &mut LintContext<'_>) {
                 );
             d.fix = Some(crate::fix::specific_text(cx.model, site, *span));
             cx.report(site.file, d);
+        }
+    }
+}
+
+/// Words that open a rejection ("Invalid upsert mode", "Unknown operation").
+const REJECTING: &[&str] = &[
+    "invalid",
+    "unknown",
+    "unsupported",
+    "unrecognized",
+    "unrecognised",
+    "unexpected",
+    "illegal",
+    "malformed",
+    "bad",
+    "wrong",
+];
+
+/// Endings of the same rejection told the other way round ("Mode not supported").
+const REJECTED: &[&[&str]] = &[
+    &["not", "supported"],
+    &["not", "recognized"],
+    &["not", "recognised"],
+    &["not", "valid"],
+    &["is", "invalid"],
+    &["is", "not", "valid"],
+    &["is", "not", "supported"],
+    &["is", "unsupported"],
+];
+
+/// What is rejected when a credential is: naming its value would leak it, and no argument the
+/// model can change is at stake.
+const SECRETS: &[&str] = &[
+    "key",
+    "token",
+    "password",
+    "credential",
+    "credentials",
+    "secret",
+    "signature",
+    "auth",
+    "authorization",
+];
+
+/// The words of a text with nothing in it but letters, `_` and `-` (no value, list or detail),
+/// lowercased; `None` for any other text.
+fn plain_words(text: &str) -> Option<Vec<String>> {
+    let text = text.trim().trim_end_matches(['.', '!']);
+    let plain = |w: &str| w.chars().all(|c| c.is_alphabetic() || c == '_' || c == '-');
+    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    (!words.is_empty() && text.split_whitespace().all(plain)).then_some(words)
+}
+
+/// A rejection word and a short name of what was rejected, with neither the value given nor
+/// what would be valid: "Invalid upsert mode", "Unknown operation", "Format not supported". Any
+/// quote, colon, digit or comma (a value, the valid ones, a detail) makes it specific.
+fn bare_rejection(text: &str) -> bool {
+    let Some(words) = plain_words(text) else {
+        return false;
+    };
+    let short_name = |name: &[String]| {
+        (1..=3).contains(&name.len()) && !name.iter().any(|w| SECRETS.contains(&w.as_str()))
+    };
+    if REJECTING.contains(&words[0].as_str()) && short_name(&words[1..]) {
+        return true;
+    }
+    REJECTED.iter().any(|ending| {
+        words.len() > ending.len()
+            && words[words.len() - ending.len()..]
+                .iter()
+                .zip(ending.iter())
+                .all(|(w, e)| w == e)
+            && short_name(&words[..words.len() - ending.len()])
+    })
+}
+
+/// A snake_case code as the whole text: "invalid_path", "serialization_error".
+fn bare_code(text: &str) -> bool {
+    let text = text.trim();
+    matches!(plain_words(text).as_deref(), Some([_]))
+        && text.contains('_')
+        && !text.starts_with('_')
+        && !text.ends_with('_')
+        && !text.chars().any(char::is_uppercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bare_code, bare_rejection};
+
+    fn names_nothing(text: &str) -> bool {
+        bare_rejection(text) || bare_code(text)
+    }
+
+    #[test]
+    fn a_bare_rejection_names_nothing() {
+        for text in [
+            "Invalid upsert mode",
+            "Unknown operation",
+            "unsupported format.",
+            "invalid event_type",
+            "Mode not supported",
+            "output format is not supported",
+            "invalid_path",
+            "serialization_error",
+        ] {
+            assert!(names_nothing(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_a_rule_or_a_credential_is_specific() {
+        for text in [
+            "Unknown tool: search",
+            "Invalid mode 'fast': expected append or replace",
+            "invalid date format, expected YYYY-MM-DD",
+            "Invalid API key",
+            "invalid token",
+            "unknown operation requested by the client for this account",
+            "Invalid port 99999",
+            "Division by zero not allowed",
+            "InvalidMode",
+            "Invalid",
+            "not supported",
+            "The_Thing",
+            "timeout",
+        ] {
+            assert!(!names_nothing(text), "{text:?}");
         }
     }
 }
