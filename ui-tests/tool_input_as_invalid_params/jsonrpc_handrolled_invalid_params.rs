@@ -2,7 +2,8 @@
 // A hand-rolled MCP server: `"code": -32602` (literal, or a const passed to the response helper)
 // rejecting an argument *value* inside a tool is this lint. Not: the schema-level rejections in
 // the `tools/call` dispatcher (no `arguments` object, a required field absent or of the wrong
-// JSON type), which the 2026-07-28 schema still answers with -32602, and the unknown-tool answer.
+// JSON type), which the 2026-07-28 schema still answers with -32602, the unknown-tool answer, and
+// any -32602 in the `tools/call` arm itself, before a tool is chosen.
 use serde_json::{json, Value};
 
 const INVALID_PARAMS: i64 = -32602;
@@ -46,6 +47,22 @@ pub fn handle(request: &Value) -> Value {
             }
         }
         Some("tools/list") => rpc_result(id, json!({ "tools": [{ "name": "resize", "inputSchema": { "type": "object" } }] })),
+        _ => rpc_error(id, -32601, format!("method not found: {}", request["method"])),
+    }
+}
+
+pub struct Tools;
+
+/// The same dispatcher behind an adapter that may have no tools: in the `tools/call` arm itself,
+/// before a tool is chosen, -32602 rejects the request (here the server's own condition), not
+/// an argument of a tool.
+pub fn handle_adapted(request: &Value, tools: Option<&Tools>) -> Value {
+    let id = &request["id"];
+    match request["method"].as_str() {
+        Some("tools/call") => match tools {
+            Some(_) => handle(request),
+            None => rpc_error(id, INVALID_PARAMS, "this adapter serves no tool context".to_string()),
+        },
         _ => rpc_error(id, -32601, format!("method not found: {}", request["method"])),
     }
 }

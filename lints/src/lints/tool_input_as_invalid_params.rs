@@ -10,7 +10,8 @@ declare_lint! {
     /// enum, a cross-field rule, or "X not found" for a name the model gave. Since 2025-11-25 (SEP-1303)
     /// these are tool execution errors. Fires only for targets 2025-11-25 and 2026-07-28.
     ///
-    /// Not reported: the dispatcher's unknown-tool branch; schema-level failures (arguments missing or
+    /// Not reported: the dispatcher's unknown-tool branch and any -32602 in its `tools/call` arm
+    /// before a tool is chosen (that rejects the request itself); schema-level failures (arguments missing or
     /// not an object, a required field absent or of the wrong JSON type), which the 2026-07-28 schema
     /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses` or request
     /// metadata. A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
@@ -127,6 +128,9 @@ fn check(cx: &mut LintContext<'_>) {
             || site.channel != Channel::Protocol
             || site.code != Some(INVALID_PARAMS)
             || !site.context.is_tool()
+            // Before a tool is chosen, -32602 rejects the request itself (no tool name, params
+            // that are not an object, a server without a tool context), not a tool's argument.
+            || site.context.is_tool_call_arm()
             || site.path.schema_level
         {
             continue;

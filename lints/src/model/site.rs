@@ -19,6 +19,9 @@ pub enum Channel {
     Protocol,
 }
 
+/// The tool name [`SiteContext::Tool`] gives the dispatcher's tool-call arm itself.
+pub const TOOL_CALL_ARM: &str = "tools/call";
+
 /// Where a site sits, once tool context is resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SiteContext {
@@ -62,6 +65,12 @@ impl SiteContext {
             1 => format!("tool {}", quoted[0]),
             _ => format!("tools {}", quoted.join(", ")),
         })
+    }
+
+    /// Directly in the dispatcher's `tools/call` arm, before any tool is chosen (a helper it
+    /// calls is not: the tools may be chosen there).
+    pub fn is_tool_call_arm(&self) -> bool {
+        matches!(self, SiteContext::Tool { tools, helper: None } if tools.len() == 1 && tools[0] == TOOL_CALL_ARM)
     }
 
     /// "tool `a` reports" / "tools `a`, `b` report": the tools as the subject of `verb` (given in

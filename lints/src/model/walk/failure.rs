@@ -7,7 +7,7 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
 use super::Walker;
-use crate::model::site::{PathFacts, SiteContext};
+use crate::model::site::{PathFacts, SiteContext, TOOL_CALL_ARM};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
     is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, tail_expr, variant_binding,
@@ -207,7 +207,7 @@ impl<'a> Walker<'a, '_> {
             if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
                 // `RequestFromClient::CallToolRequest(params) =>`: this arm answers tool calls.
                 self.arm = Some(SiteContext::Tool {
-                    tools: vec!["tools/call".to_string()],
+                    tools: vec![TOOL_CALL_ARM.to_string()],
                     helper: None,
                 });
                 self.in_tool_call_arm = true;
