@@ -61,6 +61,25 @@ impl Memory {
         Ok(CallToolResult::success(vec![Content::text(mode)]))
     }
 
+    #[tool(description = "Tag a memory")]
+    async fn tag(&self, Parameters(MemoryRequest { id, tag, .. }): Parameters<MemoryRequest>) -> Result<CallToolResult, McpError> {
+        let Some(id) = id else {
+            return Err(McpError::invalid_params("id is required to tag a memory", None)); //~ tool_input_as_invalid_params
+        };
+        let tag = tag.ok_or_else(|| McpError::invalid_params("tag is required", None))?; //~ tool_input_as_invalid_params
+        Ok(CallToolResult::success(vec![Content::text(format!("tagged {id} with {tag}"))]))
+    }
+
+    #[tool(description = "Tag a memory, with the argument parsed again")]
+    async fn retag(&self, Parameters(MemoryRequest { tag, .. }): Parameters<MemoryRequest>) -> Result<CallToolResult, McpError> {
+        // `tag` is rebound: the check below is on another value than the request's field.
+        let tag: Option<String> = tag.filter(|t| !t.is_empty());
+        let Some(tag) = tag else {
+            return Err(McpError::invalid_params("tag is required", None));
+        };
+        Ok(CallToolResult::success(vec![Content::text(tag)]))
+    }
+
     #[tool(description = "Store raw JSON")]
     async fn raw(&self, Parameters(args): Parameters<JsonObject>) -> Result<CallToolResult, McpError> {
         let Some(content) = args.get("content").and_then(|v| v.as_str()) else {

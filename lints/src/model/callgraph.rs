@@ -402,53 +402,36 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// Whether `expr` reads a request field that the tool's generated input schema leaves
-    /// optional: a field of a crate struct deriving `JsonSchema` that is declared `Option<..>`
-    /// (schemars does not list it under `required`), read directly or through `as_ref()`, `as_deref()`, `clone()` and the like. A request without it matched
-    /// the schema, so a failure for its absence is a rule on argument values.
+    /// optional (see [`Resolver::optional_schema_field`]), as `req.field`, read directly or
+    /// through `as_ref()`, `as_deref()`, `clone()` and the like.
     pub fn reads_optional_schema_field(&self, expr: &Expr, locals: &Locals) -> bool {
-        let mut expr = strip_refs(expr);
-        while let Expr::MethodCall(m) = expr {
-            let passes = m.args.is_empty()
-                && matches!(
-                    m.method.to_string().as_str(),
-                    "as_ref"
-                        | "as_deref"
-                        | "as_mut"
-                        | "as_deref_mut"
-                        | "clone"
-                        | "cloned"
-                        | "copied"
-                );
-            if !passes {
-                return false;
-            }
-            expr = strip_refs(&m.receiver);
-        }
-        let Expr::Field(f) = expr else {
+        let Expr::Field(f) = through_borrowing_calls(expr) else {
             return false;
         };
         let syn::Member::Named(name) = &f.member else {
             return false;
         };
-        let Some(base) = self.type_of(&f.base, locals) else {
-            return false;
-        };
-        let Some((owner, ty)) = self.field_syntax(base, &name.to_string(), 0) else {
+        self.type_of(&f.base, locals)
+            .is_some_and(|base| self.optional_schema_field(base, &name.to_string()))
+    }
+
+    /// Whether field `name` of crate struct `ty` is optional in the input schema generated from
+    /// it: the struct derives `JsonSchema` and declares the field `Option<..>` (schemars does not
+    /// list it under `required`). A request without it matched the schema, so a failure for its
+    /// absence is a rule on argument values.
+    pub fn optional_schema_field(&self, ty: ItemId, name: &str) -> bool {
+        let Some((owner, field_ty)) = self.field_syntax(ty, name, 0) else {
             return false;
         };
         let syn::Item::Struct(s) = self.defs.item(owner).syntax else {
             return false;
         };
-        let tokens = |attr: &syn::Attribute| attr.meta.to_token_stream().to_string();
         let derives_schema = s
             .attrs
             .iter()
             .filter(|a| a.path().is_ident("derive") || a.path().is_ident("cfg_attr"))
-            .any(|a| tokens(a).contains("JsonSchema"));
-        if !derives_schema {
-            return false;
-        }
-        crate::syntax::type_name(ty).as_deref() == Some("Option")
+            .any(|a| a.meta.to_token_stream().to_string().contains("JsonSchema"));
+        derives_schema && crate::syntax::type_name(field_ty).as_deref() == Some("Option")
     }
 
     /// The crate type of field `name` of `ty`.
@@ -792,4 +775,21 @@ pub fn edge_variants(edge: &CallEdge, returned: &ErrorVariants) -> Option<Vec<(I
         }
         _ => None,
     }
+}
+
+/// `x.as_ref()`, `x.as_deref()`, `&x.clone()`: the value these borrow or copy, `x`.
+pub fn through_borrowing_calls(expr: &Expr) -> &Expr {
+    let mut expr = strip_refs(expr);
+    while let Expr::MethodCall(m) = expr {
+        let borrows = m.args.is_empty()
+            && matches!(
+                m.method.to_string().as_str(),
+                "as_ref" | "as_deref" | "as_mut" | "as_deref_mut" | "clone" | "cloned" | "copied"
+            );
+        if !borrows {
+            break;
+        }
+        expr = strip_refs(&m.receiver);
+    }
+    expr
 }

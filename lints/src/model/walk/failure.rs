@@ -7,6 +7,7 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
 use super::Walker;
+use crate::model::callgraph::through_borrowing_calls;
 use crate::model::site::{PathFacts, SiteContext, TOOL_CALL_ARM};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
@@ -185,9 +186,7 @@ impl<'a> Walker<'a, '_> {
                 || marker_hit,
             // The source says the request matched the schema: words cannot make it schema-level.
             schema_level: self.absent_optional == 0
-                && !causes
-                    .iter()
-                    .any(|c| self.resolver.reads_optional_schema_field(c, &self.locals))
+                && !causes.iter().any(|c| self.reads_optional_field(c))
                 && (cause_calls(SCHEMA_CALLS)
                     || causes.iter().any(|c| reads_argument_field(c))
                     || mentions(SCHEMA_WORDS)
@@ -303,11 +302,7 @@ impl<'a> Walker<'a, '_> {
         // `let Some(x) = args.get("x") else`, `let Some(s) = v.as_str() else`: the argument's
         // shape, recorded as the cause so the branch counts as schema-level.
         let shape = some && reads_argument_field(scrutinee);
-        if some
-            && self
-                .resolver
-                .reads_optional_schema_field(scrutinee, &self.locals)
-        {
+        if some && self.reads_optional_field(scrutinee) {
             self.absent_optional += 1;
             self.visit_expr(branch);
             self.absent_optional -= 1;
@@ -469,6 +464,25 @@ impl<'a> Walker<'a, '_> {
 }
 
 impl Walker<'_, '_> {
+    /// Whether `expr` reads a request field the generated schema leaves optional: `req.x`, or a
+    /// parameter bound to such a field by destructuring (`Parameters(Req { x, .. })`) that no
+    /// `let` has rebound yet.
+    pub(super) fn reads_optional_field(&self, expr: &Expr) -> bool {
+        if self
+            .resolver
+            .reads_optional_schema_field(expr, &self.locals)
+        {
+            return true;
+        }
+        match through_borrowing_calls(expr) {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .is_some_and(|i| self.optional_params.iter().any(|n| i == n)),
+            _ => false,
+        }
+    }
+
     /// `req.x.is_none()`, alone or as an operand of `&&` / `||`: a test that a request field the
     /// generated schema leaves optional is absent.
     pub(super) fn tests_optional_field_absent(&self, cond: &Expr) -> bool {
@@ -478,9 +492,9 @@ impl Walker<'_, '_> {
                 self.tests_optional_field_absent(&b.left)
                     || self.tests_optional_field_absent(&b.right)
             }
-            Expr::MethodCall(m) if m.method == "is_none" && m.args.is_empty() => self
-                .resolver
-                .reads_optional_schema_field(&m.receiver, &self.locals),
+            Expr::MethodCall(m) if m.method == "is_none" && m.args.is_empty() => {
+                self.reads_optional_field(&m.receiver)
+            }
             _ => false,
         }
     }

@@ -111,6 +111,10 @@ pub struct Walker<'a, 'm> {
     /// Inside a branch taken when a request field the generated schema leaves optional is
     /// absent (`let Some(x) = req.x else { here }`, `if req.x.is_none() { here }`).
     absent_optional: usize,
+    /// Parameters bound to request fields the generated schema leaves optional
+    /// (`Parameters(Req { content, .. })` with `content: Option<String>`), until a `let` rebinds
+    /// the name.
+    optional_params: Vec<String>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -158,6 +162,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             expansion_depth: 0,
             request_contexts: Vec::new(),
             absent_optional: 0,
+            optional_params: Vec::new(),
         }
     }
 
@@ -169,6 +174,9 @@ impl<'a, 'm> Walker<'a, 'm> {
                     let (pat, declared) = through_newtype_wrapper(&t.pat, &t.ty);
                     let ty = self.resolver.type_item(declared);
                     bind_pattern(&self.resolver, &mut self.locals, pat, ty, 0);
+                    if let (Pat::Struct(ps), Some(ty)) = (pat, ty) {
+                        self.bind_optional_params(ps, ty);
+                    }
                     if let (Some(name), true) =
                         (pat_ident(&t.pat), self.is_request_context_type(&t.ty))
                     {
@@ -411,6 +419,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
     fn visit_local(&mut self, local: &'a syn::Local) {
         self.local_value(local);
+        // From here on the name is another value (`let Some(id) = id else` read the field).
+        if !self.optional_params.is_empty() {
+            let rebound = bound_names(&local.pat);
+            self.optional_params.retain(|n| !rebound.contains(n));
+        }
         // Bound after the initialiser: `let x = x.parse()` reads the outer `x`.
         let ty = local
             .init
@@ -550,6 +563,35 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 /// The tool name a registration call names first among its arguments, as a string literal.
 fn registered_name<'e>(mut args: impl Iterator<Item = &'e Expr>) -> Option<String> {
     args.find_map(str_literal)
+}
+
+impl Walker<'_, '_> {
+    /// Records the names a parameter's struct pattern binds to fields the generated schema leaves
+    /// optional.
+    fn bind_optional_params(&mut self, ps: &syn::PatStruct, ty: ItemId) {
+        for fp in &ps.fields {
+            let (syn::Member::Named(field), Some(name)) = (&fp.member, pat_ident(&fp.pat)) else {
+                continue;
+            };
+            if self.resolver.optional_schema_field(ty, &field.to_string()) {
+                self.optional_params.push(name);
+            }
+        }
+    }
+}
+
+/// Every name a pattern binds.
+fn bound_names(pat: &Pat) -> Vec<String> {
+    struct Idents(Vec<String>);
+    impl<'v> Visit<'v> for Idents {
+        fn visit_pat_ident(&mut self, i: &'v syn::PatIdent) {
+            self.0.push(i.ident.to_string());
+            visit::visit_pat_ident(self, i);
+        }
+    }
+    let mut idents = Idents(Vec::new());
+    idents.visit_pat(pat);
+    idents.0
 }
 
 /// `Parameters(req): Parameters<Request>`, `Json(body): Json<Body>`: a parameter destructuring
