@@ -19,7 +19,7 @@ use crate::index::{collect_use, FileImports};
 use crate::layout;
 use crate::model::site::{ErrorSite, Origin, SiteContext};
 use crate::model::Model;
-use crate::sdk::{Dialect, FixVocabulary, SdkName};
+use crate::sdk::{Dialect, FixVocabulary, SdkName, ToolErrorForm};
 use crate::source::Span;
 use crate::syntax::{last_segment, tail_expr, type_arguments, BlockExtents};
 use crate::text::MessageText;
@@ -56,11 +56,6 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         return None;
     }
     let cx = FixCx::new(model, site.span, site.file)?;
-    let returns = cx.returns()?;
-    let wrapped = match returns.ok_kind? {
-        OkKind::Result => false,
-        OkKind::Wrapped => true,
-    };
     let found = cx.find(&[]);
     let scope = cx.error_in_scope();
     let (message, mut applicability) = match (&site.message_source, &scope) {
@@ -68,7 +63,10 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         (Some(m), Some(scope)) if scope.is_only_the_error(m) => {
             (scope.message(), Applicability::MaybeIncorrect)
         }
-        (Some(m), _) => (without_into(m), Applicability::MachineApplicable),
+        (Some(m), _) if cx.vocab.message_drops_into => {
+            (without_into(m), Applicability::MachineApplicable)
+        }
+        (Some(m), _) => (m.clone(), Applicability::MachineApplicable),
         (None, Some(scope)) => (scope.message(), Applicability::MaybeIncorrect),
         (None, None) => (PLACEHOLDER_TEXT.to_string(), Applicability::HasPlaceholders),
     };
@@ -76,12 +74,19 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
     if found.target.is_some_and(carries_data) {
         applicability = applicability.max_risk(Applicability::MaybeIncorrect);
     }
+    if cx.vocab.tool_error == ToolErrorForm::ErrorValue {
+        return error_value_fix(&cx, found.target?, &message, applicability);
+    }
+    let returns = cx.returns()?;
+    let wrapped = match returns.ok_kind? {
+        OkKind::Result => false,
+        OkKind::Wrapped => true,
+    };
     let mut names = cx.names(&returns);
-    let snippet = cx.snippet(
-        &cx.dialect.tool_error_snippet(MESSAGE_MARK, wrapped),
-        &mut names,
-        &[&cx.vocab.result, &cx.vocab.content],
-    );
+    let mut wanted = vec![&cx.vocab.result, &cx.vocab.content];
+    wanted.extend(&cx.vocab.others);
+    let snippet = code_snippet(cx.dialect.tool_error_snippet(MESSAGE_MARK, wrapped))?;
+    let snippet = cx.snippet(&snippet, &mut names, &wanted);
     let snippet = snippet.replace(MESSAGE_MARK, &message);
     let mut edits = Vec::new();
     let returned = returned_ranges(cx.located.body, &cx.extents, cx.target);
@@ -106,6 +111,47 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
     }))
 }
 
+/// An SDK whose isError result is an error value of the protocol error's own type
+/// ([`ToolErrorForm::ErrorValue`]): the constructor at the site is replaced where it stands
+/// (`Error::internal(msg)` → `Error::tool_rejected(msg, None)`), so `Err(..)`, `map_err` and
+/// `ok_or_else` around it stay as written.
+fn error_value_fix(
+    cx: &FixCx<'_>,
+    target: &Expr,
+    message: &str,
+    applicability: Applicability,
+) -> Option<Fix> {
+    let snippet = code_snippet(cx.dialect.tool_error_snippet(MESSAGE_MARK, false))?;
+    let Ok(Expr::Call(err)) = syn::parse_str::<Expr>(&snippet) else {
+        return None;
+    };
+    let value = match (&*err.func, err.args.first()) {
+        (Expr::Path(p), Some(value)) if p.path.is_ident("Err") && err.args.len() == 1 => {
+            let (start, end) = range(value);
+            snippet.get(start..end)?.to_string()
+        }
+        _ => return None,
+    };
+    let mut names = cx.names(&Returns::default());
+    let mut wanted = vec![&cx.vocab.error];
+    wanted.extend(&cx.vocab.others);
+    let value = cx
+        .snippet(&value, &mut names, &wanted)
+        .replace(MESSAGE_MARK, message);
+    let mut edits = vec![cx.replace_laid_out(range(target), &value)];
+    edits.extend(names.use_edit(cx));
+    Some(cx.finish(Fix {
+        message: "return the failure as an isError tool result the model can read".to_string(),
+        applicability,
+        edits,
+    }))
+}
+
+/// A dialect snippet that is code (a help text may carry words around it): `None` otherwise.
+fn code_snippet(snippet: String) -> Option<String> {
+    syn::parse_str::<Expr>(&snippet).is_ok().then_some(snippet)
+}
+
 /// MCP007/MCP011: the unknown-tool branch's answer (`Ok(<tool result>)`, or `Err(<protocol
 /// error>)` with another code or without the name) replaced by the SDK's -32602 protocol error
 /// naming the tool.
@@ -114,6 +160,9 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
         return None;
     }
     let cx = FixCx::new(model, site.span, site.file)?;
+    if !cx.vocab.unknown_tool {
+        return None;
+    }
     let returns = cx.returns()?;
     let found = cx.find(&cx.vocab.wrapped_results);
     let call = match (found.ok_call, found.err_call) {
@@ -123,12 +172,16 @@ pub fn unknown_tool_error(model: &Model, site: &ErrorSite, binding: &str) -> Opt
     if !returned_ranges(cx.located.body, &cx.extents, cx.target).contains(&range(call)) {
         return None;
     }
+    // `Some(name) => .., None => <site>`: a name the other arm binds is not in scope here.
+    let root = binding.split('.').next().unwrap_or(binding);
+    if bound_by_other_arm(cx.located.body, cx.target, root) {
+        return None;
+    }
     let mut names = cx.names(&returns);
-    let snippet = cx.snippet(
-        &cx.dialect.unknown_tool_snippet(binding),
-        &mut names,
-        &[&cx.vocab.error],
-    );
+    let mut wanted = vec![&cx.vocab.error];
+    wanted.extend(&cx.vocab.others);
+    let snippet = code_snippet(cx.dialect.unknown_tool_snippet(binding))?;
+    let snippet = cx.snippet(&snippet, &mut names, &wanted);
     // A binding the match introduced is certainly in scope; an expression read from the
     // scrutinee (`request.name`) usually is.
     let applicability = if is_place_expression(binding) {
@@ -279,6 +332,42 @@ fn range(node: &impl Spanned) -> (usize, usize) {
     (r.start, r.end)
 }
 
+/// Whether `ident` is bound by the pattern of another arm of a `match` around `target` and not
+/// by the arm that holds it.
+fn bound_by_other_arm(body: &syn::Block, target: (usize, usize), ident: &str) -> bool {
+    struct Arms<'i> {
+        target: (usize, usize),
+        ident: &'i str,
+        found: bool,
+    }
+    impl<'v> Visit<'v> for Arms<'_> {
+        fn visit_expr_match(&mut self, m: &'v syn::ExprMatch) {
+            let holds = |arm: &syn::Arm| {
+                let (start, end) = range(&arm.body);
+                start <= self.target.0 && self.target.1 <= end
+            };
+            let binds = |arm: &syn::Arm| {
+                let pat = quote::ToTokens::to_token_stream(&arm.pat).to_string();
+                crate::syntax::mentions_ident(&pat, self.ident)
+            };
+            if let Some(here) = m.arms.iter().find(|a| holds(a)) {
+                if !binds(here) && m.arms.iter().any(|a| !holds(a) && binds(a)) {
+                    self.found = true;
+                }
+            }
+            visit::visit_expr_match(self, m);
+        }
+        fn visit_item(&mut self, _: &'v Item) {}
+    }
+    let mut arms = Arms {
+        target,
+        ident,
+        found: false,
+    };
+    arms.visit_block(body);
+    arms.found
+}
+
 /// `x`, `self.name`, `request.name`: a name or field path, in scope wherever the branch is.
 fn is_place_expression(text: &str) -> bool {
     let ident = |s: &str| {
@@ -404,10 +493,14 @@ fn locate(file: &syn::File, start: usize, end: usize) -> Option<Located<'_>> {
 /// `fn f() -> impl Future<..> { async move { .. } }` (and `Box::pin(async move { .. })`): the
 /// async block is what `return` and `?` leave.
 fn handler_block<'f>(sig: &syn::Signature, block: &'f syn::Block) -> &'f syn::Block {
-    if sig.asyncness.is_some() || block.stmts.len() != 1 {
+    if sig.asyncness.is_some() {
         return block;
     }
-    let inner = match &block.stmts[0] {
+    // `let name = name.to_string(); async move { .. }`: the block the fn returns is its tail.
+    let Some(tail) = block.stmts.last() else {
+        return block;
+    };
+    let inner = match tail {
         syn::Stmt::Expr(Expr::Async(a), None) => Some(&a.block),
         syn::Stmt::Expr(Expr::Call(c), None) if c.args.len() == 1 => match &c.args[0] {
             Expr::Async(a) => Some(&a.block),
@@ -840,12 +933,13 @@ impl<'m> FixCx<'m> {
         };
         let last = p.path.segments.last()?;
         let types: Vec<&syn::Type> = type_arguments(&last.arguments).collect();
-        let [ok, err] = types.as_slice() else {
-            return None;
+        let (ok, err) = match types.as_slice() {
+            [ok, err] if last.ident == "Result" && self.dialect.is_protocol_error_type(err) => {
+                (*ok, Some(*err))
+            }
+            [ok] if self.is_sdk_result_alias(&p.path) => (*ok, None),
+            _ => return None,
         };
-        if last.ident != "Result" || !self.dialect.is_protocol_error_type(err) {
-            return None;
-        }
         let ok_name = crate::syntax::type_name(ok).unwrap_or_default();
         let ok_kind = if ok_name == self.vocab.result.name {
             Some(OkKind::Result)
@@ -859,8 +953,32 @@ impl<'m> FixCx<'m> {
             ok_written: (ok_kind == Some(OkKind::Result))
                 .then(|| self.source_of(ok))
                 .flatten(),
-            err_written: self.source_of(err),
+            err_written: err.and_then(|e| self.source_of(e)),
         })
+    }
+
+    /// `MCPResult<T>`, `pmcp::Result<T>`, or `Result<T>` imported from the SDK: a result whose
+    /// error is the SDK's protocol error.
+    fn is_sdk_result_alias(&self, path: &syn::Path) -> bool {
+        let Some(last) = path.segments.last() else {
+            return false;
+        };
+        let root = self.vocab.error.path.first();
+        let qualified =
+            path.segments.len() > 1 && root.is_some_and(|r| path.segments[0].ident == r.as_str());
+        let name = last.ident.to_string();
+        let imported = || {
+            Scope::of(&self.located.scopes)
+                .imports
+                .iter()
+                .any(|imports| {
+                    imports
+                        .names
+                        .get(&name)
+                        .is_some_and(|p| p.first() == root && p.len() > 1)
+                })
+        };
+        self.vocab.result_aliases.contains(&name) || (name == "Result" && (qualified || imported()))
     }
 
     /// Whether every fn of the crate named `name` is declared to return a `Result`.
@@ -875,7 +993,11 @@ impl<'m> FixCx<'m> {
     /// A dialect snippet with the SDK names in `wanted` spelled as this file spells them.
     fn snippet(&self, snippet: &str, names: &mut Names, wanted: &[&SdkName]) -> String {
         let mut renames = Vec::new();
-        for name in wanted {
+        // Only the names the snippet writes (a `use` of another would be unused).
+        for name in wanted
+            .iter()
+            .filter(|n| crate::syntax::mentions_ident(snippet, &n.name))
+        {
             let spelled = names.spell(self, name);
             if spelled != name.name {
                 renames.push((name.name.clone(), spelled));

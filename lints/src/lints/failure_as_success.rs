@@ -42,7 +42,8 @@ declare_lint! {
     ///
     /// ### Fix safety
     /// `--fix` turns `CallToolResult::success(..)` into `CallToolResult::error(..)` and
-    /// `structured(..)` into `structured_error(..)`, keeping the content, so the result carries
+    /// `structured(..)` into `structured_error(..)` (pmcp: `CallToolResult::new` → `error`;
+    /// turbomcp: `ToolResult::text` → `error`), keeping the content, so the result carries
     /// `isError: true`: hosts and the model then see the failure. MachineApplicable in an `Err(e) =>`
     /// arm, an `if let Err(e)` or a closure that receives the error; MaybeIncorrect (applied with
     /// `--unsafe-fixes`) where the result is only built from the error, which may be a deliberate

@@ -66,7 +66,21 @@ declare_lint! {
     /// or in a fn whose `Ok` type is not the tool result: each needs a decision the source does not
     /// show.
     ///
+    /// Other SDKs get their own isError result the same way: ultrafast-mcp `Ok(ToolResult { content:
+    /// vec![ToolContent::text(msg)], is_error: Some(true) })`, turbomcp 3.x's `McpHandler::call_tool`
+    /// `Ok(ToolResult::error(msg))`, mcp-attr's `McpServer::tools_call` `Ok(CallToolResult {
+    /// content: vec![TextContent::new(msg).into()], is_error: Some(true), meta: Default::default()
+    /// })`, rust-mcp-sdk 2.x `Ok(CallToolResult::from(CallToolError::from_message(msg)).into())`.
+    /// pmcp 2.12 and later send one error value as an isError result, so there the constructor is
+    /// replaced where it stands (`Error::internal(msg)` → `Error::tool_rejected(msg, None)`) and
+    /// `Err(..)`, `map_err` and `ok_or_else` around it stay.
+    ///
     /// ### Known problems
+    /// - No fix where the SDK gives the tool no way to return an isError result: a turbomcp 2.x
+    ///   `#[tool]` (every `Err` is a JSON-RPC error), an mcp-attr `#[tool]` fn (its `Ok` is the tool's
+    ///   output, not a `CallToolResult`), pmcp before 2.12 (no `tool_rejected`), rust-mcp-sdk before
+    ///   2.0 (its paths were not checked); nor for hand-rolled JSON-RPC servers, whose result shape
+    ///   is theirs.
     /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
     ///   channel, a `JoinError`, cancellation, serializing the server's own output, building an
     ///   elicitation schema. They are recognised heuristically from the failing call and the message

@@ -50,8 +50,9 @@ declare_lint! {
     /// signature does. The client gets a JSON-RPC error instead of a result, which is the point;
     /// the branch's own text is replaced by the spec's message, and statements before the answer stay
     /// (a variable that only built the old text becomes unused). MachineApplicable when the name is a
-    /// binding or a field path (`request.name`), MaybeIncorrect for other expressions. If you follow
-    /// SEP-2145, allow the lint instead of fixing.
+    /// binding or a field path (`request.name`), MaybeIncorrect for other expressions. Other SDKs get
+    /// their own -32602 as `unknown_tool_wrong_code` describes (none for pmcp and rust-mcp-sdk). If
+    /// you follow SEP-2145, allow the lint instead of fixing.
     ///
     /// ### Known problems
     /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the

@@ -51,6 +51,12 @@ declare_lint! {
     /// the error type as the fn's signature does. Clients see -32602 and the spec's message instead
     /// of the old code and text. MachineApplicable when the name is a binding or a field path,
     /// MaybeIncorrect for other expressions; the SDK's tool-enum conversion (`?`) gets no fix.
+    /// Other SDKs write their own -32602: turbomcp 3.x `McpError::tool_not_found(name)`,
+    /// ultrafast-mcp `MCPError::invalid_params(..)`, mcp-attr
+    /// `Error::new(ErrorCode::INVALID_PARAMS).with_message(.., true)`. pmcp gets no fix (it answers
+    /// every handler `Err` with -32603, so no handler code can send -32602), nor does rust-mcp-sdk
+    /// (the -32602 belongs in `ServerHandlerCore::handle_request`, a different handler), nor a name
+    /// only another `match` arm binds.
     ///
     /// ### Known problems
     /// - Only hand-written dispatch is checked: the fallback arm of a `match` over the tool name and

@@ -1,8 +1,10 @@
 //! mcp-attr with jsoncall (sdk-error-apis.md §5).
 
-use super::table::{entry, peer_expects_minus_32002, protocol, Builds, Ctor, SdkTable, STANDARD};
+use super::table::{
+    entry, peer_expects_minus_32002, protocol, Builds, Ctor, SdkTable, TableFix, STANDARD,
+};
 use super::HandlerKind::{Dispatcher, Other, Tool};
-use super::Sdk;
+use super::{Sdk, ToolErrorForm, Version};
 
 pub static SDK: Sdk = entry(&TABLE);
 
@@ -55,4 +57,25 @@ static TABLE: SdkTable = SdkTable {
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &[],
     older: &[],
+    fix: Some(&FIX),
+};
+
+/// Read in mcp-attr 0.0.7 with jsoncall 0.0.3: `CallToolResult { content:
+/// Vec<CallToolResultContentItem>, is_error: Option<bool>, meta: serde_json::Map<..> }`
+/// (`schema.rs`; `From<TextContent> for CallToolResultContentItem`), `TextContent::new(impl
+/// Display)` (`schema_ext.rs`), `Error::new(ErrorCode).with_message(impl Display, bool)`
+/// (jsoncall `error.rs`); `mcp_attr::{Error, ErrorCode}` (`lib.rs`), `mcp_attr::schema::..`.
+/// A `#[tool]` fn's `Ok` is its output (`Result<String>`), never a `CallToolResult`: only
+/// `McpServer::tools_call` gets the isError fix.
+static FIX: TableFix = TableFix {
+    since: Version { major: 0, minor: 0 },
+    result: ("CallToolResult", &["mcp_attr", "schema", "CallToolResult"]),
+    content: ("TextContent", &["mcp_attr", "schema", "TextContent"]),
+    error: ("Error", &["mcp_attr", "Error"]),
+    others: &[("ErrorCode", &["mcp_attr", "ErrorCode"])],
+    form: ToolErrorForm::OkResult,
+    wrapped_results: &[],
+    error_constructors: &[],
+    message_drops_into: true,
+    unknown_tool: true,
 };

@@ -550,6 +550,31 @@ pub struct FixVocabulary {
     pub wrapped_results: Vec<String>,
     /// Constructors of a success result and their isError counterparts (`success` → `error`).
     pub error_constructors: Vec<(String, String)>,
+    /// How the tool-error snippet takes the place of a protocol error.
+    pub tool_error: ToolErrorForm,
+    /// Other SDK types the snippets write (`CallToolError`, `ErrorCode`).
+    pub others: Vec<SdkName>,
+    /// The SDK's `Result<T>` aliases whose error is the protocol error (`MCPResult`); an
+    /// unqualified `Result<T>` counts when the module imports it from the SDK.
+    pub result_aliases: Vec<String>,
+    /// The snippet's text parameter takes `impl Into<String>` or `impl Display`, so a message's
+    /// trailing `.into()` must go (it could not infer its type); `false` where it takes
+    /// `String` and the message already is one.
+    pub message_drops_into: bool,
+    /// The unknown-tool snippet is code the fixes may write (the SDK can send -32602 from there).
+    pub unknown_tool: bool,
+}
+
+/// How an isError result takes the place of a protocol error in a tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolErrorForm {
+    /// `Ok(<tool result>)` replaces the `Err(..)` (or the `?` becomes a `match`): the handler's
+    /// `Ok` type must be the tool result (rmcp, ultrafast-mcp, turbomcp's `call_tool`).
+    OkResult,
+    /// The SDK sends one error value of the same type as an isError result
+    /// (`pmcp::Error::tool_rejected`): the constructor is replaced where it stands, and the
+    /// snippet is `Err(<that value>)`.
+    ErrorValue,
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! pmcp (sdk-error-apis.md §3).
 
 use super::table::{
-    consts, entry, peer_expects_minus_32002, protocol, result, Builds, Ctor, SdkTable, STANDARD,
+    consts, entry, peer_expects_minus_32002, protocol, result, Builds, Ctor, SdkTable, TableFix,
+    STANDARD,
 };
 use super::HandlerKind::{Other, Tool};
-use super::Sdk;
+use super::{Sdk, ToolErrorForm, Version};
 
 pub static SDK: Sdk = entry(&TABLE);
 
@@ -142,4 +143,28 @@ static TABLE: SdkTable = SdkTable {
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &[],
     older: &[],
+    fix: Some(&FIX),
+};
+
+/// Read in pmcp 2.12.0 and 2.23.0 (1.20.0 has no `tool_rejected`): `Error::tool_rejected(message:
+/// impl Into<String>, details: Option<Value>)` (`src/error/mod.rs`), which both dispatchers send
+/// as an isError result (`server/mod.rs`, `server/core.rs`: `Err(Error::ToolRejected { .. })`);
+/// `CallToolResult::new(Vec<Content>)` and `CallToolResult::error(Vec<Content>)`
+/// (`src/types/tools.rs`); `pmcp::Error`, `pmcp::types::{CallToolResult, Content}` (`lib.rs`).
+/// No unknown-tool fix: pmcp answers every handler `Err` with -32603, so no code in a handler
+/// can send -32602.
+static FIX: TableFix = TableFix {
+    since: Version {
+        major: 2,
+        minor: 12,
+    },
+    result: ("CallToolResult", &["pmcp", "types", "CallToolResult"]),
+    content: ("Content", &["pmcp", "types", "Content"]),
+    error: ("Error", &["pmcp", "Error"]),
+    others: &[],
+    form: ToolErrorForm::ErrorValue,
+    wrapped_results: &[],
+    error_constructors: &[("new", "error")],
+    message_drops_into: true,
+    unknown_tool: false,
 };

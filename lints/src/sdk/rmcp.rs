@@ -559,5 +559,10 @@ fn fix_vocabulary(names: &Names, version: Option<Version>) -> FixVocabulary {
             ("success".to_string(), "error".to_string()),
             ("structured".to_string(), "structured_error".to_string()),
         ],
+        tool_error: super::ToolErrorForm::OkResult,
+        others: Vec::new(),
+        result_aliases: Vec::new(),
+        message_drops_into: true,
+        unknown_tool: true,
     }
 }

@@ -1,8 +1,8 @@
 //! rust-mcp-sdk and rust-mcp-schema (sdk-error-apis.md §2).
 
-use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable};
+use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable, TableFix};
 use super::HandlerKind::Dispatcher;
-use super::{Sdk, Version};
+use super::{Sdk, ToolErrorForm, Version};
 
 pub static SDK: Sdk = entry(&TABLE);
 
@@ -95,4 +95,31 @@ static TABLE: SdkTable = SdkTable {
     named_resource_not_found_fits_peer,
     request_context_types: &[],
     older: &[],
+    fix: Some(&FIX),
+};
+
+/// Read in rust-mcp-sdk 2.0.0 with rust-mcp-schema 2.0.0: `CallToolError::from_message(impl
+/// Into<String>)` and `impl From<CallToolError> for CallToolResult` (isError, the message as
+/// text; schema `2026_07_28/schema_utils.rs`), `Ok(result.into())` into `ServerResult` as the
+/// SDK's own `handle_call_tool_request` does (`mcp_handlers/mcp_server_handler.rs`); paths
+/// `rust_mcp_sdk::schema::{CallToolResult, TextContent, RpcError}` and
+/// `rust_mcp_sdk::schema::schema_utils::CallToolError`. No unknown-tool fix: the -32602 error
+/// belongs in `ServerHandlerCore::handle_request`, not where the tools are.
+static FIX: TableFix = TableFix {
+    since: Version { major: 2, minor: 0 },
+    result: (
+        "CallToolResult",
+        &["rust_mcp_sdk", "schema", "CallToolResult"],
+    ),
+    content: ("TextContent", &["rust_mcp_sdk", "schema", "TextContent"]),
+    error: ("RpcError", &["rust_mcp_sdk", "schema", "RpcError"]),
+    others: &[(
+        "CallToolError",
+        &["rust_mcp_sdk", "schema", "schema_utils", "CallToolError"],
+    )],
+    form: ToolErrorForm::OkResult,
+    wrapped_results: &["ServerResult"],
+    error_constructors: &[],
+    message_drops_into: true,
+    unknown_tool: false,
 };

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use syn::{Expr, ExprCall, ExprMethodCall, ExprStruct, ReturnType, Type};
 
 use super::{
-    roots_of, CodeUse, Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, MacroBuilt,
-    Reader, ReturnFacts, Sdk, TryMeaning, Version,
+    roots_of, CodeUse, Construction, ContentFacts, Dialect, ErrChannel, FixVocabulary, HandlerKind,
+    MacroBuilt, Reader, ReturnFacts, Sdk, SdkName, ToolErrorForm, TryMeaning, Version,
 };
 use crate::index::{FnItem, Index, Owner};
 use crate::source::SourceFile;
@@ -282,6 +282,15 @@ impl Dialect for TableDialect {
             .unknown_tool_snippet
             .replace("<name>", name_binding)
     }
+
+    /// The table's fixes, from the version they were read in on (no version: the newest).
+    fn fix_vocabulary(&self) -> Option<FixVocabulary> {
+        let fix = self.table.fix?;
+        if self.version.is_some_and(|v| v < fix.since) {
+            return None;
+        }
+        Some(fix.vocabulary(self.table))
+    }
 }
 
 /// A constructor of a protocol error with a fixed code.
@@ -438,6 +447,53 @@ pub struct SdkTable {
     /// Older versions that behave otherwise, on the newest table: `(major, table)` for versions
     /// below that major, the lowest bound first.
     pub older: &'static [(u64, &'static SdkTable)],
+    /// What fixes write for this SDK; `None`: no fixes (see [`Dialect::fix_vocabulary`]).
+    pub fix: Option<&'static TableFix>,
+}
+
+/// A type a fix writes: the name the snippets use and the path a `use` brings it in by.
+pub type FixName = (&'static str, &'static [&'static str]);
+
+/// The SDK facts fixes rely on, as a table ([`FixVocabulary`] is built from it). The snippets
+/// are the table's `tool_error_snippet` and `unknown_tool_snippet`.
+pub struct TableFix {
+    /// The oldest version the constructors were read in: older versions get no fixes.
+    pub since: Version,
+    pub result: FixName,
+    pub content: FixName,
+    pub error: FixName,
+    pub others: &'static [FixName],
+    pub form: ToolErrorForm,
+    pub wrapped_results: &'static [&'static str],
+    pub error_constructors: &'static [(&'static str, &'static str)],
+    pub message_drops_into: bool,
+    pub unknown_tool: bool,
+}
+
+impl TableFix {
+    fn vocabulary(&self, table: &SdkTable) -> FixVocabulary {
+        let name = |(name, path): FixName| SdkName {
+            name: name.to_string(),
+            path: path.iter().map(|s| s.to_string()).collect(),
+        };
+        let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+        FixVocabulary {
+            result: name(self.result),
+            content: name(self.content),
+            error: name(self.error),
+            wrapped_results: strings(self.wrapped_results),
+            error_constructors: self
+                .error_constructors
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            tool_error: self.form,
+            others: self.others.iter().copied().map(name).collect(),
+            result_aliases: strings(table.result_aliases),
+            message_drops_into: self.message_drops_into,
+            unknown_tool: self.unknown_tool,
+        }
+    }
 }
 
 impl std::fmt::Debug for SdkTable {

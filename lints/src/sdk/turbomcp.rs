@@ -3,9 +3,10 @@
 
 use super::table::{
     consts, entry, peer_expects_minus_32002, protocol, result, value, Builds, Ctor, SdkTable,
+    TableFix,
 };
 use super::HandlerKind::{Dispatcher, Other, Tool};
-use super::Sdk;
+use super::{Sdk, ToolErrorForm, Version};
 
 pub static SDK: Sdk = entry(&TABLE);
 
@@ -115,6 +116,26 @@ static TABLE: SdkTable = SdkTable {
     // `RequestContext` (2.x and later).
     request_context_types: &["Context", "RequestContext"],
     older: &[(3, &TABLE_2)],
+    fix: Some(&FIX),
+};
+
+/// Read in turbomcp 3.6.0 (turbomcp-types `results.rs`: `ToolResult::error(text: impl
+/// Into<String>)` and `ToolResult::text(..)`, same argument; turbomcp-core `error.rs`:
+/// `McpError::tool_not_found(impl Into<String>)`, -32602), re-exported at the root (`lib.rs`:
+/// `turbomcp::{McpError, McpResult, ToolResult}`). A `#[tool]`'s `Err` already is an isError
+/// result on 3.x; the fixes serve `McpHandler::call_tool` (`Result<ToolResult, McpError>`).
+/// 2.x has none: its `#[tool]` cannot return an isError result.
+static FIX: TableFix = TableFix {
+    since: Version { major: 3, minor: 0 },
+    result: ("ToolResult", &["turbomcp", "ToolResult"]),
+    content: ("Content", &["turbomcp", "Content"]),
+    error: ("McpError", &["turbomcp", "McpError"]),
+    others: &[],
+    form: ToolErrorForm::OkResult,
+    wrapped_results: &[],
+    error_constructors: &[("text", "error")],
+    message_drops_into: true,
+    unknown_tool: true,
 };
 
 /// turbomcp 2.x, as read in turbomcp 2.3.7, turbomcp-macros 2.3.7 and turbomcp-server 2.3.7.
@@ -182,4 +203,5 @@ static TABLE_2: SdkTable = SdkTable {
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &["Context", "RequestContext"],
     older: &[],
+    fix: None,
 };

@@ -1,8 +1,10 @@
 //! ultrafast-mcp (sdk-error-apis.md §6).
 
-use super::table::{consts, entry, peer_expects_minus_32002, protocol, Builds, Ctor, SdkTable};
+use super::table::{
+    consts, entry, peer_expects_minus_32002, protocol, Builds, Ctor, SdkTable, TableFix,
+};
 use super::HandlerKind::Dispatcher;
-use super::Sdk;
+use super::{Sdk, ToolErrorForm, Version};
 
 pub static SDK: Sdk = entry(&TABLE);
 
@@ -74,4 +76,27 @@ static TABLE: SdkTable = SdkTable {
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &[],
     older: &[],
+    fix: Some(&FIX),
+};
+
+/// Read in ultrafast-mcp 202506018.1.0 (feature `core`): `ToolResult = ToolCallResponse {
+/// content: Vec<ToolContent>, is_error: Option<bool> }` and `ToolContent::text(String)`
+/// (ultrafast-mcp-core `types/tools.rs`), `MCPError::invalid_params(String)`, which the server
+/// sends as -32602 (`error.rs`, ultrafast-mcp-server `server.rs`), all re-exported at the root
+/// (`lib.rs`). `ToolContent::text` takes a `String`, and so do the `MCPError` constructors the
+/// message comes from: the message is kept as written.
+static FIX: TableFix = TableFix {
+    since: Version {
+        major: 202506018,
+        minor: 1,
+    },
+    result: ("ToolResult", &["ultrafast_mcp", "ToolResult"]),
+    content: ("ToolContent", &["ultrafast_mcp", "ToolContent"]),
+    error: ("MCPError", &["ultrafast_mcp", "MCPError"]),
+    others: &[],
+    form: ToolErrorForm::OkResult,
+    wrapped_results: &[],
+    error_constructors: &[],
+    message_drops_into: false,
+    unknown_tool: true,
 };
