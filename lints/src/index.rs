@@ -41,6 +41,19 @@ pub struct FnItem<'a> {
     pub is_test: bool,
 }
 
+impl FnItem<'_> {
+    /// An associated fn without a receiver that returns its own type (`fn new(..) -> Self`).
+    pub fn is_constructor(&self) -> bool {
+        let Owner::Inherent { self_ty } = &self.owner else {
+            return false;
+        };
+        let syn::ReturnType::Type(_, ty) = &self.sig.output else {
+            return false;
+        };
+        self.sig.receiver().is_none() && type_name(ty).is_some_and(|n| n == "Self" || n == *self_ty)
+    }
+}
+
 /// A `use` import: the local name and the full path it stands for.
 #[derive(Clone, Debug, Default)]
 pub struct FileImports {

@@ -15,12 +15,16 @@ use quote::ToTokens;
 
 use syn::{Expr, Pat, Type};
 
+use crate::index::{FnItem, Index, Owner};
 use crate::model::bodies::BodyInfo;
 use crate::model::ids::BodyId;
-use crate::model::site::{CallEdge, Callee, ErrorSource, FnFacts};
+use crate::model::site::{CallEdge, Callee, ErrorConstructor, ErrorSource, FnFacts};
 use crate::model::summary::ErrorVariants;
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
-use crate::syntax::{is_self, last_type_argument, path_segments, strip_refs};
+use crate::sdk::{Construction, Dialect};
+use crate::syntax::{
+    is_self, last_type_argument, mentions_ident, path_segments, strip_refs, tail_expr, TokensString,
+};
 use crate::types::{resolve_type_item, FnKey, Types};
 
 /// Where a call goes.
@@ -657,6 +661,8 @@ pub struct CrateCalls<'r, 'a> {
     pub body_of: HashMap<FnKey, BodyId>,
     /// Per fn body (by `BodyId`), what its signature says.
     pub facts: Vec<FnFacts>,
+    /// The crate error types' own constructors of protocol errors.
+    pub error_constructors: HashMap<FnKey, ErrorConstructor>,
 }
 
 impl CrateCalls<'_, '_> {
@@ -666,6 +672,11 @@ impl CrateCalls<'_, '_> {
 
     pub fn fn_facts(&self, f: FnKey) -> Option<FnFacts> {
         self.body(f).and_then(|b| self.facts.get(b.0).copied())
+    }
+
+    /// The protocol error each call of `f` builds, when `f` is an error type's constructor.
+    pub fn error_constructor(&self, f: FnKey) -> Option<&ErrorConstructor> {
+        self.error_constructors.get(&f)
     }
 }
 
@@ -792,4 +803,70 @@ pub fn through_borrowing_calls(expr: &Expr) -> &Expr {
         expr = strip_refs(&m.receiver);
     }
     expr
+}
+
+/// `f` as a crate error type's own constructor of a protocol error: an associated fn returning
+/// `Self` whose value is `Self { code, message }` (or the type by name) as its dialect reads
+/// such a literal, with the code static or a parameter and the message from a parameter.
+pub fn error_constructor(
+    f: &FnItem<'_>,
+    dialect: &dyn Dialect,
+    index: &Index<'_>,
+) -> Option<ErrorConstructor> {
+    let Owner::Inherent { self_ty } = &f.owner else {
+        return None;
+    };
+    if f.is_test || !f.is_constructor() {
+        return None;
+    }
+    let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
+        return None;
+    };
+    let Expr::Struct(s) = tail_expr(tail) else {
+        return None;
+    };
+    let named = s.path.is_ident("Self") || s.path.is_ident(self_ty.as_str());
+    if !named || s.rest.is_some() {
+        return None;
+    }
+    let Some(Construction::ProtocolError { code, message, .. }) =
+        dialect.construction_of_self_struct(s, self_ty, index)
+    else {
+        return None;
+    };
+    let params: Vec<String> = f
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(t) => Some(crate::syntax::pat_ident(&t.pat).unwrap_or_default()),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    // The one parameter an expression mentions.
+    let param_of = |e: &Expr| {
+        let tokens = e.to_token_stream_string();
+        let mut hit = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_empty() && mentions_ident(&tokens, p));
+        match (hit.next(), hit.next()) {
+            (Some((i, _)), None) => Some(i),
+            _ => None,
+        }
+    };
+    let code_expr = s.fields.iter().find_map(|fv| match &fv.member {
+        syn::Member::Named(id) if id == "code" => Some(&fv.expr),
+        _ => None,
+    });
+    let code_param = match code {
+        Some(_) => None,
+        None => Some(param_of(code_expr?)?),
+    };
+    Some(ErrorConstructor {
+        name: format!("{self_ty}::{}", f.name),
+        code,
+        code_param,
+        message_param: message.and_then(param_of),
+    })
 }

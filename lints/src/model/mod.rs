@@ -643,12 +643,20 @@ where
         .enumerate()
         .map(|(i, f)| (f.sig as *const syn::Signature, BodyId(i)))
         .collect();
+    let error_constructors = fns
+        .iter()
+        .filter_map(|f| {
+            let ctor = callgraph::error_constructor(f, dialect_of(f.file)?, index_of(f.file))?;
+            Some((f.sig as *const syn::Signature, ctor))
+        })
+        .collect();
     CrateCalls {
         defs,
         types,
         expander,
         body_of,
         facts,
+        error_constructors,
     }
 }
 

@@ -191,6 +191,21 @@ pub struct FnFacts {
     pub tool_error: bool,
 }
 
+/// A crate error type's own constructor that builds a protocol error
+/// (`fn invalid_params(m: impl Into<String>) -> Self { Self { code: INVALID_PARAMS, message: m.into() } }`):
+/// each call of it is that construction, with the call's arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorConstructor {
+    /// `RpcError::invalid_params`, for messages.
+    pub name: String,
+    /// The code it sets, when static.
+    pub code: Option<i64>,
+    /// The parameter the code comes from (`fn new(code: i32, ..)`), when not static.
+    pub code_param: Option<usize>,
+    /// The parameter the message comes from.
+    pub message_param: Option<usize>,
+}
+
 /// The error type of a value `?` converts, as far as the source tells.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorSource {

@@ -97,7 +97,17 @@ impl Dialect for JsonRpc {
         s: &'e ExprStruct,
         index: &Index<'_>,
     ) -> Option<Construction<'e>> {
-        construction_of_struct(s, index)
+        let name = s.path.segments.last()?.ident.to_string();
+        construction_of_struct(s, &name, index)
+    }
+
+    fn construction_of_self_struct<'e>(
+        &self,
+        s: &'e ExprStruct,
+        self_type: &str,
+        index: &Index<'_>,
+    ) -> Option<Construction<'e>> {
+        construction_of_struct(s, self_type, index)
     }
 
     /// A helper such as `error_response(id, code, ..)` takes the code as an argument.
@@ -165,7 +175,9 @@ impl Facts {
     }
 
     fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
-        if f.is_test {
+        // `RpcError::invalid_params(..)` in a `"tools/call"` arm builds an error: a type's own
+        // constructor is never a dispatcher or a handler.
+        if f.is_test || f.is_constructor() {
             None
         } else if self.dispatchers.contains(&f.name) {
             Some(HandlerKind::Dispatcher)
@@ -468,9 +480,13 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
     Some(JsonBuilt::ToolResult { is_error, content })
 }
 
-/// `JsonRpcError { code: -32603, message }`, user `CallToolResult { is_error: true, content }`.
-fn construction_of_struct<'e>(s: &'e ExprStruct, index: &Index<'_>) -> Option<Construction<'e>> {
-    let name = s.path.segments.last()?.ident.to_string();
+/// `JsonRpcError { code: -32603, message }`, user `CallToolResult { is_error: true, content }`,
+/// of the struct named `name`.
+fn construction_of_struct<'e>(
+    s: &'e ExprStruct,
+    name: &str,
+    index: &Index<'_>,
+) -> Option<Construction<'e>> {
     let field = |n: &str| {
         s.fields.iter().find_map(|f| match &f.member {
             syn::Member::Named(id) if id == n => Some(&f.expr),

@@ -422,6 +422,17 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         index: &Index<'_>,
     ) -> Option<Construction<'e>>;
 
+    /// What `Self { .. }` builds in an associated fn of the crate type named `self_type` (a
+    /// hand-rolled error type's own constructor, `Self { code: INVALID_PARAMS, message }`).
+    fn construction_of_self_struct<'e>(
+        &self,
+        _s: &'e ExprStruct,
+        _self_type: &str,
+        _index: &Index<'_>,
+    ) -> Option<Construction<'e>> {
+        None
+    }
+
     /// Whether a constructor's name carries its code (`resource_not_found`); a hand-rolled
     /// helper (`error_response(id, code, ..)`) takes it as an argument.
     fn constructor_names_code(&self) -> bool {

@@ -6,6 +6,7 @@ use syn::Expr;
 
 use super::Walker;
 use crate::codes;
+use crate::model::callgraph::Target;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{Construction, ContentFacts, HandlerKind, MacroBuilt};
 use crate::syntax::{is_to_string, mentions_ident, tail_expr, TokensString};
@@ -259,6 +260,8 @@ impl<'a> Walker<'a, '_> {
                     tool_value = matches!(built, Construction::ToolResult { .. });
                     protocol_value = !tool_value;
                     self.construction(expr, built);
+                } else if let Expr::Path(p) = &*call.func {
+                    protocol_value = self.error_constructor_call(expr, p, Some(&call.args));
                 }
             }
             Expr::MethodCall(mc) => {
@@ -272,6 +275,17 @@ impl<'a> Walker<'a, '_> {
                 }
             }
             Expr::Struct(s) => {
+                // In an error type's own constructor the calls are the sites; its codes count
+                // here.
+                if self.in_error_constructor()
+                    && (s.path.is_ident("Self")
+                        || matches!(
+                            self.dialect.construction_of_struct(s, self.index),
+                            Some(Construction::ProtocolError { .. })
+                        ))
+                {
+                    return (false, true);
+                }
                 if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
                     protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
@@ -325,6 +339,51 @@ impl<'a> Walker<'a, '_> {
             _ => {}
         }
         (tool_value, protocol_value)
+    }
+
+    /// A call of a crate error type's own constructor (`RpcError::invalid_params(msg)`, or
+    /// point-free in `.map_err(RpcError::invalid_params)` when `args` is `None`): the protocol
+    /// error it builds, built here; whether it is one.
+    pub(super) fn error_constructor_call(
+        &mut self,
+        expr: &'a Expr,
+        path: &'a syn::ExprPath,
+        args: Option<&'a syn::punctuated::Punctuated<Expr, syn::Token![,]>>,
+    ) -> bool {
+        // Constructors are `Type::name` / `Self::name`; most crates have none.
+        if path.path.segments.len() < 2 || self.calls.error_constructors.is_empty() {
+            return false;
+        }
+        let Target::Fn(f) = self.resolver.path_target(path, &self.locals) else {
+            return false;
+        };
+        let Some(ctor) = self.calls.error_constructor(f).cloned() else {
+            return false;
+        };
+        let arg = |i: Option<usize>| i.and_then(|i| args.and_then(|a| a.iter().nth(i)));
+        let code = ctor
+            .code
+            .or_else(|| arg(ctor.code_param).and_then(|a| self.index.eval_int(a)));
+        let built = Construction::ProtocolError {
+            constructor: ctor.name.clone(),
+            code,
+            message: arg(ctor.message_param),
+        };
+        self.construction(expr, built);
+        // Point-free, the message is the error's own text.
+        if args.is_none() && ctor.message_param.is_some() {
+            if let Some((site, _)) = self.facts.sites.last_mut() {
+                site.texts = vec![MessageText::Opaque];
+            }
+        }
+        true
+    }
+
+    /// Whether this body is a crate error type's own constructor.
+    fn in_error_constructor(&self) -> bool {
+        self.body
+            .sig
+            .is_some_and(|sig| self.calls.error_constructor(sig).is_some())
     }
 
     /// A const or discriminant of an SDK's library: the SDK's name for a code it sends

@@ -7,12 +7,13 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
 use super::Walker;
-use crate::model::callgraph::through_borrowing_calls;
+use crate::model::bodies::BodyCode;
+use crate::model::callgraph::{through_borrowing_calls, Locals, Target};
 use crate::model::site::{PathFacts, SiteContext, TOOL_CALL_ARM};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
-    is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, tail_expr, variant_binding,
-    TokensString,
+    is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, strip_refs, tail_expr,
+    variant_binding, TokensString,
 };
 use crate::text::MessageText;
 
@@ -20,6 +21,10 @@ use crate::text::MessageText;
 pub(super) enum FrameKind {
     Failure,
     LookupMiss,
+    /// The fallback arm of a match on a JSON value's type (`Some(Value::String(s)) => ..,
+    /// Some(_) => ..`, `match v.as_str() { .., None => .. }`): the argument is absent or of
+    /// the wrong JSON type, which the schema answers.
+    WrongShape,
 }
 
 pub(super) struct Frame<'a> {
@@ -181,6 +186,7 @@ impl<'a> Walker<'a, '_> {
                 .and_then(lookup_names),
             server_fault: cause_calls(SERVER_FAULT_CALLS)
                 || causes.iter().any(|c| is_serializing_call(c))
+                || causes.iter().any(|c| self.decodes_own_output(c))
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
@@ -190,6 +196,7 @@ impl<'a> Walker<'a, '_> {
                 && (cause_calls(SCHEMA_CALLS)
                     || causes.iter().any(|c| reads_argument_field(c))
                     || mentions(SCHEMA_WORDS)
+                    || self.frames.iter().any(|f| f.kind == FrameKind::WrongShape)
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
             uses_error: self
                 .frames
@@ -199,6 +206,78 @@ impl<'a> Walker<'a, '_> {
                 // Printed only when there is a binding to look for.
                 .is_some_and(|b| mentions_ident(&built.to_token_stream_string(), b)),
         }
+    }
+
+    /// `String::from_utf8(buf)` where `buf` is a buffer this body made empty and only the
+    /// crate's own fns wrote into (`engine::run(&mut buf, ..)`): re-reading the server's own
+    /// output, a server fault.
+    pub(super) fn decodes_own_output(&self, cause: &Expr) -> bool {
+        let Expr::Call(call) = strip_await(cause) else {
+            return false;
+        };
+        let BodyCode::Block(block) = self.body.code else {
+            return false;
+        };
+        let buffers: Vec<String> = call
+            .args
+            .iter()
+            .map(|a| match strip_refs(a) {
+                Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+                _ => None,
+            })
+            .collect::<Option<_>>()
+            .unwrap_or_default();
+        !buffers.is_empty()
+            && buffers.iter().all(|b| {
+                self.lets.get(b).is_some_and(|init| is_empty_buffer(init))
+                    && self.only_crate_fns_write(block, b, call)
+            })
+    }
+
+    /// Whether every use of local `buf` in `block` but `reader`'s is `&mut buf` given to a
+    /// crate fn.
+    fn only_crate_fns_write(&self, block: &syn::Block, buf: &str, reader: &syn::ExprCall) -> bool {
+        struct Uses<'w, 'm, 'a> {
+            walker: &'w Walker<'a, 'm>,
+            buf: &'w str,
+            reader: *const syn::ExprCall,
+            ok: bool,
+        }
+        impl<'v> Visit<'v> for Uses<'_, '_, '_> {
+            fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+                if std::ptr::eq(c, self.reader) {
+                    return;
+                }
+                let crate_fn = matches!(&*c.func, Expr::Path(p) if matches!(
+                    self.walker.resolver.path_target(p, &Locals::default()),
+                    Target::Fn(_)
+                ));
+                for arg in &c.args {
+                    let written = matches!(arg, Expr::Reference(r) if r.mutability.is_some()
+                        && matches!(&*r.expr, Expr::Path(p) if p.path.is_ident(self.buf)));
+                    if written {
+                        self.ok &= crate_fn;
+                    } else {
+                        self.visit_expr(arg);
+                    }
+                }
+                self.visit_expr(&c.func);
+            }
+            fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
+                if p.path.is_ident(self.buf) {
+                    self.ok = false;
+                }
+            }
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        let mut uses = Uses {
+            walker: self,
+            buf,
+            reader,
+            ok: true,
+        };
+        uses.visit_block(block);
+        uses.ok
     }
 
     pub(super) fn match_arm(&mut self, m: &'a syn::ExprMatch, arm: &'a syn::Arm, lookup: bool) {
@@ -248,6 +327,12 @@ impl<'a> Walker<'a, '_> {
                     self.absent_optional -= 1;
                     return;
                 }
+                p if is_json_type_fallback(m, p) => Some(Frame {
+                    kind: FrameKind::WrongShape,
+                    binding: None,
+                    cause: Some(&m.expr),
+                    definite: false,
+                }),
                 _ => None,
             };
             match frame {
@@ -394,6 +479,13 @@ impl<'a> Walker<'a, '_> {
         } else {
             FrameKind::Failure
         };
+        // The frame of a fallback that is not a closure (`.map_err(helper)`, `.unwrap_or(v)`).
+        let fallback = || Frame {
+            kind,
+            binding: None,
+            cause: Some(&mc.receiver),
+            definite: false,
+        };
         for (i, arg) in mc.args.iter().enumerate() {
             // `map_or_else(err_fn, ok_fn)`: only the first runs on failure.
             if method == "map_or_else" && i > 0 {
@@ -432,6 +524,9 @@ impl<'a> Walker<'a, '_> {
                             let span = self.file.span_of(arg);
                             self.conversion_edge(&mc.receiver, span);
                         } else {
+                            self.with_frame(fallback(), |w| {
+                                w.error_constructor_call(arg, p, None);
+                            });
                             let target = self.resolver.path_target(p, &self.locals);
                             if let Some(callee) = self.callee(target) {
                                 let span = self.file.span_of(arg);
@@ -440,23 +535,15 @@ impl<'a> Walker<'a, '_> {
                         }
                     }
                 }
-                other => self.with_frame(
-                    Frame {
-                        kind,
-                        binding: None,
-                        cause: Some(&mc.receiver),
-                        definite: false,
-                    },
-                    |w| {
-                        w.visit_expr(other);
-                        if w.body.returns.ok_is_text
-                            && w.body.kind == Some(HandlerKind::Tool)
-                            && method == "unwrap_or"
-                        {
-                            w.text_success(other);
-                        }
-                    },
-                ),
+                other => self.with_frame(fallback(), |w| {
+                    w.visit_expr(other);
+                    if w.body.returns.ok_is_text
+                        && w.body.kind == Some(HandlerKind::Tool)
+                        && method == "unwrap_or"
+                    {
+                        w.text_success(other);
+                    }
+                }),
             }
         }
         true
@@ -500,14 +587,61 @@ impl Walker<'_, '_> {
     }
 }
 
-/// "required string argument 'x' is missing", "field `y` is required": a required argument,
-/// field or parameter that is absent.
+/// "required string argument 'x' is missing", "field `y` is required", "'x' required": a
+/// required argument, field or parameter that is absent.
 pub(super) fn names_absent_argument(text: &str) -> bool {
     let absent = text.contains("required") || text.contains("missing");
     let what = ["argument", "field", "param", "property"]
         .iter()
         .any(|w| text.contains(w));
-    absent && what
+    // Only a quoted name before it: `'preset' required`, "`{}` required".
+    let quoted_name_required = text.strip_suffix(" required").is_some_and(|name| {
+        let name = name.trim();
+        let quoted = ['\'', '`', '"']
+            .iter()
+            .any(|q| name.len() >= 2 && name.starts_with(*q) && name.ends_with(*q));
+        quoted && !name[1..name.len() - 1].trim().contains(' ')
+    });
+    (absent && what) || quoted_name_required
+}
+
+/// `_`, `None`, `Some(_)`: an arm that takes what the others do not.
+fn is_fallback_pat(pat: &Pat) -> bool {
+    match pat {
+        Pat::Wild(_) => true,
+        p if is_none_pat(p) => true,
+        Pat::TupleStruct(ts) => {
+            ts.path.is_ident("Some") && ts.elems.len() == 1 && matches!(ts.elems[0], Pat::Wild(_))
+        }
+        _ => false,
+    }
+}
+
+/// The arm for an absent or mistyped JSON value: the fallback of a match whose arms name
+/// `Value::String`/`Number`/.. variants (also inside `Some(..)`), or the `None` of a match on a
+/// JSON accessor (`match v.as_str() { Some(s) => .., None => .. }`; its `_` after string
+/// literals is a value check).
+fn is_json_type_fallback(m: &syn::ExprMatch, pat: &Pat) -> bool {
+    fn names_json_variant(pat: &Pat) -> bool {
+        let variant = |path: &syn::Path| {
+            let segs = path_segments(path);
+            matches!(segs.as_slice(), [.., ty, v] if ty == "Value"
+                && matches!(v.as_str(), "String" | "Number" | "Bool" | "Array" | "Object" | "Null"))
+        };
+        match pat {
+            Pat::TupleStruct(ts) if ts.path.is_ident("Some") => {
+                ts.elems.iter().any(names_json_variant)
+            }
+            Pat::TupleStruct(ts) => variant(&ts.path),
+            Pat::Path(p) => variant(&p.path),
+            Pat::Or(o) => o.cases.iter().any(names_json_variant),
+            _ => false,
+        }
+    }
+    let accessor = matches!(strip_await(&m.expr), Expr::MethodCall(mc)
+        if mc.args.is_empty() && reads_argument_field(&m.expr));
+    (accessor && is_none_pat(pat))
+        || (is_fallback_pat(pat) && m.arms.iter().any(|a| names_json_variant(&a.pat)))
 }
 
 /// Whether an expression (a failed operation) calls any of `names`.
@@ -603,6 +737,18 @@ pub(super) fn reads_argument_field(expr: &Expr) -> bool {
                 };
             field_get || json_accessor || mapped_accessor
         }
+        _ => false,
+    }
+}
+
+/// `Vec::new()`, `Vec::with_capacity(..)`, `String::new()`, `vec![]`: an empty buffer.
+fn is_empty_buffer(init: &Expr) -> bool {
+    match init {
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if matches!(
+            path_segments(&p.path).as_slice(),
+            [.., ty, f] if (ty == "Vec" || ty == "String") && (f == "new" || f == "with_capacity")
+        )),
+        Expr::Macro(m) => m.mac.path.is_ident("vec") && m.mac.tokens.is_empty(),
         _ => false,
     }
 }
