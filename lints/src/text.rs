@@ -174,6 +174,40 @@ fn format_pieces(fmt: &str) -> Vec<String> {
     pieces
 }
 
+/// The top-level members of a `json!({..})` object: each key and its value's tokens as text
+/// (`("error", "e . to_string ()")`, `("success", "false")`).
+pub fn json_members(mac: &syn::Macro) -> Vec<(String, String)> {
+    use proc_macro2::TokenTree;
+    let Some(TokenTree::Group(object)) = mac.tokens.clone().into_iter().next() else {
+        return Vec::new();
+    };
+    if object.delimiter() != proc_macro2::Delimiter::Brace {
+        return Vec::new();
+    }
+    let mut members = Vec::new();
+    let mut member: Vec<TokenTree> = Vec::new();
+    let mut flush = |member: &mut Vec<TokenTree>| {
+        if let [TokenTree::Literal(key), TokenTree::Punct(colon), value @ ..] = member.as_slice() {
+            if let (':', Ok(key)) = (
+                colon.as_char(),
+                syn::parse_str::<syn::LitStr>(&key.to_string()),
+            ) {
+                let value: proc_macro2::TokenStream = value.iter().cloned().collect();
+                members.push((key.value(), value.to_string()));
+            }
+        }
+        member.clear();
+    };
+    for t in object.stream() {
+        match &t {
+            TokenTree::Punct(p) if p.as_char() == ',' => flush(&mut member),
+            _ => member.push(t),
+        }
+    }
+    flush(&mut member);
+    members
+}
+
 /// Keys of a `json!` object whose string value is error text the model reads.
 const JSON_TEXT_KEYS: &[&str] = &["error", "message", "detail", "details", "reason"];
 

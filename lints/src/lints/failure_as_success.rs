@@ -1,4 +1,5 @@
-use crate::model::site::Channel;
+use crate::model::site::{Channel, ErrorSite};
+use crate::text::MessageText;
 use crate::context::LintContext;
 
 declare_lint! {
@@ -6,7 +7,10 @@ declare_lint! {
     /// Finds failure paths answered with a success result: `CallToolResult::success(..)` in an `Err(e) =>`
     /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`)
     /// in a closure such as `.unwrap_or_else(|e| ..)`. In a `#[tool]` fn, an `Ok(..)` value that rmcp
-    /// turns into a success result counts too.
+    /// turns into a success result counts too (`String`, `Json<T>`, `Value`). Outside a failure path,
+    /// an early `return` of an answer that says it failed is reported as well: `{"error": ..}` (not
+    /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
+    /// opening with "Error:".
     ///
     /// ### Why is this bad?
     /// The result says the call succeeded: hosts count it as a success, and the model may read the error
@@ -51,6 +55,9 @@ declare_lint! {
     /// `Ok(String)` from a text tool gets no fix.
     ///
     /// ### Known problems
+    /// - An answer that says it failed counts outside a failure path only when it is returned early:
+    ///   the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
+    ///   failures) and is not reported.
     /// - An `Err` arm that recovers on purpose (serves a cached value, falls back to a default) is
     ///   reported too; suppress it with a reason.
     /// - A batch tool that reports per-item failures inside an overall success result may be right to do
@@ -99,11 +106,12 @@ fn check(cx: &mut LintContext<'_>) {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
+        let exits_with_failure = site.path.early_return && says_it_failed(site);
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
             || site.path.lookup_miss
             || !site.context.is_tool()
-            || !(site.path.on_failure_path || site.path.uses_error)
+            || !(site.path.on_failure_path || site.path.uses_error || exits_with_failure)
         {
             continue;
         }
@@ -119,4 +127,31 @@ fn check(cx: &mut LintContext<'_>) {
         d.fix = crate::fix::success_to_error(cx.model, site, site.path.on_failure_path);
         cx.report(site.file, d);
     }
+}
+
+/// An answer that says it failed: a JSON object whose `"error"` member is set (not `null` or
+/// `None`), whose `"success"` / `"ok"` member is `false`, or whose `"status"` is `"error"`; a text
+/// that opens with "Error:" / "Error -". A tool's data may hold such words (a validator's report,
+/// a test run's failures), so this counts only for an early `return`.
+fn says_it_failed(site: &ErrorSite) -> bool {
+    let member = |key: &str| {
+        site.answer_members
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let json_failure = member("error").is_some_and(|v| v != "null" && v != "None")
+        || member("success") == Some("false")
+        || member("ok") == Some("false")
+        || member("status") == Some("\"error\"");
+    let text_failure = site.texts.first().is_some_and(|t| {
+        let opening = match t {
+            MessageText::Literal { value, .. } => value.as_str(),
+            MessageText::Format { pieces, .. } => pieces.first().map_or("", String::as_str),
+            _ => "",
+        };
+        let opening = opening.trim_start().to_lowercase();
+        opening.starts_with("error:") || opening.starts_with("error -")
+    });
+    json_failure || (site.answer_members.is_empty() && text_failure)
 }

@@ -180,6 +180,8 @@ pub struct PathFacts {
     pub schema_level: bool,
     /// The built value mentions the error binding (`format!("Error: {e}")`).
     pub uses_error: bool,
+    /// Returned by an explicit `return` (an early exit), not as the body's tail.
+    pub early_return: bool,
 }
 
 /// What a crate fn's signature says, for its callers.
@@ -243,6 +245,9 @@ pub struct ErrorSite {
     pub variant: Option<VariantTag>,
     /// Other places that explain it: where a helper builds it, or the tool calls that reach it.
     pub related: Vec<(FileId, Span, String)>,
+    /// The top-level members of a JSON answer (`json!({"error": e.to_string()})`), as key and
+    /// value tokens: which of them mean failure is the lints' to judge.
+    pub answer_members: Vec<(String, String)>,
 }
 
 /// The variants of a crate enum that reach a site.

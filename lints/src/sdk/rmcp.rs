@@ -361,7 +361,11 @@ fn return_facts(
         return unknown;
     };
     let ty = crate::syntax::unwrap_future(ty);
-    let is_text = |t: Option<&Type>| t.and_then(type_name).is_some_and(|n| n == "String");
+    // Text, or a JSON value (`Json<T>` structured output, `serde_json::Value`), as the answer.
+    let is_text = |t: Option<&Type>| {
+        t.and_then(type_name)
+            .is_some_and(|n| matches!(n.as_str(), "String" | "Json" | "Value"))
+    };
     let Some((ok, err)) = result_types(ty, index, 0) else {
         return ReturnFacts {
             ok_is_text: is_text(Some(ty)),

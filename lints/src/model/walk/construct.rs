@@ -159,14 +159,16 @@ impl<'a> Walker<'a, '_> {
 
     /// A string value returned as success by a text-returning tool, on a failure path.
     pub(super) fn text_success(&mut self, expr: &'a Expr) {
-        let tail = tail_expr(expr);
+        let tail = through_output_wrapper(tail_expr(expr));
         let text = message_from_expr(tail, self.file);
-        let json = match tail {
-            Expr::Macro(m) if m.mac.path.is_ident("json") => {
-                Some(crate::text::json_texts(&m.mac, self.file))
-            }
+        let json_macro = match strip_to_string(tail) {
+            Expr::Macro(m) if m.mac.path.is_ident("json") => Some(&m.mac),
             _ => None,
         };
+        let json = json_macro.map(|m| crate::text::json_texts(m, self.file));
+        let members = json_macro
+            .map(crate::text::json_members)
+            .unwrap_or_default();
         // A typed output built from the error (`Ok(Stats { error: Some(e.to_string()), .. })`).
         let carries_error = matches!(tail, Expr::Struct(_))
             && self
@@ -179,7 +181,9 @@ impl<'a> Walker<'a, '_> {
             || is_to_string(tail)
             || json.is_some()
             || carries_error;
-        if stringish && !self.frames.is_empty() && self.nested == 0 {
+        // On a failure path, or an early `return` whose answer may say it failed.
+        let failure_or_exit = !self.frames.is_empty() || self.returning > 0;
+        if stringish && failure_or_exit && self.nested == 0 {
             let span = self.file.span_of(tail);
             let content = ContentFacts {
                 empty: text.is_blank(),
@@ -193,6 +197,9 @@ impl<'a> Walker<'a, '_> {
                 content,
                 Origin::TextValue,
             );
+            if let Some((site, _)) = self.facts.sites.last_mut() {
+                site.answer_members = members;
+            }
         }
     }
 
@@ -517,5 +524,26 @@ impl<'a> Walker<'a, '_> {
             None => return false,
         }
         true
+    }
+}
+
+/// `Json(value)`: a tool's structured output wrapper around the value it answers with.
+fn through_output_wrapper(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Call(c) if c.args.len() == 1 => match &*c.func {
+            Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Json") => {
+                &c.args[0]
+            }
+            _ => expr,
+        },
+        _ => expr,
+    }
+}
+
+/// `json!(..).to_string()`: the value rendered as text.
+fn strip_to_string(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::MethodCall(m) if m.method == "to_string" && m.args.is_empty() => &m.receiver,
+        _ => expr,
     }
 }

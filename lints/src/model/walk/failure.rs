@@ -205,6 +205,7 @@ impl<'a> Walker<'a, '_> {
                 .find_map(|f| f.binding.as_ref())
                 // Printed only when there is a binding to look for.
                 .is_some_and(|b| mentions_ident(&built.to_token_stream_string(), b)),
+            early_return: self.returning > 0,
         }
     }
 

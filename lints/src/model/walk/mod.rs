@@ -115,6 +115,8 @@ pub struct Walker<'a, 'm> {
     /// (`Parameters(Req { content, .. })` with `content: Option<String>`), until a `let` rebinds
     /// the name.
     optional_params: Vec<String>,
+    /// Inside the value of a `return`.
+    returning: usize,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -163,6 +165,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             request_contexts: Vec::new(),
             absent_optional: 0,
             optional_params: Vec::new(),
+            returning: 0,
         }
     }
 
@@ -230,6 +233,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 body: self.body.id,
                 variant: self.variant.clone(),
                 related,
+                answer_members: Vec::new(),
             },
             self.arm.clone(),
         ));
@@ -512,6 +516,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.comparison += usize::from(comparison);
         visit::visit_expr_binary(self, b);
         self.comparison -= usize::from(comparison);
+    }
+
+    fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
+        // A closure's `return` is not this body's; `nested` already tells them apart.
+        self.returning += 1;
+        visit::visit_expr_return(self, r);
+        self.returning -= 1;
     }
 
     fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
