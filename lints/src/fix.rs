@@ -1209,7 +1209,12 @@ impl<'m> FixCx<'m> {
     fn match_edits(&self, form: &TryForm<'_>, arm: &str) -> Vec<Edit> {
         let (receiver_start, receiver_end) = range(form.receiver);
         let (try_start, try_end) = range(form.try_expr);
-        let indent = self.indent_at(try_start);
+        // `let x =\n    value.map_err(..)?;`, broken after `=` because the call did not fit: the
+        // `match` goes up to the `let` line, as rustfmt puts it.
+        let before = self.text[..receiver_start].trim_end_matches([' ', '\t']);
+        let hang = (before.ends_with('\n') && before.trim_end().ends_with('='))
+            .then(|| before.trim_end().len());
+        let indent = self.indent_at(hang.unwrap_or(try_start));
         let (ok_arm, err_arm) = match &form.err_pattern {
             Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
             None => ("Some(value) => value".to_string(), "None".to_string()),
@@ -1285,7 +1290,11 @@ impl<'m> FixCx<'m> {
         };
         let comma = if arm_body.ends_with('}') { "" } else { "," };
         let receiver = &self.text[receiver_start..receiver_end];
-        let (scrutinee, brace) = self.scrutinee(receiver, receiver_start, &indent);
+        let head_col = match hang {
+            Some(eq_end) => self.column_at(eq_end) + " ".len(),
+            None => self.column_at(receiver_start),
+        };
+        let (scrutinee, brace) = self.scrutinee(receiver, head_col, &indent);
         // `x.map_err(..)?.len()`: a chain goes on after the `match`, under it; at the start of
         // a statement the `match` needs parentheses to be an expression.
         let rest = &self.text[try_end..];
@@ -1312,23 +1321,27 @@ impl<'m> FixCx<'m> {
         let tail = format!(
             "{brace}\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body}{comma}\n{indent}}}{close}{after}"
         );
+        let (head_start, space) = match hang {
+            Some(eq_end) => (eq_end, " "),
+            None => (receiver_start, ""),
+        };
         if scrutinee == receiver {
             vec![
-                self.replace((receiver_start, receiver_start), format!("{open}match ")),
+                self.replace((head_start, receiver_start), format!("{space}{open}match ")),
                 self.replace((receiver_end, after_end), tail),
             ]
         } else {
             vec![self.replace(
-                (receiver_start, after_end),
-                format!("{open}match {scrutinee}{tail}"),
+                (head_start, after_end),
+                format!("{space}{open}match {scrutinee}{tail}"),
             )]
         }
     }
 
-    /// The receiver as the scrutinee of a `match` at `at`, and what opens the arms: a method
+    /// The receiver as the scrutinee of a `match` at column `col`, and what opens the arms: a method
     /// chain rustfmt had broken joins the `match` line when it fits there (`match self.x.lock()
     /// {`), else keeps one call per line with the brace under `match`.
-    fn scrutinee(&self, receiver: &str, at: usize, indent: &str) -> (String, String) {
+    fn scrutinee(&self, receiver: &str, col: usize, indent: &str) -> (String, String) {
         let lines: Vec<&str> = receiver.split('\n').collect();
         let chain = lines.len() > 1
             && !receiver.contains("//")
@@ -1338,7 +1351,7 @@ impl<'m> FixCx<'m> {
         } else {
             receiver.to_string()
         };
-        let col = self.column_at(at) + "match ".len();
+        let col = col + "match ".len();
         if !flat.contains('\n') && col + flat.len() <= layout::MAX_WIDTH {
             let brace = if col + flat.len() + " {".len() <= layout::MAX_WIDTH {
                 " {".to_string()

@@ -1,0 +1,80 @@
+//! A turbomcp 3.6 server with a hand-written `McpHandler::call_tool`, where an `Err(McpError)`
+//! is a JSON-RPC error (a `#[server]` `#[tool]`'s would be an isError result), in the forms
+//! `mcp-lint check --fix --unsafe-fixes` rewrites.
+
+use std::future::Future;
+
+use serde_json::Value;
+use turbomcp::{
+    McpError, McpHandler, McpResult, Prompt, PromptResult, RequestContext, Resource,
+    ResourceResult, ServerInfo, Tool, ToolResult,
+};
+
+#[derive(Clone, Default)]
+pub struct Files;
+
+impl McpHandler for Files {
+    fn server_info(&self) -> ServerInfo {
+        ServerInfo::new("files", "0.0.0")
+    }
+
+    fn list_tools(&self) -> Vec<Tool> {
+        vec![
+            Tool::new("size", "A file's size in bytes"),
+            Tool::new("head", "A file's first line"),
+        ]
+    }
+
+    fn list_resources(&self) -> Vec<Resource> {
+        Vec::new()
+    }
+
+    fn list_prompts(&self) -> Vec<Prompt> {
+        Vec::new()
+    }
+
+    fn call_tool<'a>(
+        &'a self,
+        name: &'a str,
+        args: Value,
+        _ctx: &'a RequestContext,
+    ) -> impl Future<Output = McpResult<ToolResult>> + 'a {
+        let name = name.to_string();
+        async move {
+            let Some(path) = args.get("path").and_then(Value::as_str) else {
+                return Err(McpError::internal("path is required (a file path)"));
+            };
+            match name.as_str() {
+                "size" => {
+                    let meta =
+                        std::fs::metadata(path).map_err(|e| McpError::internal(e.to_string()))?;
+                    Ok(ToolResult::text(meta.len().to_string()))
+                }
+                "head" => match std::fs::read_to_string(path) {
+                    Ok(text) => Ok(ToolResult::text(text.lines().next().unwrap_or_default())),
+                    Err(e) => Ok(ToolResult::text(format!("cannot read {path}: {e}"))),
+                },
+                other => Err(McpError::method_not_found(format!("no tool {other}"))),
+            }
+        }
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        uri: &'a str,
+        _ctx: &'a RequestContext,
+    ) -> impl Future<Output = McpResult<ResourceResult>> + 'a {
+        let uri = uri.to_string();
+        async move { Err(McpError::resource_not_found(&uri)) }
+    }
+
+    fn get_prompt<'a>(
+        &'a self,
+        name: &'a str,
+        _args: Option<Value>,
+        _ctx: &'a RequestContext,
+    ) -> impl Future<Output = McpResult<PromptResult>> + 'a {
+        let name = name.to_string();
+        async move { Err(McpError::prompt_not_found(&name)) }
+    }
+}
