@@ -655,6 +655,23 @@ impl TryForm<'_> {
     }
 }
 
+/// The kinds of expression a site can be: the only ones whose span a search around it takes
+/// (never the `if`/`match`/block around it: an `else if` chain would be quadratic).
+fn may_be_site(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Call(_)
+            | Expr::MethodCall(_)
+            | Expr::Struct(_)
+            | Expr::Macro(_)
+            | Expr::Path(_)
+            | Expr::Try(_)
+            | Expr::Assign(_)
+            | Expr::Paren(_)
+            | Expr::Lit(_)
+    )
+}
+
 /// What the finder saw around the site.
 #[derive(Default)]
 struct Found<'a> {
@@ -696,19 +713,7 @@ impl<'a> Visit<'a> for Finder<'a, '_> {
     fn visit_expr(&mut self, e: &'a Expr) {
         // A span costs a walk over the expression's tokens: only for the kinds a site can be,
         // never for the `if`/`match`/block around it (an `else if` chain would be quadratic).
-        let may_be_site = matches!(
-            e,
-            Expr::Call(_)
-                | Expr::MethodCall(_)
-                | Expr::Struct(_)
-                | Expr::Macro(_)
-                | Expr::Path(_)
-                | Expr::Try(_)
-                | Expr::Assign(_)
-                | Expr::Paren(_)
-                | Expr::Lit(_)
-        );
-        if may_be_site && self.found.target.is_none() && range(e) == self.target {
+        if may_be_site(e) && self.found.target.is_none() && range(e) == self.target {
             self.found.target = Some(e);
         }
         visit::visit_expr(self, e);
@@ -1032,18 +1037,22 @@ impl<'m> FixCx<'m> {
     /// `or_else`, `unwrap_or_else`) closure or `Err(e) =>` arm around it, with the call that
     /// failed.
     fn error_in_scope(&self) -> Option<ErrorScope> {
-        struct Scopes<'a> {
+        struct Scopes<'a, 'x> {
             target: (usize, usize),
+            extents: &'x BlockExtents,
             stack: Vec<(String, &'a Expr)>,
             found: Option<(String, &'a Expr)>,
         }
-        impl<'a> Visit<'a> for Scopes<'a> {
+        impl<'a> Visit<'a> for Scopes<'a, '_> {
             fn visit_expr(&mut self, e: &'a Expr) {
-                if self.found.is_none() && range(e) == self.target {
+                // A span costs a walk over the expression's tokens: only for the kinds a site
+                // can be, as in the finder.
+                if self.found.is_none() && may_be_site(e) && range(e) == self.target {
                     self.found = self.stack.last().cloned();
                 }
                 visit::visit_expr(self, e);
             }
+            searches_around_target!('a);
             fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
                 let handler = matches!(
                     m.method.to_string().as_str(),
@@ -1082,6 +1091,7 @@ impl<'m> FixCx<'m> {
         }
         let mut scopes = Scopes {
             target: self.target,
+            extents: &self.extents,
             stack: Vec::new(),
             found: None,
         };
