@@ -8,7 +8,10 @@ declare_lint! {
     /// any code other than -32602/-32601, instead of a tool result with `isError: true`. A tool's own
     /// failure is I/O on a path the model gave, an upstream API or database error, a bad query the model
     /// wrote, a business rule or precondition, a lookup miss on an id the model gave, or a missing or bad
-    /// argument value.
+    /// argument value. Any protocol error counts, whatever its code: -32603, -32600, -32700, a legacy
+    /// -32000..-32019 code or an application's own (1001); not the codes the target spec defines for
+    /// a tool to send (-32042 URL elicitation required under 2025-11-25, -32021 missing client
+    /// capability under 2026-07-28), and not the unknown-tool answer (MCP007, MCP011).
     ///
     /// Tool context is every `#[tool]` fn, a hand-written `ServerHandler::call_tool`, `ToolRoute::new_dyn`
     /// closures, `SyncTool`/`AsyncTool` `invoke`, and the crate's functions these call; resource, prompt,
@@ -142,8 +145,10 @@ declare_lint! {
     ///   `MCPError::invalid_params`/`not_found` (-32602, MCP006), `MCPError::method_not_found` and `?`
     ///   included. The only `isError` form is the literal `ToolResult { content, is_error: Some(true) }`.
     /// - Hand-rolled JSON-RPC: an error object (`json!({"error": {"code": .., "message": ..}})`, a
-    ///   `*Error { code, message }` struct, an `error_response(id, code, ..)` helper) built in the
-    ///   `"tools/call"` branch or a function it reaches.
+    ///   `*Error { code, message }` struct, an `error_response(id, code, ..)` helper, the error type's
+    ///   own constructor such as `RpcError::internal(msg)` returning `Self { code: INTERNAL_ERROR, .. }`)
+    ///   built in the `"tools/call"` branch or a function it reaches. A positive code is an HTTP API's
+    ///   unless the object also has a `"jsonrpc"` member.
     pub LINT,
     name: "tool_failure_as_protocol_error",
     code: "MCP001",
@@ -165,6 +170,9 @@ fn check(cx: &mut LintContext<'_>) {
             || !site.context.is_tool()
             || code == codes::INVALID_PARAMS
             || code == codes::METHOD_NOT_FOUND
+            // -32042 (URL elicitation required), -32021 (missing client capability): the
+            // target spec defines them for a tool to send.
+            || codes::classify(code, cx.options.target_protocol) == codes::CodeClass::Defined
             || site.path.server_fault
         {
             continue;

@@ -444,8 +444,9 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
             Some(Json::Int(v, span)) => (Some(*v), Some(*span)),
             _ => (None, None),
         };
-        // `{"error": {"code": 404, ..}}` is an HTTP API's error, not JSON-RPC's.
-        let jsonrpc_code = code.is_none_or(|c| c < 0);
+        // `{"error": {"code": 404, ..}}` is an HTTP API's error, not JSON-RPC's; beside
+        // `"jsonrpc": "2.0"` any code is the application's JSON-RPC error code (1001).
+        let jsonrpc_code = code.is_none_or(|c| c < 0) || value.get("jsonrpc").is_some();
         if jsonrpc_code && (code.is_some() || error.get("message").is_some()) {
             return Some(JsonBuilt::Protocol {
                 code,
