@@ -1,12 +1,13 @@
 //! Tool-name dispatch: a dispatcher's `match name { "add" => .., other => .. }` or
 //! `if name == "add" { .. } else { .. }` gives each arm the tool it answers, and the catch-all
-//! the unknown-tool context; a failed tool-enum conversion (`Tools::try_from(params)?`) is the
-//! unknown-tool answer itself.
+//! the unknown-tool context, as does the miss of a registry lookup by the tool's name
+//! (`self.tools.get(&request.name)`); a failed tool-enum conversion (`Tools::try_from(params)?`)
+//! is the unknown-tool answer itself.
 
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
-use super::failure::calls_any;
+use super::failure::{calls_any, is_lookup, LOOKUP_METHODS};
 use super::Walker;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
@@ -122,6 +123,32 @@ impl<'a> Walker<'a, '_> {
                 }
             }
         }
+    }
+
+    /// A dispatcher's lookup of the tool by the request's name in a registry
+    /// (`self.tools.get(&request.name)`, `.get(name.as_ref())`): its miss is the unknown-tool
+    /// branch. The name expression, for the answer's message.
+    pub(super) fn tool_registry_lookup(&self, scrutinee: &Expr) -> Option<String> {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) || self.in_tool_call_arm;
+        if !dispatcher || self.arm.is_some() || !is_lookup(scrutinee) {
+            return None;
+        }
+        let key = lookup_key(scrutinee)?;
+        let key_text = key.to_token_stream_string();
+        key_text
+            .contains("name")
+            .then(|| name_expression(&key_text))
+    }
+
+    /// Visits `branch` as the dispatcher's unknown-tool branch for the tool named `name`.
+    pub(super) fn visit_unknown_tool_branch(&mut self, name: String, branch: &'a Expr) {
+        let outer = self
+            .arm
+            .replace(SiteContext::UnknownToolArm { binding: name });
+        let in_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+        self.visit_expr(branch);
+        self.arm = outer;
+        self.in_tool_call_arm = in_arm;
     }
 
     /// `MyTools::try_from(params).map_err(CallToolError::new)?` in a dispatcher: the tool-enum
@@ -251,6 +278,21 @@ pub(super) fn name_expression(scrutinee: &str) -> String {
         .trim_start_matches('*')
         .trim_end_matches(".as_ref()")
         .trim_end_matches(".as_str()")
+        .trim_end_matches(".to_string()")
         .trim_end_matches(".as_ref()");
     trimmed.to_string()
+}
+
+/// The key of a lookup (`tools.get(&name).cloned()` → `&name`).
+fn lookup_key(expr: &Expr) -> Option<&Expr> {
+    match strip_await(expr) {
+        Expr::MethodCall(m)
+            if m.args.len() == 1 && LOOKUP_METHODS.iter().any(|l| m.method == l) =>
+        {
+            Some(&m.args[0])
+        }
+        Expr::MethodCall(m) => lookup_key(&m.receiver),
+        Expr::Reference(r) => lookup_key(&r.expr),
+        _ => None,
+    }
 }

@@ -150,7 +150,8 @@ const SCHEMA_WORDS: &[&str] = &[
 ];
 
 /// Lookup methods whose `None` / `Err` means "no such handle".
-const LOOKUP_METHODS: &[&str] = &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
+pub(super) const LOOKUP_METHODS: &[&str] =
+    &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
 
 impl<'a> Walker<'a, '_> {
     pub(super) fn path_facts(
@@ -309,6 +310,14 @@ impl<'a> Walker<'a, '_> {
                     cause: Some(&m.expr),
                     definite: true,
                 }),
+                p if is_none_pat(p) && self.tool_registry_lookup(&m.expr).is_some() => {
+                    let name = self.tool_registry_lookup(&m.expr).unwrap_or_default();
+                    if let Some((_, g)) = &arm.guard {
+                        self.visit_expr(g);
+                    }
+                    self.visit_unknown_tool_branch(name, &arm.body);
+                    return;
+                }
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
@@ -383,6 +392,9 @@ impl<'a> Walker<'a, '_> {
     pub(super) fn visit_refuted(&mut self, pat: &Pat, scrutinee: &'a Expr, branch: &'a Expr) {
         let lookup = is_lookup(scrutinee);
         let some = variant_binding(pat, "Some").is_some();
+        if let (true, Some(name)) = (some, self.tool_registry_lookup(scrutinee)) {
+            return self.visit_unknown_tool_branch(name, branch);
+        }
         let miss = some && lookup;
         let failed = variant_binding(pat, "Ok").is_some();
         // `let Some(x) = args.get("x") else`, `let Some(s) = v.as_str() else`: the argument's
@@ -459,6 +471,20 @@ impl<'a> Walker<'a, '_> {
         );
         if !failure_closure {
             return false;
+        }
+        // `tools.get(&name).ok_or_else(|| ..)?` in a dispatcher: the unknown-tool answer.
+        if method.starts_with("ok_or") {
+            if let Some(name) = self.tool_registry_lookup(&mc.receiver) {
+                self.visit_expr(&mc.receiver);
+                for arg in &mc.args {
+                    let answer = match arg {
+                        Expr::Closure(c) => &*c.body,
+                        other => other,
+                    };
+                    self.visit_unknown_tool_branch(name.clone(), answer);
+                }
+                return true;
+            }
         }
         // `.ok_or("msg")`, `.map_err(|e| format!(..))` in a tool whose `Err` is an isError
         // result: the value is the isError text (whether `?` or the tail returns it).
