@@ -1,0 +1,5 @@
+//! Resource definitions
+
+pub mod crate_info;
+pub mod docs;
+pub mod readme;
