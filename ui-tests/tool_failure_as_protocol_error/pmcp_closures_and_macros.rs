@@ -5,8 +5,9 @@
 //@ dep: tokio = "1"
 // pmcp 2.x tools without a hand-written `ToolHandler`: `#[mcp_tool]` free fns and methods of a
 // `#[mcp_server]` impl, and the closures given to `SimpleTool::new`, `TypedTool::new` and
-// `ServerBuilder::tool_typed`. Their `Err` has the same meaning as in `ToolHandler::handle`:
-// -32603 unless it is `Error::tool_rejected(..)`. `#[mcp_prompt]` fns are not tools.
+// `ServerBuilder::tool_typed`, also boxed (`Box::new(|args, extra| ..)`). Their `Err` has the
+// same meaning as in `ToolHandler::handle`: -32603 unless it is `Error::tool_rejected(..)`.
+// `#[mcp_prompt]` fns are not tools.
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -105,6 +106,15 @@ pub fn build(config: Arc<NotesConfig>) -> pmcp::Result<pmcp::Server> {
                 })
             })
             .with_description("Count the words of a text"),
+        )
+        .tool(
+            "char_count",
+            SimpleTool::new("char_count", Box::new(|args: Value, _extra| {
+                Box::pin(async move {
+                    let text = args.get("text").and_then(Value::as_str).ok_or_else(|| Error::internal("text is missing"))?; //~ tool_failure_as_protocol_error
+                    Ok(json!({ "chars": text.chars().count() }))
+                })
+            })),
         )
         .tool(
             "safe_divide",

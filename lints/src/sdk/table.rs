@@ -977,7 +977,7 @@ fn handler_closure_of_method<'e>(table: &SdkTable, mc: &'e ExprMethodCall) -> Op
     if !table.closure_registrations.contains(&m.as_str()) {
         return None;
     }
-    mc.args.iter().find(|a| matches!(a, Expr::Closure(_)))
+    handler_closure_arg(mc.args.iter())
 }
 
 /// A closure passed to a registration function (`SimpleTool::new("add", |args, extra| ..)`).
@@ -996,7 +996,23 @@ fn handler_closure_of_call<'e>(table: &SdkTable, call: &'e ExprCall) -> Option<&
     if !registers {
         return None;
     }
-    call.args.iter().find(|a| matches!(a, Expr::Closure(_)))
+    handler_closure_arg(call.args.iter())
+}
+
+/// The first argument that is a closure, itself or boxed (`Box::new(|args, extra| ..)`,
+/// `Arc::new(..)`: the registration stores it behind a pointer, the closure is the same).
+fn handler_closure_arg<'e>(mut args: impl Iterator<Item = &'e Expr>) -> Option<&'e Expr> {
+    args.find_map(|a| match a {
+        Expr::Closure(_) => Some(a),
+        Expr::Call(c) if c.args.len() == 1 && matches!(&c.args[0], Expr::Closure(_)) => {
+            let Expr::Path(p) = &*c.func else {
+                return None;
+            };
+            matches!(segments(&p.path).as_slice(), [.., ptr, new] if new == "new" && (ptr == "Box" || ptr == "Arc"))
+                .then(|| &c.args[0])
+        }
+        _ => None,
+    })
 }
 
 /// Whether a match arm's pattern is the tool-call variant of a general request enum.
