@@ -166,9 +166,6 @@ impl<'a> Walker<'a, '_> {
             _ => None,
         };
         let json = json_macro.map(|m| crate::text::json_texts(m, self.file));
-        let members = json_macro
-            .map(crate::text::json_members)
-            .unwrap_or_default();
         // A typed output built from the error (`Ok(Stats { error: Some(e.to_string()), .. })`).
         let carries_error = matches!(tail, Expr::Struct(_))
             && self
@@ -197,8 +194,8 @@ impl<'a> Walker<'a, '_> {
                 content,
                 Origin::TextValue,
             );
-            if let Some((site, _)) = self.facts.sites.last_mut() {
-                site.answer_members = members;
+            if let (Some((site, _)), Some(m)) = (self.facts.sites.last_mut(), json_macro) {
+                site.answer_members = crate::text::json_members(m);
             }
         }
     }

@@ -7,7 +7,7 @@
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
-use super::failure::{calls_any, is_lookup, LOOKUP_METHODS};
+use super::failure::{calls_any, is_lookup, lookup_call};
 use super::Walker;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
@@ -133,8 +133,7 @@ impl<'a> Walker<'a, '_> {
         if !dispatcher || self.arm.is_some() || !is_lookup(scrutinee) {
             return None;
         }
-        let key = lookup_key(scrutinee)?;
-        let key_text = key.to_token_stream_string();
+        let key_text = lookup_call(scrutinee)?.args[0].to_token_stream_string();
         key_text
             .contains("name")
             .then(|| name_expression(&key_text))
@@ -281,18 +280,4 @@ pub(super) fn name_expression(scrutinee: &str) -> String {
         .trim_end_matches(".to_string()")
         .trim_end_matches(".as_ref()");
     trimmed.to_string()
-}
-
-/// The key of a lookup (`tools.get(&name).cloned()` → `&name`).
-fn lookup_key(expr: &Expr) -> Option<&Expr> {
-    match strip_await(expr) {
-        Expr::MethodCall(m)
-            if m.args.len() == 1 && LOOKUP_METHODS.iter().any(|l| m.method == l) =>
-        {
-            Some(&m.args[0])
-        }
-        Expr::MethodCall(m) => lookup_key(&m.receiver),
-        Expr::Reference(r) => lookup_key(&r.expr),
-        _ => None,
-    }
 }

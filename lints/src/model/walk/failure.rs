@@ -150,8 +150,7 @@ const SCHEMA_WORDS: &[&str] = &[
 ];
 
 /// Lookup methods whose `None` / `Err` means "no such handle".
-pub(super) const LOOKUP_METHODS: &[&str] =
-    &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
+const LOOKUP_METHODS: &[&str] = &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
 
 impl<'a> Walker<'a, '_> {
     pub(super) fn path_facts(
@@ -299,6 +298,14 @@ impl<'a> Walker<'a, '_> {
                 self.arm = None;
                 return;
             }
+            if is_none_pat(&arm.pat) {
+                if let Some(name) = self.tool_registry_lookup(&m.expr) {
+                    if let Some((_, g)) = &arm.guard {
+                        self.visit_expr(g);
+                    }
+                    return self.visit_unknown_tool_branch(name, &arm.body);
+                }
+            }
             let frame = match &arm.pat {
                 p if variant_binding(p, "Err").is_some() => Some(Frame {
                     kind: if lookup {
@@ -310,14 +317,6 @@ impl<'a> Walker<'a, '_> {
                     cause: Some(&m.expr),
                     definite: true,
                 }),
-                p if is_none_pat(p) && self.tool_registry_lookup(&m.expr).is_some() => {
-                    let name = self.tool_registry_lookup(&m.expr).unwrap_or_default();
-                    if let Some((_, g)) = &arm.guard {
-                        self.visit_expr(g);
-                    }
-                    self.visit_unknown_tool_branch(name, &arm.body);
-                    return;
-                }
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
@@ -824,18 +823,25 @@ pub(super) fn is_lookup(expr: &Expr) -> bool {
 /// (`sessions.get(&session_id)` → `sessions & session_id`), for the lints that judge what the
 /// lookup is.
 pub(super) fn lookup_names(expr: &Expr) -> Option<String> {
+    lookup_call(expr).map(|m| {
+        format!(
+            "{} {}",
+            m.receiver.to_token_stream_string(),
+            m.args[0].to_token_stream_string()
+        )
+    })
+}
+
+/// The lookup call inside a cause chain (`tools.get(&name)` in `tools.get(&name).cloned()`).
+pub(super) fn lookup_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
     match strip_await(expr) {
         Expr::MethodCall(m)
             if LOOKUP_METHODS.iter().any(|l| m.method == l) && m.args.len() == 1 =>
         {
-            Some(format!(
-                "{} {}",
-                m.receiver.to_token_stream_string(),
-                m.args[0].to_token_stream_string()
-            ))
+            Some(m)
         }
-        Expr::MethodCall(m) => lookup_names(&m.receiver),
-        Expr::Reference(r) => lookup_names(&r.expr),
+        Expr::MethodCall(m) => lookup_call(&m.receiver),
+        Expr::Reference(r) => lookup_call(&r.expr),
         _ => None,
     }
 }
