@@ -46,8 +46,27 @@ impl<'a> LintContext<'a> {
         site: &model::site::ErrorSite,
         message: impl Into<String>,
     ) -> Diagnostic {
-        let mut d = Diagnostic::new(self.lint, site.span, message);
-        for (file, span, note) in &site.related {
+        self.with_related(
+            Diagnostic::new(self.lint, site.span, message),
+            &site.related,
+        )
+    }
+
+    /// A finding at a code site, with its related locations (the uses of a const reported at
+    /// its definition).
+    pub fn code_diagnostic(
+        &self,
+        site: &model::site::CodeSite,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.with_related(
+            Diagnostic::new(self.lint, site.span, message),
+            &site.related,
+        )
+    }
+
+    fn with_related(&self, mut d: Diagnostic, related: &[(FileId, Span, String)]) -> Diagnostic {
+        for (file, span, note) in related {
             let path = self.model.files[file.0].path.clone();
             d = d.with_related(path, *span, note.clone());
         }

@@ -5,7 +5,9 @@ declare_lint! {
     /// ### What it does
     /// Finds error codes in the legacy range -32000..-32019 where the server emits them: an integer
     /// literal in `ErrorCode(..)` or in an error's `code` field, a const of type `ErrorCode`, or an untyped
-    /// integer const where it is used as a code. With the default target (2026-07-28) this includes
+    /// integer const where it is used as a code (at its definition, with its uses attached, when
+    /// the uses are an error type's own constructors: `Self::new(error_codes::X, ..)`,
+    /// `Self { code: error_codes::X, .. }`). With the default target (2026-07-28) this includes
     /// -32002, the retired resource-not-found code. For targets 2025-11-25 and older the whole range
     /// -32000..-32099 is implementation-defined and this lint reports nothing.
     ///
@@ -113,8 +115,8 @@ fn check(cx: &mut LintContext<'_>) {
         };
         let d = match classify(site.value, target) {
             CodeClass::Legacy => cx
-                .diagnostic(
-                    site.span,
+                .code_diagnostic(
+                    site,
                     format!("error code {} is in the legacy range -32000..-32019", site.value),
                 )
                 .with_label(format!("`{}`", site.written))
@@ -126,7 +128,7 @@ fn check(cx: &mut LintContext<'_>) {
                 if !(site.named && dialect.named_resource_not_found_fits_peer()) =>
             {
                 cx
-                .diagnostic(site.span, "error code -32002 (resource not found) is retired")
+                .code_diagnostic(site, "error code -32002 (resource not found) is retired")
                 .with_label(format!("`{}`", site.written))
                 .with_help("write the SDK's name for it (`resource_not_found(..)`, which rmcp 1.8+ rewrites to -32602 for 2026-07-28 peers), or -32602 with the `uri` in `data`")
                 .with_note(format!("{target}: implementations MUST NOT emit -32002"))

@@ -121,7 +121,7 @@ fn check(cx: &mut LintContext<'_>) {
             _ => continue,
         };
         let d = cx
-            .diagnostic(site.span, message)
+            .code_diagnostic(site, message)
             .with_label(format!("`{}`", site.written))
             .with_help("use a code the spec defines with its meaning, or an application code outside -32768..-32000")
             .with_note(note);

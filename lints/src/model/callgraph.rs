@@ -138,7 +138,8 @@ pub struct Resolver<'r, 'a> {
 }
 
 impl<'a> Resolver<'_, 'a> {
-    fn self_type(&self) -> Option<ItemId> {
+    /// The type of `Self` in this body.
+    pub fn self_type(&self) -> Option<ItemId> {
         self.scope.and_then(|s| self.types.self_type(s))
     }
 
@@ -663,6 +664,8 @@ pub struct CrateCalls<'r, 'a> {
     pub facts: Vec<FnFacts>,
     /// The crate error types' own constructors of protocol errors.
     pub error_constructors: HashMap<FnKey, ErrorConstructor>,
+    /// The crate types those constructors belong to.
+    pub error_types: std::collections::HashSet<ItemId>,
 }
 
 impl CrateCalls<'_, '_> {

@@ -400,14 +400,18 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
     let handler_only =
         |file: FileId| dialect_of(file).is_some_and(|d| d.only_handler_code_counts());
     sites.retain(|s| !(handler_only(s.file) && s.context == SiteContext::Unreached));
+    // A const of the error type's own vocabulary is the server's error object's code wherever
+    // the type is sent from.
     let codes = walked
         .codes
         .into_iter()
         .filter(|c| {
             !handler_only(c.file)
+                || c.definition.is_some()
                 || reach.context_of(body_of(c.body), None) != SiteContext::Unreached
         })
         .collect();
+    let codes = codes_at_definitions(codes, &defs, files);
     let panics = walked
         .panics
         .into_iter()
@@ -423,6 +427,46 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
         codes,
         panics,
     }
+}
+
+/// Code sites of consts used by an error type's own constructors, moved to the const's
+/// definition: one per const, its uses attached.
+fn codes_at_definitions(
+    codes: Vec<CodeSite>,
+    defs: &DefMap<'_>,
+    files: &[ModelFile],
+) -> Vec<CodeSite> {
+    let mut out: Vec<CodeSite> = Vec::with_capacity(codes.len());
+    let mut at: HashMap<crate::resolve::ItemId, usize> = HashMap::new();
+    for code in codes {
+        let Some(id) = code.definition else {
+            out.push(code);
+            continue;
+        };
+        let used = (
+            code.file,
+            code.span,
+            "used as an error code here".to_string(),
+        );
+        if let Some(&i) = at.get(&id) {
+            out[i].related.push(used);
+            continue;
+        }
+        let item = defs.item(id);
+        let file = defs.module(item.module).file;
+        let (syn::Item::Const(c), Some(source)) = (item.syntax, &files[file.0].source) else {
+            continue;
+        };
+        at.insert(id, out.len());
+        out.push(CodeSite {
+            file,
+            span: source.span_of(&c.expr),
+            written: format!("{} = {}", c.ident, code.value),
+            related: vec![used],
+            ..code
+        });
+    }
+    out
 }
 
 /// A file's path relative to its package root; `None` without a package root. Paths are under
@@ -643,12 +687,16 @@ where
         .enumerate()
         .map(|(i, f)| (f.sig as *const syn::Signature, BodyId(i)))
         .collect();
-    let error_constructors = fns
+    let error_constructors: HashMap<FnKey, _> = fns
         .iter()
         .filter_map(|f| {
             let ctor = callgraph::error_constructor(f, dialect_of(f.file)?, index_of(f.file))?;
             Some((f.sig as *const syn::Signature, ctor))
         })
+        .collect();
+    let error_types = error_constructors
+        .keys()
+        .filter_map(|k| types.self_type(types.scope_of(*k)?))
         .collect();
     CrateCalls {
         defs,
@@ -657,6 +705,7 @@ where
         body_of,
         facts,
         error_constructors,
+        error_types,
     }
 }
 

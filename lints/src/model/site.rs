@@ -281,6 +281,11 @@ pub struct CodeSite {
     pub named: bool,
     /// The body it was found in.
     pub body: BodyId,
+    /// A crate const used as a code by its error type's own constructors: reported once, at
+    /// the const's definition (where the fix goes), with the uses as related locations.
+    pub definition: Option<ItemId>,
+    /// Other places the finding is about (the uses of a const reported at its definition).
+    pub related: Vec<(FileId, Span, String)>,
 }
 
 /// `unwrap`, `expect`, `panic!` and friends.

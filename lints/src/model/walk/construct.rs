@@ -326,6 +326,9 @@ impl<'a> Walker<'a, '_> {
                 if let (Some(code), false) = (self.dialect.code_use(expr, self.index), typed_const)
                 {
                     self.code_site(self.file.span_of(expr), code.value, code.written, false);
+                    if let (Expr::Path(p), true) = (expr, self.in_error_type_impl()) {
+                        self.const_code_use(p);
+                    }
                 }
             }
             // A named code constant counts where an error is built with it (or a const is defined
@@ -381,6 +384,41 @@ impl<'a> Walker<'a, '_> {
             }
         }
         true
+    }
+
+    /// Whether this body is a fn of a crate error type's own impl (`Self::new(CODE, msg)` in
+    /// `fn server_busy(..) -> Self`): the codes there are the type's vocabulary.
+    fn in_error_type_impl(&self) -> bool {
+        self.resolver
+            .self_type()
+            .is_some_and(|t| self.calls.error_types.contains(&t))
+    }
+
+    /// A code written as a path in the error type's own impl: when the path resolves to a crate
+    /// const, the code site just recorded is the const's, to be reported at its definition.
+    fn const_code_use(&mut self, path: &syn::ExprPath) {
+        let Some(scope) = self.body.scope else {
+            return;
+        };
+        if path.qself.is_some() {
+            return;
+        }
+        let Some(crate::resolve::Def::Item(id)) =
+            self.calls
+                .defs
+                .resolve_path(scope.module, &path.path, crate::resolve::Ns::Values)
+        else {
+            return;
+        };
+        let syn::Item::Const(c) = self.calls.defs.item(id).syntax else {
+            return;
+        };
+        // The value of the const the path names, not of another by the same name.
+        let value = self.index.eval_int(&c.expr);
+        if let (Some(site), Some(value)) = (self.facts.codes.last_mut(), value) {
+            site.value = value;
+            site.definition = Some(id);
+        }
     }
 
     /// Whether this body is a crate error type's own constructor.

@@ -254,6 +254,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             value,
             written,
             named,
+            definition: None,
+            related: Vec::new(),
         });
     }
 
