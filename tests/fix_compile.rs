@@ -214,7 +214,7 @@ fn fixed_rmcp_server_still_compiles() {
         "rmcp",
         Expect {
             codes: &["MCP001", "MCP006", "MCP007", "MCP009", "MCP011"],
-            before: 10,
+            before: 12,
             after: 0,
         },
     );

@@ -50,12 +50,18 @@ pub fn message_for_fix(site: &ErrorSite) -> String {
 /// error>)?` / `.ok_or_else(|| ..)?` / `.ok_or(..)?` in it, rewritten to return the SDK's isError
 /// result with the same message.
 pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
-    if !matches!(site.origin, Origin::Constructor(_))
-        || !matches!(site.context, SiteContext::Tool { helper: None, .. })
-    {
+    let SiteContext::Tool { helper, .. } = &site.context else {
+        return None;
+    };
+    if !matches!(site.origin, Origin::Constructor(_)) {
         return None;
     }
     let cx = FixCx::new(model, site.span, site.file)?;
+    // A helper only tools reach: rewritten with its uses, unless the SDK's isError value is the
+    // error type itself (then the constructor is replaced where it stands, as in a tool).
+    if helper.is_some() && cx.vocab.tool_error == ToolErrorForm::OkResult {
+        return helper_error_result(model, site);
+    }
     let found = cx.find(&[]);
     let scope = cx.error_in_scope();
     let (message, mut applicability) = match (&site.message_source, &scope) {
@@ -526,6 +532,23 @@ macro_rules! searches_around_target {
         }
     };
 }
+/// The `visit_expr_closure` and `visit_expr_async` of a visitor with a `nested` count: how many
+/// closures and async blocks (which `return` and `?` do not leave the fn from) are around.
+macro_rules! counts_nesting {
+    ($a:lifetime) => {
+        fn visit_expr_closure(&mut self, c: &$a syn::ExprClosure) {
+            self.nested += 1;
+            visit::visit_expr_closure(self, c);
+            self.nested -= 1;
+        }
+        fn visit_expr_async(&mut self, a: &$a syn::ExprAsync) {
+            self.nested += 1;
+            visit::visit_expr_async(self, a);
+            self.nested -= 1;
+        }
+    };
+}
+
 /// Byte ranges of the calls and other leaf expressions a body returns that hold `target`: its
 /// tail and every `return` operand, followed through blocks, `if`, `match` and parentheses (the
 /// containers themselves are not listed). Closures and async blocks return elsewhere.
@@ -757,6 +780,14 @@ impl<'a> Visit<'a> for Finder<'a, '_> {
                         site,
                     })
                 }
+                // `.map_err(helper)`: the error passed on, bound as `e` in a rewrite.
+                ("map_err", Some(arg @ Expr::Path(_)), 1) => Some(TryForm {
+                    try_expr: t,
+                    receiver: &mc.receiver,
+                    err_pattern: Some("e".to_string()),
+                    handler: None,
+                    site: arg,
+                }),
                 ("ok_or", Some(arg), 1) => Some(TryForm {
                     try_expr: t,
                     receiver: &mc.receiver,
@@ -773,17 +804,7 @@ impl<'a> Visit<'a> for Finder<'a, '_> {
         visit::visit_expr_try(self, t);
     }
 
-    fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
-        self.nested += 1;
-        visit::visit_expr_closure(self, c);
-        self.nested -= 1;
-    }
-
-    fn visit_expr_async(&mut self, a: &'a syn::ExprAsync) {
-        self.nested += 1;
-        visit::visit_expr_async(self, a);
-        self.nested -= 1;
-    }
+    counts_nesting!('a);
 
     fn visit_item(&mut self, _: &'a Item) {}
 }
@@ -875,6 +896,7 @@ struct Returns {
 /// Everything one fix looks at: the file, the fn around the site, the dialect.
 struct FixCx<'m> {
     model: &'m Model,
+    file: crate::model::FileId,
     text: &'m str,
     dialect: &'m dyn Dialect,
     vocab: FixVocabulary,
@@ -887,6 +909,15 @@ struct FixCx<'m> {
 
 impl<'m> FixCx<'m> {
     fn new(model: &'m Model, span: Span, file: crate::model::FileId) -> Option<FixCx<'m>> {
+        FixCx::at(model, file, (span.start, span.end))
+    }
+
+    /// The context of the expression at bytes `target` of `file`.
+    fn at(
+        model: &'m Model,
+        file: crate::model::FileId,
+        target: (usize, usize),
+    ) -> Option<FixCx<'m>> {
         let dialect = model.dialect_of(file)?;
         let mut vocab = dialect.fix_vocabulary()?;
         // A new `use` spells the SDK by the crate's name for it (`mcp::model::Content`).
@@ -897,16 +928,17 @@ impl<'m> FixCx<'m> {
         }
         let f = model.files.get(file.0)?;
         let (source, syntax) = (f.source.as_deref()?, f.syntax.as_ref()?);
-        let located = locate(syntax, span.start, span.end)?;
+        let located = locate(syntax, target.0, target.1)?;
         Some(FixCx {
             model,
+            file,
             text: &source.text,
             dialect,
             vocab,
             extents: model.block_extents(located.body),
             syntax,
             located,
-            target: (span.start, span.end),
+            target,
         })
     }
 
@@ -1753,6 +1785,393 @@ fn rename_idents(code: &str, renames: &[(String, String)]) -> String {
         out.push(c);
     }
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors built in helpers
+//
+// Fixes for a protocol error built in a helper that only tools reach: `fn internal(e) ->
+// McpError` used as `.map_err(internal)?`, `Err(out_of_stock(id))` or `.ok_or_else(||
+// not_found(&key))?`, and `impl From<StoreError> for McpError` reached through `?`. The helper
+// is rewritten to build the SDK's isError result (its return type and its body), and each tool's
+// use of it to return that result (`Err(e) => return Ok(internal(e))`), so the tools' signatures
+// stay as written and the fixed code type-checks.
+//
+// Only where every use is one the fix rewrites: the helper's name appears nowhere else in the
+// crate (another file, a value passed on, a test), each use sits where the tool returns from
+// (not in a closure), in a fn whose `Ok` is the tool result.
+
+/// The fix for `site`, a protocol error a helper only tools reach builds (see above).
+fn helper_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
+    let cx = FixCx::new(model, site.span, site.file)?;
+    if cx.vocab.tool_error != ToolErrorForm::OkResult {
+        return None;
+    }
+    let target = cx.find(&[]).target?;
+    // The site is the one value the helper returns.
+    let body = cx.located.body;
+    let is_tail =
+        matches!(body.stmts.last(), Some(syn::Stmt::Expr(e, None)) if range(e) == cx.target);
+    if !is_tail || has_return(body) {
+        return None;
+    }
+    let helper = Helper::of(&cx)?;
+    let (message, mut applicability) = match &site.message_source {
+        Some(m) if cx.vocab.message_drops_into => {
+            (without_into(m), Applicability::MachineApplicable)
+        }
+        Some(m) => (m.clone(), Applicability::MachineApplicable),
+        None => (PLACEHOLDER_TEXT.to_string(), Applicability::HasPlaceholders),
+    };
+    if carries_data(target) {
+        applicability = applicability.max_risk(Applicability::MaybeIncorrect);
+    }
+    // The helper's body: the isError result the tools' `Ok` will carry.
+    let snippet = code_snippet(cx.dialect.tool_error_snippet(MESSAGE_MARK, false))?;
+    let value = ok_operand(&snippet)?;
+    let mut names = cx.names(&Returns::default());
+    let mut wanted = vec![&cx.vocab.result, &cx.vocab.content];
+    wanted.extend(&cx.vocab.others);
+    let value = cx
+        .snippet(&value, &mut names, &wanted)
+        .replace(MESSAGE_MARK, &message);
+    let result = names.spell(&cx, &cx.vocab.result);
+    let mut edits = vec![cx.replace_laid_out(cx.target, &value)];
+    edits.extend(helper.types.iter().map(|t| cx.replace(*t, result.clone())));
+    let uses = match &helper.kind {
+        HelperKind::Fn { name } => {
+            // Another crate may call a `pub` fn: its callers would need the same rewrite.
+            if is_public(&cx) {
+                applicability = applicability.max_risk(Applicability::MaybeIncorrect);
+            }
+            fn_uses(model, &cx, name)?
+        }
+        HelperKind::From => {
+            // `?` is not written by name: the tool calls the model found are the uses (all of
+            // them when fewer than it lists), and a conversion whose operand's type the source
+            // does not show may be one more.
+            applicability = applicability.max_risk(Applicability::MaybeIncorrect);
+            if site.related.len() >= RELATED_LIMIT {
+                return None;
+            }
+            let mut uses = Vec::new();
+            for (file, span, _) in &site.related {
+                if *file != site.file {
+                    return None;
+                }
+                uses.push(Use::Try(span.start));
+            }
+            uses
+        }
+    };
+    if uses.is_empty() {
+        return None;
+    }
+    for found in uses {
+        let (more, risk) = use_edits(model, site.file, &found, &helper.kind)?;
+        edits.extend(more);
+        applicability = applicability.max_risk(risk);
+    }
+    edits.extend(names.use_edit(&cx));
+    edits.sort_by_key(|e| (e.start, e.end));
+    if edits.windows(2).any(|w| w[0].end > w[1].start) {
+        return None;
+    }
+    Some(cx.finish(Fix {
+        message: "build the failure as an isError tool result in the helper, and return it from the tools"
+            .to_string(),
+        applicability,
+        edits,
+    }))
+}
+
+/// How many tool calls a finding at a helper lists at most (`Model::build`'s limit).
+const RELATED_LIMIT: usize = 4;
+
+/// The helper around the site, and the types in its header that name the protocol error.
+struct Helper {
+    kind: HelperKind,
+    /// `-> McpError`, or `for McpError` (and a `-> McpError` written for `-> Self`).
+    types: Vec<(usize, usize)>,
+}
+
+enum HelperKind {
+    /// A fn (or method) used by name.
+    Fn { name: String },
+    /// `impl From<X> for McpError`, used by `?`.
+    From,
+}
+
+impl Helper {
+    fn of(cx: &FixCx<'_>) -> Option<Helper> {
+        let sig = cx.located.sig;
+        let syn::ReturnType::Type(_, ret) = &sig.output else {
+            return None;
+        };
+        let is_error = |t: &syn::Type| cx.dialect.is_protocol_error_type(t);
+        let is_self =
+            matches!(&**ret, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self"));
+        if let Some(imp) = enclosing_from_impl(cx) {
+            if sig.ident != "from" || !is_error(&imp.self_ty) || !(is_self || is_error(ret)) {
+                return None;
+            }
+            let mut types = vec![range(&*imp.self_ty)];
+            if !is_self {
+                types.push(range(&**ret));
+            }
+            return Some(Helper {
+                kind: HelperKind::From,
+                types,
+            });
+        }
+        if !is_error(ret) || sig.asyncness.is_some() {
+            return None;
+        }
+        Some(Helper {
+            kind: HelperKind::Fn {
+                name: sig.ident.to_string(),
+            },
+            types: vec![range(&**ret)],
+        })
+    }
+}
+
+/// The `impl From<..> for ..` whose `fn` holds the site.
+fn enclosing_from_impl<'f>(cx: &FixCx<'f>) -> Option<&'f syn::ItemImpl> {
+    let items = cx.located.scopes.last()?;
+    items.iter().find_map(|item| match item {
+        Item::Impl(imp) => {
+            let (_, path, _) = imp.trait_.as_ref()?;
+            let holds = imp
+                .items
+                .iter()
+                .any(|ii| matches!(ii, ImplItem::Fn(f) if std::ptr::eq(&f.sig, cx.located.sig)));
+            (holds && path.segments.last()?.ident == "From").then_some(imp)
+        }
+        _ => None,
+    })
+}
+
+/// Whether the fn around the site is declared `pub`.
+fn is_public(cx: &FixCx<'_>) -> bool {
+    let sig = cx.located.sig;
+    let items = cx.located.scopes.last().copied().unwrap_or_default();
+    items.iter().any(|item| match item {
+        Item::Fn(f) => std::ptr::eq(&f.sig, sig) && matches!(f.vis, syn::Visibility::Public(_)),
+        Item::Impl(imp) => imp.items.iter().any(|ii| {
+            matches!(ii, ImplItem::Fn(f) if std::ptr::eq(&f.sig, sig)
+                && matches!(f.vis, syn::Visibility::Public(_)))
+        }),
+        _ => false,
+    })
+}
+
+/// `Ok(<value>)` → `<value>`'s text.
+fn ok_operand(snippet: &str) -> Option<String> {
+    let Ok(Expr::Call(ok)) = syn::parse_str::<Expr>(snippet) else {
+        return None;
+    };
+    match (&*ok.func, ok.args.first()) {
+        (Expr::Path(p), Some(value)) if p.path.is_ident("Ok") && ok.args.len() == 1 => {
+            let (start, end) = range(value);
+            snippet.get(start..end).map(str::to_string)
+        }
+        _ => None,
+    }
+}
+
+/// Whether a body has a `return` of its own (closures and async blocks return elsewhere).
+fn has_return(body: &syn::Block) -> bool {
+    struct HasReturn(bool);
+    impl<'v> Visit<'v> for HasReturn {
+        fn visit_expr_return(&mut self, _: &'v syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'v syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'v Item) {}
+    }
+    let mut found = HasReturn(false);
+    found.visit_block(body);
+    found.0
+}
+
+/// One use of the helper in a tool.
+enum Use {
+    /// `internal(e)`, `self.internal(e)`, `Self::internal(e)`: the call's range.
+    Call((usize, usize)),
+    /// `internal` passed by name (`.map_err(internal)`): the path's range.
+    Path((usize, usize)),
+    /// A `?` (through the `From` impl) at this byte.
+    Try(usize),
+}
+
+/// Every use of the fn helper `name`: `None` unless each mention of the name in the crate is a
+/// call or path in the site's file that a fix can rewrite.
+fn fn_uses(model: &Model, cx: &FixCx<'_>, name: &str) -> Option<Vec<Use>> {
+    struct Uses<'n> {
+        name: &'n str,
+        found: Vec<Use>,
+    }
+    impl<'v> Visit<'v> for Uses<'_> {
+        fn visit_expr(&mut self, e: &'v Expr) {
+            let named = |p: &syn::Path| p.segments.last().is_some_and(|s| s.ident == self.name);
+            match e {
+                Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if named(&p.path)) => {
+                    self.found.push(Use::Call(range(e)));
+                    c.args.iter().for_each(|a| self.visit_expr(a));
+                }
+                Expr::MethodCall(m) if m.method == self.name => {
+                    self.found.push(Use::Call(range(e)));
+                    self.visit_expr(&m.receiver);
+                    m.args.iter().for_each(|a| self.visit_expr(a));
+                }
+                Expr::Path(p) if named(&p.path) => self.found.push(Use::Path(range(e))),
+                _ => visit::visit_expr(self, e),
+            }
+        }
+    }
+    // Every mention, as tokens (macro bodies and `use` lines included): the definition's own
+    // and the uses found, none else.
+    let mut mentions = 0;
+    for (i, file) in model.files.iter().enumerate() {
+        let Some(source) = &file.source else { continue };
+        let count = ident_count(&source.text, name)?;
+        if i != cx.file.0 && count > 0 {
+            return None;
+        }
+        if i == cx.file.0 {
+            mentions = count;
+        }
+    }
+    let mut uses = Uses {
+        name,
+        found: Vec::new(),
+    };
+    uses.visit_file(cx.syntax);
+    (mentions == uses.found.len() + 1).then_some(uses.found)
+}
+
+/// How many times `name` stands as an identifier in `text`; `None` when it does not lex.
+fn ident_count(text: &str, name: &str) -> Option<usize> {
+    fn count(tokens: proc_macro2::TokenStream, name: &str) -> usize {
+        tokens
+            .into_iter()
+            .map(|t| match t {
+                proc_macro2::TokenTree::Group(g) => count(g.stream(), name),
+                proc_macro2::TokenTree::Ident(i) => usize::from(i == name),
+                _ => 0,
+            })
+            .sum()
+    }
+    if !crate::syntax::mentions_ident(text, name) {
+        return Some(0);
+    }
+    text.parse::<proc_macro2::TokenStream>()
+        .ok()
+        .map(|t| count(t, name))
+}
+
+/// The edits that make one use return the helper's value as the tool's `Ok`, with how sure they
+/// are: `Err(h(..))` → `Ok(h(..))`, `x.map_err(h)?` → `match x { Ok(value) => value, Err(e) =>
+/// return Ok(h(e)) }` (and so `ok_or_else`, `ok_or`, `?`).
+fn use_edits(
+    model: &Model,
+    file: crate::model::FileId,
+    found: &Use,
+    kind: &HelperKind,
+) -> Option<(Vec<Edit>, Applicability)> {
+    let at = match found {
+        Use::Call(r) | Use::Path(r) => *r,
+        Use::Try(start) => (*start, *start),
+    };
+    let cx = FixCx::at(model, file, at)?;
+    let returns = cx.returns()?;
+    let into = match returns.ok_kind? {
+        OkKind::Result => "",
+        OkKind::Wrapped => ".into()",
+    };
+    if let (Use::Try(start), HelperKind::From) = (found, kind) {
+        let (try_expr, nested) = try_at(cx.located.body, *start)?;
+        if nested {
+            return None;
+        }
+        let form = TryForm {
+            try_expr,
+            receiver: &try_expr.expr,
+            err_pattern: Some("e".to_string()),
+            handler: None,
+            site: &try_expr.expr,
+        };
+        let arm = format!("Ok(e.into(){into})");
+        return Some((
+            cx.match_edits(&form, &arm),
+            Applicability::MachineApplicable,
+        ));
+    }
+    let written = cx.text.get(at.0..at.1)?;
+    let found_at = cx.find(&[]);
+    match (found, found_at.err_call, found_at.try_form) {
+        // `Err(h(..))` returned by the tool.
+        (Use::Call(_), Some((call, false)), _) => {
+            if !returned_ranges(cx.located.body, &cx.extents, cx.target).contains(&range(call)) {
+                return None;
+            }
+            let mut edits = vec![cx.replace(range(&*call.func), "Ok".to_string())];
+            if !into.is_empty() {
+                edits.push(cx.replace((at.1, at.1), into.to_string()));
+            }
+            Some((edits, Applicability::MachineApplicable))
+        }
+        // `.map_err(h)?` (the error bound as `e`), `.map_err(|e| h(e))?`, `.ok_or_else(|| h())?`.
+        (Use::Path(_), _, Some((form, false))) if form.err_pattern.as_deref() == Some("e") => {
+            let arm = format!("Ok({written}(e){into})");
+            Some((cx.match_edits(&form, &arm), form_risk(&form, &cx)))
+        }
+        (Use::Call(_), None, Some((form, false))) => {
+            let arm = format!("Ok({written}{into})");
+            Some((cx.match_edits(&form, &arm), form_risk(&form, &cx)))
+        }
+        _ => None,
+    }
+}
+
+/// MaybeIncorrect when the `match` assumes a `Result` the source does not show.
+fn form_risk(form: &TryForm<'_>, cx: &FixCx<'_>) -> Applicability {
+    if form.evident(cx) {
+        Applicability::MachineApplicable
+    } else {
+        Applicability::MaybeIncorrect
+    }
+}
+
+/// The `?` at byte `start` of `body` (its operand or its `?` starts there), and whether it sits in
+/// a closure or async block.
+fn try_at(body: &syn::Block, start: usize) -> Option<(&syn::ExprTry, bool)> {
+    struct TryAt<'a> {
+        start: usize,
+        nested: usize,
+        found: Option<(&'a syn::ExprTry, bool)>,
+    }
+    impl<'a> Visit<'a> for TryAt<'a> {
+        fn visit_expr_try(&mut self, t: &'a syn::ExprTry) {
+            if self.found.is_none()
+                && (range(t).0 == self.start || range(&t.question_token).0 == self.start)
+            {
+                self.found = Some((t, self.nested > 0));
+            }
+            visit::visit_expr_try(self, t);
+        }
+        counts_nesting!('a);
+        fn visit_item(&mut self, _: &'a Item) {}
+    }
+    let mut finder = TryAt {
+        start,
+        nested: 0,
+        found: None,
+    };
+    finder.visit_block(body);
+    finder.found
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 // `Err(McpError::..)` returned by a tool (a constructor or a struct literal) becomes
 // `Ok(CallToolResult::error(..))` with the same message, less a trailing `.into()`
 // (MachineApplicable). Dropping a `Some(data)` argument makes the fix MaybeIncorrect. An `Err`
-// the tool does not return, one inside a closure, and one built by a helper get no fix.
+// the tool does not return and one inside a closure get no fix; one built by a helper only the
+// tool uses is fixed at the helper, which then builds the isError result the tool returns.
 use rmcp::{
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{CallToolResult, ContentBlock, ErrorCode},

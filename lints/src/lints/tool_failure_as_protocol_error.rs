@@ -65,9 +65,22 @@ declare_lint! {
     /// carried `data` (`Some(..)`, which the isError result has no place for and which is dropped),
     /// or when `.map_err` is called on a value whose type the source does not show (the `match`
     /// assumes a `Result`; only a call to a fn of the crate declared to return one makes it evident).
-    /// There is no fix for an error built in a helper, kept in a variable, returned from a closure,
-    /// or in a fn whose `Ok` type is not the tool result: each needs a decision the source does not
-    /// show.
+    ///
+    /// An error built in a helper that only tools use (`fn internal(e: io::Error) -> McpError`) is
+    /// fixed at the helper and at its uses together: the helper returns `CallToolResult` and builds
+    /// the isError result, and each use returns it as the tool's `Ok` (`return Err(internal(e))` →
+    /// `return Ok(internal(e))`; `.map_err(internal)?` → a `match` whose error arm is `Err(e) =>
+    /// return Ok(internal(e))`), so the tools keep their signatures. That is done only when the
+    /// helper's body is the one construction, and every mention of its name in the crate is such a
+    /// use, in the same file, in a fn whose `Ok` is the tool result. `impl From<StoreError> for
+    /// McpError` reached by `?` becomes `impl From<StoreError> for CallToolResult`, each `?` a
+    /// `match` returning `Ok(e.into())`: MaybeIncorrect, as a conversion elsewhere whose operand's
+    /// type the source does not show may still need the old impl, and then the crate does not
+    /// build (with four tool calls or more, more than a finding lists, there is no fix). There is
+    /// no fix for an error kept in a
+    /// variable, returned from a closure, built by a helper that also returns a `Result` of its own
+    /// or maps variants in arms, or in a fn whose `Ok` type is not the tool result: each needs a
+    /// decision the source does not show.
     ///
     /// Other SDKs get their own isError result the same way: ultrafast-mcp `Ok(ToolResult { content:
     /// vec![ToolContent::text(msg)], is_error: Some(true) })`, turbomcp 3.x's `McpHandler::call_tool`
@@ -76,7 +89,7 @@ declare_lint! {
     /// })`, rust-mcp-sdk 2.x `Ok(CallToolResult::from(CallToolError::from_message(msg)).into())`.
     /// pmcp 2.12 and later send one error value as an isError result, so there the constructor is
     /// replaced where it stands (`Error::internal(msg)` → `Error::tool_rejected(msg, None)`) and
-    /// `Err(..)`, `map_err` and `ok_or_else` around it stay.
+    /// `Err(..)`, `map_err` and `ok_or_else` around it stay; in a helper only tools use, too.
     ///
     /// ### Known problems
     /// - No fix where the SDK gives the tool no way to return an isError result: a turbomcp 2.x

@@ -1,6 +1,7 @@
 //! An rmcp 3.11 server whose tools report failures through the wrong channel, in the forms
-//! `mcp-lint check --fix --unsafe-fixes` rewrites. Every finding here carries a fix that applies;
-//! after fixing, the crate must still compile and mcp-lint must find nothing.
+//! `mcp-lint check --fix --unsafe-fixes` rewrites, errors built in helpers only tools use (a fn
+//! and a `From` impl) among them. Every finding here carries a fix that applies; after fixing,
+//! the crate must still compile and mcp-lint must find nothing.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -45,8 +46,46 @@ fn checked_title(title: &str) -> Result<&str, String> {
     }
 }
 
+/// A title no note has.
+#[derive(Debug)]
+pub struct NoSuchNote(String);
+
+impl From<NoSuchNote> for McpError {
+    fn from(e: NoSuchNote) -> Self {
+        McpError::internal_error(format!("no note titled {}", e.0), None)
+    }
+}
+
+fn note_text(notes: &Mutex<HashMap<String, String>>, title: &str) -> Result<String, NoSuchNote> {
+    let notes = notes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    notes
+        .get(title)
+        .cloned()
+        .ok_or_else(|| NoSuchNote(title.to_string()))
+}
+
+/// Why a note could not be written out.
+fn export_failed(path: &str, e: std::io::Error) -> McpError {
+    McpError::internal_error(format!("cannot write {path}: {e}"), None)
+}
+
 #[tool_router]
 impl Notes {
+    #[tool(description = "Export a note to a file")]
+    async fn export(
+        &self,
+        Parameters(NoteArgs { title, body }): Parameters<NoteArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let path = body.unwrap_or_else(|| format!("{title}.txt"));
+        let text = note_text(&self.notes, &title)?;
+        std::fs::write(&path, text).map_err(|e| export_failed(&path, e))?;
+        Ok(CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(format!("exported {title} to {path}")),
+        ]))
+    }
+
     #[tool(description = "Add a note")]
     async fn add(
         &self,
