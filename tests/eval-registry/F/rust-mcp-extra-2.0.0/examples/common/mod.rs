@@ -1,0 +1,3 @@
+pub mod handler;
+pub mod tool;
+pub mod utils;
