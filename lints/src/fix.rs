@@ -57,6 +57,9 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         return None;
     }
     let cx = FixCx::new(model, site.span, site.file)?;
+    if cx.vocab.tool_error == ToolErrorForm::JsonMember {
+        return json_member_fix(&cx);
+    }
     // A helper only tools reach: rewritten with its uses, unless the SDK's isError value is the
     // error type itself (then the constructor is replaced where it stands, as in a tool).
     if helper.is_some() && cx.vocab.tool_error == ToolErrorForm::OkResult {
@@ -151,6 +154,183 @@ fn error_value_fix(
         applicability,
         edits,
     }))
+}
+
+/// A hand-rolled server's response with an `"error"` member ([`ToolErrorForm::JsonMember`]):
+/// the member replaced by `"result": { "content": [{ "type": "text", "text": <message> }],
+/// "isError": true }`, the rest of the response (`"jsonrpc"`, `"id"`) kept. Only when the crate's
+/// own tool results are written that way (a `json!` with a `"result"` member holding
+/// `"content"`): else the server's result shape cannot be told. A bare error object (`json!({
+/// "code": .., "message": .. })`, wrapped in a response elsewhere) gets no fix.
+fn json_member_fix(cx: &FixCx<'_>) -> Option<Fix> {
+    let Expr::Macro(m) = cx.find(&[]).target? else {
+        return None;
+    };
+    if !is_json_macro(&m.mac) {
+        return None;
+    }
+    let response = json_entries(&single_group(m.mac.tokens.clone())?)?;
+    let error = response.iter().find(|e| e.key == "error")?;
+    let [proc_macro2::TokenTree::Group(object)] = error.value.as_slice() else {
+        return None;
+    };
+    let fields = json_entries(object)?;
+    let message = fields.iter().find(|e| e.key == "message")?;
+    let (message_start, message_end) = tokens_range(&message.value)?;
+    let message = cx.text.get(message_start..message_end)?;
+    let dropped = fields.iter().any(|e| {
+        e.key == "data"
+            && !matches!(e.value.as_slice(), [proc_macro2::TokenTree::Ident(i)] if i == "null")
+    });
+    if !crate_writes_tool_results(cx.model) {
+        return None;
+    }
+    let (start, end) = (error.start, object.span().byte_range().end);
+    let written = cx.text.get(object.span().byte_range())?;
+    // A comment in the object would be lost (a `//` in a string is taken for one too).
+    if written.contains("//") || written.contains("/*") {
+        return None;
+    }
+    // Braces spaced as the error object's are.
+    let spaced = written.contains('\n') || written.starts_with("{ ");
+    let content = if spaced {
+        format!("[{{ \"type\": \"text\", \"text\": {message} }}]")
+    } else {
+        format!("[{{\"type\": \"text\", \"text\": {message}}}]")
+    };
+    let one_line = if spaced {
+        format!("\"result\": {{ \"content\": {content}, \"isError\": true }}")
+    } else {
+        format!("\"result\": {{\"content\": {content}, \"isError\": true}}")
+    };
+    // Broken over lines when it would make a line that fit too long (a line already longer is
+    // the author's style).
+    let width = |member: usize| cx.column_at(start) + member + cx.rest_of_line(end);
+    let fits = width(one_line.len()) <= layout::MAX_WIDTH || width(end - start) > layout::MAX_WIDTH;
+    let replacement = if written.contains('\n') || !fits {
+        // One member a line, as the object was written, or under the key when it was not.
+        let (inner, close) = if written.contains('\n') {
+            let inner = cx.indent_at(tokens_range(&fields[0].value)?.0);
+            (inner, cx.indent_at(end.saturating_sub(1)))
+        } else {
+            let close = cx.indent_at(start);
+            (format!("{close}    "), close)
+        };
+        format!(
+            "\"result\": {{\n{inner}\"content\": {content},\n{inner}\"isError\": true\n{close}}}"
+        )
+    } else {
+        one_line
+    };
+    let applicability = if dropped {
+        Applicability::MaybeIncorrect
+    } else {
+        Applicability::MachineApplicable
+    };
+    Some(cx.finish(Fix {
+        message: "answer with an isError tool result the model can read".to_string(),
+        applicability,
+        edits: vec![cx.replace((start, end), replacement)],
+    }))
+}
+
+/// `json!(..)`, `serde_json::json!(..)`.
+fn is_json_macro(m: &syn::Macro) -> bool {
+    m.path.segments.last().is_some_and(|s| s.ident == "json")
+}
+
+/// One `"key": value` entry of a `json!` object.
+struct JsonEntry {
+    key: String,
+    /// Where the key starts in the file.
+    start: usize,
+    value: Vec<proc_macro2::TokenTree>,
+}
+
+/// The one brace group `tokens` are (a `json!` object).
+fn single_group(tokens: proc_macro2::TokenStream) -> Option<proc_macro2::Group> {
+    let mut iter = tokens.into_iter();
+    match (iter.next(), iter.next()) {
+        (Some(proc_macro2::TokenTree::Group(g)), None)
+            if g.delimiter() == proc_macro2::Delimiter::Brace =>
+        {
+            Some(g)
+        }
+        _ => None,
+    }
+}
+
+/// The entries of a `json!` object with string-literal keys (`None` when it is not an object).
+fn json_entries(object: &proc_macro2::Group) -> Option<Vec<JsonEntry>> {
+    if object.delimiter() != proc_macro2::Delimiter::Brace {
+        return None;
+    }
+    let mut entries = Vec::new();
+    let mut current: Vec<proc_macro2::TokenTree> = Vec::new();
+    let mut finish = |tokens: &mut Vec<proc_macro2::TokenTree>| {
+        let taken = std::mem::take(tokens);
+        if let [proc_macro2::TokenTree::Literal(key), proc_macro2::TokenTree::Punct(colon), value @ ..] =
+            taken.as_slice()
+        {
+            let key_text = syn::parse_str::<syn::LitStr>(&key.to_string()).ok();
+            if let (Some(k), ':', false) = (key_text, colon.as_char(), value.is_empty()) {
+                entries.push(JsonEntry {
+                    key: k.value(),
+                    start: key.span().byte_range().start,
+                    value: value.to_vec(),
+                });
+            }
+        }
+    };
+    for t in object.stream() {
+        match &t {
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == ',' => finish(&mut current),
+            _ => current.push(t),
+        }
+    }
+    finish(&mut current);
+    Some(entries)
+}
+
+/// The file bytes a run of tokens covers.
+fn tokens_range(tokens: &[proc_macro2::TokenTree]) -> Option<(usize, usize)> {
+    let start = tokens.first()?.span().byte_range().start;
+    let end = tokens.last()?.span().byte_range().end;
+    (start <= end).then_some((start, end))
+}
+
+/// Whether some `json!` of the crate writes a response whose `"result"` holds `"content"`: the
+/// shape the server's own tool results have.
+fn crate_writes_tool_results(model: &Model) -> bool {
+    struct Results(bool);
+    impl<'v> Visit<'v> for Results {
+        fn visit_macro(&mut self, m: &'v syn::Macro) {
+            if self.0 || !is_json_macro(m) {
+                return;
+            }
+            let holds_content = |e: &JsonEntry| match e.value.as_slice() {
+                [proc_macro2::TokenTree::Group(g)] => {
+                    json_entries(g).is_some_and(|inner| inner.iter().any(|i| i.key == "content"))
+                }
+                _ => false,
+            };
+            self.0 = single_group(m.tokens.clone())
+                .and_then(|g| json_entries(&g))
+                .is_some_and(|entries| {
+                    entries
+                        .iter()
+                        .any(|e| e.key == "result" && holds_content(e))
+                });
+        }
+    }
+    let mut results = Results(false);
+    for syntax in model.files.iter().filter_map(|f| f.syntax.as_ref()) {
+        results.visit_file(syntax);
+        if results.0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// A dialect snippet that is code (a help text may carry words around it): `None` otherwise.

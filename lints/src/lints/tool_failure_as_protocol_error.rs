@@ -90,13 +90,19 @@ declare_lint! {
     /// pmcp 2.12 and later send one error value as an isError result, so there the constructor is
     /// replaced where it stands (`Error::internal(msg)` → `Error::tool_rejected(msg, None)`) and
     /// `Err(..)`, `map_err` and `ok_or_else` around it stay; in a helper only tools use, too.
+    /// A hand-rolled server's `json!` response with an `"error"` member gets the `"result"` member
+    /// its own tool results have: `json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603,
+    /// "message": msg}})` → `json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type":
+    /// "text", "text": msg}], "isError": true}})` (MaybeIncorrect when a `"data"` member is dropped).
     ///
     /// ### Known problems
     /// - No fix where the SDK gives the tool no way to return an isError result: a turbomcp 2.x
     ///   `#[tool]` (every `Err` is a JSON-RPC error), an mcp-attr `#[tool]` fn (its `Ok` is the tool's
     ///   output, not a `CallToolResult`), pmcp before 2.12 (no `tool_rejected`), rust-mcp-sdk before
-    ///   2.0 (its paths were not checked); nor for hand-rolled JSON-RPC servers, whose result shape
-    ///   is theirs.
+    ///   2.0 (its paths were not checked). A hand-rolled server gets a fix only for a whole `json!`
+    ///   response, and only when some `json!` of the crate writes a `"result"` with `"content"` (else
+    ///   its result shape cannot be told); not for a bare error object another fn wraps, a struct
+    ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.
     /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
     ///   channel, a `JoinError`, cancellation, serializing the server's own output, building an
     ///   elicitation schema. They are recognised heuristically from the failing call and the message

@@ -143,6 +143,26 @@ impl Dialect for JsonRpc {
             "json!({{\"code\": -32602, \"message\": format!(\"Unknown tool: {{}}\", {name_binding})}})"
         )
     }
+    /// Every value such a server builds is a `serde_json::Value`; only the tool-failure fix
+    /// applies (its unknown-tool snippet is a bare error object, not the response it belongs in).
+    fn fix_vocabulary(&self) -> Option<super::FixVocabulary> {
+        let value = super::SdkName {
+            name: "Value".to_string(),
+            path: vec!["serde_json".to_string(), "Value".to_string()],
+        };
+        Some(super::FixVocabulary {
+            result: value.clone(),
+            content: value.clone(),
+            error: value,
+            wrapped_results: Vec::new(),
+            error_constructors: Vec::new(),
+            tool_error: super::ToolErrorForm::JsonMember,
+            others: Vec::new(),
+            result_aliases: Vec::new(),
+            message_drops_into: false,
+            unknown_tool: false,
+        })
+    }
 }
 
 /// Functions a `"tools/call"` branch calls (the crate's tool dispatchers) and functions that

@@ -586,6 +586,10 @@ pub enum ToolErrorForm {
     /// (`pmcp::Error::tool_rejected`): the constructor is replaced where it stands, and the
     /// snippet is `Err(<that value>)`.
     ErrorValue,
+    /// A hand-rolled server's response object (`json!({"jsonrpc": "2.0", "id": id, "error":
+    /// {..}})`): its `"error"` member is replaced where it stands by the `"result"` member the
+    /// server's own tool results have (`{"content": [..], "isError": true}`).
+    JsonMember,
 }
 
 #[cfg(test)]
