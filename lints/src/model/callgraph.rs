@@ -406,6 +406,31 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
+    /// The crate type inside the `Option<T>` / `Result<T, _>` a field is declared as, read
+    /// directly or borrowed (`&self.search`, `self.search.as_ref()`): what `Some(t)` / `Ok(t)`
+    /// binds when matched against it.
+    pub fn payload_of(&self, expr: &Expr, locals: &Locals) -> Option<ItemId> {
+        let Expr::Field(f) = through_borrowing_calls(expr) else {
+            return None;
+        };
+        let base = self.type_of(&f.base, locals)?;
+        let name = match &f.member {
+            syn::Member::Named(id) => id.to_string(),
+            syn::Member::Unnamed(i) => i.index.to_string(),
+        };
+        let (owner, ty) = self.field_syntax(base, &name, 0)?;
+        let Type::Path(tp) = strip_type_refs(ty) else {
+            return None;
+        };
+        let last = tp.path.segments.last()?;
+        if last.ident != "Option" && last.ident != "Result" {
+            return None;
+        }
+        let inner = crate::syntax::type_arguments(&last.arguments).next()?;
+        let module = self.defs.item(owner).module;
+        resolve_type_item(self.defs, module, inner, Some(owner))
+    }
+
     /// Whether `expr` reads a request field that the tool's generated input schema leaves
     /// optional (see [`Resolver::optional_schema_field`]), as `req.field`, read directly or
     /// through `as_ref()`, `as_deref()`, `clone()` and the like.
@@ -652,6 +677,35 @@ pub fn bind_pattern(
     }
 }
 
+/// Bind the names a pattern matched against `scrutinee` introduces: `Some(t)` / `Ok(t)` over
+/// a field declared `Option<T>` / `Result<T, _>` binds `t` to `T`; otherwise as
+/// [`bind_pattern`] with the scrutinee's type.
+pub fn bind_scrutinee(
+    resolver: &Resolver<'_, '_>,
+    locals: &mut Locals,
+    pat: &Pat,
+    scrutinee: &Expr,
+) {
+    let ty = resolver.type_of(scrutinee, locals);
+    if let (Pat::TupleStruct(t), None) = (pat, ty) {
+        if t.elems.len() == 1 && (t.path.is_ident("Some") || t.path.is_ident("Ok")) {
+            if let Some(inner) = resolver.payload_of(scrutinee, locals) {
+                return bind_pattern(resolver, locals, &t.elems[0], Some(inner), 0);
+            }
+        }
+    }
+    bind_pattern(resolver, locals, pat, ty, 0);
+}
+
+fn strip_type_refs(ty: &Type) -> &Type {
+    match ty {
+        Type::Reference(r) => strip_type_refs(&r.elem),
+        Type::Paren(p) => strip_type_refs(&p.elem),
+        Type::Group(g) => strip_type_refs(&g.elem),
+        other => other,
+    }
+}
+
 /// What every body's walk shares: the crate's names, types and fns.
 pub struct CrateCalls<'r, 'a> {
     pub defs: &'r DefMap<'a>,
@@ -780,6 +834,14 @@ pub fn from_impls_for(
 /// one it builds right there, or those the fn whose error it converts can return; `None` when
 /// the source does not tell.
 pub fn edge_variants(edge: &CallEdge, returned: &ErrorVariants) -> Option<Vec<(ItemId, String)>> {
+    if let Some(passes) = &edge.passes {
+        let mut all = passes.variants.clone();
+        for b in &passes.through {
+            let (e, vs) = returned.of(*b)?;
+            all.extend(vs.iter().map(|v| (e, v.clone())));
+        }
+        return Some(all);
+    }
     match (&edge.callee, &edge.variant, edge.errors_of) {
         (Callee::FromImpls(ErrorSource::Local(id, Some(v))), _, _) => Some(vec![(*id, v.clone())]),
         (_, Some((id, v)), _) => Some(vec![(*id, v.clone())]),

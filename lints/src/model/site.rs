@@ -315,6 +315,18 @@ pub struct CallEdge {
     /// The crate fn whose error value the call converts (`find(..)?`): it passes the variants
     /// that fn can return.
     pub errors_of: Option<BodyId>,
+    /// The error values a point-free mapping receives (`.map_err(helper)` on a value that is
+    /// `Err(Error::NotFound(..))` in one branch and `find(..)` in another), when every branch
+    /// tells.
+    pub passes: Option<PassedErrors>,
+}
+
+/// Error values of crate enums a value can hold: variants built right there, and the crate fns
+/// whose errors it passes on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PassedErrors {
+    pub variants: Vec<(ItemId, String)>,
+    pub through: Vec<BodyId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,7 +9,9 @@ use super::Walker;
 use crate::index::Index;
 use crate::model::callgraph::Target;
 use crate::model::ids::{BodyId, ItemId};
-use crate::model::site::{CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin, VariantTag};
+use crate::model::site::{
+    CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin, PassedErrors, VariantTag,
+};
 use crate::resolve::{Def, Ns};
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, ReturnFacts, TryMeaning};
 use crate::source::Span;
@@ -141,6 +143,7 @@ impl<'a> Walker<'a, '_> {
             args: Vec::new(),
             variant: None,
             errors_of: None,
+            passes: None,
         });
     }
 
@@ -152,6 +155,35 @@ impl<'a> Walker<'a, '_> {
         let errors_of = self.errors_of(operand);
         if let Some(edge) = self.facts.calls.last_mut() {
             edge.errors_of = errors_of;
+        }
+    }
+
+    /// The last edge maps the error of `value` point-free (`.map_err(helper)`): it passes the
+    /// error values `value` can hold, when every branch of it tells.
+    pub(super) fn edge_passes_errors_of(&mut self, value: &'a Expr) {
+        let mut leaves = Vec::new();
+        value_leaves(value, &mut leaves, 0);
+        let mut passed = PassedErrors::default();
+        for leaf in leaves {
+            match strip_await(leaf) {
+                Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Ok")) => {}
+                Expr::Call(c)
+                    if c.args.len() == 1
+                        && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
+                {
+                    match self.resolver.variant_of(&c.args[0], &self.locals) {
+                        Some(v) => passed.variants.push(v),
+                        None => return,
+                    }
+                }
+                other => match self.errors_of(other) {
+                    Some(b) => passed.through.push(b),
+                    None => return,
+                },
+            }
+        }
+        if let Some(edge) = self.facts.calls.last_mut() {
+            edge.passes = Some(passed);
         }
     }
 
@@ -403,5 +435,38 @@ pub(super) fn explicit_conversion(
         }
         Expr::Struct(s) => dialect.construction_of_struct(s, index).is_some(),
         _ => true,
+    }
+}
+
+/// The leaves of the value an expression evaluates to (block tails, both branches of an `if`,
+/// every arm of a `match`), diverging ones left out.
+fn value_leaves<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
+    if depth > 64 {
+        return out.push(expr);
+    }
+    match expr {
+        Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => value_leaves(e, out, depth + 1),
+            _ => out.push(expr),
+        },
+        Expr::Paren(p) => value_leaves(&p.expr, out, depth + 1),
+        Expr::Group(g) => value_leaves(&g.expr, out, depth + 1),
+        Expr::If(i) => {
+            match i.then_branch.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => value_leaves(e, out, depth + 1),
+                _ => out.push(expr),
+            }
+            match &i.else_branch {
+                Some((_, e)) => value_leaves(e, out, depth + 1),
+                None => out.push(expr),
+            }
+        }
+        Expr::Match(m) => {
+            for arm in &m.arms {
+                value_leaves(&arm.body, out, depth + 1);
+            }
+        }
+        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {}
+        other => out.push(other),
     }
 }

@@ -55,6 +55,30 @@ impl<'a> Walker<'a, '_> {
     }
 
     pub(super) fn construction_in_context(&mut self, expr: &'a Expr, built: Construction<'a>) {
+        // `McpError::new(code, ..)` with `code` picked per variant: one site per arm.
+        if let Construction::ProtocolError {
+            constructor,
+            code: None,
+            message,
+        } = &built
+        {
+            if let (None, Some(arms)) = (&self.variant, self.arm_codes_of(expr)) {
+                for arm in arms {
+                    if self.dialect.bare_codes() && self.comparison == 0 && self.tool_values == 0 {
+                        self.code_site(arm.span, arm.value, arm.written, false);
+                    }
+                    self.variant = Some(arm.variant);
+                    let one = Construction::ProtocolError {
+                        constructor: constructor.clone(),
+                        code: Some(arm.value),
+                        message: *message,
+                    };
+                    self.construction_in_context(expr, one);
+                }
+                self.variant = None;
+                return;
+            }
+        }
         let span = self.file.span_of(expr);
         match built {
             Construction::ProtocolError {

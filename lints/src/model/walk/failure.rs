@@ -557,6 +557,7 @@ impl<'a> Walker<'a, '_> {
                             if let Some(callee) = self.callee(target) {
                                 let span = self.file.span_of(arg);
                                 self.push_edge(callee, span, Some(&mc.receiver));
+                                self.edge_passes_errors_of(&mc.receiver);
                             }
                         }
                     }

@@ -21,6 +21,7 @@ mod dispatch;
 mod expansion;
 mod failure;
 mod returns;
+mod values;
 
 use std::collections::HashMap;
 
@@ -30,7 +31,7 @@ use syn::{Expr, Pat};
 use crate::index::Index;
 use crate::macro_args::MacroArgs;
 use crate::model::bodies::{BodyCode, BodyInfo};
-use crate::model::callgraph::{bind_pattern, CrateCalls, Locals, Resolver};
+use crate::model::callgraph::{bind_pattern, bind_scrutinee, CrateCalls, Locals, Resolver};
 use crate::model::site::{
     CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, ReturnedErrors, SiteContext,
     VariantTag,
@@ -45,6 +46,15 @@ use crate::text::MessageText;
 
 use calls::is_from_conversion;
 use failure::{is_lookup, Frame};
+
+/// One arm's code for a local that a `match` picks it into (see [`values`]).
+#[derive(Clone, Debug)]
+struct ArmCode {
+    variant: VariantTag,
+    value: i64,
+    written: String,
+    span: Span,
+}
 
 /// What one body's walk found.
 #[derive(Default)]
@@ -117,6 +127,8 @@ pub struct Walker<'a, 'm> {
     optional_params: Vec<String>,
     /// Inside the value of a `return`.
     returning: usize,
+    /// Locals holding a code picked per variant by a `match` (see [`values`]).
+    code_locals: HashMap<String, Vec<ArmCode>>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -166,6 +178,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             absent_optional: 0,
             optional_params: Vec::new(),
             returning: 0,
+            code_locals: HashMap::new(),
         }
     }
 
@@ -393,7 +406,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         let scrutinee = self.resolver.type_of(&m.expr, &self.locals);
         for arm in &m.arms {
             self.locals.push_scope();
-            bind_pattern(&self.resolver, &mut self.locals, &arm.pat, scrutinee, 0);
+            bind_scrutinee(&self.resolver, &mut self.locals, &arm.pat, &m.expr);
             let tag = scrutinee.and_then(|e| self.variant_tag(e, &arm.pat, &m.arms));
             let inner = tag.or_else(|| self.variant.clone());
             let outer_tag = std::mem::replace(&mut self.variant, inner);
@@ -404,38 +417,38 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
-        if self.dispatch_if(i) {
-            return;
+        // `if let Some(t) = &self.t`, also in a let chain: the bindings are in scope in the
+        // `then` branch (and, harmlessly, in the `else`).
+        self.locals.push_scope();
+        for l in chained_lets(&i.cond) {
+            bind_scrutinee(&self.resolver, &mut self.locals, &l.pat, &l.expr);
         }
-        let Expr::Let(l) = &*i.cond else {
-            if self.tests_optional_field_absent(&i.cond) {
-                self.visit_expr(&i.cond);
-                self.absent_optional += 1;
-                self.visit_block(&i.then_branch);
-                self.absent_optional -= 1;
-                if let Some((_, e)) = &i.else_branch {
-                    self.visit_expr(e);
-                }
-                return;
-            }
-            return visit::visit_expr_if(self, i);
-        };
-        self.if_let(i, l);
+        self.expr_if(i);
+        self.locals.pop_scope();
+    }
+
+    fn visit_expr_while(&mut self, w: &'a syn::ExprWhile) {
+        self.locals.push_scope();
+        for l in chained_lets(&w.cond) {
+            bind_scrutinee(&self.resolver, &mut self.locals, &l.pat, &l.expr);
+        }
+        visit::visit_expr_while(self, w);
+        self.locals.pop_scope();
     }
 
     fn visit_local(&mut self, local: &'a syn::Local) {
         self.local_value(local);
+        self.code_local(local);
         // From here on the name is another value (`let Some(id) = id else` read the field).
         if !self.optional_params.is_empty() {
             let rebound = bound_names(&local.pat);
             self.optional_params.retain(|n| !rebound.contains(n));
         }
         // Bound after the initialiser: `let x = x.parse()` reads the outer `x`.
-        let ty = local
-            .init
-            .as_ref()
-            .and_then(|init| self.resolver.type_of(&init.expr, &self.locals));
-        bind_pattern(&self.resolver, &mut self.locals, &local.pat, ty, 0);
+        match &local.init {
+            Some(init) => bind_scrutinee(&self.resolver, &mut self.locals, &local.pat, &init.expr),
+            None => bind_pattern(&self.resolver, &mut self.locals, &local.pat, None, 0),
+        }
     }
 
     fn visit_block(&mut self, b: &'a syn::Block) {
@@ -578,7 +591,29 @@ fn registered_name<'e>(mut args: impl Iterator<Item = &'e Expr>) -> Option<Strin
     args.find_map(str_literal)
 }
 
-impl Walker<'_, '_> {
+impl<'a> Walker<'a, '_> {
+    /// An `if` whose `let` bindings are in scope: a dispatch, a test of an optional field's
+    /// absence, an `if let`, or a plain `if`.
+    fn expr_if(&mut self, i: &'a syn::ExprIf) {
+        if self.dispatch_if(i) {
+            return;
+        }
+        let Expr::Let(l) = &*i.cond else {
+            if self.tests_optional_field_absent(&i.cond) {
+                self.visit_expr(&i.cond);
+                self.absent_optional += 1;
+                self.visit_block(&i.then_branch);
+                self.absent_optional -= 1;
+                if let Some((_, e)) = &i.else_branch {
+                    self.visit_expr(e);
+                }
+                return;
+            }
+            return visit::visit_expr_if(self, i);
+        };
+        self.if_let(i, l);
+    }
+
     /// Records the names a parameter's struct pattern binds to fields the generated schema leaves
     /// optional.
     fn bind_optional_params(&mut self, ps: &syn::PatStruct, ty: ItemId) {
@@ -590,6 +625,20 @@ impl Walker<'_, '_> {
                 self.optional_params.push(name);
             }
         }
+    }
+}
+
+/// The `let`s of a condition, also of a let chain (`let Some(t) = &self.t && t.ready()`).
+fn chained_lets(cond: &Expr) -> Vec<&syn::ExprLet> {
+    match cond {
+        Expr::Let(l) => vec![l],
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+            let mut lets = chained_lets(&b.left);
+            lets.extend(chained_lets(&b.right));
+            lets
+        }
+        Expr::Paren(p) => chained_lets(&p.expr),
+        _ => Vec::new(),
     }
 }
 

@@ -51,7 +51,7 @@ pub(super) fn block_tails(block: &syn::Block, out: &mut HashSet<*const Expr>, de
 }
 
 /// Macros that never return a value.
-fn diverges(mac: &syn::Macro) -> bool {
+pub(super) fn diverges(mac: &syn::Macro) -> bool {
     mac.path.segments.last().is_some_and(|s| {
         matches!(
             s.ident.to_string().as_str(),
