@@ -11,7 +11,8 @@ declare_lint! {
     /// these are tool execution errors. Fires only for targets 2025-11-25 and 2026-07-28.
     ///
     /// Not reported: the dispatcher's unknown-tool branch and any -32602 in its `tools/call` arm
-    /// before a tool is chosen (that rejects the request itself); schema-level failures (arguments missing or
+    /// before a tool is chosen (that rejects the request itself); a -32602 whose message answers
+    /// an unknown tool ("Tool {name} not found", "Unknown tool: {name}") wherever it is built; schema-level failures (arguments missing or
     /// not an object, a required field absent or of the wrong JSON type), which the 2026-07-28 schema
     /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses` or request
     /// metadata. A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
@@ -132,6 +133,9 @@ fn check(cx: &mut LintContext<'_>) {
             // that are not an object, a server without a tool context), not a tool's argument.
             || site.context.is_tool_call_arm()
             || site.path.schema_level
+            // "Tool {name} not found" with -32602 is the spec's unknown-tool answer, given by a
+            // helper router outside the dispatcher's `_ =>` arm: not an argument value.
+            || site.texts.iter().any(|t| names_unknown_tool(&t.known_lowercase()))
         {
             continue;
         }
@@ -160,5 +164,31 @@ fn check(cx: &mut LintContext<'_>) {
             ));
         }
         cx.report(site.file, d);
+    }
+}
+
+/// "Unknown tool: x", "Tool x not found", "no such tool": the message answers a tool name no
+/// tool has (lowercased text).
+fn names_unknown_tool(text: &str) -> bool {
+    let text = text.trim();
+    text.contains("unknown tool")
+        || text.contains("no such tool")
+        || text.contains("tool not found")
+        || (text.starts_with("tool ")
+            && (text.ends_with(" not found") || text.ends_with(" does not exist")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_unknown_tool;
+
+    #[test]
+    fn unknown_tool_messages() {
+        for t in ["unknown tool: x", "tool   not found", "tool 'x' does not exist", "no such tool"] {
+            assert!(names_unknown_tool(t), "{t}");
+        }
+        for t in ["file not found", "tool input not valid", "tool_name must be a string"] {
+            assert!(!names_unknown_tool(t), "{t}");
+        }
     }
 }

@@ -42,7 +42,7 @@ use crate::types::{FnKey, Types};
 use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
 use reach::Reach;
-use site::{CallEdge, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
+use site::{CallEdge, Channel, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
 use summary::{ErrorVariants, Summaries};
 use walk::Walker;
 
@@ -346,7 +346,19 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
     let summaries = Summaries::compute(&graph.body_callees(), &sites);
     let returned = ErrorVariants::compute(&walked.returned);
     // Phase: tool context.
-    let reach = Reach::compute(&bodies, &walked.edges, &graph);
+    let mut builds_tool_result = vec![false; bodies.len()];
+    let mut builds_protocol_error = vec![false; bodies.len()];
+    for s in &sites {
+        match s.channel {
+            Channel::ToolError => builds_tool_result[s.body.0] = true,
+            Channel::Protocol => builds_protocol_error[s.body.0] = true,
+            Channel::ToolSuccess => {}
+        }
+    }
+    for (tool, protocol) in builds_tool_result.iter_mut().zip(&builds_protocol_error) {
+        *tool &= !protocol;
+    }
+    let reach = Reach::compute(&bodies, &walked.edges, &graph, &builds_tool_result);
     let edges = &walked.edges;
     let body_of = |id: BodyId| -> &BodyInfo<'_> { &bodies[id.0] };
     let mut sites: Vec<ErrorSite> = sites
@@ -354,6 +366,20 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
         .zip(arms)
         .map(|(mut site, arm)| {
             site.context = reach.context_of(body_of(site.body), arm.as_ref());
+            // A helper whose every tool caller answers its error itself (`Err(e) => return
+            // Ok(tool_error_result(&e))`): its protocol errors never reach a tool's answer.
+            if site.channel == Channel::Protocol
+                && matches!(
+                    site.context,
+                    SiteContext::Tool {
+                        helper: Some(_),
+                        ..
+                    }
+                )
+                && !reach.errors_reach_tool[site.body.0]
+            {
+                site.context = SiteContext::Unreached;
+            }
             site
         })
         .collect();

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use crate::model::bodies::BodyInfo;
 use crate::model::callgraph::{edge_variants, CallGraph};
 use crate::model::ids::{BodyId, FileId, ItemId};
-use crate::model::site::{CallEdge, Channel, ErrorSite, Origin, PathFacts, SiteContext};
+use crate::model::site::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
 use crate::model::summary::{ErrorVariants, Summaries};
 use crate::sdk::{ErrChannel, HandlerKind};
 
@@ -17,11 +17,23 @@ pub struct Reach<'g> {
     pub tools: Vec<BTreeSet<String>>,
     /// Reached from tools and also from other (non-test) code.
     pub shared: Vec<bool>,
+    /// The error values a body returns can reach a tool's answer: it is a tool (or dispatcher),
+    /// or such a body calls it and passes its error on ([`CallEdge::error_dropped`] unset).
+    pub errors_reach_tool: Vec<bool>,
+    /// Per edge: the call passes its callee's error value on to its caller's answer.
+    passes_errors_on: Vec<bool>,
     graph: &'g CallGraph,
 }
 
 impl<'g> Reach<'g> {
-    pub fn compute(bodies: &[BodyInfo<'_>], edges: &[CallEdge], graph: &'g CallGraph) -> Reach<'g> {
+    /// `builds_tool_result`: per body, whether it makes an isError tool result (and no
+    /// protocol error): an error value handed to it is answered there.
+    pub fn compute(
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+        graph: &'g CallGraph,
+        builds_tool_result: &[bool],
+    ) -> Reach<'g> {
         let n = bodies.len();
         let callees = &graph.callees;
         // Tools reaching each body: BFS from every tool root (and dispatcher arm).
@@ -99,9 +111,45 @@ impl<'g> Reach<'g> {
                 break;
             }
         }
+        // Whether each call passes its callee's error on: not when it answers the error itself
+        // or hands the value to a crate fn that makes a tool result of it.
+        let passes_errors_on: Vec<bool> = edges
+            .iter()
+            .map(|e| {
+                let answered_by = |to: &Callee| {
+                    let to = to.bodies();
+                    !to.is_empty() && to.iter().all(|b| builds_tool_result[b.0])
+                };
+                !e.error_dropped && !e.error_passed_to.as_ref().is_some_and(answered_by)
+            })
+            .collect();
+        let mut errors_reach_tool: Vec<bool> =
+            bodies.iter().map(|b| root_names(b).is_some()).collect();
+        loop {
+            let mut changed = false;
+            for (ei, e) in edges.iter().enumerate() {
+                let caller = &bodies[e.from.0];
+                let from_tool = errors_reach_tool[caller.id.0]
+                    || matches!(e.context_override, Some(SiteContext::Tool { .. }));
+                if caller.is_test || !passes_errors_on[ei] || !from_tool {
+                    continue;
+                }
+                for &callee in &callees[ei] {
+                    if !errors_reach_tool[callee.0] {
+                        errors_reach_tool[callee.0] = true;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
         Reach {
             tools,
             shared,
+            errors_reach_tool,
+            passes_errors_on,
             graph,
         }
     }
@@ -224,7 +272,9 @@ impl<'g> Reach<'g> {
                     let wanted = unknown_arm
                         || (shared
                             && s.channel == Channel::Protocol
-                            && !caller_turns_errors_into_results)
+                            && !caller_turns_errors_into_results
+                            && self.errors_reach_tool[caller.id.0]
+                            && self.passes_errors_on[ei])
                         || (failure_call && s.channel == Channel::ToolSuccess);
                     // A call passing one variant gets only the arms that variant reaches.
                     let admitted = match (edge_variants(e, returned), &group.key.variant) {

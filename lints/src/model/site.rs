@@ -319,6 +319,12 @@ pub struct CallEdge {
     /// `Err(Error::NotFound(..))` in one branch and `find(..)` in another), when every branch
     /// tells.
     pub passes: Option<PassedErrors>,
+    /// The caller does not pass on the error value the callee returns: it answers it
+    /// (`Err(e) => return Ok(wrap(&e))`) or drops it (`.ok()`, `.unwrap_or(..)`).
+    pub error_dropped: bool,
+    /// The crate fn the call's value is handed to (`tool_error_result(&helper(..))`): when that
+    /// fn makes a tool result of it, the error is answered there, not passed on.
+    pub error_passed_to: Option<Callee>,
 }
 
 /// Error values of crate enums a value can hold: variants built right there, and the crate fns
@@ -341,6 +347,17 @@ pub enum Callee {
     /// `?` converting into the protocol error type through the crate's `From` impls, with the
     /// operand's error type as far as the source tells it.
     FromImpls(ErrorSource),
+}
+
+impl Callee {
+    /// The crate bodies it names (none for `From` conversions).
+    pub fn bodies(&self) -> &[BodyId] {
+        match self {
+            Callee::Body(b) => std::slice::from_ref(b),
+            Callee::Candidates(bs) | Callee::Dispatch(bs) => bs,
+            Callee::FromImpls(_) => &[],
+        }
+    }
 }
 
 /// What one body returns as its error value (built by the walk's `returns`, closed over the

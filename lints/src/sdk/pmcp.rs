@@ -141,7 +141,9 @@ static TABLE: SdkTable = SdkTable {
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
     unknown_tool_snippet: "Err(Error::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
-    request_context_types: &[],
+    // `extra: RequestHandlerExtra` of `ToolHandler::handle`: cancellation, progress and the
+    // metadata the server's middleware injects.
+    request_context_types: &["RequestHandlerExtra"],
     older: &[],
     fix: Some(&FIX),
 };

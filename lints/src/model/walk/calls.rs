@@ -37,20 +37,24 @@ impl<'a> Walker<'a, '_> {
         };
         let range = call.span().byte_range();
         let span = self.file.span(range.start, range.end);
-        self.push_edge(callee, span, None);
-        if let Some(v) = variant_arg {
-            let variant = self.resolver.variant_of(v, &self.locals);
-            if let Some(edge) = self.facts.calls.last_mut() {
-                edge.variant = variant;
-            }
-        }
-        let texts = args
+        let texts: Vec<MessageText> = args
             .into_iter()
             .map(|a| message_from_expr(a, self.file))
             .collect();
-        if let Some(edge) = self.facts.calls.last_mut() {
-            edge.args = texts;
+        // The text passed in says what the callee's error is about ("Missing params").
+        let pushed = self.facts.calls.len();
+        self.push_edge(callee, span, None, &texts);
+        if self.facts.calls.len() == pushed {
+            return;
         }
+        let variant = variant_arg.and_then(|v| self.resolver.variant_of(v, &self.locals));
+        let address = call as *const dyn syn::spanned::Spanned as *const ();
+        let edge = &mut self.facts.calls[pushed];
+        edge.variant = variant;
+        edge.args = texts;
+        edge.error_dropped = self.error_dropped.contains(&address);
+        edge.error_passed_to = self.error_passed_to.get(&address).cloned();
+        self.edge_of_call.insert(address, pushed);
     }
 
     /// The crate body (or candidate bodies) a call target is.
@@ -114,7 +118,13 @@ impl<'a> Walker<'a, '_> {
 
     /// An edge with the failure path at the call; `failing` is the operation whose error the
     /// callee receives (the receiver of `.map_err(helper)`, the operand of `?`).
-    pub(super) fn push_edge(&mut self, callee: Callee, span: Span, failing: Option<&'a Expr>) {
+    pub(super) fn push_edge(
+        &mut self,
+        callee: Callee,
+        span: Span,
+        failing: Option<&'a Expr>,
+        texts: &[MessageText],
+    ) {
         // Calls inside a macro expansion are not edges (yet): the reach carries tool context
         // through any call, also one whose caller turns the callee's error into an isError
         // result (`.map_err(CallToolError::new)?`), and the expansion of a dispatch macro
@@ -130,7 +140,7 @@ impl<'a> Walker<'a, '_> {
                 definite: false,
             });
         }
-        let path = self.path_facts(&proc_macro2::TokenStream::new(), &[]);
+        let path = self.path_facts(&proc_macro2::TokenStream::new(), texts);
         if failing.is_some() {
             self.frames.pop();
         }
@@ -144,6 +154,8 @@ impl<'a> Walker<'a, '_> {
             variant: None,
             errors_of: None,
             passes: None,
+            error_dropped: false,
+            error_passed_to: None,
         });
     }
 
@@ -151,7 +163,7 @@ impl<'a> Walker<'a, '_> {
     /// `.map_err(McpError::from)`), with the operand's error type and the fn whose error it is.
     pub(super) fn conversion_edge(&mut self, operand: &'a Expr, span: Span) {
         let source = self.operand_error_type(operand);
-        self.push_edge(Callee::FromImpls(source), span, Some(operand));
+        self.push_edge(Callee::FromImpls(source), span, Some(operand), &[]);
         let errors_of = self.errors_of(operand);
         if let Some(edge) = self.facts.calls.last_mut() {
             edge.errors_of = errors_of;

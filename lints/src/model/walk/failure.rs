@@ -9,7 +9,7 @@ use syn::{Expr, Pat};
 use super::Walker;
 use crate::model::bodies::BodyCode;
 use crate::model::callgraph::{through_borrowing_calls, Locals, Target};
-use crate::model::site::{PathFacts, SiteContext, TOOL_CALL_ARM};
+use crate::model::site::{Callee, Channel, PathFacts, SiteContext, TOOL_CALL_ARM};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
     is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, strip_refs, tail_expr,
@@ -149,6 +149,117 @@ const SCHEMA_WORDS: &[&str] = &[
     "requires a tool name",
 ];
 
+/// Methods of a `Result` that use its error value up or drop it (`helper(..).ok()`): the
+/// caller does not pass it on.
+pub(super) const DROPPING_METHODS: &[&str] = &[
+    "ok",
+    "is_ok",
+    "is_err",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+];
+
+/// What an `Err(e)` branch does with the error of the call it matched.
+pub(super) enum ErrAnswer {
+    /// Returns it as it is, or builds a protocol error from it (`"code": e.code`).
+    PassedOn,
+    /// Hands it to this crate fn (`Ok(tool_error_result(&e))`): the fn decides.
+    HandedTo(Callee),
+    /// Answers it some other way (`Ok(CallToolResult::error(..))`, a default value).
+    Answered,
+}
+
+/// The code of an `Err(e)` branch: a match arm's body, or the block of `if let Err(e)`.
+#[derive(Clone, Copy)]
+pub(super) enum Branch<'e> {
+    Expr(&'e Expr),
+    Block(&'e syn::Block),
+}
+
+/// The call `expr` makes (through `&`, parentheses and `.await`), by address: how its edge is
+/// found when the walk reaches it.
+pub(super) fn call_address(expr: &Expr) -> Option<*const ()> {
+    match strip_await(strip_refs(expr)) {
+        Expr::Call(c) => Some(c as *const syn::ExprCall as *const ()),
+        Expr::MethodCall(mc) => Some(mc as *const syn::ExprMethodCall as *const ()),
+        _ => None,
+    }
+}
+
+/// Whether `body` returns or yields the error bound to `name` as it is (through `.into()`,
+/// `From::from`, `&`): `Err(name)`, `name` as a tail value.
+fn passes_on(body: &Expr, name: &str) -> bool {
+    let mut v = PassesOn { name, found: false };
+    v.visit_expr(body);
+    v.found || is_error_named(tail_expr(body), name)
+}
+
+/// [`passes_on`] for the block of an `if let Err(e) = ..`.
+fn block_passes_on(block: &syn::Block, name: &str) -> bool {
+    let mut v = PassesOn { name, found: false };
+    v.visit_block(block);
+    let tail = match block.stmts.last() {
+        Some(syn::Stmt::Expr(e, None)) => Some(tail_expr(e)),
+        _ => None,
+    };
+    v.found || tail.is_some_and(|t| is_error_named(t, name))
+}
+
+/// Whether `expr` reads the local `name` anywhere (`&e`, `e.code`, `e.to_string()`).
+fn names_local(expr: &Expr, name: &str) -> bool {
+    struct Names<'n> {
+        name: &'n str,
+        found: bool,
+    }
+    impl<'v> Visit<'v> for Names<'_> {
+        fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
+            self.found |= p.path.is_ident(self.name);
+        }
+        fn visit_item(&mut self, _: &'v syn::Item) {}
+    }
+    let mut v = Names { name, found: false };
+    v.visit_expr(expr);
+    v.found
+}
+
+/// `name`, `&name`, `name.into()`, `name.clone()`, `From::from(name)`.
+fn is_error_named(e: &Expr, name: &str) -> bool {
+    match strip_refs(e) {
+        Expr::Path(p) => p.path.is_ident(name),
+        Expr::MethodCall(mc)
+            if mc.args.is_empty() && (mc.method == "into" || mc.method == "clone") =>
+        {
+            is_error_named(&mc.receiver, name)
+        }
+        Expr::Call(c)
+            if c.args.len() == 1
+                && matches!(&*c.func, Expr::Path(p) if p.path.segments.last()
+                    .is_some_and(|s| s.ident == "from" || s.ident == "into")) =>
+        {
+            is_error_named(&c.args[0], name)
+        }
+        _ => false,
+    }
+}
+
+/// Finds `Err(name)` (and `Err(name.into())`, ..) anywhere in what it visits.
+struct PassesOn<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl<'v> Visit<'v> for PassesOn<'_> {
+    fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+        let err = matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err"));
+        if err && c.args.first().is_some_and(|a| is_error_named(a, self.name)) {
+            self.found = true;
+        }
+        visit::visit_expr_call(self, c);
+    }
+    fn visit_item(&mut self, _: &'v syn::Item) {}
+}
+
 /// Lookup methods whose `None` / `Err` means "no such handle".
 const LOOKUP_METHODS: &[&str] = &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
 
@@ -281,6 +392,139 @@ impl<'a> Walker<'a, '_> {
         uses.ok
     }
 
+    /// What the `Err(binding)` branch just walked (its sites from `sites_from` on) does with the
+    /// error.
+    pub(super) fn err_answer(
+        &self,
+        branch: Branch<'_>,
+        binding: Option<&str>,
+        sites_from: usize,
+    ) -> ErrAnswer {
+        let Some(name) = binding else {
+            return ErrAnswer::Answered;
+        };
+        let passes = match branch {
+            Branch::Expr(e) => passes_on(e, name),
+            Branch::Block(b) => block_passes_on(b, name),
+        };
+        let rebuilt = self.facts.sites[sites_from..]
+            .iter()
+            .any(|(s, _)| s.channel == Channel::Protocol && s.path.uses_error);
+        if passes || rebuilt {
+            return ErrAnswer::PassedOn;
+        }
+        match self.crate_call_with(branch, name) {
+            Some(callee) => ErrAnswer::HandedTo(callee),
+            None => ErrAnswer::Answered,
+        }
+    }
+
+    /// Set what the call `scrutinee` makes does with its error, from the answers of the
+    /// branches that bind it.
+    pub(super) fn settle_error_of(&mut self, scrutinee: &Expr, answers: &[ErrAnswer]) {
+        let Some(&edge) = call_address(scrutinee).and_then(|a| self.edge_of_call.get(&a)) else {
+            return;
+        };
+        if answers.is_empty() || answers.iter().any(|a| matches!(a, ErrAnswer::PassedOn)) {
+            return;
+        }
+        let handed: Vec<&Callee> = answers
+            .iter()
+            .filter_map(|a| match a {
+                ErrAnswer::HandedTo(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let edge = &mut self.facts.calls[edge];
+        match handed.as_slice() {
+            [] => edge.error_dropped = true,
+            [first, rest @ ..] if rest.iter().all(|c| c == first) => {
+                edge.error_passed_to = Some((*first).clone());
+            }
+            _ => {}
+        }
+    }
+
+    /// The crate fn a call in `branch` hands the error `name` to (`tool_error_result(&e)`,
+    /// `self.answer(e.code, ..)`): the first such call's.
+    fn crate_call_with(&self, branch: Branch<'_>, name: &str) -> Option<Callee> {
+        struct Calls<'w, 'a, 'm> {
+            walker: &'w Walker<'a, 'm>,
+            name: &'w str,
+            found: Option<Callee>,
+        }
+        impl<'v> Visit<'v> for Calls<'_, '_, '_> {
+            fn visit_expr(&mut self, e: &'v Expr) {
+                if self.found.is_some() {
+                    return;
+                }
+                let args: Vec<&Expr> = match e {
+                    Expr::Call(c) => c.args.iter().collect(),
+                    Expr::MethodCall(mc) => std::iter::once(&*mc.receiver)
+                        .chain(mc.args.iter())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                if args.iter().any(|a| names_local(a, self.name)) {
+                    self.found = self
+                        .walker
+                        .call_target(e)
+                        .and_then(|t| self.walker.callee(t));
+                }
+                visit::visit_expr(self, e);
+            }
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        let mut calls = Calls {
+            walker: self,
+            name,
+            found: None,
+        };
+        match branch {
+            Branch::Expr(e) => calls.visit_expr(e),
+            Branch::Block(b) => calls.visit_block(b),
+        }
+        calls.found
+    }
+
+    /// Record that the call `expr` makes (through `&`, parentheses and `.await`) has its error
+    /// value used up here ([`crate::model::site::CallEdge::error_dropped`]).
+    pub(super) fn drop_error_of(&mut self, expr: &Expr) {
+        if let Some(address) = call_address(expr) {
+            self.error_dropped.insert(address);
+        }
+    }
+
+    /// `if extra.is_cancelled() { return Err(..) }`: a branch taken on the state of the SDK's
+    /// request context (cancellation, the server's own metadata) fails for the server's reason,
+    /// not the tool's, so the `then` block is walked as the failure of that condition.
+    pub(super) fn guards_on_request_context(&mut self, i: &'a syn::ExprIf) -> bool {
+        let mut cond = &*i.cond;
+        while let Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Not(_),
+            expr,
+            ..
+        }) = cond
+        {
+            cond = expr;
+        }
+        if !self.calls_request_context(cond) {
+            return false;
+        }
+        self.visit_expr(&i.cond);
+        let frame = Frame {
+            kind: FrameKind::Failure,
+            binding: None,
+            cause: Some(cond),
+            definite: false,
+        };
+        self.with_frame(frame, |w| w.visit_block(&i.then_branch));
+        if let Some((_, e)) = &i.else_branch {
+            self.visit_expr(e);
+        }
+        true
+    }
+
     pub(super) fn match_arm(&mut self, m: &'a syn::ExprMatch, arm: &'a syn::Arm, lookup: bool) {
         {
             if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
@@ -380,6 +624,10 @@ impl<'a> Walker<'a, '_> {
                 self.lets.insert(pi.ident.to_string(), &init.expr);
             }
         }
+        // `let Ok(x) = helper(..) else { .. }`: the error is not bound.
+        if init.diverge.is_some() && variant_binding(&local.pat, "Ok").is_some() {
+            self.drop_error_of(&init.expr);
+        }
         self.visit_expr(&init.expr);
         if let Some((_, diverge)) = &init.diverge {
             self.visit_refuted(&local.pat, &init.expr, diverge);
@@ -425,6 +673,10 @@ impl<'a> Walker<'a, '_> {
     /// `if let PAT = x { .. } else { .. }`: the `then` branch of `if let Err(e)` is a failure
     /// path, and so is the `else` of `if let Some(..)` on a lookup or of `if let Ok(..)`.
     pub(super) fn if_let(&mut self, i: &'a syn::ExprIf, l: &'a syn::ExprLet) {
+        // `if let Ok(x) = helper(..)`: the error is not bound.
+        if variant_binding(&l.pat, "Ok").is_some() {
+            self.drop_error_of(&l.expr);
+        }
         self.visit_expr(&l.expr);
         let lookup = is_lookup(&l.expr);
         // `if let Err(e) = x { here }`
@@ -434,6 +686,8 @@ impl<'a> Walker<'a, '_> {
             } else {
                 FrameKind::Failure
             };
+            let sites_before = self.facts.sites.len();
+            let name = binding.clone();
             self.with_frame(
                 Frame {
                     kind,
@@ -443,6 +697,9 @@ impl<'a> Walker<'a, '_> {
                 },
                 |w| w.visit_block(&i.then_branch),
             );
+            let answer =
+                self.err_answer(Branch::Block(&i.then_branch), name.as_deref(), sites_before);
+            self.settle_error_of(&l.expr, &[answer]);
             if let Some((_, e)) = &i.else_branch {
                 self.visit_expr(e);
             }
@@ -556,7 +813,7 @@ impl<'a> Walker<'a, '_> {
                             let target = self.resolver.path_target(p, &self.locals);
                             if let Some(callee) = self.callee(target) {
                                 let span = self.file.span_of(arg);
-                                self.push_edge(callee, span, Some(&mc.receiver));
+                                self.push_edge(callee, span, Some(&mc.receiver), &[]);
                                 self.edge_passes_errors_of(&mc.receiver);
                             }
                         }
@@ -762,7 +1019,15 @@ pub(super) fn reads_argument_field(expr: &Expr) -> bool {
                     Some(Expr::Closure(c)) => reads_argument_field(&c.body),
                     _ => false,
                 };
-            field_get || json_accessor || mapped_accessor
+            // `.and_then(Value::as_str).map(str::to_string)`: an adapter over the read.
+            // Only over a member read (`n.as_u64().map(Some)` on a number already read is a
+            // check of its value).
+            let adapted = matches!(
+                name.as_str(),
+                "map" | "cloned" | "copied" | "to_string" | "to_owned" | "as_deref"
+            ) && matches!(strip_await(&m.receiver), Expr::MethodCall(r)
+                if (r.method == "get" || r.method == "and_then") && reads_argument_field(&m.receiver));
+            field_get || json_accessor || mapped_accessor || adapted
         }
         _ => false,
     }

@@ -40,7 +40,8 @@ use crate::resolve::ItemId;
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{
-    last_segment, mentions_ident, pat_ident, path_segments, str_literal, TokensString,
+    last_segment, mentions_ident, pat_ident, path_segments, str_literal, variant_binding,
+    TokensString,
 };
 use crate::text::MessageText;
 
@@ -129,6 +130,14 @@ pub struct Walker<'a, 'm> {
     returning: usize,
     /// Locals holding a code picked per variant by a `match` (see [`values`]).
     code_locals: HashMap<String, Vec<ArmCode>>,
+    /// The calls (by address) whose error value this body does not pass on
+    /// ([`crate::model::site::CallEdge::error_dropped`]).
+    error_dropped: std::collections::HashSet<*const ()>,
+    /// The calls (by address) whose value is an argument of a crate fn, and that fn
+    /// ([`crate::model::site::CallEdge::error_passed_to`]).
+    error_passed_to: HashMap<*const (), Callee>,
+    /// The edge each call (by address) made.
+    edge_of_call: HashMap<*const (), usize>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -179,6 +188,9 @@ impl<'a, 'm> Walker<'a, 'm> {
             optional_params: Vec::new(),
             returning: 0,
             code_locals: HashMap::new(),
+            error_dropped: std::collections::HashSet::new(),
+            error_passed_to: HashMap::new(),
+            edge_of_call: HashMap::new(),
         }
     }
 
@@ -341,7 +353,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     if self.body.returns.err == ErrChannel::Protocol && is_from_conversion(value) {
                         let span = self.file.span_of(call);
                         let source = self.error_value_source(value);
-                        self.push_edge(Callee::FromImpls(source), span, None);
+                        self.push_edge(Callee::FromImpls(source), span, None, &[]);
                     }
                 }
                 "Ok" if call.args.len() == 1
@@ -361,6 +373,15 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }
             }
             let target = self.resolver.path_target(p, &self.locals);
+            // `tool_error_result(&helper(..))`: what `helper` returns is the other crate fn's
+            // input.
+            if let Some(outer) = self.callee(target.clone()) {
+                for arg in &call.args {
+                    if let Some(address) = failure::call_address(arg) {
+                        self.error_passed_to.insert(address, outer.clone());
+                    }
+                }
+            }
             // The argument that picks the callee's arm: the first that builds a variant.
             let variant_arg = call
                 .args
@@ -404,16 +425,27 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.visit_expr(&m.expr);
         let lookup = is_lookup(&m.expr);
         let scrutinee = self.resolver.type_of(&m.expr, &self.locals);
+        let mut err_answers = Vec::new();
         for arm in &m.arms {
             self.locals.push_scope();
             bind_scrutinee(&self.resolver, &mut self.locals, &arm.pat, &m.expr);
             let tag = scrutinee.and_then(|e| self.variant_tag(e, &arm.pat, &m.arms));
             let inner = tag.or_else(|| self.variant.clone());
             let outer_tag = std::mem::replace(&mut self.variant, inner);
+            let sites_before = self.facts.sites.len();
             self.match_arm(m, arm, lookup);
+            if let Some(binding) = variant_binding(&arm.pat, "Err") {
+                let answer = self.err_answer(
+                    failure::Branch::Expr(&arm.body),
+                    binding.as_deref(),
+                    sites_before,
+                );
+                err_answers.push(answer);
+            }
             self.variant = outer_tag;
             self.locals.pop_scope();
         }
+        self.settle_error_of(&m.expr, &err_answers);
     }
 
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
@@ -502,6 +534,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         if self.failure_method(mc, &method) {
             return;
+        }
+        if failure::DROPPING_METHODS.contains(&method.as_str()) {
+            self.drop_error_of(&mc.receiver);
         }
         let target = self
             .resolver
@@ -607,6 +642,9 @@ impl<'a> Walker<'a, '_> {
                 if let Some((_, e)) = &i.else_branch {
                     self.visit_expr(e);
                 }
+                return;
+            }
+            if self.guards_on_request_context(i) {
                 return;
             }
             return visit::visit_expr_if(self, i);
