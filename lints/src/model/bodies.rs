@@ -19,6 +19,7 @@ pub enum BodyCode<'a> {
 }
 
 /// A body of code: a fn, a closure registered as a tool, or a const initialiser.
+#[derive(Clone)]
 pub struct BodyInfo<'a> {
     pub id: BodyId,
     pub file: FileId,

@@ -34,7 +34,7 @@ use crate::options::{CrateInput, Options};
 use crate::parse;
 use crate::resolve::crates::ExternCrates;
 use crate::resolve::{DefMap, PackageFile, PackageFiles};
-use crate::sdk::{self, Dialect, ErrChannel};
+use crate::sdk::{self, Dialect, ErrChannel, HandlerKind};
 use crate::source::{FileRole, SourceFile, Span};
 use crate::syntax::{result_error_name, type_name, unwrap_future, BlockExtents};
 use crate::types::{FnKey, Types};
@@ -42,7 +42,7 @@ use crate::types::{FnKey, Types};
 use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
 use reach::Reach;
-use site::{CallEdge, Channel, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
+use site::{CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
 use summary::{ErrorVariants, Summaries};
 use walk::Walker;
 
@@ -736,6 +736,8 @@ where
 }
 
 /// Walk every body once; closures registered as tools become bodies and are walked too.
+/// Then the helpers a dispatcher hands the request to before it has picked a tool, and that
+/// pick one, are dispatchers too ([`CallEdge::continues_dispatch`]): walked again as such.
 fn walk_bodies<'a, 'd, 'i>(
     files: &'a [ModelFile],
     bodies: &mut Vec<BodyInfo<'a>>,
@@ -750,46 +752,148 @@ where
     let mut walked = Walked::default();
     let mut next = 0;
     while next < bodies.len() {
-        let body = &bodies[next];
-        next += 1;
         walked.returned.push(site::ReturnedErrors::default());
-        let (Some(source), Some(dialect)) =
-            (files[body.file.0].source.clone(), dialect_of(body.file))
-        else {
-            continue;
-        };
-        let walker = Walker::new(
-            dialect,
-            index_of(body.file),
-            &source,
-            body,
-            calls,
-            &options.server_fault_markers,
-            files[body.file.0].macro_args(),
-        );
-        let mut facts = walker.walk();
-        walked.returned[next - 1] = std::mem::take(&mut facts.returned);
-        let (file, is_test, scope) = (body.file, body.is_test, body.scope);
-        // An SDK's library defines its constructors: only its codes are judged.
-        let library = body.in_sdk_library;
-        if !is_test {
-            walked.codes.extend(facts.codes);
-            if !library {
-                walked.sites.extend(facts.sites);
-                walked.panics.extend(facts.panics);
-            }
+        if let Some(facts) = walk_body(files, &bodies[next], dialect_of, index_of, calls, options) {
+            absorb(&mut walked, bodies, next, facts, dialect_of, true);
         }
-        walked.edges.extend(facts.calls);
-        let closures = if library { Vec::new() } else { facts.closures };
-        for (closure, name) in closures {
-            let id = BodyId(bodies.len());
-            let returns = dialect.closure_returns();
-            bodies.push(bodies::closure_body(
-                id, file, closure, name, is_test, returns, scope,
-            ));
+        next += 1;
+    }
+    let mut tried = vec![false; bodies.len()];
+    loop {
+        let continuations: Vec<BodyId> = dispatch_continuations(bodies, &walked.edges)
+            .into_iter()
+            .filter(|b| !std::mem::replace(&mut tried[b.0], true))
+            .collect();
+        if continuations.is_empty() {
+            break;
+        }
+        for b in continuations {
+            let mut body = bodies[b.0].clone();
+            body.kind = Some(HandlerKind::Dispatcher);
+            if let (Some(dialect), Some(sig)) = (dialect_of(body.file), body.sig) {
+                body.returns = dialect.return_facts(body.kind, &sig.output, index_of(body.file));
+            }
+            let Some(facts) = walk_body(files, &body, dialect_of, index_of, calls, options) else {
+                continue;
+            };
+            let picks_tool = facts
+                .calls
+                .iter()
+                .map(|e| e.context_override.as_ref())
+                .chain(facts.sites.iter().map(|(_, arm)| arm.as_ref()))
+                .any(|arm| {
+                    matches!(
+                        arm,
+                        Some(SiteContext::Tool { .. } | SiteContext::UnknownToolArm { .. })
+                    )
+                });
+            if !picks_tool {
+                continue;
+            }
+            bodies[b.0] = body;
+            walked.sites.retain(|(s, _)| s.body != b);
+            walked.codes.retain(|c| c.body != b);
+            walked.panics.retain(|(p, _)| p.body != b);
+            walked.edges.retain(|e| e.from != b);
+            absorb(&mut walked, bodies, b.0, facts, dialect_of, false);
         }
     }
     walked
+}
+
+/// The facts of `body`; `None` when its file is not UTF-8 or speaks no dialect.
+fn walk_body<'a, 'd, 'i>(
+    files: &'a [ModelFile],
+    body: &BodyInfo<'a>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
+    index_of: &dyn Fn(FileId) -> &'i Index<'a>,
+    calls: &CrateCalls<'_, 'a>,
+    options: &Options,
+) -> Option<walk::BodyFacts<'a>>
+where
+    'a: 'i,
+{
+    let (Some(source), Some(dialect)) = (files[body.file.0].source.clone(), dialect_of(body.file))
+    else {
+        return None;
+    };
+    let walker = Walker::new(
+        dialect,
+        index_of(body.file),
+        &source,
+        body,
+        calls,
+        &options.server_fault_markers,
+        files[body.file.0].macro_args(),
+    );
+    Some(walker.walk())
+}
+
+/// Add the facts of body `at` to `walked` (its closures become bodies when `add_closures`).
+fn absorb<'a, 'd>(
+    walked: &mut Walked,
+    bodies: &mut Vec<BodyInfo<'a>>,
+    at: usize,
+    mut facts: walk::BodyFacts<'a>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
+    add_closures: bool,
+) {
+    let body = &bodies[at];
+    walked.returned[at] = std::mem::take(&mut facts.returned);
+    let (file, is_test, scope) = (body.file, body.is_test, body.scope);
+    // An SDK's library defines its constructors: only its codes are judged.
+    let library = body.in_sdk_library;
+    if !is_test {
+        walked.codes.extend(facts.codes);
+        if !library {
+            walked.sites.extend(facts.sites);
+            walked.panics.extend(facts.panics);
+        }
+    }
+    walked.edges.extend(facts.calls);
+    let Some(dialect) = dialect_of(file) else {
+        return;
+    };
+    if library || !add_closures {
+        return;
+    }
+    for (closure, name) in facts.closures {
+        let id = BodyId(bodies.len());
+        let returns = dialect.closure_returns();
+        bodies.push(bodies::closure_body(
+            id, file, closure, name, is_test, returns, scope,
+        ));
+    }
+}
+
+/// The bodies that only dispatchers call, each time handing over the request before picking a
+/// tool (`self.call_tool_impl(request)` in `call_tool`): they pick the tool.
+fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<BodyId> {
+    // Per body: called at all, and only by continuing calls.
+    let mut only_continuing: HashMap<BodyId, bool> = HashMap::new();
+    for e in edges {
+        if bodies[e.from.0].is_test {
+            continue;
+        }
+        let Callee::Body(callee) = e.callee else {
+            for b in e.callee.bodies() {
+                only_continuing.insert(*b, false);
+            }
+            continue;
+        };
+        let entry = only_continuing.entry(callee).or_insert(true);
+        *entry &= e.continues_dispatch;
+    }
+    let mut out: Vec<BodyId> = only_continuing
+        .into_iter()
+        .filter(|&(b, only)| {
+            let body = &bodies[b.0];
+            only && body.kind.is_none() && !body.is_test && body.sig.is_some()
+        })
+        .map(|(b, _)| b)
+        .collect();
+    out.sort_by_key(|b| b.0);
+    out
 }
 
 impl Model {

@@ -325,6 +325,9 @@ pub struct CallEdge {
     /// The crate fn the call's value is handed to (`tool_error_result(&helper(..))`): when that
     /// fn makes a tool result of it, the error is answered there, not passed on.
     pub error_passed_to: Option<Callee>,
+    /// A dispatcher, before it has picked a tool, hands the callee the request
+    /// (`self.call_tool_impl(request)`): the callee goes on picking the tool.
+    pub continues_dispatch: bool,
 }
 
 /// Error values of crate enums a value can hold: variants built right there, and the crate fns

@@ -10,10 +10,11 @@ use crate::index::Index;
 use crate::model::callgraph::Target;
 use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{
-    CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin, PassedErrors, VariantTag,
+    CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin, PassedErrors, SiteContext, VariantTag,
+    TOOL_CALL_ARM,
 };
 use crate::resolve::{Def, Ns};
-use crate::sdk::{ContentFacts, Dialect, ErrChannel, ReturnFacts, TryMeaning};
+use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning};
 use crate::source::Span;
 use crate::syntax::{
     last_segment, path_segments, result_error_type, strip_await, strip_refs, tail_expr, type_name,
@@ -37,10 +38,17 @@ impl<'a> Walker<'a, '_> {
         };
         let range = call.span().byte_range();
         let span = self.file.span(range.start, range.end);
+        let args: Vec<&Expr> = args.into_iter().collect();
         let texts: Vec<MessageText> = args
-            .into_iter()
+            .iter()
             .map(|a| message_from_expr(a, self.file))
             .collect();
+        let continues_dispatch = self.picking_tool()
+            && args.iter().any(|a| {
+                self.request_params
+                    .iter()
+                    .any(|p| super::failure::names_local(a, p))
+            });
         // The text passed in says what the callee's error is about ("Missing params").
         let pushed = self.facts.calls.len();
         self.push_edge(callee, span, None, &texts);
@@ -54,7 +62,21 @@ impl<'a> Walker<'a, '_> {
         edge.args = texts;
         edge.error_dropped = self.error_dropped.contains(&address);
         edge.error_passed_to = self.error_passed_to.get(&address).cloned();
+        edge.continues_dispatch = continues_dispatch;
         self.edge_of_call.insert(address, pushed);
+    }
+
+    /// Whether this code runs before a tool is picked: a dispatcher outside its tool arms, or
+    /// a request handler's `tools/call` arm.
+    fn picking_tool(&self) -> bool {
+        let in_arm = match &self.arm {
+            None => false,
+            Some(SiteContext::Tool { tools, .. }) if self.in_tool_call_arm => {
+                tools.iter().all(|t| t == TOOL_CALL_ARM)
+            }
+            Some(_) => return false,
+        };
+        in_arm || self.body.kind == Some(HandlerKind::Dispatcher)
     }
 
     /// The crate body (or candidate bodies) a call target is.
@@ -156,6 +178,7 @@ impl<'a> Walker<'a, '_> {
             passes: None,
             error_dropped: false,
             error_passed_to: None,
+            continues_dispatch: false,
         });
     }
 

@@ -207,7 +207,7 @@ fn block_passes_on(block: &syn::Block, name: &str) -> bool {
 }
 
 /// Whether `expr` reads the local `name` anywhere (`&e`, `e.code`, `e.to_string()`).
-fn names_local(expr: &Expr, name: &str) -> bool {
+pub(super) fn names_local(expr: &Expr, name: &str) -> bool {
     struct Names<'n> {
         name: &'n str,
         found: bool,

@@ -138,6 +138,8 @@ pub struct Walker<'a, 'm> {
     error_passed_to: HashMap<*const (), Callee>,
     /// The edge each call (by address) made.
     edge_of_call: HashMap<*const (), usize>,
+    /// The parameters that carry the request (all but `self` and the SDK's request context).
+    request_params: Vec<String>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -191,6 +193,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             error_dropped: std::collections::HashSet::new(),
             error_passed_to: HashMap::new(),
             edge_of_call: HashMap::new(),
+            request_params: Vec::new(),
         }
     }
 
@@ -205,10 +208,10 @@ impl<'a, 'm> Walker<'a, 'm> {
                     if let (Pat::Struct(ps), Some(ty)) = (pat, ty) {
                         self.bind_optional_params(ps, ty);
                     }
-                    if let (Some(name), true) =
-                        (pat_ident(&t.pat), self.is_request_context_type(&t.ty))
-                    {
-                        self.request_contexts.push(name);
+                    match (pat_ident(&t.pat), self.is_request_context_type(&t.ty)) {
+                        (Some(name), true) => self.request_contexts.push(name),
+                        (Some(name), false) => self.request_params.push(name),
+                        (None, _) => {}
                     }
                 }
             }
