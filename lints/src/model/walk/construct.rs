@@ -190,14 +190,14 @@ impl<'a> Walker<'a, '_> {
             _ => None,
         };
         let json = json_macro.map(|m| crate::text::json_texts(m, self.file));
-        // A typed output built from the error (`Ok(Stats { error: Some(e.to_string()), .. })`).
-        let carries_error = matches!(tail, Expr::Struct(_))
-            && self
-                .frames
-                .iter()
-                .rev()
-                .find_map(|f| f.binding.as_ref())
-                .is_some_and(|b| mentions_ident(&tail.to_token_stream_string(), b));
+        // An answer built from the error: a typed output (`Ok(Stats { error:
+        // Some(e.to_string()), .. })`), or the error's own rendering (`Err(e) => e.to_json()`).
+        let binding = self.frames.iter().rev().find_map(|f| f.binding.as_ref());
+        let carries_error = binding.is_some_and(|b| match tail {
+            Expr::Struct(_) => mentions_ident(&tail.to_token_stream_string(), b),
+            Expr::MethodCall(_) => method_chain_root(tail).is_some_and(|r| &r == b),
+            _ => false,
+        });
         let stringish = !matches!(text, MessageText::Opaque)
             || is_to_string(tail)
             || json.is_some()
@@ -604,5 +604,16 @@ fn strip_to_string(expr: &Expr) -> &Expr {
     match expr {
         Expr::MethodCall(m) if m.method == "to_string" && m.args.is_empty() => &m.receiver,
         _ => expr,
+    }
+}
+
+/// The local a method chain starts from (`e` of `e.render().to_string()`).
+fn method_chain_root(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::MethodCall(mc) => method_chain_root(&mc.receiver),
+        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        Expr::Paren(p) => method_chain_root(&p.expr),
+        Expr::Reference(r) => method_chain_root(&r.expr),
+        _ => None,
     }
 }
