@@ -86,8 +86,8 @@ declare_lint! {
     /// vec![ToolContent::text(msg)], is_error: Some(true) })`, turbomcp 3.x's `McpHandler::call_tool`
     /// `Ok(ToolResult::error(msg))`, mcp-attr's `McpServer::tools_call` `Ok(CallToolResult {
     /// content: vec![TextContent::new(msg).into()], is_error: Some(true), meta: Default::default()
-    /// })`, rust-mcp-sdk 2.x `Ok(CallToolResult::from(CallToolError::from_message(msg)).into())`.
-    /// pmcp 2.12 and later send one error value as an isError result, so there the constructor is
+    /// })`, rust-mcp-sdk 1.1 and later `Ok(CallToolResult::from(CallToolError::from_message(msg))
+    /// .into())`. pmcp 2.9 and later send one error value as an isError result, so there the constructor is
     /// replaced where it stands (`Error::internal(msg)` → `Error::tool_rejected(msg, None)`) and
     /// `Err(..)`, `map_err` and `ok_or_else` around it stay; in a helper only tools use, too.
     /// A hand-rolled server's `json!` response with an `"error"` member gets the `"result"` member
@@ -98,8 +98,8 @@ declare_lint! {
     /// ### Known problems
     /// - No fix where the SDK gives the tool no way to return an isError result: a turbomcp 2.x
     ///   `#[tool]` (every `Err` is a JSON-RPC error), an mcp-attr `#[tool]` fn (its `Ok` is the tool's
-    ///   output, not a `CallToolResult`), pmcp before 2.12 (no `tool_rejected`), rust-mcp-sdk before
-    ///   2.0 (its paths were not checked). A hand-rolled server gets a fix only for a whole `json!`
+    ///   output, not a `CallToolResult`), pmcp before 2.9 (no `tool_rejected`, and a tool's `Ok` is
+    ///   always a success), rust-mcp-sdk before 1.1 (its paths were not checked). A hand-rolled server gets a fix only for a whole `json!`
     ///   response, and only when some `json!` of the crate writes a `"result"` with `"content"` (else
     ///   its result shape cannot be told); not for a bare error object another fn wraps, a struct
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.
@@ -144,14 +144,17 @@ declare_lint! {
     ///   JSON-RPC error (`RpcError::internal_error()` is -32603), and `?` on a `CallToolError` crosses the
     ///   SDK's `From<CallToolError> for RpcError`, -32603; that finding is at the `?`. The fix there is
     ///   `Ok(CallToolResult::from(err).into())`.
-    /// - pmcp 1.x and 2.x: every `Err` but `Error::tool_rejected(..)` (an `isError` result, 2.x) is sent
+    /// - pmcp 1.x and 2.x: every `Err` but `Error::tool_rejected(..)` (an `isError` result, 2.9+) is sent
     ///   as -32603 whatever code it names (`Server::create_response`, `ServerCore`'s dispatch):
     ///   `Error::validation(..)`, `invalid_params(..)`, `protocol(code, ..)`, `not_found(..)`,
     ///   `internal(..)`, the other variants, and `?` on anyhow, `std::io` or `serde_json` errors. The fix
-    ///   is `Err(Error::tool_rejected(message, None))`.
+    ///   is `Err(Error::tool_rejected(message, None))` (2.9 or later; before it a tool cannot send
+    ///   `isError`, so the help names 2.9).
     /// - turbomcp 2.x (below 3.0, as read in 2.3.7): every `Err` of a `#[server]` `#[tool]` fn is a
     ///   JSON-RPC error, -32002 for most `McpError` variants and for `?`, -32603 for `internal`, -32005
-    ///   for `unauthorized`; a 2.x `#[tool]` cannot return `isError`, so the fix is turbomcp 3. The
+    ///   for `unauthorized`; a 2.x `#[tool]` cannot return `isError` (the macro wraps its `Ok` in a
+    ///   `CallToolResult` with `is_error: Some(false)` and maps every `McpError` to a `ServerError`,
+    ///   `turbomcp-macros` 2.3.7 `tool.rs`), so the fix is turbomcp 3. The
     ///   version is the one `Cargo.lock` pins, else the `Cargo.toml` requirement.
     /// - turbomcp 3.x and 4.x: in a `#[server]` `#[tool]` fn every `Err` (any `McpError`, `Err(String)`, `?` on I/O) is
     ///   already an `isError` result: not reported, except `McpError::url_elicitation_required(..)`, which

@@ -144,11 +144,23 @@ static TABLE: SdkTable = SdkTable {
     // `extra: RequestHandlerExtra` of `ToolHandler::handle`: cancellation, progress and the
     // metadata the server's middleware injects.
     request_context_types: &["RequestHandlerExtra"],
-    older: &[],
+    older: &[(Version { major: 2, minor: 9 }, &TABLE_2_8)],
     fix: Some(&FIX),
 };
 
-/// Read in pmcp 2.12.0 and 2.23.0 (1.20.0 has no `tool_rejected`): `Error::tool_rejected(message:
+/// pmcp before 2.9 (read in 1.20.0): no `Error::tool_rejected`, and a `ToolHandler`'s `Ok` is
+/// always a success (`Server::handle_call_tool` wraps its text in `CallToolResult::new`): a tool
+/// cannot send an isError result, so the help names the version that can, and there is no fix.
+static TABLE_2_8: SdkTable = SdkTable {
+    tool_error_snippet:
+        "Err(Error::tool_rejected({msg}, None)) on pmcp 2.9 or later (before it, every Err of a tool is a JSON-RPC error)",
+    older: &[],
+    fix: None,
+    ..TABLE
+};
+
+/// Read in pmcp 2.9.0 (which adds it, CHANGELOG 2.9.0), 2.12.0 and 2.23.0 (1.20.0 has no
+/// `tool_rejected`): `Error::tool_rejected(message:
 /// impl Into<String>, details: Option<Value>)` (`src/error/mod.rs`), which both dispatchers send
 /// as an isError result (`server/mod.rs`, `server/core.rs`: `Err(Error::ToolRejected { .. })`);
 /// `CallToolResult::new(Vec<Content>)` and `CallToolResult::error(Vec<Content>)`
@@ -156,10 +168,7 @@ static TABLE: SdkTable = SdkTable {
 /// No unknown-tool fix: pmcp answers every handler `Err` with -32603, so no code in a handler
 /// can send -32602.
 static FIX: TableFix = TableFix {
-    since: Version {
-        major: 2,
-        minor: 12,
-    },
+    since: Version { major: 2, minor: 9 },
     result: ("CallToolResult", &["pmcp", "types", "CallToolResult"]),
     content: ("Content", &["pmcp", "types", "Content"]),
     error: ("Error", &["pmcp", "Error"]),

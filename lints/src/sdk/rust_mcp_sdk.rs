@@ -103,10 +103,14 @@ static TABLE: SdkTable = SdkTable {
 /// text; schema `2026_07_28/schema_utils.rs`), `Ok(result.into())` into `ServerResult` as the
 /// SDK's own `handle_call_tool_request` does (`mcp_handlers/mcp_server_handler.rs`); paths
 /// `rust_mcp_sdk::schema::{CallToolResult, TextContent, RpcError}` and
-/// `rust_mcp_sdk::schema::schema_utils::CallToolError`. No unknown-tool fix: the -32602 error
-/// belongs in `ServerHandlerCore::handle_request`, not where the tools are.
+/// `rust_mcp_sdk::schema::schema_utils::CallToolError`. The same in rust-mcp-sdk 1.1.0 with
+/// rust-mcp-schema 1.0.0 (`generated_schema/2025_11_25/schema_utils.rs`: `from_message`, `From<
+/// CallToolError> for CallToolResult`, `From<CallToolResult> for ResultFromServer`, the `Ok` type
+/// of 1.x's `ServerHandlerCore::handle_request`; `lib.rs` re-exports `schema_utils` under
+/// `schema`); older versions were not read. No unknown-tool fix: the -32602 error belongs in
+/// `ServerHandlerCore::handle_request`, not where the tools are.
 static FIX: TableFix = TableFix {
-    since: Version { major: 2, minor: 0 },
+    since: Version { major: 1, minor: 1 },
     result: (
         "CallToolResult",
         &["rust_mcp_sdk", "schema", "CallToolResult"],
@@ -118,7 +122,7 @@ static FIX: TableFix = TableFix {
         &["rust_mcp_sdk", "schema", "schema_utils", "CallToolError"],
     )],
     form: ToolErrorForm::OkResult,
-    wrapped_results: &["ServerResult"],
+    wrapped_results: &["ServerResult", "ResultFromServer"],
     error_constructors: &[],
     message_drops_into: true,
     unknown_tool: false,

@@ -27,7 +27,7 @@ impl SdkTable {
     /// version falls under.
     fn at(&'static self, version: Option<Version>) -> &'static SdkTable {
         version
-            .and_then(|v| self.older.iter().find(|(below, _)| v.major < *below))
+            .and_then(|v| self.older.iter().find(|(below, _)| v < *below))
             .map_or(self, |(_, table)| table)
     }
 }
@@ -444,9 +444,9 @@ pub struct SdkTable {
     /// The types of the per-request context the SDK hands a tool, by name
     /// ([`Dialect::is_request_context_type`]).
     pub request_context_types: &'static [&'static str],
-    /// Older versions that behave otherwise, on the newest table: `(major, table)` for versions
-    /// below that major, the lowest bound first.
-    pub older: &'static [(u64, &'static SdkTable)],
+    /// Older versions that behave otherwise, on the newest table: `(version, table)` for
+    /// versions below that one, the lowest bound first.
+    pub older: &'static [(Version, &'static SdkTable)],
     /// What fixes write for this SDK; `None`: no fixes (see [`Dialect::fix_vocabulary`]).
     pub fix: Option<&'static TableFix>,
 }

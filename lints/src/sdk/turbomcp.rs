@@ -115,7 +115,7 @@ static TABLE: SdkTable = SdkTable {
     // service the server registered, `report_progress` updates its progress manager) and
     // `RequestContext` (2.x and later).
     request_context_types: &["Context", "RequestContext"],
-    older: &[(3, &TABLE_2)],
+    older: &[(Version { major: 3, minor: 0 }, &TABLE_2)],
     fix: Some(&FIX),
 };
 

@@ -1,8 +1,9 @@
-//@ dep: pmcp = "2.11"
+//@ dep: pmcp = "2.8"
 //@ dep: async-trait = "0.1"
 //@ dep: serde_json = "1"
-// pmcp before 2.12 has no `Error::tool_rejected` (read in 1.20.0; 2.12.0 has it): the finding and
-// its help stay, with no fix to apply.
+// pmcp before 2.9 has no `Error::tool_rejected` (read in 1.20.0; 2.9.0 adds it), and a
+// `ToolHandler`'s `Ok` is always a success: a tool there cannot send an isError result. The help
+// names the version that can, and there is no fix to apply.
 use async_trait::async_trait;
 use pmcp::{Error, RequestHandlerExtra, ToolHandler};
 use serde_json::Value;
