@@ -6,8 +6,9 @@ use crate::context::LintContext;
 declare_lint! {
     /// ### What it does
     /// Finds the unknown-tool answer of a dispatcher (the fallback arm of the `match` over the tool
-    /// name, the miss of a registry lookup by the tool's name, or the SDK's tool-enum conversion
-    /// failing with `?`) when it is a protocol error with a
+    /// name, the miss of a registry lookup by the tool's name, the `Err(e)` arm of a parse of the
+    /// request's tool name before a tool is picked, or the SDK's tool-enum conversion failing with
+    /// `?`, also in a helper the dispatcher hands the request to) when it is a protocol error with a
     /// code other than -32602, or a -32602 whose message does not name the tool. The spec's example
     /// is -32602 with the message `Unknown tool: <name>`.
     ///

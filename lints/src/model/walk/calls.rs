@@ -68,7 +68,7 @@ impl<'a> Walker<'a, '_> {
 
     /// Whether this code runs before a tool is picked: a dispatcher outside its tool arms, or
     /// a request handler's `tools/call` arm.
-    fn picking_tool(&self) -> bool {
+    pub(super) fn picking_tool(&self) -> bool {
         let in_arm = match &self.arm {
             None => false,
             Some(SiteContext::Tool { tools, .. }) if self.in_tool_call_arm => {

@@ -487,6 +487,34 @@ impl<'a> Walker<'a, '_> {
         calls.found
     }
 
+    /// The request's tool name (`request.name`) when `expr` reads it, as the answer names it.
+    pub(super) fn reads_tool_name(&self, expr: &Expr) -> Option<String> {
+        struct Reads<'n> {
+            params: &'n [String],
+            found: Option<String>,
+        }
+        impl<'v> Visit<'v> for Reads<'_> {
+            fn visit_expr_field(&mut self, f: &'v syn::ExprField) {
+                let named = matches!(&f.member, syn::Member::Named(m) if m == "name");
+                if let (true, Expr::Path(p)) = (named, &*f.base) {
+                    if let Some(base) = p.path.get_ident() {
+                        if self.params.iter().any(|r| base == r) {
+                            self.found.get_or_insert_with(|| format!("{base}.name"));
+                        }
+                    }
+                }
+                visit::visit_expr_field(self, f);
+            }
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        let mut reads = Reads {
+            params: &self.request_params,
+            found: None,
+        };
+        reads.visit_expr(expr);
+        reads.found
+    }
+
     /// Record that the call `expr` makes (through `&`, parentheses and `.await`) has its error
     /// value used up here ([`crate::model::site::CallEdge::error_dropped`]).
     pub(super) fn drop_error_of(&mut self, expr: &Expr) {
@@ -541,6 +569,22 @@ impl<'a> Walker<'a, '_> {
                 self.in_tool_call_arm = false;
                 self.arm = None;
                 return;
+            }
+            // `match parse_name(request.name) { .., Err(e) => .. }` before a tool is picked: the
+            // request names no tool the server has.
+            // An arm for one of its error variants (`Err(NameError::Reserved(t))`) is a name the
+            // server knows and handles: no failure.
+            let parsed_name = (self.picking_tool() && variant_binding(&arm.pat, "Err").is_some())
+                .then(|| self.reads_tool_name(&m.expr))
+                .flatten();
+            if let Some(name) = parsed_name {
+                if let Some((_, g)) = &arm.guard {
+                    self.visit_expr(g);
+                }
+                if catches_any_error(&arm.pat) {
+                    return self.visit_unknown_tool_branch(name, &arm.body);
+                }
+                return self.visit_expr(&arm.body);
             }
             if is_none_pat(&arm.pat) {
                 if let Some(name) = self.tool_registry_lookup(&m.expr) {
@@ -887,6 +931,12 @@ pub(super) fn names_absent_argument(text: &str) -> bool {
         quoted && !name[1..name.len() - 1].trim().contains(' ')
     });
     (absent && what) || quoted_name_required
+}
+
+/// `Err(e)`, `Err(_)`: an arm taking every error (not one variant of it).
+fn catches_any_error(pat: &Pat) -> bool {
+    matches!(pat, Pat::TupleStruct(ts) if ts.path.is_ident("Err")
+        && matches!(ts.elems.first(), Some(Pat::Ident(_) | Pat::Wild(_))))
 }
 
 /// `_`, `None`, `Some(_)`: an arm that takes what the others do not.
