@@ -50,3 +50,24 @@ impl ServerHandler for Quiet {
         }
     }
 }
+
+/// The registry's `get_key_value` (the key is the tool's own name) misses the same way.
+#[derive(Clone)]
+pub struct Keyed {
+    tools: HashMap<&'static str, Arc<dyn Tool>>,
+}
+
+impl ServerHandler for Keyed {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let (&name, tool) = self
+            .tools
+            .get_key_value(request.name.as_ref())
+            .ok_or_else(|| McpError::invalid_request(format!("Tool '{}' not found", request.name), None))?; //~ unknown_tool_wrong_code
+        let _ = name;
+        Ok(tool.call(request.arguments.as_ref()))
+    }
+}

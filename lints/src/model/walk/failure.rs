@@ -261,7 +261,15 @@ impl<'v> Visit<'v> for PassesOn<'_> {
 }
 
 /// Lookup methods whose `None` / `Err` means "no such handle".
-const LOOKUP_METHODS: &[&str] = &["get", "get_mut", "remove", "take", "find_by_id", "lookup"];
+const LOOKUP_METHODS: &[&str] = &[
+    "get",
+    "get_mut",
+    "get_key_value",
+    "remove",
+    "take",
+    "find_by_id",
+    "lookup",
+];
 
 impl<'a> Walker<'a, '_> {
     pub(super) fn path_facts(
