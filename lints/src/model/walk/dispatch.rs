@@ -130,10 +130,14 @@ impl<'a> Walker<'a, '_> {
     /// branch. The name expression, for the answer's message.
     pub(super) fn tool_registry_lookup(&self, scrutinee: &Expr) -> Option<String> {
         let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) || self.in_tool_call_arm;
-        if !dispatcher || self.arm.is_some() || !is_lookup(scrutinee) {
+        if !dispatcher || self.arm.is_some() {
             return None;
         }
-        let key_text = lookup_call(scrutinee)?.args[0].to_token_stream_string();
+        let key_text = if is_lookup(scrutinee) {
+            lookup_call(scrutinee)?.args[0].to_token_stream_string()
+        } else {
+            registry_find_key(scrutinee)?.to_token_stream_string()
+        };
         key_text
             .contains("name")
             .then(|| name_expression(&key_text))
@@ -270,6 +274,32 @@ pub(super) fn literal_comparison(b: &syn::ExprBinary) -> Option<(String, String)
 }
 
 /// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.
+/// `tools.iter().find(|t| t.name() == name)`: the value the entries are compared with (`name`).
+fn registry_find_key(expr: &Expr) -> Option<&Expr> {
+    let Expr::MethodCall(find) = strip_await(expr) else {
+        return None;
+    };
+    let Some(Expr::Closure(c)) = find.args.first() else {
+        return None;
+    };
+    let over_entries = find.method == "find"
+        && matches!(&*find.receiver, Expr::MethodCall(i) if i.method == "iter" || i.method == "values");
+    let entry = c.inputs.first().and_then(crate::syntax::pat_ident)?;
+    let Expr::Binary(b) = &*c.body else {
+        return None;
+    };
+    if !over_entries || !matches!(b.op, syn::BinOp::Eq(_)) {
+        return None;
+    }
+    let mentions_entry =
+        |e: &Expr| crate::syntax::mentions_ident(&e.to_token_stream_string(), &entry);
+    match (mentions_entry(&b.left), mentions_entry(&b.right)) {
+        (true, false) => Some(&b.right),
+        (false, true) => Some(&b.left),
+        _ => None,
+    }
+}
+
 pub(super) fn name_expression(scrutinee: &str) -> String {
     let compact = scrutinee.replace(' ', "");
     let trimmed = compact
