@@ -108,6 +108,10 @@ declare_lint! {
     ///   elicitation schema. They are recognised heuristically from the failing call and the message
     ///   text. Add markers (method or function names, or words in the message) under `[lints]` with
     ///   `tool_failure_as_protocol_error = { server-fault-markers = ["pool_timeout"] }`.
+    /// - A protocol error sent on purpose (a conformance or test server exercising a client's
+    ///   error handling) cannot be told from the source: say so on the line, with the reason,
+    ///   `// mcp-lint: allow(tool_failure_as_protocol_error) conformance: the client must show -32603`.
+    ///   A suppression without a reason is `suppression_without_reason` (MCP903).
     /// - Helpers are put into tool context through calls resolved by path, import and receiver type;
     ///   a method called on a value whose type the source does not show reaches a crate method only
     ///   when the candidates agree. Macros are not expanded, so tools or errors that a macro
