@@ -842,19 +842,8 @@ impl TryForm<'_> {
         if self.err_pattern.is_none() {
             return true;
         }
-        let mut receiver = self.receiver;
-        while let Expr::Await(a) = receiver {
-            receiver = &a.base;
-        }
-        let name = match receiver {
-            Expr::Call(c) => match &*c.func {
-                Expr::Path(p) => last_segment(&p.path),
-                _ => None,
-            },
-            Expr::MethodCall(m) => Some(m.method.to_string()),
-            _ => None,
-        };
-        name.is_some_and(|n| cx.model.fns_return_result(&n))
+        cx.model
+            .returns_result(crate::syntax::strip_await(self.receiver))
     }
 }
 

@@ -216,6 +216,12 @@ impl<'a> Types<'a> {
         self.scopes.get(&f).copied()
     }
 
+    /// Whether `f` is declared to return a `Result`, its future's output included.
+    pub fn returns_result(&self, f: FnKey) -> bool {
+        matches!(self.returns.get(&f), Some(syn::ReturnType::Type(_, ty))
+            if crate::syntax::type_name(crate::syntax::unwrap_future(ty)).is_some_and(|n| n == "Result"))
+    }
+
     /// What a call of `f` evaluates to, when it is a crate type: `-> Self`, `-> Foo`,
     /// `-> Result<Self, _>` (for `?`), `-> Arc<Foo>`.
     pub fn return_type(&self, defs: &DefMap<'a>, f: FnKey) -> Option<ItemId> {

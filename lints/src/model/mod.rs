@@ -36,7 +36,7 @@ use crate::resolve::crates::ExternCrates;
 use crate::resolve::{DefMap, PackageFile, PackageFiles};
 use crate::sdk::{self, Dialect, ErrChannel, HandlerKind};
 use crate::source::{FileRole, SourceFile, Span};
-use crate::syntax::{result_error_name, type_name, unwrap_future, BlockExtents};
+use crate::syntax::{result_error_name, unwrap_future, BlockExtents};
 use crate::types::{FnKey, Types};
 
 use bodies::BodyInfo;
@@ -82,8 +82,9 @@ pub struct Model {
     crates: Vec<ExternCrates>,
     /// The package of each file (an index into the inputs).
     file_package: Vec<usize>,
-    /// Fn name → whether each fn of that name is declared to return a `Result` (on first use).
-    fn_returns_result: OnceLock<HashMap<String, Vec<bool>>>,
+    /// Receivers of `.map_err(..)` that call crate fns declared to return a `Result`, by the
+    /// address of the call in `files` (see [`Model::returns_result`]).
+    result_calls: std::collections::HashSet<usize>,
     /// The block extents of each fn body a fix searched, by the body's address (fixes search
     /// the same body once per site).
     block_extents: RefCell<HashMap<usize, Rc<BlockExtents>>>,
@@ -97,6 +98,7 @@ struct Analysis {
     sites: Vec<ErrorSite>,
     codes: Vec<CodeSite>,
     panics: Vec<ContextPanic>,
+    result_calls: std::collections::HashSet<usize>,
 }
 
 /// What walking every body found, in walk order.
@@ -108,6 +110,7 @@ struct Walked {
     edges: Vec<CallEdge>,
     /// Per body, the error values it returns.
     returned: Vec<site::ReturnedErrors>,
+    result_calls: std::collections::HashSet<usize>,
 }
 
 /// Parsed files kept from one analysis of a crate to the next (the language server's), by
@@ -225,7 +228,7 @@ impl Model {
             panics: analysis.panics,
             crates,
             file_package,
-            fn_returns_result: OnceLock::new(),
+            result_calls: analysis.result_calls,
             block_extents: RefCell::default(),
         }
     }
@@ -452,6 +455,7 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
         sites,
         codes,
         panics,
+        result_calls: walked.result_calls,
     }
 }
 
@@ -851,6 +855,7 @@ fn absorb<'a, 'd>(
         }
     }
     walked.edges.extend(facts.calls);
+    walked.result_calls.extend(facts.result_calls);
     let Some(dialect) = dialect_of(file) else {
         return;
     };
@@ -897,33 +902,12 @@ fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<Bo
 }
 
 impl Model {
-    /// Whether every fn of the crate named `name` (items, impls, traits, nested fns) is declared
-    /// to return a `Result`, its future's output included; false when there is none.
-    pub fn fns_return_result(&self, name: &str) -> bool {
-        use syn::visit::Visit;
-        struct Sigs(HashMap<String, Vec<bool>>);
-        impl<'v> Visit<'v> for Sigs {
-            fn visit_signature(&mut self, sig: &'v syn::Signature) {
-                let result = match &sig.output {
-                    syn::ReturnType::Type(_, ty) => {
-                        type_name(unwrap_future(ty)).is_some_and(|n| n == "Result")
-                    }
-                    syn::ReturnType::Default => false,
-                };
-                self.0
-                    .entry(sig.ident.to_string())
-                    .or_default()
-                    .push(result);
-            }
-        }
-        let all = self.fn_returns_result.get_or_init(|| {
-            let mut sigs = Sigs(HashMap::new());
-            for syntax in self.files.iter().filter_map(|f| f.syntax.as_ref()) {
-                sigs.visit_file(syntax);
-            }
-            sigs.0
-        });
-        all.get(name).is_some_and(|r| r.iter().all(|r| *r))
+    /// Whether `call` (an expression of this model's files, `.await` stripped) calls crate fns
+    /// that are all declared to return a `Result`, its future's output included: resolved as
+    /// the walk resolves calls, recorded where it is the receiver of `.map_err(..)`.
+    pub fn returns_result(&self, call: &syn::Expr) -> bool {
+        self.result_calls
+            .contains(&(call as *const syn::Expr as usize))
     }
 
     /// Hand the parsed files to `parsed` for the next analysis of the crate.

@@ -79,6 +79,23 @@ impl<'a> Walker<'a, '_> {
         in_arm || self.body.kind == Some(HandlerKind::Dispatcher)
     }
 
+    /// The receiver of `.map_err(..)`, when it calls crate fns all declared to return a
+    /// `Result` (resolved as any call): a fix may `match` it with `Ok`/`Err` arms.
+    pub(super) fn note_result_call(&mut self, receiver: &'a Expr) {
+        let call = strip_await(receiver);
+        let types = self.calls.types;
+        let result = match self.call_target(call) {
+            Some(Target::Fn(f)) => types.returns_result(f),
+            Some(Target::Candidates(fs) | Target::Dispatch(fs)) => {
+                !fs.is_empty() && fs.iter().all(|f| types.returns_result(*f))
+            }
+            _ => false,
+        };
+        if result {
+            self.facts.result_calls.push(call as *const Expr as usize);
+        }
+    }
+
     /// The crate body (or candidate bodies) a call target is.
     pub(super) fn callee(&self, target: Target) -> Option<Callee> {
         let dispatch = matches!(target, Target::Dispatch(_));

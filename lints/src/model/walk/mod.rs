@@ -69,6 +69,8 @@ pub struct BodyFacts<'a> {
     pub closures: Vec<(&'a Expr, Option<String>)>,
     /// The error values it returns, when it fails with a crate enum.
     pub returned: ReturnedErrors,
+    /// Receivers of `.map_err(..)` that call crate fns declared to return a `Result`, by address.
+    pub result_calls: Vec<usize>,
 }
 
 pub struct Walker<'a, 'm> {
@@ -534,6 +536,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 self.facts.panics.push((site, self.arm.clone()));
             }
             _ => {}
+        }
+        if method == "map_err" {
+            self.note_result_call(&mc.receiver);
         }
         if self.failure_method(mc, &method) {
             return;
