@@ -5,7 +5,8 @@
 //@ dep: tokio = "1"
 // pmcp 2.x tools without a hand-written `ToolHandler`: `#[mcp_tool]` free fns and methods of a
 // `#[mcp_server]` impl, and the closures given to `SimpleTool::new`, `TypedTool::new` and
-// `ServerBuilder::tool_typed`, also boxed (`Box::new(|args, extra| ..)`). Their `Err` has the
+// `ServerBuilder::tool_typed`, also boxed (`Box::new(|args, extra| ..)`) or with the schema given by
+// hand (`TypedTool::new_with_schema`). Their `Err` has the
 // same meaning as in `ToolHandler::handle`: -32603 unless it is `Error::tool_rejected(..)`.
 // `#[mcp_prompt]` fns are not tools.
 use std::path::PathBuf;
@@ -130,6 +131,17 @@ pub fn build(config: Arc<NotesConfig>) -> pmcp::Result<pmcp::Server> {
                 })
             })
             .with_description("Divide a by b"),
+        )
+        .tool(
+            "scaled_divide",
+            TypedTool::new_with_schema("scaled_divide", json!({"type": "object"}), |args: DivideArgs, _extra| {
+                Box::pin(async move {
+                    if args.b == 0.0 {
+                        return Err(Error::validation("b must not be zero")); //~ tool_failure_as_protocol_error
+                    }
+                    Ok(json!({ "quotient": args.a / args.b }))
+                })
+            }),
         )
         .tool_typed("head", |args: ReadArgs, _extra| async move {
             let text = std::fs::read_to_string(&args.path).map_err(|e| Error::internal(format!("cannot read {}: {e}", args.path)))?; //~ tool_failure_as_protocol_error

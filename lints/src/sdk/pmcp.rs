@@ -136,6 +136,12 @@ static TABLE: SdkTable = SdkTable {
         "TypedTool::new",
         "TypedSyncTool::new",
         "TypedToolWithOutput::new",
+        // The same with the schema given by hand (2.23 `server/typed_tool.rs`).
+        "TypedTool::new_with_schema",
+        "TypedSyncTool::new_with_schema",
+        "TypedToolWithOutput::new_with_schemas",
+        "TypedToolWithResult::new",
+        "TypedToolWithResult::new_with_schema",
     ],
     tool_call_arm_variants: &[],
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
