@@ -856,12 +856,10 @@ fn absorb<'a, 'd>(
     }
     walked.edges.extend(facts.calls);
     walked.result_calls.extend(facts.result_calls);
-    let Some(dialect) = dialect_of(file) else {
-        return;
+    let dialect = match dialect_of(file) {
+        Some(d) if !library && add_closures => d,
+        _ => return,
     };
-    if library || !add_closures {
-        return;
-    }
     for (closure, name) in facts.closures {
         let id = BodyId(bodies.len());
         let returns = dialect.closure_returns();

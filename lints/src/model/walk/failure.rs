@@ -177,6 +177,34 @@ pub(super) enum Branch<'e> {
     Block(&'e syn::Block),
 }
 
+impl<'e> Branch<'e> {
+    fn visit(self, v: &mut impl Visit<'e>) {
+        match self {
+            Branch::Expr(e) => v.visit_expr(e),
+            Branch::Block(b) => v.visit_block(b),
+        }
+    }
+
+    /// The value it evaluates to.
+    fn tail(self) -> Option<&'e Expr> {
+        match self {
+            Branch::Expr(e) => Some(tail_expr(e)),
+            Branch::Block(b) => match b.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => Some(tail_expr(e)),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether it returns or yields the error bound to `name` as it is (through `.into()`,
+    /// `From::from`, `&`): `Err(name)`, `name` as a tail value.
+    fn passes_on(self, name: &str) -> bool {
+        let mut v = PassesOn { name, found: false };
+        self.visit(&mut v);
+        v.found || self.tail().is_some_and(|t| is_error_named(t, name))
+    }
+}
+
 /// The call `expr` makes (through `&`, parentheses and `.await`), by address: how its edge is
 /// found when the walk reaches it.
 pub(super) fn call_address(expr: &Expr) -> Option<*const ()> {
@@ -185,25 +213,6 @@ pub(super) fn call_address(expr: &Expr) -> Option<*const ()> {
         Expr::MethodCall(mc) => Some(mc as *const syn::ExprMethodCall as *const ()),
         _ => None,
     }
-}
-
-/// Whether `body` returns or yields the error bound to `name` as it is (through `.into()`,
-/// `From::from`, `&`): `Err(name)`, `name` as a tail value.
-fn passes_on(body: &Expr, name: &str) -> bool {
-    let mut v = PassesOn { name, found: false };
-    v.visit_expr(body);
-    v.found || is_error_named(tail_expr(body), name)
-}
-
-/// [`passes_on`] for the block of an `if let Err(e) = ..`.
-fn block_passes_on(block: &syn::Block, name: &str) -> bool {
-    let mut v = PassesOn { name, found: false };
-    v.visit_block(block);
-    let tail = match block.stmts.last() {
-        Some(syn::Stmt::Expr(e, None)) => Some(tail_expr(e)),
-        _ => None,
-    };
-    v.found || tail.is_some_and(|t| is_error_named(t, name))
 }
 
 /// Whether `expr` reads the local `name` anywhere (`&e`, `e.code`, `e.to_string()`).
@@ -411,10 +420,7 @@ impl<'a> Walker<'a, '_> {
         let Some(name) = binding else {
             return ErrAnswer::Answered;
         };
-        let passes = match branch {
-            Branch::Expr(e) => passes_on(e, name),
-            Branch::Block(b) => block_passes_on(b, name),
-        };
+        let passes = branch.passes_on(name);
         let rebuilt = self.facts.sites[sites_from..]
             .iter()
             .any(|(s, _)| s.channel == Channel::Protocol && s.path.uses_error);
@@ -488,10 +494,7 @@ impl<'a> Walker<'a, '_> {
             name,
             found: None,
         };
-        match branch {
-            Branch::Expr(e) => calls.visit_expr(e),
-            Branch::Block(b) => calls.visit_block(b),
-        }
+        branch.visit(&mut calls);
         calls.found
     }
 
