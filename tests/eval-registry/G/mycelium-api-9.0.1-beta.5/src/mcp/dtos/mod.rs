@@ -1,0 +1,3 @@
+mod mcp_types;
+
+pub(crate) use mcp_types::*;

@@ -1,0 +1,3 @@
+mod dtos;
+pub(crate) mod endpoints;
+mod handlers;
