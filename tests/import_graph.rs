@@ -422,6 +422,7 @@ const LINTS_KNOWN_CYCLES: [&[&str]; 3] = [
         "sdk::rmcp",
         "sdk::rust_mcp_sdk",
         "sdk::table",
+        "sdk::tower_mcp",
         "sdk::turbomcp",
         "sdk::ultrafast",
     ],

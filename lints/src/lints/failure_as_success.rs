@@ -47,7 +47,7 @@ declare_lint! {
     /// ### Fix safety
     /// `--fix` turns `CallToolResult::success(..)` into `CallToolResult::error(..)` and
     /// `structured(..)` into `structured_error(..)` (pmcp: `CallToolResult::new` → `error`;
-    /// turbomcp: `ToolResult::text` → `error`), keeping the content, so the result carries
+    /// turbomcp: `ToolResult::text` → `error`; tower-mcp: `CallToolResult::text` → `error`), keeping the content, so the result carries
     /// `isError: true`: hosts and the model then see the failure. MachineApplicable in an `Err(e) =>`
     /// arm, an `if let Err(e)` or a closure that receives the error; MaybeIncorrect (applied with
     /// `--unsafe-fixes`) where the result is only built from the error, which may be a deliberate
@@ -86,11 +86,12 @@ declare_lint! {
     ///   one) and `CallToolResult::success(..)`, turbomcp `Ok(T)` from a `#[tool]` fn and
     ///   `ToolResult::text(..)`, rust-mcp-sdk `CallToolResult::text_content(..)`, mcp-attr `Ok(String)` and
     ///   the `From` conversions, ultrafast-mcp `ToolResult { is_error: None | Some(false), .. }`,
-    ///   hand-rolled a `"result"` without `"isError": true`.
+    ///   hand-rolled a `"result"` without `"isError": true`, tower-mcp `CallToolResult::text(..)`,
+    ///   `json(..)` and `from_serialize(..)`.
     /// - The `isError` answers: pmcp `Err(Error::tool_rejected(..))`, turbomcp `Err(McpError::..)` in a
     ///   `#[tool]` fn or `Ok(ToolResult::error(..))`, rust-mcp-sdk `Err(CallToolError::..)` from
     ///   `handle_call_tool_request`, mcp-attr and ultrafast-mcp the result literal with
-    ///   `is_error: Some(true)`.
+    ///   `is_error: Some(true)`, tower-mcp `Ok(CallToolResult::error(..))` or any `Err` of a tool.
     pub LINT,
     name: "failure_as_success",
     code: "MCP009",

@@ -13,6 +13,7 @@ pub mod pmcp;
 pub mod rmcp;
 pub mod rust_mcp_sdk;
 pub mod table;
+pub mod tower_mcp;
 pub mod turbomcp;
 pub mod ultrafast;
 
@@ -200,7 +201,7 @@ impl Sdk {
 }
 
 /// The number of SDKs in [`SDKS`].
-pub const SDK_COUNT: usize = 6;
+pub const SDK_COUNT: usize = 7;
 
 /// Every SDK, in the order [`detect_all`] keeps among crates the manifest does not name.
 /// Hand-rolled JSON-RPC ([`jsonrpc`]) is not here: it has no crates, and is the crate's dialect
@@ -212,6 +213,7 @@ pub static SDKS: [&Sdk; SDK_COUNT] = [
     &turbomcp::SDK,
     &mcp_attr::SDK,
     &ultrafast::SDK,
+    &tower_mcp::SDK,
 ];
 
 /// The crate roots of every SDK, one entry per SDK: the names [`detect_all`] looks for in

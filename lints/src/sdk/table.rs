@@ -104,7 +104,7 @@ impl Dialect for TableDialect {
     }
 
     fn handler_closure_of_method<'e>(&self, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
-        handler_closure_of_method(self.table, mc)
+        handler_closure_of_method(self.table, &self.names, mc)
     }
 
     fn return_facts(
@@ -325,6 +325,22 @@ pub const fn value(
     }
 }
 
+/// A constructor of an error value whose protocol code is argument `code` (see
+/// [`Builds::ErrorValueCodeArg`]).
+pub const fn value_code_arg(
+    ty: &'static str,
+    method: &'static str,
+    code: usize,
+    msg: Option<usize>,
+) -> Ctor {
+    Ctor {
+        ty,
+        method,
+        builds: Builds::ErrorValueCodeArg { code, msg },
+        default_message: None,
+    }
+}
+
 /// A constructor of a tool result.
 pub const fn result(ty: &'static str, method: &'static str, builds: Builds) -> Ctor {
     Ctor {
@@ -521,6 +537,7 @@ impl Names {
         known.extend(table.result_types);
         known.extend(table.ctors.iter().map(|c| c.ty));
         known.extend(table.consts.iter().map(|c| c.0));
+        known.extend(registration_types(table));
         let mut types = HashMap::new();
         for name in &known {
             if !index.local_types.contains(*name) {
@@ -971,13 +988,59 @@ fn code_use(table: &SdkTable, expr: &Expr, index: &Index<'_>) -> Option<(i64, bo
     }
 }
 
-/// A closure passed to a registration method (`.tool_typed("add", |args, extra| ..)`).
-fn handler_closure_of_method<'e>(table: &SdkTable, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
+/// A closure passed to a registration method (`.tool_typed("add", |args, extra| ..)`), or to one
+/// only on a builder chain that starts at a given call (`ToolBuilder::new(..).handler`).
+fn handler_closure_of_method<'e>(
+    table: &SdkTable,
+    names: &Names,
+    mc: &'e ExprMethodCall,
+) -> Option<&'e Expr> {
     let m = mc.method.to_string();
-    if !table.closure_registrations.contains(&m.as_str()) {
+    let registers = table
+        .closure_registrations
+        .iter()
+        .any(|r| match r.split_once("(..).") {
+            Some((root, method)) => {
+                method == m && chain_starts_at(table, names, &mc.receiver, root)
+            }
+            None => *r == m,
+        });
+    if !registers {
         return None;
     }
     handler_closure_arg(mc.args.iter())
+}
+
+/// Whether a method chain (`ToolBuilder::new("x").description(..)`) starts at a call of `root`
+/// (`ToolBuilder::new`), its type named as the crate names the SDK's.
+fn chain_starts_at(table: &SdkTable, names: &Names, mut receiver: &Expr, root: &str) -> bool {
+    let Some((ty, func)) = root.split_once("::") else {
+        return false;
+    };
+    loop {
+        match receiver {
+            Expr::MethodCall(m) => receiver = &m.receiver,
+            Expr::Paren(p) => receiver = &p.expr,
+            Expr::Call(c) => {
+                let Expr::Path(p) = &*c.func else {
+                    return false;
+                };
+                let segs = segments(&p.path);
+                return segs.last().is_some_and(|l| l == func)
+                    && names.canonical(table, &segs) == Some(ty);
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// The types registration entries name (`SimpleTool` of `SimpleTool::new`, `ToolBuilder` of
+/// `ToolBuilder::new(..).handler`).
+fn registration_types(table: &SdkTable) -> impl Iterator<Item = &'static str> {
+    table
+        .closure_registrations
+        .iter()
+        .filter_map(|r| r.split_once("::").map(|(ty, _)| ty))
 }
 
 /// A closure passed to a registration function (`SimpleTool::new("add", |args, extra| ..)`).
