@@ -45,6 +45,9 @@ pub struct BodyInfo<'a> {
     /// Library code of an SDK's own package: it defines the SDK's constructors, conversions and
     /// codes, so it is never a handler and only its codes are judged.
     pub in_sdk_library: bool,
+    /// Walked as a dispatcher because only a dispatcher hands it the request before a tool is
+    /// picked ([`crate::model::site::CallEdge::continues_dispatch`]).
+    pub continues_dispatch: bool,
 }
 
 /// Turn every fn into a body, with what the dialect says about it (reading the index of the
@@ -85,6 +88,7 @@ where
                 sig: Some(f.sig),
                 from_source_type: None,
                 in_sdk_library: library,
+                continues_dispatch: false,
             }
         })
         .collect()
@@ -175,6 +179,7 @@ pub fn closure_body<'a>(
         sig: None,
         from_source_type: None,
         in_sdk_library: false,
+        continues_dispatch: false,
     }
 }
 
@@ -234,6 +239,7 @@ fn collect_consts<'a>(
             sig: None,
             from_source_type: None,
             in_sdk_library: library,
+            continues_dispatch: false,
         });
     };
     for item in items {

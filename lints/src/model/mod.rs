@@ -22,7 +22,7 @@ pub mod walk;
 mod reuse_tests;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
@@ -297,11 +297,11 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
     let mut dialects = Vec::new();
     let mut file_dialect = vec![None; files.len()];
     for (p, index) in indexes.iter().enumerate() {
-        let found = detect_dialects(files, program, p, index);
+        let (found, file_roots) = detect_dialects(files, program, p, index);
         if found.is_empty() {
             continue;
         }
-        for (i, d) in file_dialects(files.len(), index, &found)
+        for (i, d) in file_dialects(files.len(), index, &found, &file_roots)
             .into_iter()
             .enumerate()
         {
@@ -639,45 +639,82 @@ fn sdk_library_files(
         .collect()
 }
 
-/// The SDK dialects package `p` uses, by its manifest and its text.
+/// Per file (by index), the crate roots its code names by a qualified path, each as a
+/// one-segment path.
+type FileRoots = HashMap<usize, Vec<Vec<String>>>;
+
+/// The SDK dialects package `p` uses, by its manifest and its code, and per file of the
+/// package the crate roots its code names by a qualified path (for [`file_dialects`]).
 fn detect_dialects(
     files: &[ModelFile],
     program: &Program<'_>,
     p: usize,
     index: &Index<'_>,
-) -> Vec<Box<dyn Dialect>> {
-    let texts: Vec<&str> = files
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| program.file_package[*i] == p)
-        .filter_map(|(_, f)| f.source.as_ref().map(|s| s.text.as_str()))
-        .collect();
+) -> (Vec<Box<dyn Dialect>>, FileRoots) {
     let crates = &program.crates[p];
     // `rmcp::` as the code spells it (`mcp::` when renamed; nothing when `rmcp` is another
     // crate's key).
-    sdk::detect_all(program.packages[p].manifest.as_ref(), index, |needle| {
-        let spellings = crates.spellings(needle);
-        texts
-            .iter()
-            .any(|t| spellings.iter().any(|s| t.contains(s.as_str())))
-    })
+    let spellings: Vec<String> = sdk::sdk_roots()
+        .iter()
+        .flat_map(|roots| roots.iter())
+        .flat_map(|r| crates.spellings(&format!("{r}::")))
+        .collect();
+    let mut may_route = false;
+    let mut file_roots = HashMap::new();
+    let mut package_roots = HashSet::new();
+    for (i, f) in files.iter().enumerate() {
+        let (Some(source), Some(syntax)) = (&f.source, &f.syntax) else {
+            continue;
+        };
+        if program.file_package[i] != p {
+            continue;
+        }
+        may_route |= source.text.contains(sdk::jsonrpc::TOOLS_CALL_LITERAL);
+        // The text search only decides which files are worth a walk of their paths.
+        if !spellings.iter().any(|s| source.text.contains(s.as_str())) {
+            continue;
+        }
+        let roots = sdk::code_roots(syntax);
+        file_roots.insert(i, roots.iter().map(|r| vec![r.clone()]).collect());
+        package_roots.extend(roots);
+    }
+    let found = sdk::detect_all(
+        program.packages[p].manifest.as_ref(),
+        index,
+        |needle| {
+            crates
+                .spellings(needle)
+                .iter()
+                .any(|s| package_roots.contains(s.trim_end_matches("::")))
+        },
+        may_route,
+    );
+    (found, file_roots)
 }
 
-/// Which dialect each file speaks: the one its imports claim, else the package's first.
+/// Which dialect each file speaks: the one its imports or qualified paths claim, else the one
+/// its contents claim (a hand-rolled router), else the package's first.
 fn file_dialects(
     files: usize,
     index: &Index<'_>,
     dialects: &[Box<dyn Dialect>],
+    file_roots: &FileRoots,
 ) -> Vec<Option<usize>> {
+    let no_roots = Vec::new();
     (0..files)
         .map(|i| {
             let imports = index.imports.get(i);
-            let claimed = imports.and_then(|imp| {
-                dialects
-                    .iter()
-                    .position(|d| d.claims(&mut imp.names.values().chain(imp.globs.iter())))
+            let roots = file_roots.get(&i).unwrap_or(&no_roots);
+            let claimed = dialects.iter().position(|d| {
+                let mut paths = imports
+                    .into_iter()
+                    .flat_map(|imp| imp.names.values().chain(imp.globs.iter()))
+                    .chain(roots);
+                d.claims(&mut paths)
             });
-            claimed.or(Some(0))
+            claimed
+                .or_else(|| dialects.iter().position(|d| d.claims_file(FileId(i))))
+                .or(Some(0))
         })
         .collect()
 }
@@ -774,6 +811,7 @@ where
         for b in continuations {
             let mut body = bodies[b.0].clone();
             body.kind = Some(HandlerKind::Dispatcher);
+            body.continues_dispatch = true;
             if let (Some(dialect), Some(sig)) = (dialect_of(body.file), body.sig) {
                 body.returns = dialect.return_facts(body.kind, &sig.output, index_of(body.file));
             }
@@ -791,7 +829,11 @@ where
                         Some(SiteContext::Tool { .. } | SiteContext::UnknownToolArm { .. })
                     )
                 });
-            if !picks_tool {
+            // A helper that only hands the request on (`handle_analysis_tools` calling
+            // `dispatch_analysis_tool(id, &params.name, ..)`) keeps the dispatch going: its
+            // callees are walked in turn.
+            let hands_on = facts.calls.iter().any(|e| e.continues_dispatch);
+            if !picks_tool && !hands_on {
                 continue;
             }
             bodies[b.0] = body;

@@ -44,6 +44,12 @@ impl Layout {
         self.paths.get(file.0).and_then(|p| p.as_deref())
     }
 
+    /// The file `include!("path")` written in `from` names (relative to `from`'s directory).
+    pub fn included_file(&self, from: FileId, path: &str) -> Option<FileId> {
+        let dir = self.path(from)?.parent().unwrap_or(Path::new(""));
+        self.by_path.get(&normalize(&dir.join(path))).copied()
+    }
+
     /// The crate roots cargo builds from these files, the library first.
     pub fn roots(&self, package_name: Option<&str>) -> Vec<RootFile> {
         let mut roots = Vec::new();

@@ -379,6 +379,7 @@ impl<'a> DefMap<'a> {
                 syntax: &syntax,
                 imports,
                 depth: 0,
+                file: root.file,
             };
             cx.items(id, &file.items, dirs.as_ref(), file_test);
         }
@@ -774,8 +775,11 @@ struct Collect<'m, 'a, 'l> {
     layout: &'l Layout,
     syntax: &'l HashMap<FileId, (&'a syn::File, bool)>,
     imports: &'m mut Vec<Import>,
-    /// Nesting of `mod` declarations (a `#[path]` cycle must end).
+    /// Nesting of `mod` declarations and `include!`s (a `#[path]` or `include!` cycle must
+    /// end).
     depth: usize,
+    /// The file whose items are being collected (`include!` paths are relative to it).
+    file: FileId,
 }
 
 /// `(child_dir, declaring_dir)` of a module, package-relative.
@@ -876,6 +880,7 @@ impl<'a> Collect<'_, 'a, '_> {
                     }
                 }
             }
+            Item::Macro(m) if is_include(&m.mac) => self.include(module, m, dirs, in_test),
             Item::Macro(m) => {
                 // `macro_rules! name` is textually scoped (see [`macros`]); with
                 // `#[macro_export]` it is also a path-scoped item of the crate root.
@@ -954,6 +959,47 @@ impl<'a> Collect<'_, 'a, '_> {
         }
     }
 
+    /// `include!("core_tools.rs");` at item level: the file's items are this module's, as if
+    /// written here (its `mod x;` children too).
+    fn include(
+        &mut self,
+        module: ModuleId,
+        m: &'a syn::ItemMacro,
+        dirs: Option<&Dirs>,
+        in_test: bool,
+    ) {
+        let Ok(path) = syn::parse2::<syn::LitStr>(m.mac.tokens.clone()) else {
+            return;
+        };
+        let Some(file) = self.layout.included_file(self.file, &path.value()) else {
+            return;
+        };
+        if self.depth > 64 || self.map.file_modules.contains_key(&file) {
+            return;
+        }
+        let Some(&(syntax, file_test)) = self.syntax.get(&file) else {
+            return;
+        };
+        self.map.file_modules.insert(file, module);
+        self.file_items(module, file, &syntax.items, dirs, in_test || file_test);
+    }
+
+    /// The items of another file (a `mod x;` file, an included one), collected into `module`.
+    fn file_items(
+        &mut self,
+        module: ModuleId,
+        file: FileId,
+        items: &'a [Item],
+        dirs: Option<&Dirs>,
+        in_test: bool,
+    ) {
+        self.depth += 1;
+        let outer = std::mem::replace(&mut self.file, file);
+        self.items(module, items, dirs, in_test);
+        self.file = outer;
+        self.depth -= 1;
+    }
+
     fn module_item(
         &mut self,
         parent: ModuleId,
@@ -1030,9 +1076,7 @@ impl<'a> Collect<'_, 'a, '_> {
                     child_dir(&path, is_mod_rs),
                     path.parent().unwrap_or(Path::new("")).to_path_buf(),
                 );
-                self.depth += 1;
-                self.items(id, &syntax.items, Some(&dirs), is_test || file_test);
-                self.depth -= 1;
+                self.file_items(id, file, &syntax.items, Some(&dirs), is_test || file_test);
             }
         }
     }
@@ -1096,6 +1140,24 @@ impl<'a> Collect<'_, 'a, '_> {
             }
         }
     }
+}
+
+/// `include!(..)`, `std::include!(..)`, `core::include!(..)`.
+fn is_include(mac: &syn::Macro) -> bool {
+    let segments: Vec<String> = mac
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    matches!(
+        segments
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["include"] | ["std" | "core", "include"]
+    )
 }
 
 fn item_is_pub(item: &Item) -> bool {

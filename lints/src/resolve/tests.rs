@@ -303,3 +303,41 @@ fn macro_rules_are_in_scope_textually_and_exported_at_the_root() {
         assert_eq!(defs.item(last).module, root, "the root's own, not `a`'s");
     });
 }
+
+#[test]
+fn included_files_are_the_including_module() {
+    with_package(
+        &[
+            ("src/lib.rs", "mod handlers;"),
+            (
+                "src/handlers/mod.rs",
+                "include!(\"tools.rs\"); fn route() { churn(); dispatch(); }",
+            ),
+            // Relative to the file that writes the `include!`, nested includes too.
+            (
+                "src/handlers/tools.rs",
+                "include!(\"tools/churn.rs\"); fn dispatch() { churn(); }",
+            ),
+            ("src/handlers/tools/churn.rs", "fn churn() { dispatch(); }"),
+            // A file that includes itself, and an include of a file that is not there.
+            (
+                "src/handlers/cycle.rs",
+                "include!(\"cycle.rs\"); include!(\"missing.rs\"); fn c() {}",
+            ),
+        ],
+        |defs| {
+            assert_eq!(defs.file_module(FileId(2)), defs.file_module(FileId(1)));
+            assert_eq!(defs.file_module(FileId(3)), defs.file_module(FileId(1)));
+            assert_eq!(
+                fn_name(defs, 1, "churn").as_deref(),
+                Some("handlers::churn")
+            );
+            assert_eq!(
+                fn_name(defs, 3, "dispatch").as_deref(),
+                Some("handlers::dispatch")
+            );
+            // Not included by anything: a root of its own, whose self-include ends.
+            assert_eq!(fn_name(defs, 4, "c").as_deref(), Some("crate::c"));
+        },
+    );
+}

@@ -10,13 +10,13 @@ use syn::{Expr, ExprCall, ExprStruct};
 
 use super::{CodeUse, Construction, ContentFacts, Dialect, HandlerKind, MacroBuilt, ReturnFacts};
 use crate::index::{FnItem, Index};
-use crate::source::{SourceFile, Span};
+use crate::source::{FileId, SourceFile, Span};
 use crate::text::{message_from_expr, MessageText};
 
 /// The method name that routes tool calls.
 pub const TOOLS_CALL: &str = "tools/call";
-/// [`TOOLS_CALL`] as a string literal in source text: what makes a crate with no SDK a
-/// hand-rolled server.
+/// [`TOOLS_CALL`] as a string literal in source text: what a hand-rolled server's text holds
+/// (the route itself is looked for in the code only where the text has it).
 pub const TOOLS_CALL_LITERAL: &str = "\"tools/call\"";
 
 /// A hand-rolled server: what its `"tools/call"` route reaches.
@@ -31,6 +31,11 @@ impl JsonRpc {
             facts: Facts::collect(index),
         }
     }
+
+    /// Whether the crate's code has a `"tools/call"` route (a match arm or an `if` on it).
+    pub fn routes_tool_calls(&self) -> bool {
+        !self.facts.routers.is_empty()
+    }
 }
 
 impl Dialect for JsonRpc {
@@ -38,9 +43,13 @@ impl Dialect for JsonRpc {
         "JSON-RPC by hand"
     }
 
-    /// No crate to import: a file is hand-rolled only as the crate's dialect.
+    /// No crate to import: a file is hand-rolled as the crate's dialect, or by its router.
     fn claims(&self, _imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool {
         false
+    }
+
+    fn claims_file(&self, file: FileId) -> bool {
+        self.facts.routers.iter().any(|(f, _)| *f == file.0)
     }
 
     fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {

@@ -279,16 +279,27 @@ pub fn own_sdk(manifest: Option<&Manifest>) -> Option<&'static Sdk> {
         .find(|sdk| is_own_crate(package, sdk.roots))
 }
 
-/// Every SDK the crate uses, the one its manifest names first. `mentions_root` tells whether
-/// any file names a crate root by a fully qualified path (`rmcp::`). An SDK's own package
-/// speaks that SDK, at the package's own version, before anything it depends on.
+/// Every SDK the crate uses, the one its code uses first. `mentions_root` tells whether any
+/// file names a crate root by a qualified path in its code (`rmcp::`, not in a comment or a
+/// string). An SDK's own package speaks that SDK, at the package's own version, before
+/// anything it depends on. `may_route` (a `"tools/call"` literal somewhere in the text) lets
+/// the hand-rolled JSON-RPC dialect look for a `"tools/call"` route in the code: a crate with
+/// one is (also) a hand-rolled server, whatever SDK it depends on, and when its code never
+/// uses the SDK it depends on, the hand-rolled server is what its files speak.
 pub fn detect_all(
     manifest: Option<&Manifest>,
     index: &Index<'_>,
     mentions_root: impl Fn(&str) -> bool,
+    may_route: bool,
 ) -> Vec<Box<dyn Dialect>> {
+    /// Ranks, lowest first: the package's own SDK, an SDK its code uses, the hand-rolled server,
+    /// an SDK only its manifest names.
+    const OWN: usize = 0;
+    const USED: usize = 1;
+    const HAND_ROLLED: usize = 3;
+    const DEPENDED_ON: usize = 4;
     let own = own_sdk(manifest);
-    let imported = |roots: &[&str]| {
+    let in_code = |roots: &[&str]| {
         roots_of(
             roots,
             &mut index.all_imports().map(|(_, p)| p).chain(index.all_globs()),
@@ -298,7 +309,8 @@ pub fn detect_all(
     for sdk in SDKS {
         let is_own = own.is_some_and(|o| std::ptr::eq(o, sdk));
         let dep = sdk_dependency(manifest, sdk.roots);
-        if !(is_own || dep.is_some() || imported(sdk.roots)) {
+        let used = in_code(sdk.roots);
+        if !(is_own || dep.is_some() || used) {
             continue;
         }
         // The SDK's own package (`turbomcp` 2.3.7 with its examples) is that version of it; a
@@ -309,21 +321,78 @@ pub fn detect_all(
             dep.and_then(|d| d.version.as_deref())
         };
         let version = requirement.and_then(Version::from_requirement);
-        let rank = if is_own {
-            0
-        } else {
-            1 + usize::from(dep.is_none())
+        // A manifest dependency before an SDK only the code names (stable order otherwise).
+        let rank = match (is_own, used, dep.is_some()) {
+            (true, _, _) => OWN,
+            (false, true, true) => USED,
+            (false, true, false) => USED + 1,
+            (false, false, _) => DEPENDED_ON,
         };
         found.push((rank, sdk.dialect(index, version)));
     }
-    // The SDK's own first, then manifest dependencies (stable order otherwise).
-    found.sort_by_key(|(rank, _)| *rank);
-    let mut found: Vec<Box<dyn Dialect>> = found.into_iter().map(|(_, d)| d).collect();
-    // No SDK, but a `"tools/call"` route: a hand-rolled server.
-    if found.is_empty() && mentions_root(jsonrpc::TOOLS_CALL_LITERAL) {
-        found.push(Box::new(jsonrpc::JsonRpc::new(index)));
+    if may_route {
+        let hand_rolled = jsonrpc::JsonRpc::new(index);
+        // Without an SDK the literal is enough, as a server's whole dialect.
+        if hand_rolled.routes_tool_calls() || found.is_empty() {
+            found.push((HAND_ROLLED, Box::new(hand_rolled)));
+        }
     }
-    found
+    found.sort_by_key(|(rank, _)| *rank);
+    found.into_iter().map(|(_, d)| d).collect()
+}
+
+/// The first segment of every path a file's code writes with `::` (`rmcp` of
+/// `rmcp::model::Tool`, of `#[rmcp::tool]`, and of `pmcp::Error::internal(..)` inside a macro's
+/// tokens), and of `extern crate` items: the crates the code names outside its `use` items.
+/// Comments and string literals are not code.
+pub fn code_roots(file: &syn::File) -> std::collections::HashSet<String> {
+    use proc_macro2::{Spacing, TokenStream, TokenTree};
+    use syn::visit::Visit;
+
+    #[derive(Default)]
+    struct Roots(std::collections::HashSet<String>);
+    impl Roots {
+        fn tokens(&mut self, tokens: TokenStream) {
+            let mut previous: [Option<TokenTree>; 2] = [None, None];
+            for t in tokens {
+                if let (Some(TokenTree::Ident(i)), Some(TokenTree::Punct(first))) =
+                    (&previous[0], &previous[1])
+                {
+                    if first.as_char() == ':'
+                        && first.spacing() == Spacing::Joint
+                        && matches!(&t, TokenTree::Punct(p) if p.as_char() == ':')
+                    {
+                        self.0.insert(i.to_string());
+                    }
+                }
+                if let TokenTree::Group(g) = &t {
+                    self.tokens(g.stream());
+                }
+                previous = [previous[1].take(), Some(t)];
+            }
+        }
+    }
+    impl<'v> Visit<'v> for Roots {
+        fn visit_path(&mut self, path: &'v syn::Path) {
+            if path.segments.len() > 1 {
+                self.0.insert(path.segments[0].ident.to_string());
+            }
+            syn::visit::visit_path(self, path);
+        }
+        fn visit_macro(&mut self, mac: &'v syn::Macro) {
+            self.tokens(mac.tokens.clone());
+            syn::visit::visit_macro(self, mac);
+        }
+        fn visit_item_extern_crate(&mut self, item: &'v syn::ItemExternCrate) {
+            self.0.insert(item.ident.to_string());
+        }
+    }
+    let mut roots = Roots::default();
+    roots.visit_file(file);
+    for keyword in ["crate", "self", "super", "Self"] {
+        roots.0.remove(keyword);
+    }
+    roots.0
 }
 
 /// The questions the walker asks about one crate's SDK. One implementation per SDK file; the
@@ -336,6 +405,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
 
     /// Whether a file that imports these paths belongs to this dialect.
     fn claims(&self, imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool;
+
+    /// Whether a file no SDK import claims speaks this dialect by what it holds (the
+    /// hand-rolled server's router).
+    fn claims_file(&self, _file: crate::source::FileId) -> bool {
+        false
+    }
 
     fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind>;
 

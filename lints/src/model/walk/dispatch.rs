@@ -35,7 +35,10 @@ impl<'a> Walker<'a, '_> {
             .iter()
             .filter(|a| literal_names(&a.pat).is_some())
             .count();
-        let catch_all = m.arms.iter().any(|a| catch_all_binding(&a.pat).is_some());
+        let catch_all = m
+            .arms
+            .iter()
+            .any(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a));
         if literal_arms == 0 || !catch_all {
             return false;
         }
@@ -46,6 +49,16 @@ impl<'a> Walker<'a, '_> {
                     tools: names,
                     helper: None,
                 },
+                // `name if is_git_tool(name) => git_tools(params)`: a group of tools the guard
+                // picks, routed on; the tool is not picked yet, so the callee that gets the
+                // request continues the dispatch.
+                (None, Some(_)) if routes_tool_group(arm) => {
+                    if let Some((_, guard)) = &arm.guard {
+                        self.visit_expr(guard);
+                    }
+                    self.visit_expr(&arm.body);
+                    continue;
+                }
                 (None, Some(binding)) => SiteContext::UnknownToolArm {
                     binding: if binding == "_" {
                         name_expression(&scrutinee)
@@ -230,6 +243,15 @@ pub(super) fn literal_names(pat: &Pat) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// `name if is_git_tool(name) =>`: a binding arm whose guard tests the name it binds routes a
+/// group of tools on (`other if self.lenient =>`, whose guard does not, is a catch-all).
+fn routes_tool_group(arm: &syn::Arm) -> bool {
+    let (Some((_, guard)), Some(binding)) = (&arm.guard, catch_all_binding(&arm.pat)) else {
+        return false;
+    };
+    binding != "_" && mentions_ident(&guard.to_token_stream_string(), &binding)
 }
 
 /// `_`, a plain binding or `Some(other)`: the catch-all arm.

@@ -142,6 +142,8 @@ pub struct Walker<'a, 'm> {
     edge_of_call: HashMap<*const (), usize>,
     /// The parameters that carry the request (all but `self` and the SDK's request context).
     request_params: Vec<String>,
+    /// In a body that continues a dispatch, the parameters that carry the tool name.
+    tool_name_params: Vec<String>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -196,6 +198,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             error_passed_to: HashMap::new(),
             edge_of_call: HashMap::new(),
             request_params: Vec::new(),
+            tool_name_params: Vec::new(),
         }
     }
 
@@ -212,7 +215,12 @@ impl<'a, 'm> Walker<'a, 'm> {
                     }
                     match (pat_ident(&t.pat), self.is_request_context_type(&t.ty)) {
                         (Some(name), true) => self.request_contexts.push(name),
-                        (Some(name), false) => self.request_params.push(name),
+                        (Some(name), false) => {
+                            if self.body.continues_dispatch && name.contains("name") {
+                                self.tool_name_params.push(name.clone());
+                            }
+                            self.request_params.push(name)
+                        }
                         (None, _) => {}
                     }
                 }
@@ -247,6 +255,7 @@ impl<'a, 'm> Walker<'a, 'm> {
     ) {
         let path = self.path_facts(built, &content.texts);
         let related = self.expansion_note().into_iter().collect();
+        let arm = self.arm.clone().or_else(|| self.unknown_tool_answer(built));
         self.facts.sites.push((
             ErrorSite {
                 file: self.body.file,
@@ -265,8 +274,22 @@ impl<'a, 'm> Walker<'a, 'm> {
                 related,
                 answer_members: Vec::new(),
             },
-            self.arm.clone(),
+            arm,
         ));
+    }
+
+    /// Past a dispatch's picks, in a helper it handed the tool name to (`Unsupported analysis
+    /// tool: {tool_name}` after every sub-router declined it): an answer that names the tool
+    /// name is the unknown-tool answer.
+    fn unknown_tool_answer(&self, built: &dyn quote::ToTokens) -> Option<SiteContext> {
+        if self.tool_name_params.is_empty() {
+            return None;
+        }
+        let tokens = built.to_token_stream().to_string();
+        self.tool_name_params
+            .iter()
+            .find(|p| crate::syntax::mentions_ident(&tokens, p))
+            .map(|p| SiteContext::UnknownToolArm { binding: p.clone() })
     }
 
     fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {
