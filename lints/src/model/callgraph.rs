@@ -150,6 +150,66 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
+    /// In a blanket impl (`impl<T: Tool> DynTool for T`), the crate traits `Self` is bounded
+    /// by, in the impl's generics and its `where` clause.
+    fn self_bounds(&self) -> Vec<ItemId> {
+        let Some(FnScope {
+            module,
+            container: Container::Impl(i),
+        }) = self.scope
+        else {
+            return Vec::new();
+        };
+        let imp = self.defs.impls[i].syntax;
+        let Type::Path(self_ty) = &*imp.self_ty else {
+            return Vec::new();
+        };
+        let Some(param) = self_ty.path.get_ident() else {
+            return Vec::new();
+        };
+        let mut bounds: Vec<&syn::TypeParamBound> = Vec::new();
+        for g in &imp.generics.params {
+            if let syn::GenericParam::Type(t) = g {
+                if t.ident == *param {
+                    bounds.extend(&t.bounds);
+                }
+            }
+        }
+        for predicate in imp.generics.where_clause.iter().flat_map(|w| &w.predicates) {
+            if let syn::WherePredicate::Type(t) = predicate {
+                if matches!(&t.bounded_ty, Type::Path(p) if p.path.is_ident(param)) {
+                    bounds.extend(&t.bounds);
+                }
+            }
+        }
+        bounds
+            .into_iter()
+            .filter_map(|b| match b {
+                syn::TypeParamBound::Trait(t) => {
+                    match self.defs.resolve_path(module, &t.path, Ns::Types) {
+                        Some(Def::Item(id)) if self.defs.item(id).kind == ItemKind::Trait => {
+                            Some(id)
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// What a call of `method` on a trait object (or a value only known by its trait bounds)
+    /// may run, when one of the traits has it.
+    fn dispatch_through(&self, traits: &[ItemId], method: &str) -> Option<Target> {
+        traits
+            .iter()
+            .find_map(|tr| match self.types.dispatch(*tr, method).as_slice() {
+                [] => None,
+                [one] => Some(Target::Fn(*one)),
+                many => Some(Target::Dispatch(many.to_vec())),
+            })
+    }
+
     /// The crate type a written type names, in this body's module.
     pub fn type_item(&self, ty: &Type) -> Option<ItemId> {
         let scope = self.scope?;
@@ -266,14 +326,16 @@ impl<'a> Resolver<'_, 'a> {
                     return Target::Fn(f);
                 }
             }
+            // `self.call(args)` in `impl<T: Tool> DynTool for T`: every `impl Tool`'s `call`.
+            if let Some(target) = self.dispatch_through(&self.self_bounds(), method) {
+                return target;
+            }
         }
         if let Some(ty) = self.type_of(receiver, locals) {
             if self.defs.item(ty).kind == ItemKind::Trait {
-                return match self.types.dispatch(ty, method).as_slice() {
-                    [] => Target::NotCrateFn,
-                    [one] => Target::Fn(*one),
-                    many => Target::Dispatch(many.to_vec()),
-                };
+                return self
+                    .dispatch_through(&[ty], method)
+                    .unwrap_or(Target::NotCrateFn);
             }
             return self
                 .types
@@ -315,7 +377,17 @@ impl<'a> Resolver<'_, 'a> {
             Expr::Path(_) if is_self(expr) => self.self_type(),
             Expr::Path(p) => {
                 let ident = p.path.get_ident()?.to_string();
-                locals.get(&ident).flatten()
+                match locals.get(&ident) {
+                    Some(ty) => ty,
+                    // A unit struct's value (`Build.run(args)`).
+                    None => match self
+                        .defs
+                        .resolve_path(self.scope?.module, &p.path, Ns::Values)?
+                    {
+                        Def::Item(id) if self.defs.item(id).kind == ItemKind::Struct => Some(id),
+                        _ => None,
+                    },
+                }
             }
             Expr::Paren(p) => again(&p.expr),
             Expr::Group(g) => again(&g.expr),
@@ -363,17 +435,16 @@ impl<'a> Resolver<'_, 'a> {
                     "get" | "get_mut" | "remove" | "first" | "last" | "pop"
                 ) =>
             {
-                let Expr::Field(f) = strip_refs(&m.receiver) else {
-                    return None;
-                };
-                let base = again(&f.base)?;
-                let syn::Member::Named(name) = &f.member else {
-                    return None;
-                };
-                let (owner, ty) = self.field_syntax(base, &name.to_string(), 0)?;
-                let element = last_type_argument(ty)?;
-                let module = self.defs.item(owner).module;
-                resolve_type_item(self.defs, module, element, Some(owner))
+                self.element_of_field(&m.receiver, locals, depth)
+            }
+            // `Arc::clone(&tool)`, `Rc::clone(..)`: the same value.
+            Expr::Call(c)
+                if c.args.len() == 1
+                    && matches!(&*c.func, Expr::Path(p)
+                        if matches!(path_segments(&p.path).iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+                            ["Arc" | "Rc", "clone"] | ["std", "sync", "Arc", "clone"] | ["std", "rc", "Rc", "clone"])) =>
+            {
+                again(&c.args[0])
             }
             Expr::MethodCall(m) => {
                 match self.method_target(&m.receiver, &m.method.to_string(), locals) {
@@ -401,6 +472,44 @@ impl<'a> Resolver<'_, 'a> {
                     Def::Variant(e, _) => Some(e),
                     _ => None,
                 }
+            }
+            _ => None,
+        }
+    }
+
+    /// The element type of a map or list field (`self.plugins` with `plugins:
+    /// DashMap<Name, Arc<dyn Plugin>>`): its last type argument.
+    fn element_of_field(&self, field: &Expr, locals: &Locals, depth: usize) -> Option<ItemId> {
+        let Expr::Field(f) = strip_refs(field) else {
+            return None;
+        };
+        let base = self.type_of_depth(&f.base, locals, depth + 1)?;
+        let syn::Member::Named(name) = &f.member else {
+            return None;
+        };
+        let (owner, ty) = self.field_syntax(base, &name.to_string(), 0)?;
+        let element = last_type_argument(ty)?;
+        let module = self.defs.item(owner).module;
+        resolve_type_item(self.defs, module, element, Some(owner))
+    }
+
+    /// The value type of `field.method(..)` (`self.tools.get_key_value(name)`), through `?`
+    /// and the `Option` adapters that keep the value (`.ok_or(..)`, `.ok_or_else(..)`,
+    /// `.unwrap()`, `.expect(..)`).
+    pub fn map_value_of(&self, expr: &Expr, method: &str, locals: &Locals) -> Option<ItemId> {
+        match expr {
+            Expr::Try(t) => self.map_value_of(&t.expr, method, locals),
+            Expr::Paren(p) => self.map_value_of(&p.expr, method, locals),
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "ok_or" | "ok_or_else" | "unwrap" | "expect"
+                ) =>
+            {
+                self.map_value_of(&m.receiver, method, locals)
+            }
+            Expr::MethodCall(m) if m.method == method => {
+                self.element_of_field(&m.receiver, locals, 0)
             }
             _ => None,
         }
@@ -687,6 +796,16 @@ pub fn bind_scrutinee(
     scrutinee: &Expr,
 ) {
     let ty = resolver.type_of(scrutinee, locals);
+    // `let (&name, tool) = self.tools.get_key_value(..)?`: the entry's value is the map's.
+    if let (Pat::Tuple(t), None) = (strip_pat_refs(pat), ty) {
+        if let (2, Some(value)) = (
+            t.elems.len(),
+            resolver.map_value_of(scrutinee, "get_key_value", locals),
+        ) {
+            bind_pattern(resolver, locals, &t.elems[0], None, 0);
+            return bind_pattern(resolver, locals, &t.elems[1], Some(value), 0);
+        }
+    }
     if let (Pat::TupleStruct(t), None) = (pat, ty) {
         if t.elems.len() == 1 && (t.path.is_ident("Some") || t.path.is_ident("Ok")) {
             if let Some(inner) = resolver.payload_of(scrutinee, locals) {
@@ -695,6 +814,14 @@ pub fn bind_scrutinee(
         }
     }
     bind_pattern(resolver, locals, pat, ty, 0);
+}
+
+fn strip_pat_refs(pat: &Pat) -> &Pat {
+    match pat {
+        Pat::Reference(r) => strip_pat_refs(&r.pat),
+        Pat::Paren(p) => strip_pat_refs(&p.pat),
+        other => other,
+    }
 }
 
 fn strip_type_refs(ty: &Type) -> &Type {
