@@ -1,6 +1,7 @@
 //@ dep: tower-mcp = "0.25"
 //@ dep: serde = "1"
 //@ dep: schemars = "1"
+//@ dep: serde_json = "1"
 // tower-mcp: `CallToolResult::text(..)` is a success result (`is_error: false`) and
 // `CallToolResult::error(..)` the isError one; a tool's `Err` is an isError result too (the
 // builder wraps every tool in `ToolCatchError`). A tool is the closure `ToolBuilder::new(..)`
@@ -9,6 +10,7 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::json;
 use tower_mcp::protocol::ReadResourceResult;
 use tower_mcp::resource::ResourceBuilder;
 use tower_mcp::{CallToolResult, Error, NoParams, Tool, ToolBuilder};
@@ -113,5 +115,23 @@ pub async fn delete(input: RemoveInput) -> Result<CallToolResult, Error> {
     match std::fs::remove_file(&input.name) {
         Ok(()) => Ok(CallToolResult::text(format!("deleted {}", input.name))),
         Err(e) => Ok(CallToolResult::text(format!("Error: {e}"))), //~ failure_as_success
+    }
+}
+
+// An `McpTool`'s output goes out as `CallToolResult::json(..)`, a success: its own
+// `"isError": true` is not the result's.
+pub struct Lookup;
+
+impl tower_mcp::McpTool for Lookup {
+    const NAME: &'static str = "lookup";
+    const DESCRIPTION: &'static str = "Look a backend up";
+    type Input = RemoveInput;
+    type Output = serde_json::Value;
+
+    async fn call(&self, input: Self::Input) -> tower_mcp::Result<serde_json::Value> {
+        if input.name.is_empty() {
+            return Ok(json!({ "isError": true, "reason": "name is empty" })); //~ failure_as_success
+        }
+        Ok(json!({ "name": input.name, "isError": false }))
     }
 }

@@ -10,7 +10,9 @@ declare_lint! {
     /// turns into a success result counts too (`String`, `Json<T>`, `Value`). Outside a failure path,
     /// an early `return` of an answer that says it failed is reported as well: `{"error": ..}` (not
     /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
-    /// opening with "Error:".
+    /// opening with "Error:"; and, where the SDK sends a tool's value as the text of a success
+    /// result, a value that carries its own `"isError": true` (`json!({"content": [..], "isError":
+    /// true})`).
     ///
     /// ### Why is this bad?
     /// The result says the call succeeded: hosts count it as a success, and the model may read the error
@@ -57,7 +59,8 @@ declare_lint! {
     /// ### Known problems
     /// - An answer that says it failed counts outside a failure path only when it is returned early:
     ///   the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
-    ///   failures) and is not reported.
+    ///   failures) and is not reported. A value with its own `"isError": true` counts the same way,
+    ///   and only as a `json!` written in the tool: one a helper builds and returns is not followed.
     /// - An `Err` arm that recovers on purpose (serves a cached value, falls back to a default) is
     ///   reported too; suppress it with a reason.
     /// - A batch tool that reports per-item failures inside an overall success result may be right to do
@@ -88,6 +91,10 @@ declare_lint! {
     ///   the `From` conversions, ultrafast-mcp `ToolResult { is_error: None | Some(false), .. }`,
     ///   hand-rolled a `"result"` without `"isError": true`, tower-mcp `CallToolResult::text(..)`,
     ///   `json(..)` and `from_serialize(..)`.
+    /// - pmcp 1.x and 2.x put a `ToolHandler`'s `Ok(Value)` into the text of a success result (and
+    ///   into `structuredContent` for a declared outputSchema), and tower-mcp an `McpTool`'s output
+    ///   (`CallToolResult::json`): an `"isError": true` member inside that value is data, the
+    ///   result's own `isError` stays unset.
     /// - The `isError` answers: pmcp `Err(Error::tool_rejected(..))`, turbomcp `Err(McpError::..)` in a
     ///   `#[tool]` fn or `Ok(ToolResult::error(..))`, rust-mcp-sdk `Err(CallToolError::..)` from
     ///   `handle_call_tool_request`, mcp-attr and ultrafast-mcp the result literal with
@@ -107,7 +114,9 @@ fn check(cx: &mut LintContext<'_>) {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        let exits_with_failure = site.path.early_return && says_it_failed(site);
+        // A payload's own `"isError": true` where the SDK sends the payload as success text.
+        let own_is_error = dialect.payload_is_result_text() && member(site, "isError") == Some("true");
+        let exits_with_failure = site.path.early_return && (own_is_error || says_it_failed(site));
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
             || site.path.lookup_miss
@@ -116,9 +125,17 @@ fn check(cx: &mut LintContext<'_>) {
         {
             continue;
         }
+        let label = if own_is_error {
+            format!(
+                "{} sends this value as the text of a success result: its own `isError` is not the result's",
+                dialect.name()
+            )
+        } else {
+            "`isError` is not set, so the model and the host take this as success".to_string()
+        };
         let mut d = cx
             .site_diagnostic(site, "a failure is answered with a success result")
-            .with_label("`isError` is not set, so the model and the host take this as success")
+            .with_label(label)
             .with_help(format!(
                 "return `{}`",
                 dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
@@ -135,12 +152,7 @@ fn check(cx: &mut LintContext<'_>) {
 /// that opens with "Error:" / "Error -". A tool's data may hold such words (a validator's report,
 /// a test run's failures), so this counts only for an early `return`.
 fn says_it_failed(site: &ErrorSite) -> bool {
-    let member = |key: &str| {
-        site.answer_members
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
+    let member = |key: &str| member(site, key);
     let json_failure = member("error").is_some_and(|v| v != "null" && v != "None")
         || member("success") == Some("false")
         || member("ok") == Some("false")
@@ -155,4 +167,12 @@ fn says_it_failed(site: &ErrorSite) -> bool {
         opening.starts_with("error:") || opening.starts_with("error -")
     });
     json_failure || (site.answer_members.is_empty() && text_failure)
+}
+
+/// The value of a JSON answer's top-level member, as written.
+fn member<'s>(site: &'s ErrorSite, key: &str) -> Option<&'s str> {
+    site.answer_members
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
 }

@@ -51,6 +51,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: None,
     error_macros: &[("bail", Some(-32603), false), ("bail_public", None, false)],
     closure_registrations: &[],
+    payload_is_result_text: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(CallToolResult { content: vec![TextContent::new({msg}).into()], is_error: Some(true), meta: Default::default() })",
     unknown_tool_snippet: "Err(Error::new(ErrorCode::INVALID_PARAMS).with_message(format!(\"Unknown tool: {}\", <name>), true))",

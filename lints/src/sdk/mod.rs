@@ -568,6 +568,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether a tool's `Ok` value (a JSON `Value`, a typed output) goes out as the text of a
+    /// success result, so an `"isError": true` member inside it is data, not the result's flag.
+    fn payload_is_result_text(&self) -> bool {
+        false
+    }
+
     /// The field that marks a tool result as an error (`is_error`).
     fn is_error_field(&self) -> &'static str {
         "is_error"

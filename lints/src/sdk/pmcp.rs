@@ -143,6 +143,12 @@ static TABLE: SdkTable = SdkTable {
         "TypedToolWithResult::new",
         "TypedToolWithResult::new_with_schema",
     ],
+    // `Server::handle_call_tool` and `ServerCore::handle_call_tool` put the handler's `Value` in a
+    // success result's text (`result.to_string()` / `to_string_pretty`, `CallToolResult::new`;
+    // read in 1.20.0 server/mod.rs ~1113, 2.9.0 ~1347 and core.rs ~615, 2.12.0 ~1616 and ~688,
+    // 2.23.0 ~2756 and core.rs ~1225, with `structured(value)` for a declared outputSchema):
+    // the Value's own `"isError"` never reaches the result's flag.
+    payload_is_result_text: true,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
     unknown_tool_snippet: "Err(Error::invalid_params(format!(\"Unknown tool: {}\", <name>)))",

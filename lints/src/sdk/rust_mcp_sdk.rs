@@ -89,6 +89,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: Some(-32603),
     error_macros: &[],
     closure_registrations: &[],
+    payload_is_result_text: false,
     tool_call_arm_variants: &["CallToolRequest"],
     tool_error_snippet: "Ok(CallToolResult::from(CallToolError::from_message({msg})).into())",
     unknown_tool_snippet: "RpcError::invalid_params().with_message(format!(\"Unknown tool: {}\", <name>)) from `ServerHandlerCore::handle_request` (rust-mcp-sdk turns every `CallToolError` from `handle_call_tool_request` into an isError result)",

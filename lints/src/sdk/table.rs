@@ -250,6 +250,10 @@ impl Dialect for TableDialect {
         is_tool_call_arm(self.table, pat)
     }
 
+    fn payload_is_result_text(&self) -> bool {
+        self.table.payload_is_result_text
+    }
+
     fn code_use(&self, expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
         let (value, _named) = code_use(self.table, expr, index)?;
         let written = quote::ToTokens::to_token_stream(expr)
@@ -448,6 +452,8 @@ pub struct SdkTable {
     pub error_macros: &'static [(&'static str, Option<i64>, bool)],
     /// Method calls whose closure argument is a tool (`.tool_typed("name", |args, extra| ..)`).
     pub closure_registrations: &'static [&'static str],
+    /// See [`Dialect::payload_is_result_text`].
+    pub payload_is_result_text: bool,
     /// Match-arm patterns that hold a tool call inside a general request handler.
     pub tool_call_arm_variants: &'static [&'static str],
     /// How a user writes an isError result, for help texts (`{msg}` is replaced).

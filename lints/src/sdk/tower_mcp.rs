@@ -124,6 +124,9 @@ static TABLE: SdkTable = SdkTable {
         "Tool::builder(..).no_params_handler",
         "Tool::builder(..).extractor_handler",
     ],
+    // `McpTool::call`'s output goes out as `CallToolResult::json(value)`, a success
+    // (`McpToolHandler::call`, tool.rs 0.20.0 ~2465, 0.23.2 ~2861, 0.25.0 ~2887).
+    payload_is_result_text: true,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(CallToolResult::error({msg}))",
     // A tool cannot send a JSON-RPC error: the router answers unknown tools (`McpRouter::tool`

@@ -105,6 +105,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: None,
     error_macros: &[("mcp_err", None, true)],
     closure_registrations: &[],
+    payload_is_result_text: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(ToolResult::error({msg}))",
     unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
@@ -196,6 +197,7 @@ static TABLE_2: SdkTable = SdkTable {
     // `mcp_error!(..)` is `turbomcp_protocol::Error::handler(..)`, kind `Handler`: -32019.
     error_macros: &[("mcp_error", Some(-32019), false)],
     closure_registrations: &[],
+    payload_is_result_text: false,
     tool_call_arm_variants: &[],
     tool_error_snippet:
         "Err(McpError::tool({msg})) on turbomcp 3 (2.x sends every #[tool] Err as a JSON-RPC error)",

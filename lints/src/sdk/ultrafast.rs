@@ -69,6 +69,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: None,
     error_macros: &[],
     closure_registrations: &[],
+    payload_is_result_text: false,
     tool_call_arm_variants: &[],
     tool_error_snippet:
         "Ok(ToolResult { content: vec![ToolContent::text({msg})], is_error: Some(true) })",
