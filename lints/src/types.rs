@@ -224,6 +224,11 @@ impl<'a> Types<'a> {
 
     /// What a call of `f` evaluates to, when it is a crate type: `-> Self`, `-> Foo`,
     /// `-> Result<Self, _>` (for `?`), `-> Arc<Foo>`.
+    /// The return type of crate fn `f` as written.
+    pub fn return_syntax(&self, f: FnKey) -> Option<&'a syn::ReturnType> {
+        self.returns.get(&f).copied()
+    }
+
     pub fn return_type(&self, defs: &DefMap<'a>, f: FnKey) -> Option<ItemId> {
         let syn::ReturnType::Type(_, ty) = self.returns.get(&f)? else {
             return None;

@@ -847,6 +847,10 @@ pub struct CrateCalls<'r, 'a> {
     pub error_constructors: HashMap<FnKey, ErrorConstructor>,
     /// The crate types those constructors belong to.
     pub error_types: std::collections::HashSet<ItemId>,
+    /// Each crate fn's block and file (to read a code a method returns).
+    pub blocks: HashMap<FnKey, (&'a syn::Block, crate::source::FileId)>,
+    /// Each file's source text (`None` when not UTF-8), by `FileId`.
+    pub sources: Vec<Option<std::sync::Arc<crate::source::SourceFile>>>,
 }
 
 impl CrateCalls<'_, '_> {

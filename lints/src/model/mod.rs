@@ -339,7 +339,15 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
     let first_const = bodies.len();
     bodies.extend(bodies::const_bodies(&parsed, first_const, &in_sdk_library));
     // Phase: walk every body into facts.
-    let calls = crate_calls(&fns, &index_of, &defs, &types, &expander, &dialect_of);
+    let calls = crate_calls(
+        files,
+        &fns,
+        &index_of,
+        &defs,
+        &types,
+        &expander,
+        &dialect_of,
+    );
     let walked = walk_bodies(files, &mut bodies, &dialect_of, &index_of, &calls, options);
     // Phase: call graph.
     let graph = CallGraph::build(&bodies, &walked.edges);
@@ -721,7 +729,9 @@ fn file_dialects(
 
 /// What every body's walk shares: the resolver's tables, each fn's body and what its signature
 /// says.
+#[allow(clippy::too_many_arguments)]
 fn crate_calls<'r, 'a, 'd, 'i>(
+    files: &[ModelFile],
     fns: &[&FnItem<'a>],
     index_of: &dyn Fn(FileId) -> &'i Index<'a>,
     defs: &'r DefMap<'a>,
@@ -765,6 +775,10 @@ where
         .keys()
         .filter_map(|k| types.self_type(types.scope_of(*k)?))
         .collect();
+    let blocks = fns
+        .iter()
+        .map(|f| (f.sig as *const syn::Signature, (f.block, f.file)))
+        .collect();
     CrateCalls {
         defs,
         types,
@@ -773,6 +787,8 @@ where
         facts,
         error_constructors,
         error_types,
+        blocks,
+        sources: files.iter().map(|f| f.source.clone()).collect(),
     }
 }
 

@@ -391,6 +391,13 @@ impl<'a> Walker<'a, '_> {
             if mc.method == "map_err" || mc.method == "ok_or" || mc.method == "ok_or_else" {
                 let value = match mc.args.first() {
                     Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
+                    // `.map_err(AppError::Io)`: the variant's constructor, point-free.
+                    Some(Expr::Path(p)) if mc.method == "map_err" => {
+                        if let Target::Variant(e, v) = self.resolver.path_target(p, &self.locals) {
+                            return ErrorSource::Local(e, Some(v));
+                        }
+                        None
+                    }
                     Some(other) if mc.method == "ok_or" => Some(other),
                     _ => None,
                 };

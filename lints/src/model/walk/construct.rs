@@ -64,8 +64,11 @@ impl<'a> Walker<'a, '_> {
         {
             if let (None, Some(arms)) = (&self.variant, self.arm_codes_of(expr)) {
                 for arm in arms {
-                    if self.dialect.bare_codes() && self.comparison == 0 && self.tool_values == 0 {
-                        self.code_site(arm.span, arm.value, arm.written, false);
+                    // A code a fn returns (`e.rpc_code()`) is written as a code there.
+                    let code_position = self.dialect.bare_codes() || arm.written_in.is_some();
+                    if code_position && self.comparison == 0 && self.tool_values == 0 {
+                        let at = arm.written_in.unwrap_or((self.body.file, self.body.id));
+                        self.code_site_in(at, arm.span, arm.value, arm.written, false);
                     }
                     self.variant = Some(arm.variant);
                     let one = Construction::ProtocolError {

@@ -32,13 +32,14 @@ use crate::index::Index;
 use crate::macro_args::MacroArgs;
 use crate::model::bodies::{BodyCode, BodyInfo};
 use crate::model::callgraph::{bind_pattern, bind_scrutinee, CrateCalls, Locals, Resolver};
+use crate::model::ids::BodyId;
 use crate::model::site::{
     CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, ReturnedErrors, SiteContext,
     VariantTag,
 };
 use crate::resolve::ItemId;
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
-use crate::source::{SourceFile, Span};
+use crate::source::{FileId, SourceFile, Span};
 use crate::syntax::{
     last_segment, mentions_ident, pat_ident, path_segments, str_literal, variant_binding,
     TokensString,
@@ -55,6 +56,9 @@ struct ArmCode {
     value: i64,
     written: String,
     span: Span,
+    /// Where the code is written when another fn returns it (`e.rpc_code()`): that fn's
+    /// file and body.
+    written_in: Option<(FileId, BodyId)>,
 }
 
 /// What one body's walk found.
@@ -300,9 +304,22 @@ impl<'a, 'm> Walker<'a, 'm> {
 
     /// An error code written in a code position of this body.
     fn code_site(&mut self, span: Span, value: i64, written: String, named: bool) {
+        self.code_site_in((self.body.file, self.body.id), span, value, written, named);
+    }
+
+    /// An error code written in a code position of `body` (this one, or a fn whose returned
+    /// code this body uses).
+    fn code_site_in(
+        &mut self,
+        (file, body): (FileId, BodyId),
+        span: Span,
+        value: i64,
+        written: String,
+        named: bool,
+    ) {
         self.facts.codes.push(CodeSite {
-            file: self.body.file,
-            body: self.body.id,
+            file,
+            body,
             span,
             value,
             written,

@@ -7,6 +7,7 @@
 use syn::{Expr, Pat};
 
 use super::{ArmCode, Walker};
+use crate::model::callgraph::Target;
 use crate::syntax::tail_expr;
 
 impl<'a> Walker<'a, '_> {
@@ -50,6 +51,7 @@ impl<'a> Walker<'a, '_> {
                     value: code.value,
                     written: code.written,
                     span: self.file.span_of(value),
+                    written_in: None,
                 });
             }
             if !arms.is_empty() {
@@ -58,18 +60,84 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// The arm codes of the code local a construction's arguments name, if any.
+    /// The arm codes of the code local a construction's arguments name, or of the method that
+    /// returns the code (`ErrorCode(e.rpc_code())`, `error(id, e.to_mcp_code(), ..)`), if any.
     pub(super) fn arm_codes_of(&self, expr: &Expr) -> Option<Vec<ArmCode>> {
         let Expr::Call(c) = expr else {
             return None;
         };
         c.args.iter().find_map(|a| {
-            let Expr::Path(p) = strip_parens(a) else {
+            // `ErrorCode(code)`: the newtype around the code.
+            let a = match strip_parens(a) {
+                Expr::Call(w) if w.args.len() == 1 => strip_parens(&w.args[0]),
+                other => other,
+            };
+            match a {
+                Expr::Path(p) => {
+                    let id = p.path.get_ident()?.to_string();
+                    self.code_locals.get(&id).cloned()
+                }
+                Expr::MethodCall(m) if m.args.is_empty() => self.returned_arm_codes(m),
+                _ => None,
+            }
+        })
+    }
+
+    /// `e.rpc_code()` where the crate method is `fn rpc_code(&self) -> i32 { match self {
+    /// Error::NotFound(_) => -32001, .. } }`: per arm, the code and the variants that get it.
+    fn returned_arm_codes(&self, m: &syn::ExprMethodCall) -> Option<Vec<ArmCode>> {
+        let Target::Fn(f) =
+            self.resolver
+                .method_target(&m.receiver, &m.method.to_string(), &self.locals)
+        else {
+            return None;
+        };
+        let types = self.calls.types;
+        let syn::ReturnType::Type(_, ret) = types.return_syntax(f)? else {
+            return None;
+        };
+        let integer = crate::syntax::type_name(ret)
+            .is_some_and(|n| matches!(n.as_str(), "i16" | "i32" | "i64" | "isize"));
+        let e = types.self_type(types.scope_of(f)?)?;
+        let (block, file) = *self.calls.blocks.get(&f)?;
+        let body = self.calls.body(f)?;
+        let source = self.calls.sources.get(file.0)?.as_ref()?;
+        let Some(syn::Stmt::Expr(Expr::Match(mm), None)) = block.stmts.last() else {
+            return None;
+        };
+        if !integer || !crate::syntax::is_self(strip_self_refs(&mm.expr)) {
+            return None;
+        }
+        let mut arms = Vec::new();
+        for arm in &mm.arms {
+            let value = tail_expr(&arm.body);
+            // The fn returns a plain integer: each arm's value is the code as written (a
+            // literal or a const), whatever the SDK wraps codes in.
+            let (Some(variant), Some(code)) = (
+                self.variant_tag(e, &arm.pat, &mm.arms),
+                self.index.eval_int(value),
+            ) else {
                 return None;
             };
-            let id = p.path.get_ident()?.to_string();
-            self.code_locals.get(&id).cloned()
-        })
+            arms.push(ArmCode {
+                variant,
+                value: code,
+                written: crate::syntax::TokensString::to_token_stream_string(value),
+                span: source.span_of(value),
+                written_in: Some((file, body)),
+            });
+        }
+        Some(arms)
+    }
+}
+
+/// `self`, `*self`, `&self`.
+fn strip_self_refs(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => strip_self_refs(&u.expr),
+        Expr::Reference(r) => strip_self_refs(&r.expr),
+        Expr::Paren(p) => strip_self_refs(&p.expr),
+        other => other,
     }
 }
 
