@@ -128,6 +128,21 @@ impl Dialect for JsonRpc {
         true
     }
 
+    fn construction_with_code_at<'e>(
+        &self,
+        call: &'e ExprCall,
+        code_at: usize,
+    ) -> Option<Construction<'e>> {
+        let Expr::Path(p) = &*call.func else {
+            return None;
+        };
+        let segs = crate::syntax::path_segments(&p.path);
+        if !names_error(&segs) || segs.iter().any(|s| s.contains("ToolResult")) {
+            return None;
+        }
+        protocol_error_with_code_at(call, code_at, None)
+    }
+
     fn is_tool_call_arm(&self, pat: &syn::Pat) -> bool {
         is_tools_call_pat(pat)
     }
@@ -565,8 +580,7 @@ fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Con
             });
         }
     }
-    let name = segs.join("::").to_lowercase();
-    if !name.contains("error") {
+    if !names_error(&segs) {
         return None;
     }
     let (code_at, code) = call.args.iter().enumerate().find_map(|(i, a)| {
@@ -575,6 +589,24 @@ fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Con
             .filter(|v| (-32768..=-32000).contains(v))
             .map(|v| (i, v))
     })?;
+    protocol_error_with_code_at(call, code_at, Some(code))
+}
+
+/// `error_response(..)`, `McpResponse::error(..)`: a function or constructor named for an error.
+fn names_error(segments: &[String]) -> bool {
+    segments.join("::").to_lowercase().contains("error")
+}
+
+/// A protocol error built by `call` with its code at argument `code_at`: the message is the
+/// first text-like argument after it.
+fn protocol_error_with_code_at<'e>(
+    call: &'e ExprCall,
+    code_at: usize,
+    code: Option<i64>,
+) -> Option<Construction<'e>> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
     let message = call
         .args
         .iter()
@@ -582,7 +614,7 @@ fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Con
         .find(|a| !matches!(a, Expr::Path(_)) || matches!(a, Expr::Macro(_)));
     Some(Construction::ProtocolError {
         constructor: p.path.segments.last()?.ident.to_string(),
-        code: Some(code),
+        code,
         message,
     })
 }

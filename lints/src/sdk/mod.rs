@@ -406,6 +406,17 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
     /// Whether a file that imports these paths belongs to this dialect.
     fn claims(&self, imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool;
 
+    /// A protocol error whose code argument (at `code_at`) is computed, not written: the
+    /// walker found there a method returning a code per variant (`McpResponse::error(id,
+    /// e.to_mcp_code(), msg)`). For dialects that take the code as a plain argument.
+    fn construction_with_code_at<'e>(
+        &self,
+        _call: &'e ExprCall,
+        _code_at: usize,
+    ) -> Option<Construction<'e>> {
+        None
+    }
+
     /// Whether a file no SDK import claims speaks this dialect by what it holds (the
     /// hand-rolled server's router).
     fn claims_file(&self, _file: crate::source::FileId) -> bool {

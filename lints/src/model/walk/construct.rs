@@ -291,6 +291,9 @@ impl<'a> Walker<'a, '_> {
                     tool_value = matches!(built, Construction::ToolResult { .. });
                     protocol_value = !tool_value;
                     self.construction(expr, built);
+                } else if let Some(built) = self.construction_with_returned_code(call) {
+                    protocol_value = true;
+                    self.construction(expr, built);
                 } else if let Expr::Path(p) = &*call.func {
                     protocol_value = self.error_constructor_call(expr, p, Some(&call.args));
                 }
