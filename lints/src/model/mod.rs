@@ -297,7 +297,7 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
     let mut dialects = Vec::new();
     let mut file_dialect = vec![None; files.len()];
     for (p, index) in indexes.iter().enumerate() {
-        let (found, file_roots) = detect_dialects(files, program, p, index);
+        let (found, file_roots) = detect_dialects(files, program, p, index, (&defs, &types));
         if found.is_empty() {
             continue;
         }
@@ -658,6 +658,7 @@ fn detect_dialects(
     program: &Program<'_>,
     p: usize,
     index: &Index<'_>,
+    (defs, types): (&DefMap<'_>, &Types<'_>),
 ) -> (Vec<Box<dyn Dialect>>, FileRoots) {
     let crates = &program.crates[p];
     // `rmcp::` as the code spells it (`mcp::` when renamed; nothing when `rmcp` is another
@@ -686,6 +687,30 @@ fn detect_dialects(
         file_roots.insert(i, roots.iter().map(|r| vec![r.clone()]).collect());
         package_roots.extend(roots);
     }
+    // A call in fn `f` resolved as the walker resolves it: `f(..)` by its path, `self.f(..)`
+    // by the impl's type.
+    let resolve = |f: &FnItem<'_>, call: &syn::Expr| -> Vec<usize> {
+        let resolver = callgraph::Resolver {
+            defs,
+            types,
+            scope: defs.fn_scope(f.sig),
+        };
+        let locals = callgraph::Locals::default();
+        let target = match call {
+            syn::Expr::Call(c) => match &*c.func {
+                syn::Expr::Path(p) => resolver.path_target(p, &locals),
+                _ => return Vec::new(),
+            },
+            syn::Expr::MethodCall(m) => {
+                resolver.method_target(&m.receiver, &m.method.to_string(), &locals)
+            }
+            _ => return Vec::new(),
+        };
+        match target {
+            callgraph::Target::Fn(k) => vec![k as usize],
+            _ => Vec::new(),
+        }
+    };
     let found = sdk::detect_all(
         program.packages[p].manifest.as_ref(),
         index,
@@ -696,6 +721,7 @@ fn detect_dialects(
                 .any(|s| package_roots.contains(s.trim_end_matches("::")))
         },
         may_route,
+        &resolve,
     );
     (found, file_roots)
 }

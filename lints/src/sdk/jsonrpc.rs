@@ -25,10 +25,14 @@ pub struct JsonRpc {
     facts: Facts,
 }
 
+/// The crate fns (by signature address) a call in fn `f` goes to, as name resolution finds
+/// them: none when the source does not say.
+pub type ResolveCall<'r> = dyn Fn(&FnItem<'_>, &Expr) -> Vec<usize> + 'r;
+
 impl JsonRpc {
-    pub fn new(index: &Index<'_>) -> JsonRpc {
+    pub fn new(index: &Index<'_>, resolve: &ResolveCall<'_>) -> JsonRpc {
         JsonRpc {
-            facts: Facts::collect(index),
+            facts: Facts::collect(index, resolve),
         }
     }
 
@@ -190,44 +194,47 @@ impl Dialect for JsonRpc {
 }
 
 /// Functions a `"tools/call"` branch calls (the crate's tool dispatchers) and functions that
-/// route JSON-RPC methods (they hold that branch).
+/// route JSON-RPC methods (they hold that branch), by signature address: the calls are
+/// resolved, so a same-named fn elsewhere is none of them.
 #[derive(Clone, Debug, Default)]
 struct Facts {
-    dispatchers: HashSet<String>,
+    dispatchers: HashSet<usize>,
     /// (file, fn) holding a `"tools/call"` branch.
-    routers: HashSet<(usize, String)>,
+    routers: HashSet<(usize, usize)>,
     /// Functions the router's other method branches call (`"resources/read" => read(..)`).
-    method_handlers: HashSet<String>,
+    method_handlers: HashSet<usize>,
 }
 
 impl Facts {
-    fn collect(index: &Index<'_>) -> Facts {
-        let mut finder = ToolsCallBranches::default();
-        let mut routers = HashSet::new();
+    fn collect(index: &Index<'_>, resolve: &ResolveCall<'_>) -> Facts {
+        let mut facts = Facts::default();
         for f in &index.fns {
-            let before = finder.branches;
+            let mut finder = ToolsCallBranches::default();
             finder.visit_block(f.block);
-            if finder.branches > before {
-                routers.insert((f.file.0, f.name.clone()));
+            if finder.branches > 0 {
+                facts
+                    .routers
+                    .insert((f.file.0, f.sig as *const syn::Signature as usize));
             }
+            facts
+                .dispatchers
+                .extend(finder.callees.iter().flat_map(|c| resolve(f, c)));
+            facts
+                .method_handlers
+                .extend(finder.method_callees.iter().flat_map(|c| resolve(f, c)));
         }
-        Facts {
-            dispatchers: finder.callees,
-            routers,
-            method_handlers: finder.method_callees,
-        }
+        facts
     }
 
     fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
+        let key = f.sig as *const syn::Signature as usize;
         // `RpcError::invalid_params(..)` in a `"tools/call"` arm builds an error: a type's own
         // constructor is never a dispatcher or a handler.
         if f.is_test || f.is_constructor() {
             None
-        } else if self.dispatchers.contains(&f.name) {
+        } else if self.dispatchers.contains(&key) {
             Some(HandlerKind::Dispatcher)
-        } else if self.routers.contains(&(f.file.0, f.name.clone()))
-            || self.method_handlers.contains(&f.name)
-        {
+        } else if self.routers.contains(&(f.file.0, key)) || self.method_handlers.contains(&key) {
             Some(HandlerKind::Other)
         } else {
             None
@@ -237,15 +244,15 @@ impl Facts {
 
 /// Collects the fns called directly inside `"tools/call" => ..` arms and `if m == "tools/call"`.
 #[derive(Default)]
-struct ToolsCallBranches {
-    callees: HashSet<String>,
-    /// Functions called from the other method branches of a router.
-    method_callees: HashSet<String>,
+struct ToolsCallBranches<'v> {
+    callees: Vec<&'v Expr>,
+    /// Calls in the other method branches of a router.
+    method_callees: Vec<&'v Expr>,
     /// How many `"tools/call"` branches were seen so far.
     branches: usize,
 }
 
-impl<'v> Visit<'v> for ToolsCallBranches {
+impl<'v> Visit<'v> for ToolsCallBranches<'v> {
     fn visit_expr_match(&mut self, m: &'v syn::ExprMatch) {
         if m.arms.iter().any(|a| is_tools_call_pat(&a.pat)) {
             // A router: its other `"x/y"` branches are MCP handlers too.
@@ -287,22 +294,19 @@ impl<'v> Visit<'v> for ToolsCallBranches {
     }
 }
 
-fn collect_calls(expr: &Expr, out: &mut HashSet<String>) {
-    struct Calls<'o>(&'o mut HashSet<String>);
-    impl<'v> Visit<'v> for Calls<'_> {
-        fn visit_expr_call(&mut self, c: &'v ExprCall) {
-            if let Expr::Path(p) = &*c.func {
-                if let Some(last) = p.path.segments.last() {
-                    self.0.insert(last.ident.to_string());
+/// The calls of crate fns inside `expr`: `f(..)` and `self.f(..)`.
+fn collect_calls<'v>(expr: &'v Expr, out: &mut Vec<&'v Expr>) {
+    struct Calls<'o, 'v>(&'o mut Vec<&'v Expr>);
+    impl<'v> Visit<'v> for Calls<'_, 'v> {
+        fn visit_expr(&mut self, e: &'v Expr) {
+            match e {
+                Expr::Call(c) if matches!(&*c.func, Expr::Path(_)) => self.0.push(e),
+                Expr::MethodCall(m) if matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")) => {
+                    self.0.push(e)
                 }
+                _ => {}
             }
-            syn::visit::visit_expr_call(self, c);
-        }
-        fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
-            if matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")) {
-                self.0.insert(m.method.to_string());
-            }
-            syn::visit::visit_expr_method_call(self, m);
+            syn::visit::visit_expr(self, e);
         }
     }
     Calls(out).visit_expr(expr);

@@ -285,12 +285,14 @@ pub fn own_sdk(manifest: Option<&Manifest>) -> Option<&'static Sdk> {
 /// anything it depends on. `may_route` (a `"tools/call"` literal somewhere in the text) lets
 /// the hand-rolled JSON-RPC dialect look for a `"tools/call"` route in the code: a crate with
 /// one is (also) a hand-rolled server, whatever SDK it depends on, and when its code never
-/// uses the SDK it depends on, the hand-rolled server is what its files speak.
+/// uses the SDK it depends on, the hand-rolled server is what its files speak. `resolve` says
+/// which crate fns a call goes to (the route's dispatchers).
 pub fn detect_all(
     manifest: Option<&Manifest>,
     index: &Index<'_>,
     mentions_root: impl Fn(&str) -> bool,
     may_route: bool,
+    resolve: &jsonrpc::ResolveCall<'_>,
 ) -> Vec<Box<dyn Dialect>> {
     /// Ranks, lowest first: the package's own SDK, an SDK its code uses, the hand-rolled server,
     /// an SDK only its manifest names.
@@ -331,7 +333,7 @@ pub fn detect_all(
         found.push((rank, sdk.dialect(index, version)));
     }
     if may_route {
-        let hand_rolled = jsonrpc::JsonRpc::new(index);
+        let hand_rolled = jsonrpc::JsonRpc::new(index, resolve);
         // Without an SDK the literal is enough, as a server's whole dialect.
         if hand_rolled.routes_tool_calls() || found.is_empty() {
             found.push((HAND_ROLLED, Box::new(hand_rolled)));
