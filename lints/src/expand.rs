@@ -1,9 +1,9 @@
 //! Crate `macro_rules!` expanded by substitution, so a walk sees the expression a call like
 //! `tool_err!("..")` stands for. Only what can be decided from the tokens: the arm is the
 //! first whose pattern matches (literal tokens, `$x:expr`, `$x:ident`, `$x:literal`, `$x:tt`,
-//! and one level of `$(..) sep op` repetition); any other fragment, a match this matcher
-//! cannot decide, or an expansion that does not parse as an expression gives no expansion at
-//! all, never a guess. Expansions nest at most [`MAX_DEPTH`] deep and are bounded in size.
+//! `$x:ty` and `$x:path` (the longest type or path syn parses there), and one level of
+//! `$(..) sep op` repetition); any other fragment, a match this matcher cannot decide, or an
+//! expansion that does not parse as an expression gives no expansion at all, never a guess. Expansions nest at most [`MAX_DEPTH`] deep and are bounded in size.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -175,6 +175,8 @@ enum Frag {
     Ident,
     Literal,
     Tt,
+    Ty,
+    Path,
 }
 
 enum Pat {
@@ -242,6 +244,8 @@ fn parse_pattern(tokens: TokenStream, depth: usize) -> Result<Vec<Pat>, Unsuppor
                         "ident" => Frag::Ident,
                         "literal" => Frag::Literal,
                         "tt" => Frag::Tt,
+                        "ty" => Frag::Ty,
+                        "path" => Frag::Path,
                         _ => return Err(Unsupported),
                     };
                     out.push(Pat::Frag(name.to_string(), frag));
@@ -334,6 +338,23 @@ fn expr_end(tokens: &[TokenTree], from: usize) -> usize {
     i
 }
 
+/// Where a `ty` or `path` fragment that starts at `from` ends: after the type or path syn
+/// parses there, as rustc's parser takes the longest one. `None` when none parses.
+fn syntax_end(tokens: &[TokenTree], from: usize, frag: Frag) -> Option<usize> {
+    use syn::parse::{ParseStream, Parser};
+    let left = |input: ParseStream<'_>| -> syn::Result<usize> {
+        if frag == Frag::Ty {
+            input.parse::<syn::Type>()?;
+        } else {
+            input.parse::<syn::Path>()?;
+        }
+        Ok(input.parse::<TokenStream>()?.into_iter().count())
+    };
+    let left = left.parse2(tokens[from..].iter().cloned().collect()).ok()?;
+    let end = tokens.len().checked_sub(left)?;
+    (end > from).then_some(end)
+}
+
 impl Matcher {
     fn bind(&mut self, name: &str, tokens: Vec<TokenTree>) {
         match &mut self.iteration {
@@ -393,6 +414,10 @@ impl Matcher {
                         at + 2
                     }
                     (Frag::Ident | Frag::Literal, Some(_)) => return Outcome::No,
+                    (Frag::Ty | Frag::Path, Some(_)) => match syntax_end(tokens, at, *frag) {
+                        Some(end) => end,
+                        None => return Outcome::Unknown,
+                    },
                     (Frag::Expr, Some(_)) => {
                         let end = expr_end(tokens, at);
                         let chunk: TokenStream = tokens[at..end].iter().cloned().collect();

@@ -1,5 +1,5 @@
 //! The arguments of the std, serde_json, anyhow and tokio macros that take expressions
-//! (`format!`, `vec!`, `json!`, `tokio::join!` …), parsed as the expressions they are, so the
+//! (`format!`, `vec!`, `json!`, `tokio::join!`, `tokio::select!`'s futures …), parsed as the expressions they are, so the
 //! walk sees a `?`, a call or an `Err(..)` written inside them. syn keeps a macro's arguments as
 //! tokens; these are parsed once per file, the first time the file's bodies are walked. Macros
 //! whose arguments are not expressions (or do not parse as such) are left as tokens.
@@ -67,6 +67,8 @@ enum Shape {
     Vec,
     /// serde_json's JSON-like syntax.
     Json,
+    /// `tokio::select!`'s arms.
+    Select,
 }
 
 fn shape(name: &str) -> Option<Shape> {
@@ -77,6 +79,7 @@ fn shape(name: &str) -> Option<Shape> {
         | "try_join" | "dbg" => Shape::List,
         "vec" => Shape::Vec,
         "json" => Shape::Json,
+        "select" => Shape::Select,
         _ => return None,
     })
 }
@@ -100,6 +103,7 @@ fn parse_args(mac: &syn::Macro) -> Option<Vec<Expr>> {
             json_value(tokens, &mut out, 0);
             Some(out)
         }
+        Shape::Select => select_arms(tokens),
     }
 }
 
@@ -108,6 +112,79 @@ fn list(tokens: TokenStream) -> Option<Vec<Expr>> {
         .parse2(tokens)
         .ok()
         .map(|p| p.into_iter().collect())
+}
+
+/// `tokio::select! { biased; pat = future, if precondition => handler, .., else => handler }`:
+/// each arm's future and precondition, so the calls there are calls (a handler in braces needs
+/// no comma after it). The handlers stay tokens: the select is often a fn's tail, and an `Err` a
+/// handler answers may be consumed by a caller that returns no protocol error, which the reach
+/// does not tell yet. `None` when an arm does not read so.
+fn select_arms(tokens: TokenStream) -> Option<Vec<Expr>> {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut trees = trees.as_slice();
+    if let [TokenTree::Ident(b), TokenTree::Punct(semi), rest @ ..] = trees {
+        if b == "biased" && semi.as_char() == ';' {
+            trees = rest;
+        }
+    }
+    let mut out = Vec::new();
+    while !trees.is_empty() {
+        let arrow = (0..trees.len()).find(|&i| is_fat_arrow(&trees[i..]))?;
+        let head = &trees[..arrow];
+        if !matches!(head, [TokenTree::Ident(e)] if e == "else") {
+            // `pat = future` and an optional `, if precondition`.
+            let eq = (0..head.len()).find(|&i| is_lone_eq(&head[..=i]))?;
+            let rest = &head[eq + 1..];
+            let guard = (0..rest.len()).find(|&i| {
+                is_comma(&rest[i])
+                    && matches!(rest.get(i + 1), Some(TokenTree::Ident(k)) if k == "if")
+            });
+            match guard {
+                Some(i) => {
+                    out.push(parse_expr(&rest[..i])?);
+                    out.push(parse_expr(&rest[i + 2..])?);
+                }
+                None => out.push(parse_expr(rest)?),
+            }
+        }
+        trees = &trees[arrow + 2..];
+        let handler_len = match trees.first()? {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => 1,
+            _ => trees.iter().position(is_comma).unwrap_or(trees.len()),
+        };
+        // Checked, not kept: an arm whose handler is no expression is no arm.
+        parse_expr(&trees[..handler_len])?;
+        trees = &trees[handler_len..];
+        if trees.first().is_some_and(is_comma) {
+            trees = &trees[1..];
+        }
+    }
+    Some(out)
+}
+
+fn parse_expr(tokens: &[TokenTree]) -> Option<Expr> {
+    syn::parse2(tokens.iter().cloned().collect()).ok()
+}
+
+fn is_comma(tt: &TokenTree) -> bool {
+    matches!(tt, TokenTree::Punct(p) if p.as_char() == ',')
+}
+
+/// `=>`: a joint `=` and a `>`.
+fn is_fat_arrow(trees: &[TokenTree]) -> bool {
+    matches!(trees, [TokenTree::Punct(eq), TokenTree::Punct(gt), ..]
+        if eq.as_char() == '=' && eq.spacing() == Spacing::Joint && gt.as_char() == '>')
+}
+
+/// Whether the last of `trees` is a `=` of its own, not the end of `==`, `<=`, `>=`, `!=` or
+/// `..=` (a punct joined to the one before it).
+fn is_lone_eq(trees: &[TokenTree]) -> bool {
+    let [.., before, TokenTree::Punct(eq)] = trees else {
+        return matches!(trees, [TokenTree::Punct(eq)] if eq.as_char() == '=' && eq.spacing() == Spacing::Alone);
+    };
+    eq.as_char() == '='
+        && eq.spacing() == Spacing::Alone
+        && !matches!(before, TokenTree::Punct(p) if p.spacing() == Spacing::Joint)
 }
 
 /// The expressions of a `json!` value: an object's values, an array's elements, or the value
@@ -215,8 +292,18 @@ mod tests {
     fn other_macros_stay_tokens() {
         assert!(args_of("sqlx::query!(\"select 1\", a)").is_empty());
         assert!(args_of("tracing::info!(?x, %y, \"msg\")").is_empty());
-        // A select arm's error may be consumed by a caller that returns no protocol error
-        // (the reach does not tell that yet): its branches stay tokens.
-        assert!(args_of("tokio::select! { v = rx.recv() => v?, else => 0 }").is_empty());
+    }
+
+    #[test]
+    fn select_arms_futures_and_preconditions() {
+        assert_eq!(
+            args_of(
+                "tokio::select! { biased; v = rx.recv() => v?, _ = sleep(d), if n <= 3 => { retry(n) } \
+                 Some(x) = next(&mut s) => handle(x).await, else => 0 }"
+            ),
+            ["rx . recv ()", "sleep (d)", "n <= 3", "next (& mut s)"]
+        );
+        // An arm that does not read as one: nothing, rather than a guess.
+        assert!(args_of("tokio::select! { v => w }").is_empty());
     }
 }

@@ -3,7 +3,8 @@
 // `Err(McpError::internal_error(..))`, found at the call. `#[macro_use] mod errors` keeps its
 // `bail_invalid!` in scope below it, with `$crate::` paths. Two modules define a `my_err!`
 // each; a call goes to the one in scope where it is written (`mod archive`'s builds an isError
-// result). A macro whose arm cannot be told from the tokens (`$t:ty`) is not guessed at.
+// result). A `$t:ty` fragment takes the type written there; a macro whose arm cannot be told
+// from the tokens (a `$b:block` fragment) is not guessed at.
 use rmcp::{handler::server::wrapper::Parameters, model::*, schemars, tool, tool_router, ErrorData as McpError};
 use serde::Deserialize;
 
@@ -63,6 +64,12 @@ macro_rules! typed_err {
     };
 }
 
+macro_rules! block_err {
+    ($b:block, $m:expr) => {
+        Err(McpError::internal_error($m, None))
+    };
+}
+
 pub struct Search;
 
 #[tool_router]
@@ -87,7 +94,10 @@ impl Search {
             return my_err!("one term at a time"); //~ tool_failure_as_protocol_error
         }
         if q.contains('?') {
-            return typed_err!(String, "no questions");
+            return typed_err!(Vec<String>, "no questions"); //~ tool_failure_as_protocol_error
+        }
+        if q.contains('!') {
+            return block_err!({ 1 }, "no exclamations");
         }
         Ok(CallToolResult::success(vec![Content::text(q)]))
     }

@@ -95,10 +95,10 @@ fn the_first_matching_arm_is_substituted() {
 #[test]
 fn undecidable_or_unsupported_matches_give_no_expansion() {
     let src = r#"
-        macro_rules! typed { ($t:ty) => { Err(McpError::internal_error("x", None)) }; }
+        macro_rules! typed { ($b:block) => { Err(McpError::internal_error("x", None)) }; }
         macro_rules! rep_then_more { ($($x:tt)* ; $y:expr) => { $y }; }
         macro_rules! not_an_expr { () => { => }; }
-        fn a() { typed!(u8) }
+        fn a() { typed!({ 1 }) }
         fn b() { rep_then_more!(a b ; c) }
         fn c() { not_an_expr!() }
         fn d() { vec![1, 2] }
@@ -107,6 +107,38 @@ fn undecidable_or_unsupported_matches_give_no_expansion() {
     for caller in ["a", "b", "c", "d", "e"] {
         assert_eq!(expansion_in(src, caller), None, "{caller}");
     }
+}
+
+#[test]
+fn type_and_path_fragments_take_the_longest_type_or_path() {
+    let src = r#"
+        macro_rules! parse_args {
+            ($args:expr => $t:ty) => { serde_json::from_value::<$t>($args).map_err(|e| McpError::invalid_params(e.to_string(), None)) };
+        }
+        macro_rules! fail_with { ($ctor:path, $m:expr) => { Err($ctor($m, None)) }; }
+        macro_rules! typed_only { ($t:ty) => { <$t>::default() }; }
+        fn a() { parse_args!(args => HashMap<String, Vec<u8>>) }
+        fn b() { fail_with!(McpError::internal_error, "disk full") }
+        fn c() { typed_only!(&'static str) }
+        fn d() { typed_only!(=> nothing) }
+    "#;
+    assert_eq!(
+        expansion_in(src, "a").as_deref(),
+        Some(
+            "serde_json :: from_value :: < HashMap < String , Vec < u8 > > > (args) . map_err (| e | \
+             McpError :: invalid_params (e . to_string () , None))"
+        )
+    );
+    assert_eq!(
+        expansion_in(src, "b").as_deref(),
+        Some("Err (McpError :: internal_error (\"disk full\" , None))")
+    );
+    assert_eq!(
+        expansion_in(src, "c").as_deref(),
+        Some("< & 'static str > :: default ()")
+    );
+    // Not a type: the arm cannot be decided, so nothing is expanded.
+    assert_eq!(expansion_in(src, "d"), None);
 }
 
 #[test]
