@@ -806,21 +806,24 @@ fn returned_ranges(
 }
 
 /// Visit an `if` for what holds `target`: its condition only when `target` starts before the
-/// `then` block (the condition ends there), so an `else if` chain of n branches is searched in
-/// O(n) nodes without a span of any condition.
+/// `then` block (the condition ends there), its `else` only when `target` starts after that
+/// block, so the k-th site of an `else if` chain is found in k steps without a span of any
+/// condition, and the branches after it are not entered.
 fn visit_if_around<'a, V: Visit<'a>>(
     v: &mut V,
     i: &'a syn::ExprIf,
     extents: &BlockExtents,
     target: (usize, usize),
 ) {
-    let (then_start, _) = extents.get(&i.then_branch);
+    let (then_start, then_end) = extents.get(&i.then_branch);
     if target.0 < then_start {
         v.visit_expr(&i.cond);
     }
     v.visit_block(&i.then_branch);
     if let Some((_, e)) = &i.else_branch {
-        v.visit_expr(e);
+        if target.0 >= then_end {
+            v.visit_expr(e);
+        }
     }
 }
 
@@ -903,9 +906,13 @@ impl<'a> Finder<'a, '_> {
 
 impl<'a> Visit<'a> for Finder<'a, '_> {
     fn visit_expr(&mut self, e: &'a Expr) {
+        // Past the site nothing holds it (what does was seen on the way down).
+        if self.found.target.is_some() {
+            return;
+        }
         // A span costs a walk over the expression's tokens: only for the kinds a site can be,
         // never for the `if`/`match`/block around it (an `else if` chain would be quadratic).
-        if may_be_site(e) && self.found.target.is_none() && range(e) == self.target {
+        if may_be_site(e) && range(e) == self.target {
             self.found.target = Some(e);
         }
         visit::visit_expr(self, e);
@@ -1242,14 +1249,18 @@ impl<'m> FixCx<'m> {
             target: (usize, usize),
             extents: &'x BlockExtents,
             stack: Vec<(String, &'a Expr)>,
-            found: Option<(String, &'a Expr)>,
+            /// The scope around the site, once the search reached it.
+            found: Option<Option<(String, &'a Expr)>>,
         }
         impl<'a> Visit<'a> for Scopes<'a, '_> {
             fn visit_expr(&mut self, e: &'a Expr) {
+                if self.found.is_some() {
+                    return;
+                }
                 // A span costs a walk over the expression's tokens: only for the kinds a site
                 // can be, as in the finder.
-                if self.found.is_none() && may_be_site(e) && range(e) == self.target {
-                    self.found = self.stack.last().cloned();
+                if may_be_site(e) && range(e) == self.target {
+                    self.found = Some(self.stack.last().cloned());
                 }
                 visit::visit_expr(self, e);
             }
@@ -1297,7 +1308,7 @@ impl<'m> FixCx<'m> {
             found: None,
         };
         scopes.visit_block(self.located.body);
-        let (binding, failed) = scopes.found?;
+        let (binding, failed) = scopes.found.flatten()?;
         if binding.starts_with('_') {
             return None;
         }
@@ -1321,7 +1332,12 @@ impl<'m> FixCx<'m> {
 
     /// The fix with the imports it leaves unused dropped, its edits in file order.
     fn finish(&self, mut fix: Fix) -> Fix {
-        let prunes = unused_imports::prune_edits(self.text, self.syntax, &fix.edits);
+        let prunes = unused_imports::prune_edits(
+            self.text,
+            self.syntax,
+            self.model.files[self.file.0].word_counts(),
+            &fix.edits,
+        );
         // A `use` the fix also writes next to is left for `--fix`'s own pass over the result.
         let touches = |p: &Edit| {
             fix.edits.iter().any(|e| {

@@ -7,7 +7,7 @@
 //! rewritten `use` is laid out as rustfmt does (one line when it fits and holds no nested group;
 //! else one item per line for paths and groups, plain names packed, as rustfmt's "Mixed" layout).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use syn::spanned::Spanned;
 use syn::{Item, UseTree};
@@ -15,9 +15,29 @@ use syn::{Item, UseTree};
 use crate::diagnostic::Edit;
 use crate::layout::MAX_WIDTH;
 
-/// Edits to `text` (parsed as `file`) that drop the imports `edits` leave unused, when applied
-/// together with them. Only names the edits remove a use of are considered.
-pub fn prune_edits(text: &str, file: &syn::File, edits: &[Edit]) -> Vec<Edit> {
+/// How often each word appears in a file outside comments, counted once for all the fixes of
+/// the file (counting the whole text per fix would make n fixes cost n texts).
+#[derive(Default)]
+pub struct WordCounts(HashMap<String, usize>);
+
+impl WordCounts {
+    pub fn of(text: &str) -> WordCounts {
+        let mut counts = HashMap::new();
+        for w in words(&without_comments(text)) {
+            *counts.entry(w.to_string()).or_insert(0) += 1;
+        }
+        WordCounts(counts)
+    }
+
+    fn get(&self, name: &str) -> usize {
+        self.0.get(name).copied().unwrap_or(0)
+    }
+}
+
+/// Edits to `text` (parsed as `file`, its words counted in `counts`) that drop the imports
+/// `edits` leave unused, when applied together with them. Only names the edits remove a use of
+/// are considered.
+pub fn prune_edits(text: &str, file: &syn::File, counts: &WordCounts, edits: &[Edit]) -> Vec<Edit> {
     let uses = use_items(&file.items);
     let removed: HashSet<&str> = edits
         .iter()
@@ -32,7 +52,7 @@ pub fn prune_edits(text: &str, file: &syn::File, edits: &[Edit]) -> Vec<Edit> {
         .into_iter()
         .filter(|name| removed.contains(name.as_str()))
         .filter(|name| {
-            let before = count(text, name) - in_uses(name);
+            let before = counts.get(name) - in_uses(name);
             let gone: usize = edits
                 .iter()
                 .map(|e| count(text.get(e.start..e.end).unwrap_or_default(), name))

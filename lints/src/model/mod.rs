@@ -38,6 +38,7 @@ use crate::sdk::{self, Dialect, ErrChannel, HandlerKind};
 use crate::source::{FileRole, SourceFile, Span};
 use crate::syntax::{result_error_name, unwrap_future, BlockExtents};
 use crate::types::{FnKey, Types};
+use crate::unused_imports::WordCounts;
 
 use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
@@ -58,6 +59,9 @@ pub struct ModelFile {
     pub syntax: Option<syn::File>,
     /// The parsed arguments of its expression-taking macros, on first use.
     macro_args: OnceLock<MacroArgs>,
+    /// Its words outside comments, counted on first use (by fixes, for the imports they leave
+    /// unused).
+    word_counts: OnceLock<WordCounts>,
     pub failure: Option<parse::ParseFailure>,
 }
 
@@ -1044,6 +1048,7 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
         source,
         syntax,
         macro_args: OnceLock::new(),
+        word_counts: OnceLock::new(),
         failure,
     }
 }
@@ -1055,6 +1060,16 @@ impl ModelFile {
             self.syntax
                 .as_ref()
                 .map(MacroArgs::of_file)
+                .unwrap_or_default()
+        })
+    }
+
+    /// How often each word of the file appears outside comments.
+    pub fn word_counts(&self) -> &WordCounts {
+        self.word_counts.get_or_init(|| {
+            self.source
+                .as_ref()
+                .map(|s| WordCounts::of(&s.text))
                 .unwrap_or_default()
         })
     }
