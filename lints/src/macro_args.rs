@@ -12,11 +12,11 @@ use syn::punctuated::Punctuated;
 use syn::visit::Visit;
 use syn::{Expr, Token};
 
-/// The parsed arguments of every expression-taking macro of one file, by where its delimiter
-/// opens.
+/// The parsed arguments of every expression-taking macro of one file, by where its delimiters
+/// open and close.
 #[derive(Default)]
 pub struct MacroArgs {
-    args: HashMap<usize, Vec<Expr>>,
+    args: HashMap<(usize, usize), Vec<Expr>>,
 }
 
 impl MacroArgs {
@@ -28,22 +28,33 @@ impl MacroArgs {
 
     /// The expressions a macro's arguments parse as (empty when it takes none we know).
     pub fn get(&self, mac: &syn::Macro) -> &[Expr] {
-        self.args.get(&opening(mac)).map_or(&[], Vec::as_slice)
+        self.parsed(mac).unwrap_or_default()
+    }
+
+    /// The expressions a macro's arguments parse as; `None` when they were not parsed (a macro
+    /// whose arguments are no expressions we know, or one outside the file's tree).
+    pub fn parsed(&self, mac: &syn::Macro) -> Option<&[Expr]> {
+        self.args.get(&opening(mac)).map(Vec::as_slice)
     }
 }
 
-fn opening(mac: &syn::Macro) -> usize {
+/// Where a macro's delimiters open and close: a macro of another file (a `macro_rules!` body
+/// expanded here) at the same offsets would have to have the same extent.
+fn opening(mac: &syn::Macro) -> (usize, usize) {
     let span = match &mac.delimiter {
-        syn::MacroDelimiter::Paren(p) => p.span.open(),
-        syn::MacroDelimiter::Brace(b) => b.span.open(),
-        syn::MacroDelimiter::Bracket(b) => b.span.open(),
+        syn::MacroDelimiter::Paren(p) => p.span,
+        syn::MacroDelimiter::Brace(b) => b.span,
+        syn::MacroDelimiter::Bracket(b) => b.span,
     };
-    span.byte_range().start
+    (
+        span.open().byte_range().start,
+        span.close().byte_range().end,
+    )
 }
 
 #[derive(Default)]
 struct Collect {
-    args: HashMap<usize, Vec<Expr>>,
+    args: HashMap<(usize, usize), Vec<Expr>>,
 }
 
 impl<'v> Visit<'v> for Collect {

@@ -3,6 +3,7 @@
 
 use syn::Expr;
 
+use crate::macro_args::MacroArgs;
 use crate::source::{SourceFile, Span};
 use crate::syntax::last_segment;
 
@@ -58,6 +59,16 @@ impl MessageText {
 /// Read a message expression: `"lit"`, `"lit".to_string()` / `.to_owned()` / `.into()`,
 /// `String::from("lit")`, `String::new()`, `format!(..)`, `&x`; anything else is opaque.
 pub fn message_from_expr(expr: &Expr, file: &SourceFile) -> MessageText {
+    message(expr, file, None)
+}
+
+/// [`message_from_expr`] with the file's parsed macro arguments, so a `format!` the walk
+/// already parsed is not parsed again.
+pub fn message_with_macros(expr: &Expr, file: &SourceFile, macros: &MacroArgs) -> MessageText {
+    message(expr, file, Some(macros))
+}
+
+fn message(expr: &Expr, file: &SourceFile, macros: Option<&MacroArgs>) -> MessageText {
     match expr {
         Expr::Lit(l) => match &l.lit {
             syn::Lit::Str(s) => MessageText::Literal {
@@ -66,9 +77,9 @@ pub fn message_from_expr(expr: &Expr, file: &SourceFile) -> MessageText {
             },
             _ => MessageText::Opaque,
         },
-        Expr::Reference(r) => message_from_expr(&r.expr, file),
-        Expr::Paren(p) => message_from_expr(&p.expr, file),
-        Expr::Group(g) => message_from_expr(&g.expr, file),
+        Expr::Reference(r) => message(&r.expr, file, macros),
+        Expr::Paren(p) => message(&p.expr, file, macros),
+        Expr::Group(g) => message(&g.expr, file, macros),
         Expr::MethodCall(m)
             if m.args.is_empty()
                 && matches!(
@@ -76,7 +87,7 @@ pub fn message_from_expr(expr: &Expr, file: &SourceFile) -> MessageText {
                     "to_string" | "to_owned" | "into" | "as_str" | "as_ref"
                 ) =>
         {
-            match message_from_expr(&m.receiver, file) {
+            match message(&m.receiver, file, macros) {
                 lit @ MessageText::Literal { .. } => lit,
                 fmt @ MessageText::Format { .. } => fmt,
                 _ => MessageText::Opaque,
@@ -98,21 +109,25 @@ pub fn message_from_expr(expr: &Expr, file: &SourceFile) -> MessageText {
                     if (ty == "String" || ty == "Cow")
                         && (m == "from" || m == "Borrowed" || m == "Owned") =>
                 {
-                    message_from_expr(&c.args[0], file)
+                    message(&c.args[0], file, macros)
                 }
                 _ => MessageText::Opaque,
             }
         }
-        Expr::Macro(m) => format_message(&m.mac, file),
+        Expr::Macro(m) => format_message(&m.mac, file, macros),
         _ => MessageText::Opaque,
     }
 }
 
 /// `format!("..", args)`: a literal when it has no placeholders, else its literal pieces.
-fn format_message(mac: &syn::Macro, file: &SourceFile) -> MessageText {
+fn format_message(mac: &syn::Macro, file: &SourceFile, macros: Option<&MacroArgs>) -> MessageText {
     let name = last_segment(&mac.path);
     if !matches!(name.as_deref(), Some("format")) {
         return MessageText::Opaque;
+    }
+    if let Some(args) = macros.and_then(|m| m.parsed(mac)) {
+        let args: Vec<&Expr> = args.iter().collect();
+        return format_args_in(&args, file, macros);
     }
     let Ok(args) =
         mac.parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
@@ -120,11 +135,15 @@ fn format_message(mac: &syn::Macro, file: &SourceFile) -> MessageText {
         return MessageText::Opaque;
     };
     let args: Vec<&Expr> = args.iter().collect();
-    format_args_message(&args, file)
+    format_args_in(&args, file, macros)
 }
 
 /// The message of format-style arguments (`"..", args`, as `format!` or `bail!` take them).
 pub fn format_args_message(args: &[&Expr], file: &SourceFile) -> MessageText {
+    format_args_in(args, file, None)
+}
+
+fn format_args_in(args: &[&Expr], file: &SourceFile, macros: Option<&MacroArgs>) -> MessageText {
     let Some(Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Str(fmt),
         ..
@@ -132,7 +151,7 @@ pub fn format_args_message(args: &[&Expr], file: &SourceFile) -> MessageText {
     else {
         return args
             .first()
-            .map_or(MessageText::Absent, |a| message_from_expr(a, file));
+            .map_or(MessageText::Absent, |a| message(a, file, macros));
     };
     let value = fmt.value();
     let span = file.span_of(fmt);

@@ -20,7 +20,7 @@ use crate::syntax::{
     last_segment, path_segments, result_error_type, strip_await, strip_refs, tail_expr, type_name,
     unwrap_future,
 };
-use crate::text::{message_from_expr, MessageText};
+use crate::text::{message_with_macros, MessageText};
 use crate::types::{resolve_type_item, FnKey};
 
 impl<'a> Walker<'a, '_> {
@@ -41,7 +41,7 @@ impl<'a> Walker<'a, '_> {
         let args: Vec<&Expr> = args.into_iter().collect();
         let texts: Vec<MessageText> = args
             .iter()
-            .map(|a| message_from_expr(a, self.file))
+            .map(|a| message_with_macros(a, self.file, self.macros))
             .collect();
         let continues_dispatch = self.picking_tool()
             && args.iter().any(|a| {

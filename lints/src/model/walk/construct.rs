@@ -10,7 +10,7 @@ use crate::model::callgraph::Target;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{Construction, ContentFacts, HandlerKind, MacroBuilt};
 use crate::syntax::{is_to_string, mentions_ident, tail_expr, TokensString};
-use crate::text::{message_from_expr, MessageText};
+use crate::text::{message_with_macros, MessageText};
 
 impl<'a> Walker<'a, '_> {
     pub(super) fn construction(&mut self, expr: &'a Expr, built: Construction<'a>) {
@@ -25,7 +25,7 @@ impl<'a> Walker<'a, '_> {
             Construction::ProtocolError {
                 message: Some(m), ..
             } => {
-                let text = message_from_expr(m, self.file).known_lowercase();
+                let text = message_with_macros(m, self.file, self.macros).known_lowercase();
                 [
                     "unknown tool",
                     "tool not found",
@@ -94,7 +94,7 @@ impl<'a> Walker<'a, '_> {
                     _ => None,
                 };
                 let text = match (message, default) {
-                    (Some(m), _) => message_from_expr(m, self.file),
+                    (Some(m), _) => message_with_macros(m, self.file, self.macros),
                     (None, Some(value)) => MessageText::Literal {
                         value: value.to_string(),
                         span,
@@ -187,7 +187,7 @@ impl<'a> Walker<'a, '_> {
     /// A string value returned as success by a text-returning tool, on a failure path.
     pub(super) fn text_success(&mut self, expr: &'a Expr) {
         let tail = through_output_wrapper(tail_expr(expr));
-        let text = message_from_expr(tail, self.file);
+        let text = message_with_macros(tail, self.file, self.macros);
         let json_macro = match strip_to_string(tail) {
             Expr::Macro(m) if m.mac.path.is_ident("json") => Some(&m.mac),
             _ => None,
