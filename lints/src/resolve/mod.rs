@@ -1144,20 +1144,12 @@ impl<'a> Collect<'_, 'a, '_> {
 
 /// `include!(..)`, `std::include!(..)`, `core::include!(..)`.
 fn is_include(mac: &syn::Macro) -> bool {
-    let segments: Vec<String> = mac
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    matches!(
-        segments
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice(),
-        ["include"] | ["std" | "core", "include"]
-    )
+    let segments: Vec<_> = mac.path.segments.iter().map(|s| &s.ident).collect();
+    match segments.as_slice() {
+        [name] => *name == "include",
+        [krate, name] => (*krate == "std" || *krate == "core") && *name == "include",
+        _ => false,
+    }
 }
 
 fn item_is_pub(item: &Item) -> bool {

@@ -135,7 +135,7 @@ impl Dialect for JsonRpc {
     fn construction_with_code_at<'e>(
         &self,
         call: &'e ExprCall,
-        code_at: usize,
+        code_at: &dyn Fn() -> Option<usize>,
     ) -> Option<Construction<'e>> {
         let Expr::Path(p) = &*call.func else {
             return None;
@@ -144,7 +144,7 @@ impl Dialect for JsonRpc {
         if !names_error(&segs) || segs.iter().any(|s| s.contains("ToolResult")) {
             return None;
         }
-        protocol_error_with_code_at(call, code_at, None)
+        protocol_error_with_code_at(call, code_at()?, None)
     }
 
     fn is_tool_call_arm(&self, pat: &syn::Pat) -> bool {

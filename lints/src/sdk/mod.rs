@@ -408,13 +408,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
     /// Whether a file that imports these paths belongs to this dialect.
     fn claims(&self, imports: &mut dyn Iterator<Item = &Vec<String>>) -> bool;
 
-    /// A protocol error whose code argument (at `code_at`) is computed, not written: the
-    /// walker found there a method returning a code per variant (`McpResponse::error(id,
-    /// e.to_mcp_code(), msg)`). For dialects that take the code as a plain argument.
+    /// A protocol error whose code argument is computed, not written (`McpResponse::error(id,
+    /// e.to_mcp_code(), msg)`), for dialects that take the code as a plain argument.
+    /// `code_at` finds the argument that is a method returning a code per variant; it costs a
+    /// resolution per argument, so it runs only for a call the dialect takes for an error.
     fn construction_with_code_at<'e>(
         &self,
         _call: &'e ExprCall,
-        _code_at: usize,
+        _code_at: &dyn Fn() -> Option<usize>,
     ) -> Option<Construction<'e>> {
         None
     }

@@ -45,36 +45,34 @@ impl<'a> Walker<'a, '_> {
         self.visit_expr(&m.expr);
         for arm in &m.arms {
             let context = match (literal_names(&arm.pat), catch_all_binding(&arm.pat)) {
-                (Some(names), _) => SiteContext::Tool {
+                (Some(names), _) => Some(SiteContext::Tool {
                     tools: names,
                     helper: None,
-                },
+                }),
                 // `name if is_git_tool(name) => git_tools(params)`: a group of tools the guard
-                // picks, routed on; the tool is not picked yet, so the callee that gets the
-                // request continues the dispatch.
-                (None, Some(_)) if routes_tool_group(arm) => {
-                    if let Some((_, guard)) = &arm.guard {
-                        self.visit_expr(guard);
-                    }
-                    self.visit_expr(&arm.body);
-                    continue;
-                }
-                (None, Some(binding)) => SiteContext::UnknownToolArm {
+                // picks, routed on; the tool is not picked yet (the arm keeps the dispatch's
+                // context), so the callee that gets the request continues the dispatch.
+                (None, Some(_)) if routes_tool_group(arm) => None,
+                (None, Some(binding)) => Some(SiteContext::UnknownToolArm {
                     binding: if binding == "_" {
                         name_expression(&scrutinee)
                     } else {
                         binding
                     },
-                },
+                }),
                 _ => continue,
             };
-            let outer = self.arm.replace(context);
-            let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+            let picked = context.is_some();
+            let outer = context.map(|c| self.arm.replace(c));
+            let inside = self.in_tool_call_arm && !picked;
+            let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, inside);
             if let Some((_, guard)) = &arm.guard {
                 self.visit_expr(guard);
             }
             self.visit_expr(&arm.body);
-            self.arm = outer;
+            if let Some(outer) = outer {
+                self.arm = outer;
+            }
             self.in_tool_call_arm = in_tool_call_arm;
         }
         true

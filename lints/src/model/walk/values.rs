@@ -91,13 +91,15 @@ impl<'a> Walker<'a, '_> {
     ) -> Option<crate::sdk::Construction<'a>> {
         // Only JSON-RPC error codes make the argument a code (`log_error(e.severity(), ..)`
         // with severities 1..3 is no error response).
-        let code_at = call.args.iter().position(|a| {
-            matches!(strip_parens(a), Expr::MethodCall(m)
-            if m.args.is_empty() && self.returned_arm_codes(m).is_some_and(|arms| {
-                arms.iter().all(|arm| (-32768..=-32000).contains(&arm.value))
-            }))
-        })?;
-        self.dialect.construction_with_code_at(call, code_at)
+        let code_at = || {
+            call.args.iter().position(|a| {
+                matches!(strip_parens(a), Expr::MethodCall(m)
+                if m.args.is_empty() && self.returned_arm_codes(m).is_some_and(|arms| {
+                    arms.iter().all(|arm| (-32768..=-32000).contains(&arm.value))
+                }))
+            })
+        };
+        self.dialect.construction_with_code_at(call, &code_at)
     }
 
     /// `e.rpc_code()` where the crate method is `fn rpc_code(&self) -> i32 { match self {
