@@ -573,6 +573,26 @@ impl<'a> Resolver<'_, 'a> {
         derives_schema && crate::syntax::type_name(field_ty).as_deref() == Some("Option")
     }
 
+    /// `expr.name` where `expr`'s crate struct declares every field of `fields`.
+    pub fn reads_field_of_struct_with(
+        &self,
+        expr: &Expr,
+        locals: &Locals,
+        names: &[&str],
+        fields: &[&str],
+    ) -> bool {
+        let Expr::Field(f) = through_borrowing_calls(expr) else {
+            return false;
+        };
+        let syn::Member::Named(name) = &f.member else {
+            return false;
+        };
+        names.iter().any(|n| name == n)
+            && self
+                .type_of(&f.base, locals)
+                .is_some_and(|ty| fields.iter().all(|n| self.field_syntax(ty, n, 0).is_some()))
+    }
+
     /// The crate type of field `name` of `ty`.
     fn field_type(&self, ty: ItemId, name: &str, depth: usize) -> Option<ItemId> {
         let (owner, field) = self.field_syntax(ty, name, depth)?;

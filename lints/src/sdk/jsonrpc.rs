@@ -19,6 +19,12 @@ pub const TOOLS_CALL: &str = "tools/call";
 /// (the route itself is looked for in the code only where the text has it).
 pub const TOOLS_CALL_LITERAL: &str = "\"tools/call\"";
 
+/// The fields of a JSON-RPC request object, as a hand-rolled server's request struct declares
+/// them, and the ones that only frame it: a request whose `id` or `jsonrpc` is wrong breaks
+/// JSON-RPC itself, before any tool runs (-32600 is right for it).
+pub const REQUEST_FIELDS: &[&str] = &["jsonrpc", "id", "method"];
+pub const FRAMING_FIELDS: &[&str] = &["jsonrpc", "id"];
+
 /// A hand-rolled server: what its `"tools/call"` route reaches.
 #[derive(Debug)]
 pub struct JsonRpc {
@@ -274,23 +280,70 @@ impl<'v> Visit<'v> for ToolsCallBranches<'v> {
     }
 
     fn visit_expr_if(&mut self, i: &'v syn::ExprIf) {
-        if let Expr::Binary(b) = &*i.cond {
-            let lit = |e: &Expr| matches!(e, Expr::Lit(l) if matches!(&l.lit, syn::Lit::Str(s) if s.value() == TOOLS_CALL));
-            if lit(&b.left) || lit(&b.right) {
+        match tools_call_test(&i.cond) {
+            Some(syn::BinOp::Eq(_)) => {
                 self.branches += 1;
-                for stmt in &i.then_branch.stmts {
-                    if let syn::Stmt::Expr(e, _) = stmt {
-                        collect_calls(e, &mut self.callees);
-                    }
-                    if let syn::Stmt::Local(l) = stmt {
-                        if let Some(init) = &l.init {
-                            collect_calls(&init.expr, &mut self.callees);
-                        }
-                    }
+                collect_stmt_calls(&i.then_branch.stmts, &mut self.callees);
+            }
+            // `if m != "tools/call" { .. } else { <tools/call> }`: the else branch is the route.
+            Some(syn::BinOp::Ne(_)) => {
+                if let Some((_, e)) = &i.else_branch {
+                    self.branches += 1;
+                    collect_calls(e, &mut self.callees);
                 }
             }
+            _ => {}
         }
         syn::visit::visit_expr_if(self, i);
+    }
+
+    fn visit_block(&mut self, b: &'v syn::Block) {
+        // `if m != "tools/call" { return other(..); }`: what follows the guard is the route.
+        for (at, stmt) in b.stmts.iter().enumerate() {
+            let syn::Stmt::Expr(Expr::If(i), _) = stmt else {
+                continue;
+            };
+            if i.else_branch.is_none()
+                && matches!(tools_call_test(&i.cond), Some(syn::BinOp::Ne(_)))
+                && i.then_branch.stmts.last().is_some_and(diverges)
+            {
+                self.branches += 1;
+                collect_stmt_calls(&b.stmts[at + 1..], &mut self.callees);
+            }
+        }
+        syn::visit::visit_block(self, b);
+    }
+}
+
+/// `m == "tools/call"` or `m != "tools/call"` (either side): which of the two.
+fn tools_call_test(cond: &Expr) -> Option<syn::BinOp> {
+    let Expr::Binary(b) = cond else {
+        return None;
+    };
+    let lit = |e: &Expr| matches!(e, Expr::Lit(l) if matches!(&l.lit, syn::Lit::Str(s) if s.value() == TOOLS_CALL));
+    (lit(&b.left) || lit(&b.right)).then_some(b.op)
+}
+
+/// A statement that leaves the block: `return ..`, `continue`, `break`.
+fn diverges(stmt: &syn::Stmt) -> bool {
+    matches!(
+        stmt,
+        syn::Stmt::Expr(Expr::Return(_) | Expr::Continue(_) | Expr::Break(_), _)
+    )
+}
+
+/// The calls of crate fns in statements: their expressions and `let` initialisers.
+fn collect_stmt_calls<'v>(stmts: &'v [syn::Stmt], out: &mut Vec<&'v Expr>) {
+    for stmt in stmts {
+        match stmt {
+            syn::Stmt::Expr(e, _) => collect_calls(e, out),
+            syn::Stmt::Local(l) => {
+                if let Some(init) = &l.init {
+                    collect_calls(&init.expr, out);
+                }
+            }
+            _ => {}
+        }
     }
 }
 

@@ -576,6 +576,20 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether a method of the request context checks a value the tool passes in
+    /// (turbomcp's `validate_tenant_ownership(&resource.tenant)`): its failure is about that
+    /// value, the tool's own, unlike the context's other methods.
+    fn request_context_checks_argument(&self, _method: &str) -> bool {
+        false
+    }
+
+    /// Whether a method of the SDK's types serialises the value it is called on
+    /// (pmcp's `MrtrSignal::into_meta_entry` is `serde_json::to_value(self)`): it fails only on
+    /// the server's own values, a server fault like `serde_json::to_value`.
+    fn is_serializing_method(&self, _method: &str) -> bool {
+        false
+    }
+
     /// A match arm holding a tool call inside a general request handler
     /// (`RequestFromClient::CallToolRequest(params) =>`).
     fn is_tool_call_arm(&self, _pat: &syn::Pat) -> bool {

@@ -156,6 +156,8 @@ static TABLE: SdkTable = SdkTable {
     // `extra: RequestHandlerExtra` of `ToolHandler::handle`: cancellation, progress and the
     // metadata the server's middleware injects.
     request_context_types: &["RequestHandlerExtra"],
+    request_context_checks: &[],
+    serializing_methods: &["into_meta_entry"],
     older: &[(Version { major: 2, minor: 9 }, &TABLE_2_8)],
     fix: Some(&FIX),
 };

@@ -95,6 +95,8 @@ static TABLE: SdkTable = SdkTable {
     unknown_tool_snippet: "RpcError::invalid_params().with_message(format!(\"Unknown tool: {}\", <name>)) from `ServerHandlerCore::handle_request` (rust-mcp-sdk turns every `CallToolError` from `handle_call_tool_request` into an isError result)",
     named_resource_not_found_fits_peer,
     request_context_types: &[],
+    request_context_checks: &[],
+    serializing_methods: &[],
     older: &[],
     fix: Some(&FIX),
 };

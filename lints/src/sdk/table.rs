@@ -240,6 +240,14 @@ impl Dialect for TableDialect {
             .is_some_and(|last| self.table.request_context_types.contains(&last.as_str()))
     }
 
+    fn request_context_checks_argument(&self, method: &str) -> bool {
+        self.table.request_context_checks.contains(&method)
+    }
+
+    fn is_serializing_method(&self, method: &str) -> bool {
+        self.table.serializing_methods.contains(&method)
+    }
+
     fn is_tool_error_type_name(&self, name: &str) -> bool {
         self.names
             .canonical(self.table, &[name.to_string(), String::new()])
@@ -466,6 +474,12 @@ pub struct SdkTable {
     /// The types of the per-request context the SDK hands a tool, by name
     /// ([`Dialect::is_request_context_type`]).
     pub request_context_types: &'static [&'static str],
+    /// Methods of the request context that check a value the tool passes in
+    /// ([`Dialect::request_context_checks_argument`]).
+    pub request_context_checks: &'static [&'static str],
+    /// Methods of the SDK's types that serialise their receiver
+    /// ([`Dialect::is_serializing_method`]).
+    pub serializing_methods: &'static [&'static str],
     /// Older versions that behave otherwise, on the newest table: `(version, table)` for
     /// versions below that one, the lowest bound first.
     pub older: &'static [(Version, &'static SdkTable)],

@@ -135,6 +135,8 @@ static TABLE: SdkTable = SdkTable {
         "no tool for <name>: leave unknown names to McpRouter, which answers them with a JSON-RPC error (a tower-mcp tool's Err is an isError result)",
     named_resource_not_found_fits_peer: minus_32002_never_fits,
     request_context_types: &["RequestContext"],
+    request_context_checks: &[],
+    serializing_methods: &[],
     older: &[],
     fix: Some(&FIX),
 };

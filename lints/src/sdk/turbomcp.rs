@@ -116,6 +116,8 @@ static TABLE: SdkTable = SdkTable {
     // service the server registered, `report_progress` updates its progress manager) and
     // `RequestContext` (2.x and later).
     request_context_types: &["Context", "RequestContext"],
+    request_context_checks: &["validate_tenant_ownership"],
+    serializing_methods: &[],
     older: &[(Version { major: 3, minor: 0 }, &TABLE_2)],
     fix: Some(&FIX),
 };
@@ -204,6 +206,8 @@ static TABLE_2: SdkTable = SdkTable {
     unknown_tool_snippet: TABLE.unknown_tool_snippet,
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &["Context", "RequestContext"],
+    request_context_checks: &["validate_tenant_ownership"],
+    serializing_methods: &[],
     older: &[],
     fix: None,
 };

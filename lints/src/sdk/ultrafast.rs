@@ -76,6 +76,8 @@ static TABLE: SdkTable = SdkTable {
     unknown_tool_snippet: "Err(MCPError::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &[],
+    request_context_checks: &[],
+    serializing_methods: &[],
     older: &[],
     fix: Some(&FIX),
 };

@@ -17,8 +17,8 @@ use crate::resolve::{Def, Ns};
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning};
 use crate::source::Span;
 use crate::syntax::{
-    last_segment, path_segments, result_error_type, strip_await, strip_refs, tail_expr, type_name,
-    unwrap_future,
+    last_segment, pat_ident, path_segments, result_error_type, strip_await, strip_refs, tail_expr,
+    type_name, unwrap_future,
 };
 use crate::text::{message_with_macros, MessageText};
 use crate::types::{resolve_type_item, FnKey};
@@ -306,15 +306,66 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// A method call on a parameter typed as the SDK's request context (`ctx.set(..).await`):
-    /// what it does is the server's own work (logging, progress, its request state), so its
-    /// failure is a server fault whatever the tool was asked.
+    /// A method call on the SDK's request context (`ctx.set(..).await`, `ctx.request.tenant()`,
+    /// `peer.sample(..)` on a peer the context handed out): what it does is the server's own
+    /// work (logging, progress, its request state, a round trip to the client), so its failure
+    /// is not the tool's whatever the tool was asked; so is a crate fn's that gets nothing but
+    /// the context (`answered_city(&extra)`). A context method that checks a value the tool
+    /// passes in is the exception ([`Dialect::request_context_checks_argument`]).
     pub(super) fn calls_request_context(&self, expr: &Expr) -> bool {
-        let Expr::MethodCall(mc) = strip_await(expr) else {
-            return false;
+        match strip_await(expr) {
+            Expr::MethodCall(mc) => {
+                self.is_request_context(&mc.receiver)
+                    && !self
+                        .dialect
+                        .request_context_checks_argument(&mc.method.to_string())
+            }
+            Expr::Call(c) => {
+                matches!(&*c.func, Expr::Path(_))
+                    && !c.args.is_empty()
+                    && c.args.iter().all(|a| self.is_request_context(a))
+            }
+            _ => false,
+        }
+    }
+
+    /// The request context, a field of it (`ctx.request`), or a local bound from one of its
+    /// methods (`let peer = extra.peer().ok_or_else(..)?`).
+    pub(super) fn is_request_context(&self, expr: &Expr) -> bool {
+        match strip_refs(expr) {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .is_some_and(|id| self.request_contexts.iter().any(|c| id == c)),
+            Expr::Field(f) => self.is_request_context(&f.base),
+            _ => false,
+        }
+    }
+
+    /// `let peer = extra.peer().ok_or_else(..)?`: a value the request context hands out through
+    /// its methods is the request's too. Any other binding of the name ends that.
+    pub(super) fn bind_request_context(&mut self, local: &syn::Local) {
+        let Some(name) = pat_ident(&local.pat) else {
+            return;
         };
-        matches!(strip_refs(&mc.receiver), Expr::Path(p) if p.path.get_ident()
-            .is_some_and(|id| self.request_contexts.iter().any(|c| id == c)))
+        let mut from = local.init.as_ref().map(|i| &*i.expr);
+        let mut through_method = false;
+        while let Some(e) = from {
+            from = match e {
+                Expr::Try(t) => Some(&*t.expr),
+                Expr::Await(a) => Some(&*a.base),
+                Expr::MethodCall(mc) => {
+                    through_method = true;
+                    Some(&*mc.receiver)
+                }
+                _ => break,
+            };
+        }
+        let handed_out = through_method && from.is_some_and(|root| self.is_request_context(root));
+        self.request_contexts.retain(|c| *c != name);
+        if handed_out {
+            self.request_contexts.push(name);
+        }
     }
 
     /// `.map_err(CallToolError::new)`, or a crate fn declared to return the SDK's tool error

@@ -10,6 +10,7 @@ use super::Walker;
 use crate::model::bodies::BodyCode;
 use crate::model::callgraph::{through_borrowing_calls, Locals, Target};
 use crate::model::site::{Callee, Channel, PathFacts, SiteContext, TOOL_CALL_ARM};
+use crate::resolve::{Def, Ns};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
     is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, strip_refs, tail_expr,
@@ -294,6 +295,18 @@ impl<'a> Walker<'a, '_> {
         };
         let causes: Vec<&Expr> = self.frames.iter().filter_map(|f| f.cause).collect();
         let cause_calls = |names: &[&str]| causes.iter().any(|c| calls_any(c, names));
+        // `match spawned { Err(e) => .. }`: what the local was bound to.
+        let initialisers: Vec<&Expr> = causes
+            .iter()
+            .filter_map(|c| match strip_refs(c) {
+                Expr::Path(p) => p
+                    .path
+                    .get_ident()
+                    .and_then(|i| self.lets.get(&i.to_string())),
+                _ => None,
+            })
+            .copied()
+            .collect();
         let fault_markers: Vec<&str> = self.fault_markers.iter().map(String::as_str).collect();
         let marker_hit = !fault_markers.is_empty()
             && (cause_calls(&fault_markers)
@@ -313,9 +326,16 @@ impl<'a> Walker<'a, '_> {
                 .and_then(|f| f.cause)
                 .and_then(lookup_names),
             server_fault: cause_calls(SERVER_FAULT_CALLS)
-                || causes.iter().any(|c| is_serializing_call(c))
+                || causes
+                    .iter()
+                    .any(|c| is_serializing_call(c) || self.serializes_sdk_value(c))
                 || causes.iter().any(|c| self.decodes_own_output(c))
                 || causes.iter().any(|c| self.calls_request_context(c))
+                || causes.iter().any(|c| self.reads_request_framing(c))
+                || causes
+                    .iter()
+                    .chain(&initialisers)
+                    .any(|c| self.spawns_thread(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
             // The source says the request matched the schema: words cannot make it schema-level.
@@ -335,6 +355,68 @@ impl<'a> Walker<'a, '_> {
                 .is_some_and(|b| mentions_ident(&built.to_token_stream_string(), b)),
             early_return: self.returning > 0,
         }
+    }
+
+    /// `std::thread::Builder::new()..spawn(..)`: the server's own thread (unlike
+    /// `Command::spawn`, a process the model may have asked for).
+    fn spawns_thread(&self, expr: &Expr) -> bool {
+        let Expr::MethodCall(mc) = strip_await(expr) else {
+            return false;
+        };
+        if mc.method != "spawn" && mc.method != "spawn_scoped" {
+            return false;
+        }
+        // Through the builder's methods and the locals it was kept in
+        // (`let builder = thread::Builder::new().name(..); builder.spawn(..)`).
+        let mut root = &*mc.receiver;
+        for _ in 0..8 {
+            root = match root {
+                Expr::MethodCall(inner) => &inner.receiver,
+                Expr::Path(p) => match p
+                    .path
+                    .get_ident()
+                    .and_then(|i| self.lets.get(&i.to_string()))
+                {
+                    Some(init) => init,
+                    None => break,
+                },
+                _ => break,
+            };
+        }
+        let (Expr::Call(c), Some(scope)) = (root, self.body.scope) else {
+            return false;
+        };
+        let Expr::Path(p) = &*c.func else {
+            return false;
+        };
+        matches!(
+            self.calls.defs.resolve_path(scope.module, &p.path, Ns::Values),
+            Some(Def::External(path)) if path.starts_with(&["std".to_string(), "thread".to_string(), "Builder".to_string()])
+        )
+    }
+
+    /// `req.id` of a hand-rolled server's JSON-RPC request struct (it declares `jsonrpc`, `id`
+    /// and `method`).
+    fn reads_request_framing(&self, expr: &Expr) -> bool {
+        self.resolver.reads_field_of_struct_with(
+            expr,
+            &self.locals,
+            crate::sdk::jsonrpc::FRAMING_FIELDS,
+            crate::sdk::jsonrpc::REQUEST_FIELDS,
+        )
+    }
+
+    /// `signal.into_meta_entry()` (through `.map_err(..)`): an SDK method that serialises its
+    /// receiver.
+    fn serializes_sdk_value(&self, cause: &Expr) -> bool {
+        let mut e = strip_await(cause);
+        while let Expr::MethodCall(mc) = e {
+            if self.dialect.is_serializing_method(&mc.method.to_string()) {
+                return true;
+            }
+            e = strip_await(&mc.receiver);
+        }
+        false
     }
 
     /// `String::from_utf8(buf)` where `buf` is a buffer this body made empty and only the
@@ -702,13 +784,17 @@ impl<'a> Walker<'a, '_> {
         // `let Some(x) = args.get("x") else`, `let Some(s) = v.as_str() else`: the argument's
         // shape, recorded as the cause so the branch counts as schema-level.
         let shape = some && reads_argument_field(scrutinee);
+        // `let Some(id) = req.id.clone() else`: the request's framing, not a tool's failure.
+        let framing = some && self.reads_request_framing(scrutinee);
+        // `let Some(city) = answered_city(&extra) else`: the request's own answers.
+        let request = some && self.calls_request_context(scrutinee);
         if some && self.reads_optional_field(scrutinee) {
             self.absent_optional += 1;
             self.visit_expr(branch);
             self.absent_optional -= 1;
             return;
         }
-        if !(miss || failed || shape) {
+        if !(miss || failed || shape || framing || request) {
             return self.visit_expr(branch);
         }
         let kind = if lookup {

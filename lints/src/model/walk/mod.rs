@@ -521,6 +521,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             let rebound = bound_names(&local.pat);
             self.optional_params.retain(|n| !rebound.contains(n));
         }
+        self.bind_request_context(local);
         // Bound after the initialiser: `let x = x.parse()` reads the outer `x`.
         match &local.init {
             Some(init) => bind_scrutinee(&self.resolver, &mut self.locals, &local.pat, &init.expr),
