@@ -33,6 +33,8 @@ pub struct FnItem<'a> {
     pub attrs: &'a [Attribute],
     /// Attributes of the enclosing `impl` block (empty for free fns).
     pub impl_attrs: &'a [Attribute],
+    /// The other items of the enclosing `impl` block (empty for free fns and trait defaults).
+    pub impl_items: &'a [ImplItem],
     /// The trait's generic argument for `impl From<X> for Y` (`X`), and similar.
     pub trait_args: Option<&'a syn::PathArguments>,
     pub sig: &'a syn::Signature,
@@ -135,6 +137,7 @@ impl<'a> Index<'a> {
                     owner: Owner::Free,
                     attrs: &f.attrs,
                     impl_attrs: &[],
+                    impl_items: &[],
                     trait_args: None,
                     sig: &f.sig,
                     block: &f.block,
@@ -153,6 +156,7 @@ impl<'a> Index<'a> {
                             },
                             attrs: &f.attrs,
                             impl_attrs: &tr.attrs,
+                            impl_items: &[],
                             trait_args: None,
                             sig: &f.sig,
                             block,
@@ -184,6 +188,7 @@ impl<'a> Index<'a> {
                                 owner: owner.clone(),
                                 attrs: &f.attrs,
                                 impl_attrs: &imp.attrs,
+                                impl_items: &imp.items,
                                 trait_args,
                                 sig: &f.sig,
                                 block: &f.block,

@@ -112,12 +112,17 @@ declare_lint! {
     ///   the failing value comes from: a method of the SDK's request context, of a field of it or of
     ///   a value it handed out (turbomcp 2.x `ctx.request.require_tenant()?`, pmcp
     ///   `extra.peer()` then `peer.sample(..)`, a client round trip), a crate fn given nothing but the
-    ///   context (`answered_city(&extra)`, an MRTR answer of the wrong kind); an SDK method that
+    ///   context (`answered_city(&extra)`, an MRTR answer of the wrong kind) or a method of the
+    ///   server's own state given nothing but it (`self.auth.authenticate(extra.auth_info.as_ref())`,
+    ///   the request's credentials); an SDK method that
     ///   serialises the server's own value (pmcp `MrtrSignal::into_meta_entry`); the server's own
     ///   thread (`std::thread::Builder::spawn`); and, in a hand-rolled server, the request's framing
     ///   (`let Some(id) = req.id.clone() else`, on a request struct that declares `jsonrpc`, `id`
     ///   and `method`). A request-context method that checks a value the tool passes in
     ///   (turbomcp `validate_tenant_ownership(&doc.tenant)`) is still the tool's failure.
+    /// - A handler method the SDK never runs is not a tool: pmcp's `ToolHandler::handle` in an impl
+    ///   whose `handle_output` override does not call it (the default `handle_output` is its only
+    ///   caller); the helpers it calls do not count as used outside tool context either.
     /// - A protocol error sent on purpose (a conformance or test server exercising a client's
     ///   error handling) cannot be told from the source: say so on the line, with the reason,
     ///   `// mcp-lint: allow(tool_failure_as_protocol_error) conformance: the client must show -32603`.

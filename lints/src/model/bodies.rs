@@ -28,7 +28,9 @@ pub struct BodyInfo<'a> {
     /// For tools: the wire name.
     pub tool_name: Option<String>,
     pub kind: Option<HandlerKind>,
-    pub is_test: bool,
+    /// Test code, or code the SDK never runs ([`Dialect::never_runs`]): it has no sites, and its
+    /// calls neither carry tool context nor count as uses outside it.
+    pub inert: bool,
     pub returns: ReturnFacts,
     pub code: BodyCode<'a>,
     /// `impl From<X> for <protocol error type>`.
@@ -68,7 +70,10 @@ where
         .map(|(i, f)| {
             let dialect = dialect_of(f.file);
             let library = in_sdk_library(f.file);
-            let kind = dialect.filter(|_| !library).and_then(|d| d.handler_kind(f));
+            let never_runs = dialect.is_some_and(|d| !library && d.never_runs(f));
+            let kind = dialect
+                .filter(|_| !library && !never_runs)
+                .and_then(|d| d.handler_kind(f));
             BodyInfo {
                 id: BodyId(i),
                 file: f.file,
@@ -76,7 +81,7 @@ where
                 tool_name: (kind == Some(HandlerKind::Tool))
                     .then(|| dialect.map(|d| d.tool_name(f)).unwrap_or_default()),
                 kind,
-                is_test: f.is_test && !include_tests,
+                inert: (f.is_test && !include_tests) || never_runs,
                 returns: dialect.map_or(ReturnFacts::UNKNOWN, |d| {
                     d.return_facts(kind, &f.sig.output, index_of(f.file))
                 }),
@@ -170,7 +175,7 @@ pub fn closure_body<'a>(
         name: "tool closure".to_string(),
         tool_name: Some(registered_name.unwrap_or_else(|| "tool closure".to_string())),
         kind: Some(HandlerKind::Tool),
-        is_test,
+        inert: is_test,
         returns,
         code,
         is_from_impl: false,
@@ -226,7 +231,7 @@ fn collect_consts<'a>(
             name,
             tool_name: None,
             kind: None,
-            is_test: false,
+            inert: false,
             returns: ReturnFacts {
                 err: ErrChannel::Unknown,
                 err_is_unit: false,

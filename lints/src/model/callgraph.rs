@@ -906,21 +906,17 @@ impl CallGraph {
         let n = bodies.len();
         let from_impls: Vec<BodyId> = bodies
             .iter()
-            .filter(|b| b.is_from_impl && !b.is_test)
+            .filter(|b| b.is_from_impl && !b.inert)
             .map(|b| b.id)
             .collect();
         let callees: Vec<Vec<BodyId>> = edges
             .iter()
             .map(|e| match &e.callee {
-                Callee::Body(b) if !bodies[b.0].is_test || bodies[e.from.0].is_test => vec![*b],
+                Callee::Body(b) if !bodies[b.0].inert || bodies[e.from.0].inert => vec![*b],
                 Callee::Body(_) => Vec::new(),
                 // The receiver's type is unknown: no single fn is meant.
                 Callee::Candidates(_) => Vec::new(),
-                Callee::Dispatch(bs) => bs
-                    .iter()
-                    .copied()
-                    .filter(|b| !bodies[b.0].is_test)
-                    .collect(),
+                Callee::Dispatch(bs) => bs.iter().copied().filter(|b| !bodies[b.0].inert).collect(),
                 Callee::FromImpls(source) => from_impls_for(bodies, &from_impls, source),
             })
             .collect();

@@ -932,10 +932,10 @@ fn absorb<'a, 'd>(
 ) {
     let body = &bodies[at];
     walked.returned[at] = std::mem::take(&mut facts.returned);
-    let (file, is_test, scope) = (body.file, body.is_test, body.scope);
+    let (file, inert, scope) = (body.file, body.inert, body.scope);
     // An SDK's library defines its constructors: only its codes are judged.
     let library = body.in_sdk_library;
-    if !is_test {
+    if !inert {
         walked.codes.extend(facts.codes);
         if !library {
             walked.sites.extend(facts.sites);
@@ -952,7 +952,7 @@ fn absorb<'a, 'd>(
         let id = BodyId(bodies.len());
         let returns = dialect.closure_returns();
         bodies.push(bodies::closure_body(
-            id, file, closure, name, is_test, returns, scope,
+            id, file, closure, name, inert, returns, scope,
         ));
     }
 }
@@ -963,7 +963,7 @@ fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<Bo
     // Per body: called at all, and only by continuing calls.
     let mut only_continuing: HashMap<BodyId, bool> = HashMap::new();
     for e in edges {
-        if bodies[e.from.0].is_test {
+        if bodies[e.from.0].inert {
             continue;
         }
         let Callee::Body(callee) = e.callee else {
@@ -979,7 +979,7 @@ fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<Bo
         .into_iter()
         .filter(|&(b, only)| {
             let body = &bodies[b.0];
-            only && body.kind.is_none() && !body.is_test && body.sig.is_some()
+            only && body.kind.is_none() && !body.inert && body.sig.is_some()
         })
         .map(|(b, _)| b)
         .collect();

@@ -56,7 +56,7 @@ impl<'g> Reach<'g> {
             let mut changed = false;
             for (ei, e) in edges.iter().enumerate() {
                 let caller = &bodies[e.from.0];
-                if caller.is_test {
+                if caller.inert {
                     continue;
                 }
                 let names = match &e.context_override {
@@ -85,7 +85,7 @@ impl<'g> Reach<'g> {
             let mut changed = false;
             for (ei, e) in edges.iter().enumerate() {
                 let caller = &bodies[e.from.0];
-                if caller.is_test {
+                if caller.inert {
                     continue;
                 }
                 let caller_is_tool_root = matches!(
@@ -131,7 +131,7 @@ impl<'g> Reach<'g> {
                 let caller = &bodies[e.from.0];
                 let from_tool = errors_reach_tool[caller.id.0]
                     || matches!(e.context_override, Some(SiteContext::Tool { .. }));
-                if caller.is_test || !passes_errors_on[ei] || !from_tool {
+                if caller.inert || !passes_errors_on[ei] || !from_tool {
                     continue;
                 }
                 for &callee in &callees[ei] {
@@ -166,7 +166,7 @@ impl<'g> Reach<'g> {
             .map(move |&ei| &edges[ei])
             .filter(move |e| {
                 let caller = &bodies[e.from.0];
-                !caller.is_test
+                !caller.inert
                     && self
                         .context_of(caller, e.context_override.as_ref())
                         .is_tool()
@@ -244,7 +244,7 @@ impl<'g> Reach<'g> {
         let mut out = Vec::new();
         for (ei, e) in edges.iter().enumerate() {
             let caller = &bodies[e.from.0];
-            if caller.is_test {
+            if caller.inert {
                 continue;
             }
             // A helper called from the unknown-tool arm answers for it: every result or error
@@ -345,7 +345,7 @@ impl<'g> Reach<'g> {
         let mut out = Vec::new();
         for (ei, e) in edges.iter().enumerate() {
             let caller = &bodies[e.from.0];
-            if caller.is_test || e.args.is_empty() {
+            if caller.inert || e.args.is_empty() {
                 continue;
             }
             let context = self.context_of(caller, e.context_override.as_ref());

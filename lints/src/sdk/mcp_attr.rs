@@ -41,6 +41,7 @@ static TABLE: SdkTable = SdkTable {
             ("ErrorCode", "SERVER_ERROR_END", -32099),
         ]
     },
+    called_only_by_default_of: &[],
     trait_handlers: &[("McpServer", "tools_call", Dispatcher)],
     other_handler_traits: &["McpServer"],
     attr_handlers: &[("tool", "mcp_server", Tool), ("prompt", "mcp_server", Other), ("resource", "mcp_server", Other)],

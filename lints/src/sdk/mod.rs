@@ -576,6 +576,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether the SDK never runs `f` although it implements a handler trait: pmcp's
+    /// `ToolHandler::handle` in an impl whose `handle_output` override does not call it.
+    fn never_runs(&self, _f: &FnItem<'_>) -> bool {
+        false
+    }
+
     /// Whether a method of the request context checks a value the tool passes in
     /// (turbomcp's `validate_tenant_ownership(&resource.tenant)`): its failure is about that
     /// value, the tool's own, unlike the context's other methods.

@@ -94,6 +94,7 @@ static TABLE: SdkTable = SdkTable {
             extra[5],
         ]
     },
+    called_only_by_default_of: &[("ToolHandler", "handle", "handle_output")],
     trait_handlers: &[
         ("ToolHandler", "handle", Tool),
         ("ToolHandler", "handle_output", Tool),

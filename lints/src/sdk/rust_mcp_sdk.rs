@@ -76,6 +76,7 @@ static TABLE: SdkTable = SdkTable {
             INTERNAL_ERROR = -32603);
         [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9]]
     },
+    called_only_by_default_of: &[],
     trait_handlers: &[
         ("ServerHandler", "handle_call_tool_request", Dispatcher),
         ("ServerHandler", "handle_call_tool_request_mrtr", Dispatcher),

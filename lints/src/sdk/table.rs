@@ -240,6 +240,10 @@ impl Dialect for TableDialect {
             .is_some_and(|last| self.table.request_context_types.contains(&last.as_str()))
     }
 
+    fn never_runs(&self, f: &FnItem<'_>) -> bool {
+        matches!(&f.owner, Owner::Trait { trait_name, .. } if unreached_override(self.table, trait_name, f))
+    }
+
     fn request_context_checks_argument(&self, method: &str) -> bool {
         self.table.request_context_checks.contains(&method)
     }
@@ -435,6 +439,9 @@ pub struct SdkTable {
     pub consts: &'static [(&'static str, &'static str, i64)],
     /// `impl Trait for T { fn method }` handlers.
     pub trait_handlers: &'static [(&'static str, &'static str, HandlerKind)],
+    /// `(trait, method, caller)`: the SDK calls `method` only from `caller`'s default body, so an
+    /// impl that overrides `caller` without calling `method` never has `method` run.
+    pub called_only_by_default_of: &'static [(&'static str, &'static str, &'static str)],
     /// Methods of the handler traits that are not tools (resources, prompts…).
     pub other_handler_traits: &'static [&'static str],
     /// Attributes that make a fn a handler; the second is an attribute the enclosing `impl` must
@@ -628,6 +635,46 @@ impl Names {
                 .flatten()
         })
     }
+}
+
+/// A trait method the SDK calls only from another method's default body (pmcp's
+/// `ToolHandler::handle_output` calls `handle`), in an impl that overrides that method without
+/// calling it: the SDK never runs it.
+fn unreached_override(table: &SdkTable, trait_name: &str, f: &FnItem<'_>) -> bool {
+    table
+        .called_only_by_default_of
+        .iter()
+        .filter(|(t, method, _)| *t == trait_name && f.name == *method)
+        .any(|(_, method, caller)| {
+            f.impl_items.iter().any(|item| {
+                matches!(item, syn::ImplItem::Fn(other)
+                    if other.sig.ident == caller && !calls_self_method(&other.block, method))
+            })
+        })
+}
+
+/// Whether `block` calls `self.<method>(..)`.
+fn calls_self_method(block: &syn::Block, method: &str) -> bool {
+    struct Finder<'m> {
+        method: &'m str,
+        found: bool,
+    }
+    impl<'v> syn::visit::Visit<'v> for Finder<'_> {
+        fn visit_expr_method_call(&mut self, m: &'v ExprMethodCall) {
+            if m.method == self.method
+                && matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self"))
+            {
+                self.found = true;
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut finder = Finder {
+        method,
+        found: false,
+    };
+    syn::visit::Visit::visit_block(&mut finder, block);
+    finder.found
 }
 
 fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {

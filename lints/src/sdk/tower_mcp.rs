@@ -91,6 +91,7 @@ static TABLE: SdkTable = SdkTable {
         SessionNotFound = -32005, SessionRequired = -32006, Forbidden = -32007,
         AlreadySubscribed = -32008, NotSubscribed = -32009, RequestTimeout = -32010,
         UrlElicitationRequired = -32042),
+    called_only_by_default_of: &[],
     trait_handlers: &[("McpTool", "call", Tool)],
     other_handler_traits: &["McpTool", "McpPrompt", "McpResource"],
     attr_handlers: &[

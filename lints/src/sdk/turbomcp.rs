@@ -91,6 +91,7 @@ static TABLE: SdkTable = SdkTable {
         RateLimited = -32009, ServerOverloaded = -32010, PermissionDenied = -32011, Timeout = -32012,
         Unavailable = -32013, Transport = -32014, Configuration = -32015, ExternalService = -32016,
         Cancelled = -32017, Security = -32018, UserRejected = -1),
+    called_only_by_default_of: &[],
     trait_handlers: &[("McpHandler", "call_tool", Dispatcher)],
     other_handler_traits: &["McpHandler"],
     attr_handlers: &[
@@ -186,6 +187,7 @@ static TABLE_2: SdkTable = SdkTable {
         RateLimited = -32009, ServerOverloaded = -32010, PermissionDenied = -32011, Timeout = -32012,
         Unavailable = -32013, Transport = -32014, Configuration = -32015, ExternalService = -32016,
         Cancelled = -32017, Security = -32018, Handler = -32019, NotFound = -32020),
+    called_only_by_default_of: &[],
     trait_handlers: &[],
     other_handler_traits: &[],
     attr_handlers: TABLE.attr_handlers,

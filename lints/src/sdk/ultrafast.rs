@@ -59,6 +59,7 @@ static TABLE: SdkTable = SdkTable {
             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
         ]
     },
+    called_only_by_default_of: &[],
     trait_handlers: &[("ToolHandler", "handle_tool_call", Dispatcher)],
     other_handler_traits: &["ToolHandler", "ResourceHandler", "PromptHandler"],
     attr_handlers: &[],

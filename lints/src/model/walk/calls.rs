@@ -7,7 +7,7 @@ use syn::{Expr, Pat};
 use super::failure::{Frame, FrameKind};
 use super::Walker;
 use crate::index::Index;
-use crate::model::callgraph::Target;
+use crate::model::callgraph::{through_borrowing_calls, Target};
 use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{
     CallEdge, Callee, Channel, ErrorSource, FnFacts, Origin, PassedErrors, SiteContext, VariantTag,
@@ -314,19 +314,31 @@ impl<'a> Walker<'a, '_> {
     /// passes in is the exception ([`Dialect::request_context_checks_argument`]).
     pub(super) fn calls_request_context(&self, expr: &Expr) -> bool {
         match strip_await(expr) {
+            Expr::MethodCall(mc) if self.is_request_context(&mc.receiver) => !self
+                .dialect
+                .request_context_checks_argument(&mc.method.to_string()),
+            // `self.auth.authenticate(extra.auth_info.as_ref())`: the server's own state checking
+            // what the request carries.
             Expr::MethodCall(mc) => {
-                self.is_request_context(&mc.receiver)
-                    && !self
-                        .dialect
-                        .request_context_checks_argument(&mc.method.to_string())
+                is_self_rooted(&mc.receiver) && self.only_request_arguments(mc.args.iter())
             }
             Expr::Call(c) => {
-                matches!(&*c.func, Expr::Path(_))
-                    && !c.args.is_empty()
-                    && c.args.iter().all(|a| self.is_request_context(a))
+                matches!(&*c.func, Expr::Path(_)) && self.only_request_arguments(c.args.iter())
             }
             _ => false,
         }
+    }
+
+    /// At least one argument, and each the request context (through borrowing calls:
+    /// `extra.auth_info.as_ref()`) or a literal.
+    fn only_request_arguments<'e>(&self, mut args: impl Iterator<Item = &'e Expr>) -> bool {
+        let mut any = false;
+        args.all(|a| {
+            let a = through_borrowing_calls(a);
+            let request = self.is_request_context(a);
+            any |= request;
+            request || matches!(a, Expr::Lit(_))
+        }) && any
     }
 
     /// The request context, a field of it (`ctx.request`), or a local bound from one of its
@@ -361,7 +373,10 @@ impl<'a> Walker<'a, '_> {
                 _ => break,
             };
         }
-        let handed_out = through_method && from.is_some_and(|root| self.is_request_context(root));
+        // `let state = read_guard_state(&extra).map_err(..)?`: a crate fn's answer on the context.
+        let handed_out = from.is_some_and(|root| {
+            (through_method && self.is_request_context(root)) || self.calls_request_context(root)
+        });
         self.request_contexts.retain(|c| *c != name);
         if handed_out {
             self.request_contexts.push(name);
@@ -578,5 +593,14 @@ fn value_leaves<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
         }
         Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {}
         other => out.push(other),
+    }
+}
+
+/// `self`, or a field path on it (`self.auth_middleware`).
+fn is_self_rooted(expr: &Expr) -> bool {
+    match strip_refs(expr) {
+        Expr::Path(p) => p.path.is_ident("self"),
+        Expr::Field(f) => is_self_rooted(&f.base),
+        _ => false,
     }
 }
