@@ -74,6 +74,9 @@ pub struct Index<'a> {
     pub type_aliases: HashMap<String, &'a Type>,
     /// Structs, enums and unions defined in the crate.
     pub local_types: HashSet<String>,
+    /// Crate structs shaped as an MCP tool result: a `content` field and an `is_error` /
+    /// `isError` one (`struct ToolCallResult { content, is_error: Option<bool> }`), by name.
+    pub tool_result_types: HashSet<String>,
     pub fns: Vec<FnItem<'a>>,
 }
 
@@ -118,6 +121,9 @@ impl<'a> Index<'a> {
                 }
                 Item::Struct(s) => {
                     self.local_types.insert(s.ident.to_string());
+                    if is_tool_result_shape(s) {
+                        self.tool_result_types.insert(s.ident.to_string());
+                    }
                 }
                 Item::Enum(e) => {
                     self.local_types.insert(e.ident.to_string());
@@ -324,6 +330,17 @@ pub(crate) fn collect_use(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Fi
             }
         }
     }
+}
+
+/// A struct with a `content` field and an `is_error` / `isError` field: the shape of an MCP tool
+/// result, whatever the crate calls it.
+fn is_tool_result_shape(s: &syn::ItemStruct) -> bool {
+    let named = |n: &str| {
+        s.fields
+            .iter()
+            .any(|f| f.ident.as_ref().is_some_and(|i| i == n))
+    };
+    named("content") && (named("is_error") || named("isError"))
 }
 
 #[cfg(test)]

@@ -60,7 +60,12 @@ declare_lint! {
     /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
     ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard, a helper
     ///   routing on a `tool` argument, and SDK constructors that name it (`tool_not_found`,
-    ///   `CallToolError::unknown_tool`). Dispatch through a map lookup (`tools.get(name)`) is not.
+    ///   `CallToolError::unknown_tool`), and the miss of a lookup keyed by the tool name: a map lookup
+    ///   (`tools.get(name)`), a `find` over the entries, or a crate method whose value is such a
+    ///   lookup of its argument (`index.dispatch_for(name)` returning `self.dispatch.get(name)`). A
+    ///   lookup buried deeper in a helper (a loop, a lookup after other work) is not seen.
+    /// - A hand-rolled server's own result type is a tool result by its shape (a `content` field and
+    ///   an `is_error` / `isError` one) or its name (`*ToolResult*`, `*ToolResponse*`).
     /// - SEP-2145 (pending) would make an unknown tool a tool execution error. Projects that follow it
     ///   turn the lint off with `unknown_tool_as_tool_error = "allow"` under `[lints]` (or `-A MCP007`),
     ///   or suppress the one arm with a reason.

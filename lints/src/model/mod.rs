@@ -786,6 +786,7 @@ where
                 tool_error: matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
                     if result_error_name(unwrap_future(ty))
                         .is_some_and(|e| dialect.is_tool_error_type_name(&e))),
+                lookup_of_param: walk::dispatch::lookup_of_param(f),
             }
         })
         .collect();

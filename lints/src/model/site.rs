@@ -191,6 +191,10 @@ pub struct FnFacts {
     pub protocol: bool,
     /// It returns the SDK's tool error type (`Result<_, CallToolError>`).
     pub tool_error: bool,
+    /// Its value is a lookup keyed by its parameter at this position, the receiver not counted
+    /// (`fn dispatch_for(&self, name: &str) -> Option<&F> { self.dispatch.get(name) }`): a miss
+    /// means no entry for that key.
+    pub lookup_of_param: Option<u8>,
 }
 
 /// A crate error type's own constructor that builds a protocol error

@@ -602,7 +602,7 @@ fn construction_of_struct<'e>(
             message: field("message"),
         });
     }
-    if name.contains("ToolResult") || name.contains("ToolResponse") {
+    if is_tool_result_type(name, index) {
         let flag = field("is_error").or_else(|| field("isError"))?;
         return Some(Construction::ToolResult {
             constructor: format!("{name} {{ .. }}"),
@@ -623,7 +623,7 @@ fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Con
     let segs = crate::syntax::path_segments(&p.path);
     // The server's own result type: `CallToolResult::error(content)`, `::text(..)`.
     if let [.., ty, method] = segs.as_slice() {
-        if ty.contains("ToolResult") {
+        if is_tool_result_type(ty, index) {
             let is_error = match method.as_str() {
                 "error" | "err" | "failure" => true,
                 "text" | "success" | "ok" | "json" => false,
@@ -647,6 +647,14 @@ fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Con
             .map(|v| (i, v))
     })?;
     protocol_error_with_code_at(call, code_at, Some(code))
+}
+
+/// The server's own tool-result type: a crate struct of that shape
+/// ([`Index::tool_result_types`]), or one named for it.
+fn is_tool_result_type(name: &str, index: &Index<'_>) -> bool {
+    index.tool_result_types.contains(name)
+        || name.contains("ToolResult")
+        || name.contains("ToolResponse")
 }
 
 /// `error_response(..)`, `McpResponse::error(..)`: a function or constructor named for an error.

@@ -146,8 +146,17 @@ impl<'a> Walker<'a, '_> {
         }
         let key_text = if is_lookup(scrutinee) {
             lookup_call(scrutinee)?.args[0].to_token_stream_string()
+        } else if let Some(key) = registry_find_key(scrutinee) {
+            key.to_token_stream_string()
         } else {
-            registry_find_key(scrutinee)?.to_token_stream_string()
+            // `index.dispatch_for(name)`: a crate fn whose value is a lookup of that argument.
+            let at = usize::from(self.called_facts(scrutinee)?.lookup_of_param?);
+            let args = match strip_await(scrutinee) {
+                Expr::Call(c) => &c.args,
+                Expr::MethodCall(mc) => &mc.args,
+                _ => return None,
+            };
+            args.iter().nth(at)?.to_token_stream_string()
         };
         key_text
             .contains("name")
@@ -330,4 +339,30 @@ pub(super) fn name_expression(scrutinee: &str) -> String {
         .trim_end_matches(".to_string()")
         .trim_end_matches(".as_ref()");
     trimmed.to_string()
+}
+
+/// The position of the parameter `f`'s value is a lookup of (`self.dispatch.get(name)`), the
+/// receiver not counted.
+pub(crate) fn lookup_of_param(f: &crate::index::FnItem<'_>) -> Option<u8> {
+    let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
+        return None;
+    };
+    let tail = tail_expr(tail);
+    if !is_lookup(tail) {
+        return None;
+    }
+    let key = crate::syntax::strip_refs(&lookup_call(tail)?.args[0]);
+    let Expr::Path(p) = key else {
+        return None;
+    };
+    let key = p.path.get_ident()?;
+    f.sig
+        .inputs
+        .iter()
+        .filter_map(|i| match i {
+            syn::FnArg::Typed(t) => Some(&t.pat),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .position(|pat| crate::syntax::pat_ident(pat).is_some_and(|n| key == &n))
+        .and_then(|i| u8::try_from(i).ok())
 }

@@ -17,7 +17,7 @@
 
 mod calls;
 mod construct;
-mod dispatch;
+pub(crate) mod dispatch;
 mod expansion;
 mod failure;
 mod returns;
