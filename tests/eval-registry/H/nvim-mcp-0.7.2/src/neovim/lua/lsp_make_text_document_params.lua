@@ -1,0 +1,1 @@
+return vim.json.encode(vim.lsp.util.make_text_document_params(...))

@@ -1,0 +1,6 @@
+function hello()
+    vim.print("Hello, world!")
+
+    local a = 1
+    a = "1"
+end

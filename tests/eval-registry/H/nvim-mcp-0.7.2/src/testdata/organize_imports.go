@@ -1,0 +1,10 @@
+package main
+
+import (
+	"os"
+	"fmt"
+)
+
+func main() {
+
+}

@@ -1,0 +1,1 @@
+pub use spreadsheet_kit::runtime::*;
