@@ -141,13 +141,11 @@ fn error_value_fix(
         }
         _ => return None,
     };
-    let mut names = cx.names(&Returns::default());
-    let mut wanted = vec![&cx.vocab.error];
-    wanted.extend(&cx.vocab.others);
-    let value = cx
-        .snippet(&value, &mut names, &wanted)
-        .replace(MESSAGE_MARK, message);
-    let mut edits = vec![cx.replace_laid_out(range(target), &value)];
+    let (value, names) = cx.error_snippet(&value, message);
+    let edit = cx
+        .closure_body_block(target, &value)
+        .unwrap_or_else(|| cx.replace_laid_out(range(target), &value));
+    let mut edits = vec![edit];
     edits.extend(names.use_edit(cx));
     Some(cx.finish(Fix {
         message: "return the failure as an isError tool result the model can read".to_string(),
@@ -427,6 +425,85 @@ pub fn success_to_error(model: &Model, site: &ErrorSite, certain: bool) -> Optio
         applicability,
         edits,
     }))
+}
+
+/// Whether the fn around a site returns its tool's output as `Ok`: a `Result` whose `Ok` is
+/// not the SDK's tool result (tower-mcp's `McpTool::call -> Result<Self::Output>`), the site's
+/// `Ok(..)` outside any closure or async block of it (a handler closure's `Ok` is not the fn's).
+pub fn answers_with_output(model: &Model, site: &ErrorSite) -> bool {
+    let Some(cx) = FixCx::new(model, site.span, site.file) else {
+        return false;
+    };
+    let Some((_, false)) = cx.find(&[]).ok_call else {
+        return false;
+    };
+    let syn::ReturnType::Type(_, ty) = &cx.located.sig.output else {
+        return false;
+    };
+    let syn::Type::Path(p) = crate::syntax::unwrap_future(ty) else {
+        return false;
+    };
+    let Some(last) = p.path.segments.last() else {
+        return false;
+    };
+    let ok = match type_arguments(&last.arguments).next() {
+        Some(ok) if last.ident == "Result" => ok,
+        _ => return false,
+    };
+    let ok_name = crate::syntax::type_name(ok).unwrap_or_default();
+    ok_name != cx.vocab.result.name && !cx.vocab.wrapped_results.contains(&ok_name)
+}
+
+/// MCP009 in a tool that answers with its output ([`answers_with_output`]): `Ok(json!({
+/// "error": msg, .. }))` → the SDK's isError answer for such a tool with that text
+/// (`Err(Error::tool(msg))`, [`Dialect::output_tool_error_snippet`]). Only for a text the error
+/// type takes (a string literal, a `format!`, a `.to_string()`); MaybeIncorrect: the other
+/// members are dropped.
+pub fn output_error(model: &Model, site: &ErrorSite) -> Option<Fix> {
+    if !answers_with_output(model, site) {
+        return None;
+    }
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let found = cx.find(&[]);
+    let (call, false) = found.ok_call? else {
+        return None;
+    };
+    let Expr::Macro(m) = found.target? else {
+        return None;
+    };
+    if !is_json_macro(&m.mac) {
+        return None;
+    }
+    let entries = json_entries(&single_group(m.mac.tokens.clone())?)?;
+    let error = entries.iter().find(|e| e.key == "error")?;
+    let (start, end) = tokens_range(&error.value)?;
+    let message = cx.text.get(start..end)?;
+    let is_text = match syn::parse_str::<Expr>(message).ok()? {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(_),
+            ..
+        }) => true,
+        Expr::Macro(f) => f.mac.path.is_ident("format"),
+        Expr::MethodCall(c) => c.method == "to_string" && c.args.is_empty(),
+        _ => false,
+    };
+    if !is_text || !returned_ranges(cx.located.body, &cx.extents, cx.target).contains(&range(call))
+    {
+        return None;
+    }
+    let snippet = code_snippet(cx.dialect.output_tool_error_snippet(MESSAGE_MARK)?)?;
+    let (snippet, names) = cx.error_snippet(&snippet, message);
+    let mut edits = vec![cx.replace_laid_out(range(call), &snippet)];
+    edits.extend(names.use_edit(&cx));
+    Some(
+        cx.finish(Fix {
+            message:
+                "return the failure as the tool's error, which the SDK sends as an isError result"
+                    .to_string(),
+            applicability: Applicability::MaybeIncorrect,
+            edits,
+        }),
+    )
 }
 
 /// MCP002: where the text goes in an isError result without readable content (never applied:
@@ -1219,6 +1296,18 @@ impl<'m> FixCx<'m> {
         rename_idents(snippet, &renames)
     }
 
+    /// A snippet of the SDK's error value with its names spelled as this file spells them and
+    /// `message` in place of the mark, with the `use`s it needs.
+    fn error_snippet(&self, snippet: &str, message: &str) -> (String, Names) {
+        let mut names = self.names(&Returns::default());
+        let mut wanted = vec![&self.vocab.error];
+        wanted.extend(&self.vocab.others);
+        let text = self
+            .snippet(snippet, &mut names, &wanted)
+            .replace(MESSAGE_MARK, message);
+        (text, names)
+    }
+
     /// Placeholder text for every empty vector and blank string in `target`; `None` when there
     /// is none.
     fn blank_edits(&self, target: &Expr, names: &mut Names, text: &str) -> Option<Vec<Edit>> {
@@ -1330,8 +1419,10 @@ impl<'m> FixCx<'m> {
         self.replace_laid_out((start, end), &apply_inside(written, start, &edits))
     }
 
-    /// The fix with the imports it leaves unused dropped, its edits in file order.
+    /// The fix with the locals and imports it leaves unused dropped, its edits in file order.
     fn finish(&self, mut fix: Fix) -> Fix {
+        let locals = self.unused_local_edits(&fix.edits);
+        fix.edits.extend(locals);
         let prunes = unused_imports::prune_edits(
             self.text,
             self.syntax,
@@ -1348,6 +1439,79 @@ impl<'m> FixCx<'m> {
             fix.edits.extend(prunes);
         }
         in_file_order(fix)
+    }
+
+    /// Edits for the `let` bindings of the fn whose every use `edits` take away: `let code =
+    /// match &e { .. };` before a `McpError::new(code, ..)` the fix rewrote. A binding whose value
+    /// is a constant (a path, a literal, a `match` over a place choosing one per arm) is deleted
+    /// with its lines; an element of a tuple pattern becomes `_`; another binding keeps its value
+    /// under `_name` (its drop stays where it was).
+    fn unused_local_edits(&self, edits: &[Edit]) -> Vec<Edit> {
+        struct Lets<'a>(Vec<&'a syn::Local>);
+        impl<'a> Visit<'a> for Lets<'a> {
+            fn visit_local(&mut self, l: &'a syn::Local) {
+                self.0.push(l);
+                visit::visit_local(self, l);
+            }
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let removed: HashSet<&str> = edits
+            .iter()
+            .flat_map(|e| unused_imports::words(self.text.get(e.start..e.end).unwrap_or_default()))
+            .collect();
+        let mut lets = Lets(Vec::new());
+        lets.visit_block(self.located.body);
+        let mut out = Vec::new();
+        for local in lets.0 {
+            for (ident, in_tuple) in let_bindings(&local.pat) {
+                let name = ident.to_string();
+                // Names checked cheaply first: this runs for every fix.
+                if name.starts_with('_') || !removed.contains(name.as_str()) {
+                    continue;
+                }
+                let count = |text: &str| unused_imports::count(text, &name);
+                let taken: usize = edits
+                    .iter()
+                    .map(|e| count(self.text.get(e.start..e.end).unwrap_or_default()))
+                    .sum();
+                let added: usize = edits.iter().map(|e| count(&e.replacement)).sum();
+                let (let_start, let_end) = range(local);
+                let (body_start, body_end) = self.extents.get(self.located.body);
+                let in_edit = edits
+                    .iter()
+                    .any(|e| e.start <= let_start && let_end <= e.end);
+                // The binding itself is one mention; every other one is a use.
+                let uses = count(self.text.get(body_start..body_end).unwrap_or_default())
+                    .saturating_sub(1);
+                if in_edit || added > 0 || uses != taken {
+                    continue;
+                }
+                let at = range(ident);
+                let constant = local
+                    .init
+                    .as_ref()
+                    .is_some_and(|i| i.diverge.is_none() && is_constant(&i.expr));
+                let edit = if in_tuple {
+                    Some(self.replace(at, "_".to_string()))
+                } else if constant {
+                    self.statement_lines(let_start, let_end)
+                } else {
+                    Some(self.replace(at, format!("_{name}")))
+                };
+                out.extend(edit);
+            }
+        }
+        out
+    }
+
+    /// The deletion of the statement at `start..end` with its lines, when nothing else shares them.
+    fn statement_lines(&self, start: usize, end: usize) -> Option<Edit> {
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let rest = &self.text[end..];
+        let line_end = end + rest.find('\n').map_or(rest.len(), |i| i + 1);
+        let alone = self.text[line_start..start].trim().is_empty()
+            && self.text[end..line_end].trim().is_empty();
+        alone.then(|| self.replace((line_start, line_end), String::new()))
     }
 
     fn replace(&self, (start, end): (usize, usize), replacement: String) -> Edit {
@@ -1425,9 +1589,144 @@ impl<'m> FixCx<'m> {
 
     /// Replace `start..end` with `code` laid out as rustfmt would there.
     fn replace_laid_out(&self, (start, end): (usize, usize), code: &str) -> Edit {
+        if let Some(edit) = self.arm_laid_out((start, end), code) {
+            return edit;
+        }
         let indent = self.indent_at(start).len();
-        let laid = layout::expr_at(code, indent, self.column_at(start), self.rest_of_line(end));
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let before = self.text[line_start..start].trim_end();
+        let after_return = before
+            .strip_suffix("return")
+            .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+        let (col, trail) = (self.column_at(start), self.rest_of_line(end));
+        let laid = if after_return {
+            layout::return_operand_at(code, indent, col, trail)
+        } else {
+            layout::expr_at(code, indent, col, trail)
+        };
         self.replace((start, end), laid)
+    }
+
+    /// `start..end` replaced by `code` inside the one-line body of a match arm, the body laid out
+    /// as rustfmt lays out an arm ([`layout::arm_body_at`]; a block drops the arm's comma).
+    /// `None` when the range is in no such arm.
+    fn arm_laid_out(&self, (start, end): (usize, usize), code: &str) -> Option<Edit> {
+        struct Arms<'a>(Option<&'a syn::Arm>, (usize, usize));
+        impl<'a> Visit<'a> for Arms<'a> {
+            fn visit_arm(&mut self, arm: &'a syn::Arm) {
+                let (s, e) = range(&*arm.body);
+                if s <= self.1 .0 && self.1 .1 <= e {
+                    self.0 = Some(arm);
+                }
+                visit::visit_arm(self, arm);
+            }
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut arms = Arms(None, (start, end));
+        arms.visit_block(self.located.body);
+        let arm = arms.0?;
+        let (body_start, body_end) = range(&*arm.body);
+        let written = self.text.get(body_start..body_end)?;
+        let before = self.text[..body_start].trim_end_matches([' ', '\t']);
+        // A `return` body is laid out where the target is (a block would need its `;`).
+        if written.contains('\n')
+            || !before.ends_with("=>")
+            || matches!(&*arm.body, Expr::Block(_) | Expr::Return(_))
+        {
+            return None;
+        }
+        let body = format!(
+            "{}{code}{}",
+            &written[..start - body_start],
+            &written[end - body_start..]
+        );
+        let comma = arm.comma.as_ref().map(range);
+        let indent = self.indent_at(body_start).len();
+        let col = self.column_at(body_start);
+        let trail =
+            usize::from(comma.is_some()) + self.rest_of_line(comma.map_or(body_end, |c| c.1));
+        Some(match layout::arm_body_at(&body, indent, col, trail) {
+            layout::ArmBody::SameLine(laid) => self.replace((body_start, body_end), laid),
+            layout::ArmBody::Block(block) => {
+                self.replace((body_start, comma.map_or(body_end, |c| c.1)), block)
+            }
+        })
+    }
+
+    /// `let x = receiver.map_err(|e| target)?;` with `target`, the closure's whole body, replaced
+    /// by `value` that no longer fits where it was, laid out as rustfmt would: the statement on
+    /// one line; else the right-hand side on the next line; else the chain broken before the
+    /// call; else the closure body in a block (`|e| {\n    value\n}`). Only for a one-line
+    /// receiver that is not itself a method chain; `None` otherwise (the value is laid out where
+    /// it stands).
+    fn closure_body_block(&self, target: &Expr, value: &str) -> Option<Edit> {
+        let (start, end) = range(target);
+        let (form, false) = self.find(&[]).try_form? else {
+            return None;
+        };
+        let Expr::MethodCall(call) = &*form.try_expr.expr else {
+            return None;
+        };
+        // A receiver that is no chain itself (`.await`, a field or a method call would be one
+        // more link, laid out by other rules).
+        if form.handler.is_none_or(|h| range(h) != (start, end))
+            || !matches!(
+                &*call.receiver,
+                Expr::Call(_) | Expr::Path(_) | Expr::Macro(_)
+            )
+        {
+            return None;
+        }
+        let (receiver_start, receiver_end) = range(&*call.receiver);
+        let (_, try_end) = range(form.try_expr);
+        let receiver = self.text.get(receiver_start..receiver_end)?;
+        let dot = receiver_end + self.text[receiver_end..].find('.')?;
+        let (head, tail) = (self.text.get(dot..start)?, self.text.get(end..try_end)?);
+        if [receiver, head, tail].iter().any(|t| t.contains('\n')) {
+            return None;
+        }
+        // The `let` this is the value of.
+        struct Lets<'a>(Option<&'a syn::Local>, (usize, usize));
+        impl<'a> Visit<'a> for Lets<'a> {
+            fn visit_local(&mut self, l: &'a syn::Local) {
+                if l.init.as_ref().is_some_and(|i| range(&*i.expr) == self.1) {
+                    self.0 = Some(l);
+                }
+                visit::visit_local(self, l);
+            }
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut lets = Lets(None, range(form.try_expr));
+        lets.visit_block(self.located.body);
+        let local = lets.0?;
+        let (let_start, _) = range(local);
+        let (_, eq_end) = range(&local.init.as_ref()?.eq_token);
+        let indent = self.indent_at(let_start).len();
+        let lead = self.column_at(eq_end);
+        // rustfmt counts a chain's closing `?` twice on a line (`chains.rs`: in the total before
+        // the last call and in that call's width).
+        let rest = self.rest_of_line(try_end) + tail.matches('?').count();
+        let fits = |col: usize, code: &str| col + code.len() + rest <= layout::MAX_WIDTH;
+        let call_text = layout::flat(value).map(|flat| format!("{head}{flat}{tail}"));
+        let inner = indent + 4;
+        let whole = call_text.as_ref().map(|c| format!("{receiver}{c}"));
+        let replacement = if let Some(whole) = whole.as_ref().filter(|w| fits(lead + 1, w)) {
+            format!(" {whole}")
+        } else if let Some(whole) = whole.as_ref().filter(|w| fits(inner, w)) {
+            format!("\n{}{whole}", " ".repeat(inner))
+        } else if let Some(call) = call_text.filter(|c| fits(inner, c)) {
+            format!(" {receiver}\n{}{call}", " ".repeat(inner))
+        } else if lead + 1 + receiver.len() + head.len() + "{".len() <= layout::MAX_WIDTH {
+            let laid = layout::expr_at(value, inner, inner, 0);
+            format!(
+                " {receiver}{head}{{\n{}{laid}\n{}}}{tail}",
+                " ".repeat(inner),
+                " ".repeat(indent)
+            )
+        } else {
+            return None;
+        };
+        Some(self.replace((eq_end, try_end), replacement))
     }
 
     /// `receiver.map_err(|e| site)?` → `match receiver { Ok(value) => value, Err(e) => <arm> }`,
@@ -1601,6 +1900,44 @@ impl<'m> FixCx<'m> {
         } else {
             (receiver.to_string(), format!("\n{indent}{{"))
         }
+    }
+}
+
+/// The names a `let` pattern binds: a plain name, or the names of a tuple pattern (`true`).
+fn let_bindings(pat: &syn::Pat) -> Vec<(&syn::Ident, bool)> {
+    fn plain(p: &syn::Pat) -> Option<&syn::Ident> {
+        match p {
+            syn::Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => Some(&i.ident),
+            _ => None,
+        }
+    }
+    match pat {
+        syn::Pat::Type(t) => let_bindings(&t.pat),
+        syn::Pat::Tuple(t) => t
+            .elems
+            .iter()
+            .filter_map(plain)
+            .map(|i| (i, true))
+            .collect(),
+        p => plain(p).map(|i| (i, false)).into_iter().collect(),
+    }
+}
+
+/// A value computed without effects: a path, a literal, a reference to one, or a `match` over
+/// a place whose arms (without guards) are such values.
+fn is_constant(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(_) | Expr::Lit(_) => true,
+        Expr::Reference(r) => is_constant(&r.expr),
+        Expr::Paren(p) => is_constant(&p.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => is_constant(&u.expr),
+        Expr::Match(m) => {
+            is_constant(&m.expr)
+                && m.arms
+                    .iter()
+                    .all(|a| a.guard.is_none() && is_constant(&a.body))
+        }
+        _ => false,
     }
 }
 

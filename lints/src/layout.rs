@@ -33,8 +33,9 @@ enum Node {
         /// A macro: rustfmt writes no trailing comma it did not find.
         is_macro: bool,
     },
-    /// `root.into()`: a method call without arguments after a fragment.
-    Chain { root: Box<Node>, tail: String },
+    /// `root.into()`, `root.with_message(..)`: one method call after a call or struct literal;
+    /// `tail` is the call (`.into()` an atom, `.with_message(..)` a list).
+    Chain { root: Box<Node>, tail: Box<Node> },
     /// `Path { field: value, .. }`.
     Struct {
         path: String,
@@ -51,8 +52,71 @@ pub fn expr_at(code: &str, indent: usize, col: usize, trail: usize) -> String {
             &node(&expr, code),
             indent,
             MAX_WIDTH.saturating_sub(col + trail),
+            MAX_WIDTH.saturating_sub(trail),
         ),
         Err(_) => code.to_string(),
+    }
+}
+
+/// [`expr_at`] for the operand of a `return`, which rustfmt gives one column less (measured with
+/// rustfmt 1.9: `return Ok(x);` of 100 columns is broken, `let v = Ok(x);` of 100 is not; a
+/// call can still reach the limit through the one-column slack of [`one_argument`]).
+pub fn return_operand_at(code: &str, indent: usize, col: usize, trail: usize) -> String {
+    match syn::parse_str::<Expr>(code) {
+        Ok(expr) => layout_anyway(
+            &node(&expr, code),
+            indent,
+            MAX_WIDTH.saturating_sub(col + trail + 1),
+            MAX_WIDTH.saturating_sub(trail),
+        ),
+        Err(_) => code.to_string(),
+    }
+}
+
+/// How a match arm's body is laid out.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ArmBody {
+    /// On the arm's line (and the lines after it).
+    SameLine(String),
+    /// In a block on the next line: `{`, the body, `}` (the arm then takes no comma).
+    Block(String),
+}
+
+/// A match arm's body `code` starting at column `col` of the arm's line (indented by `indent`,
+/// `trail` columns after it, its comma included), as rustfmt lays out an arm (`matches.rs`,
+/// `rewrite_match_body`): on the arm's line when it fits there; else in a block on the next
+/// line when it fits there on one line, or breaks there into two lines fewer, or does not open
+/// with `(`, `[` or `{` where it would on the arm's line; else broken on the arm's line.
+pub fn arm_body_at(code: &str, indent: usize, col: usize, trail: usize) -> ArmBody {
+    // Laid out at `col`: whether every line ends by the limit (what follows, after the last).
+    let fits = |laid: &str, col: usize, trail: usize| {
+        let lines: Vec<&str> = laid.split('\n').collect();
+        lines.iter().enumerate().all(|(i, line)| {
+            let start = if i == 0 { col } else { 0 };
+            let after = if i + 1 == lines.len() { trail } else { 0 };
+            start + line.len() + after <= MAX_WIDTH
+        })
+    };
+    let same_line = expr_at(code, indent, col, trail);
+    if !same_line.contains('\n') && fits(&same_line, col, trail) {
+        return ArmBody::SameLine(same_line);
+    }
+    let inner = indent + INDENT;
+    let next_line = expr_at(code, inner, inner, 0);
+    if !fits(&next_line, inner, 0) {
+        return ArmBody::SameLine(same_line);
+    }
+    let newlines = |s: &str| s.matches('\n').count();
+    let opens = |s: &str, c: char| s.lines().next().is_some_and(|l| l.ends_with(c));
+    let prefer_next = !next_line.contains('\n')
+        || newlines(&same_line) > newlines(&next_line) + 1
+        || ['(', '[', '{']
+            .iter()
+            .any(|c| opens(&same_line, *c) && !opens(&next_line, *c));
+    if prefer_next {
+        ArmBody::Block(format!("{{\n{}{next_line}\n{}}}", pad(inner), pad(indent)))
+    } else {
+        ArmBody::SameLine(same_line)
     }
 }
 
@@ -100,15 +164,26 @@ fn node(expr: &Expr, code: &str) -> Node {
                 _ => atom(),
             }
         }
-        Expr::MethodCall(m) if m.args.is_empty() && m.turbofish.is_none() => {
-            match node(&m.receiver, code) {
-                root @ (Node::List { .. } | Node::Struct { .. }) => Node::Chain {
+        Expr::MethodCall(m) if m.turbofish.is_none() => match node(&m.receiver, code) {
+            root @ (Node::List { .. } | Node::Struct { .. }) => {
+                let tail = if m.args.is_empty() {
+                    Node::Atom(format!(".{}()", m.method))
+                } else {
+                    Node::List {
+                        head: format!(".{}", m.method),
+                        open: '(',
+                        close: ')',
+                        args: m.args.iter().map(|a| node(a, code)).collect(),
+                        is_macro: false,
+                    }
+                };
+                Node::Chain {
                     root: Box::new(root),
-                    tail: format!(".{}()", m.method),
-                },
-                _ => atom(),
+                    tail: Box::new(tail),
+                }
             }
-        }
+            _ => atom(),
+        },
         Expr::Struct(s) if s.rest.is_none() && s.qself.is_none() => Node::Struct {
             path: source(code, &s.path),
             fields: s
@@ -142,7 +217,7 @@ fn flat_node(node: &Node) -> Option<String> {
             (joined.len() <= LIST_WIDTH || lone_literal)
                 .then(|| format!("{head}{open}{joined}{close}"))
         }
-        Node::Chain { root, tail } => Some(format!("{}{tail}", flat_node(root)?)),
+        Node::Chain { root, tail } => Some(format!("{}{}", flat_node(root)?, flat_node(tail)?)),
         Node::Struct { path, fields } => {
             let fields = fields
                 .iter()
@@ -159,18 +234,18 @@ fn can_overflow(node: &Node) -> bool {
 }
 
 /// A node that did not fit its width is laid out anyway, the best it can be.
-fn layout_anyway(node: &Node, indent: usize, width: usize) -> String {
-    layout(node, indent, width).unwrap_or_else(|| match node {
+fn layout_anyway(node: &Node, indent: usize, width: usize, margin: usize) -> String {
+    layout(node, indent, width, margin).unwrap_or_else(|| match node {
         Node::Atom(text) => text.clone(),
         _ => vertical(node, indent),
     })
 }
 
-/// `node` laid out on a line indented by `indent`, in at most `width` columns
-/// on its first line (up to its last closing delimiter; for a call overflowing into its caller's
-/// parentheses rustfmt narrows it to the list width), as rustfmt's `Shape`. `None`: it cannot
-/// start there.
-fn layout(node: &Node, indent: usize, width: usize) -> Option<String> {
+/// `node` laid out on a line indented by `indent`, in at most `width` columns on its first line
+/// (up to its last closing delimiter; for a call overflowing into its caller's parentheses
+/// rustfmt narrows it to the list width), its last line ending by column `margin` (what follows
+/// it stands after), as rustfmt's `Shape`. `None`: it cannot start there.
+fn layout(node: &Node, indent: usize, width: usize, margin: usize) -> Option<String> {
     if let Some(flat) = flat_node(node) {
         if flat.len() <= width {
             return Some(flat);
@@ -178,17 +253,7 @@ fn layout(node: &Node, indent: usize, width: usize) -> Option<String> {
     }
     match node {
         Node::Atom(text) => (!text.contains('\n')).then(|| text.clone()),
-        Node::Chain { root, tail } => {
-            let root = layout(root, indent, width)?;
-            // After a root on one line the call goes on the next, indented; after a root on
-            // several lines it lines up with the root's last line.
-            let tail_indent = if root.contains('\n') {
-                indent
-            } else {
-                indent + INDENT
-            };
-            Some(format!("{root}\n{}{tail}", pad(tail_indent)))
-        }
+        Node::Chain { root, tail } => chain(root, tail, indent, width, margin),
         Node::List {
             head,
             open,
@@ -196,31 +261,124 @@ fn layout(node: &Node, indent: usize, width: usize) -> Option<String> {
             args,
             ..
         } => {
+            // Broken, only `head(` stands on the first line.
             let opened = head.len() + 2;
-            if width < opened {
+            if width < head.len() + 1 {
                 return None;
             }
-            if let [only] = args.as_slice() {
-                if can_overflow(only) {
-                    // A method chain is not narrowed (rustfmt's `is_nested_call`).
-                    let narrowed = match only {
-                        Node::Chain { .. } => width - opened,
-                        _ => LIST_WIDTH.min(width - opened),
-                    };
-                    if let Some(inner) = layout(only, indent, narrowed) {
-                        // Overflowed onto two lines, the argument goes on a line of its own
-                        // when it fits there whole.
-                        let alone = MAX_WIDTH.saturating_sub(indent + INDENT + 1);
-                        let fits_alone = flat_node(only).is_some_and(|f| f.len() <= alone);
-                        if inner.matches('\n').count() != 1 || !fits_alone {
-                            return Some(format!("{head}{open}{inner}{close}"));
-                        }
-                    }
-                }
+            match args.as_slice() {
+                [only] => Some(one_argument(
+                    node,
+                    head,
+                    (*open, *close),
+                    only,
+                    indent,
+                    (width.saturating_sub(opened), margin.saturating_sub(1)),
+                )),
+                _ => Some(vertical(node, indent)),
             }
-            Some(vertical(node, indent))
         }
         Node::Struct { path, .. } => (width >= path.len() + 2).then(|| vertical(node, indent)),
+    }
+}
+
+/// `head(only)` that does not fit on one line, as rustfmt lays out a call with one argument
+/// (`overflow.rs`, `try_overflow_last_item`), with `one_line` columns between the delimiters and
+/// the argument's last line ending by `margin`: the argument overflows onto the call's lines
+/// when its first line fits there within the list width (a call or macro argument is laid out
+/// within it); overflowed onto two lines, it goes on a line of its own when it fits there whole
+/// (with no trailing comma: rustfmt's list stays "horizontal"). Else it goes on its own line:
+/// back on the call's line when it fits there (one argument is not held to the list width),
+/// else one argument per line.
+fn one_argument(
+    node: &Node,
+    head: &str,
+    (open, close): (char, char),
+    only: &Node,
+    indent: usize,
+    (one_line, margin): (usize, usize),
+) -> String {
+    let own_line = MAX_WIDTH.saturating_sub(indent + INDENT + 1);
+    let limit = LIST_WIDTH.min(one_line);
+    if can_overflow(only) {
+        let overflowed = match only {
+            // rustfmt's `combine_arg_with_callee`: a callee shorter than an indent (`Ok(`,
+            // `Err(`) lets a method chain argument break; after a longer one it stays on a line
+            // (a macro's arguments may break: edition 2021).
+            Node::Chain { .. } if head.len() >= INDENT && !head.ends_with('!') => {
+                flat_node(only).filter(|flat| flat.len() <= one_line)
+            }
+            // Only a nested call is narrowed to the list width (`is_nested_call`).
+            Node::Chain { .. } | Node::Struct { .. } => layout(only, indent, one_line, margin),
+            _ => layout(only, indent, limit, margin),
+        };
+        if let Some(inner) = overflowed {
+            if inner.lines().next().map_or(0, str::len) <= limit {
+                if inner.matches('\n').count() == 1 {
+                    let alone = layout(only, indent + INDENT, own_line, MAX_WIDTH - 1)
+                        .filter(|a| !a.contains('\n'));
+                    // rustfmt's `wrap_items` counts one of the two delimiters: the call stays
+                    // on its line when it ends at most one column past its width.
+                    match alone {
+                        Some(alone) if alone.len() <= one_line + 1 => {
+                            return format!("{head}{open}{alone}{close}");
+                        }
+                        Some(alone) => {
+                            return format!(
+                                "{head}{open}\n{}{alone}\n{}{close}",
+                                pad(indent + INDENT),
+                                pad(indent)
+                            );
+                        }
+                        None => {}
+                    }
+                }
+                return format!("{head}{open}{inner}{close}");
+            }
+        }
+    }
+    match layout(only, indent + INDENT, own_line, MAX_WIDTH - 1) {
+        Some(alone) if !alone.contains('\n') && alone.len() <= one_line => {
+            format!("{head}{open}{alone}{close}")
+        }
+        _ => vertical(node, indent),
+    }
+}
+
+/// `root.tail` that does not fit on one line, as rustfmt's chains (`chains.rs`, one child): the
+/// root takes the whole width; after a root on one line the call may stay on its line when it
+/// breaks there into no more lines than on a line of its own, else it goes on the next line,
+/// indented; after a root on several lines it goes on the next line, under the root's last.
+fn chain(root: &Node, tail: &Node, indent: usize, width: usize, margin: usize) -> Option<String> {
+    let root = layout(root, indent, width, margin)?;
+    if root.contains('\n') {
+        let tail = layout_anyway(tail, indent, margin.saturating_sub(indent), margin);
+        return Some(format!("{root}\n{}{tail}", pad(indent)));
+    }
+    let tail_indent = indent + INDENT;
+    let own_line = layout(
+        tail,
+        tail_indent,
+        margin.saturating_sub(tail_indent),
+        margin,
+    );
+    let same_line = width
+        .checked_sub(root.len())
+        .filter(|w| *w > 0)
+        .and_then(|w| {
+            layout(tail, indent, w, margin).filter(|t| t.lines().next().map_or(0, str::len) <= w)
+        });
+    let lines = |s: &String| s.lines().count();
+    match (same_line, own_line) {
+        // rustfmt keeps a call of five lines or more on the root's line.
+        (Some(same), Some(own)) if lines(&own) >= lines(&same) || lines(&same) >= 5 => {
+            Some(format!("{root}{same}"))
+        }
+        (Some(same), None) => Some(format!("{root}{same}")),
+        (_, own) => {
+            let own = own.unwrap_or_else(|| vertical(tail, tail_indent));
+            Some(format!("{root}\n{}{own}", pad(tail_indent)))
+        }
     }
 }
 
@@ -246,9 +404,14 @@ fn vertical(node: &Node, indent: usize) -> String {
                 } else {
                     ","
                 };
-                let width = MAX_WIDTH.saturating_sub(inner + comma.len());
+                let margin = MAX_WIDTH.saturating_sub(comma.len());
                 out.push_str(&pad(inner));
-                out.push_str(&layout_anyway(arg, inner, width));
+                out.push_str(&layout_anyway(
+                    arg,
+                    inner,
+                    margin.saturating_sub(inner),
+                    margin,
+                ));
                 out.push_str(comma);
                 out.push('\n');
             }
@@ -267,6 +430,7 @@ fn vertical(node: &Node, indent: usize) -> String {
                     value,
                     inner,
                     MAX_WIDTH.saturating_sub(col + 1),
+                    MAX_WIDTH - 1,
                 ));
                 out.push_str(",\n");
             }
@@ -274,7 +438,9 @@ fn vertical(node: &Node, indent: usize) -> String {
             out.push('}');
             out
         }
-        Node::Atom(_) | Node::Chain { .. } => layout_anyway(node, indent, MAX_WIDTH - indent),
+        Node::Atom(_) | Node::Chain { .. } => {
+            layout_anyway(node, indent, MAX_WIDTH - indent, MAX_WIDTH)
+        }
     }
 }
 

@@ -136,14 +136,14 @@ fn imported_names(uses: &[&syn::ItemUse]) -> Vec<String> {
 }
 
 /// The identifier-like words of `text`.
-fn words(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
 }
 
 /// How often `name` appears as a word in `text` outside comments (string literals count: a
 /// format string can name it).
-fn count(text: &str, name: &str) -> usize {
+pub(crate) fn count(text: &str, name: &str) -> usize {
     words(&without_comments(text))
         .filter(|w| *w == name)
         .count()

@@ -1,6 +1,6 @@
+use crate::context::LintContext;
 use crate::model::site::{Channel, ErrorSite};
 use crate::text::MessageText;
-use crate::context::LintContext;
 
 declare_lint! {
     /// ### What it does
@@ -115,7 +115,8 @@ fn check(cx: &mut LintContext<'_>) {
             continue;
         };
         // A payload's own `"isError": true` where the SDK sends the payload as success text.
-        let own_is_error = dialect.payload_is_result_text() && member(site, "isError") == Some("true");
+        let own_is_error =
+            dialect.payload_is_result_text() && member(site, "isError") == Some("true");
         let exits_with_failure = site.path.early_return && (own_is_error || says_it_failed(site));
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
@@ -133,16 +134,27 @@ fn check(cx: &mut LintContext<'_>) {
         } else {
             "`isError` is not set, so the model and the host take this as success".to_string()
         };
+        // The text the source holds (what failed and the error in scope, the answer's own
+        // `"error"` text), else a template with the error the answer uses, else where the text
+        // goes; a tool answering with its output (not the tool result) answers a failure its
+        // own way.
+        let message = crate::fix::message_in_scope(cx.model, site)
+            .or_else(|| member(site, "error").filter(|v| v.starts_with('"')).map(str::to_string))
+            .or_else(|| site.path.uses_error.then(|| "format!(\"<what failed>: {e}\")".to_string()))
+            .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string());
+        let answers_with_output = crate::fix::answers_with_output(cx.model, site);
+        let answer = answers_with_output
+            .then(|| dialect.output_tool_error_snippet(&message))
+            .flatten()
+            .unwrap_or_else(|| dialect.tool_error_snippet(&message, false));
         let mut d = cx
             .site_diagnostic(site, "a failure is answered with a success result")
             .with_label(label)
-            .with_help(format!(
-                "return `{}`",
-                dialect.tool_error_snippet("format!(\"<what failed>: {e}\")", false)
-            ));
+            .with_help(format!("return `{answer}`"));
         // Certain inside an `Err(e) =>` arm or error closure; built from the error elsewhere, the
         // path may be a deliberate recovery.
-        d.fix = crate::fix::success_to_error(cx.model, site, site.path.on_failure_path);
+        d.fix = crate::fix::success_to_error(cx.model, site, site.path.on_failure_path)
+            .or_else(|| crate::fix::output_error(cx.model, site));
         cx.report(site.file, d);
     }
 }

@@ -86,7 +86,7 @@ declare_lint! {
     /// vec![ToolContent::text(msg)], is_error: Some(true) })`, turbomcp 3.x's `McpHandler::call_tool`
     /// `Ok(ToolResult::error(msg))`, mcp-attr's `McpServer::tools_call` `Ok(CallToolResult {
     /// content: vec![TextContent::new(msg).into()], is_error: Some(true), meta: Default::default()
-    /// })`, rust-mcp-sdk 1.1 and later `Ok(CallToolResult::from(CallToolError::from_message(msg))
+    /// })`, rust-mcp-sdk 0.8 and later `Ok(CallToolResult::from(CallToolError::from_message(msg))
     /// .into())`. pmcp 2.9 and later send one error value as an isError result, so there the constructor is
     /// replaced where it stands (`Error::internal(msg)` → `Error::tool_rejected(msg, None)`) and
     /// `Err(..)`, `map_err` and `ok_or_else` around it stay; in a helper only tools use, too.
@@ -99,7 +99,8 @@ declare_lint! {
     /// - No fix where the SDK gives the tool no way to return an isError result: a turbomcp 2.x
     ///   `#[tool]` (every `Err` is a JSON-RPC error), an mcp-attr `#[tool]` fn (its `Ok` is the tool's
     ///   output, not a `CallToolResult`), pmcp before 2.9 (no `tool_rejected`, and a tool's `Ok` is
-    ///   always a success), rust-mcp-sdk before 1.1 (its paths were not checked). A hand-rolled server gets a fix only for a whole `json!`
+    ///   always a success), rust-mcp-sdk before 0.8 (its rust-mcp-schema may have no
+    ///   `CallToolError::from_message`: the help names 0.8). A hand-rolled server gets a fix only for a whole `json!`
     ///   response, and only when some `json!` of the crate writes a `"result"` with `"content"` (else
     ///   its result shape cannot be told); not for a bare error object another fn wraps, a struct
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.

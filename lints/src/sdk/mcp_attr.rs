@@ -55,6 +55,7 @@ static TABLE: SdkTable = SdkTable {
     payload_is_result_text: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(CallToolResult { content: vec![TextContent::new({msg}).into()], is_error: Some(true), meta: Default::default() })",
+    output_tool_error_snippet: None,
     unknown_tool_snippet: "Err(Error::new(ErrorCode::INVALID_PARAMS).with_message(format!(\"Unknown tool: {}\", <name>), true))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &[],

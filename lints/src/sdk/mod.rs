@@ -644,6 +644,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
     /// The expression to write for an isError result carrying `message`.
     fn tool_error_snippet(&self, message: &str, dispatcher: bool) -> String;
 
+    /// The isError answer carrying `message` for a tool whose `Ok` is its output rather than the
+    /// SDK's tool result (tower-mcp's `McpTool::call`), when it is not
+    /// [`Dialect::tool_error_snippet`]; `None`: the same.
+    fn output_tool_error_snippet(&self, _message: &str) -> Option<String> {
+        None
+    }
+
     /// The expression to write for the spec's unknown-tool protocol error.
     fn unknown_tool_snippet(&self, name_binding: &str) -> String;
 

@@ -152,6 +152,7 @@ static TABLE: SdkTable = SdkTable {
     payload_is_result_text: true,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
+    output_tool_error_snippet: None,
     unknown_tool_snippet: "Err(Error::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     // `extra: RequestHandlerExtra` of `ToolHandler::handle`: cancellation, progress and the

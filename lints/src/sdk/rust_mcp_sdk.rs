@@ -93,13 +93,28 @@ static TABLE: SdkTable = SdkTable {
     payload_is_result_text: false,
     tool_call_arm_variants: &["CallToolRequest"],
     tool_error_snippet: "Ok(CallToolResult::from(CallToolError::from_message({msg})).into())",
+    output_tool_error_snippet: None,
     unknown_tool_snippet: "RpcError::invalid_params().with_message(format!(\"Unknown tool: {}\", <name>)) from `ServerHandlerCore::handle_request` (rust-mcp-sdk turns every `CallToolError` from `handle_call_tool_request` into an isError result)",
     named_resource_not_found_fits_peer,
     request_context_types: &[],
     request_context_checks: &[],
     serializing_methods: &[],
-    older: &[],
+    older: &[(Version { major: 0, minor: 8 }, &TABLE_0_7)],
     fix: Some(&FIX),
+};
+
+/// rust-mcp-sdk before 0.8 (read in 0.1.3, 0.2.6, 0.3.3, 0.4.7, 0.5.3, 0.6.3 and 0.7.4): the
+/// rust-mcp-schema it takes (0.3 to 0.7) may have no `CallToolError::from_message` (0.7.0 has
+/// none; 0.7.5 does), and rust-mcp-sdk before 0.4 has no `schema` module to import from, so the
+/// help names the version whose schema has it and there is no fix. `From<CallToolError> for
+/// CallToolResult` and `ServerHandlerCore::handle_request -> Result<ResultFromServer, RpcError>`
+/// are there in all of them.
+static TABLE_0_7: SdkTable = SdkTable {
+    tool_error_snippet:
+        "Ok(CallToolResult::from(CallToolError::from_message({msg})).into()) on rust-mcp-sdk 0.8 or later (its rust-mcp-schema 0.9 has `CallToolError::from_message`)",
+    older: &[],
+    fix: None,
+    ..TABLE
 };
 
 /// Read in rust-mcp-sdk 2.0.0 with rust-mcp-schema 2.0.0: `CallToolError::from_message(impl
@@ -111,10 +126,14 @@ static TABLE: SdkTable = SdkTable {
 /// rust-mcp-schema 1.0.0 (`generated_schema/2025_11_25/schema_utils.rs`: `from_message`, `From<
 /// CallToolError> for CallToolResult`, `From<CallToolResult> for ResultFromServer`, the `Ok` type
 /// of 1.x's `ServerHandlerCore::handle_request`; `lib.rs` re-exports `schema_utils` under
-/// `schema`); older versions were not read. No unknown-tool fix: the -32602 error belongs in
+/// `schema`); and in rust-mcp-sdk 0.8.0, 0.8.3, 0.9.0, 1.0.0 and 1.0.1, which take rust-mcp-schema
+/// 0.9 and 0.10 (read in 0.9.0, 0.9.6, 0.10.0 and 0.10.3: `from_message`, `From<CallToolError> for
+/// CallToolResult` and a `From<CallToolResult>` for `ResultFromServer` in every protocol module,
+/// in 0.9.0's 2025-11-25 through `ResultFromServer = ServerResult`; the SDK's `schema` module
+/// re-exports `schema_utils`). No unknown-tool fix: the -32602 error belongs in
 /// `ServerHandlerCore::handle_request`, not where the tools are.
 static FIX: TableFix = TableFix {
-    since: Version { major: 1, minor: 1 },
+    since: Version { major: 0, minor: 8 },
     result: (
         "CallToolResult",
         &["rust_mcp_sdk", "schema", "CallToolResult"],

@@ -293,6 +293,11 @@ impl Dialect for TableDialect {
         self.table.tool_error_snippet.replace("{msg}", message)
     }
 
+    fn output_tool_error_snippet(&self, message: &str) -> Option<String> {
+        let snippet = self.table.output_tool_error_snippet?;
+        Some(snippet.replace("{msg}", message))
+    }
+
     fn unknown_tool_snippet(&self, name_binding: &str) -> String {
         self.table
             .unknown_tool_snippet
@@ -473,6 +478,9 @@ pub struct SdkTable {
     pub tool_call_arm_variants: &'static [&'static str],
     /// How a user writes an isError result, for help texts (`{msg}` is replaced).
     pub tool_error_snippet: &'static str,
+    /// The isError answer of a tool whose `Ok` is its output, not the tool result, where it is
+    /// not [`SdkTable::tool_error_snippet`] ([`Dialect::output_tool_error_snippet`]).
+    pub output_tool_error_snippet: Option<&'static str>,
     /// How a user writes the unknown-tool protocol error (`{name}` is replaced).
     pub unknown_tool_snippet: &'static str,
     /// See [`Dialect::named_resource_not_found_fits_peer`] ([`peer_expects_minus_32002`] for an

@@ -130,6 +130,10 @@ static TABLE: SdkTable = SdkTable {
     payload_is_result_text: true,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(CallToolResult::error({msg}))",
+    // `McpTool::call`'s `Ok` is its output, sent as a success: its isError answer is an `Err`
+    // (`Error::tool(message: impl Into<String>)`, tower-mcp-types 0.25.0 `error.rs`), which
+    // `McpToolHandler::call`'s `?` hands to `ToolCatchError`.
+    output_tool_error_snippet: Some("Err(Error::tool({msg}))"),
     // A tool cannot send a JSON-RPC error: the router answers unknown tools (`McpRouter::tool`
     // registers them), so the help points there.
     unknown_tool_snippet:

@@ -109,6 +109,7 @@ static TABLE: SdkTable = SdkTable {
     payload_is_result_text: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(ToolResult::error({msg}))",
+    output_tool_error_snippet: None,
     unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     // Versions before 3.0 are 2.x's (read in 2.3.7); no version (no manifest) is 3.x's.
@@ -205,6 +206,7 @@ static TABLE_2: SdkTable = SdkTable {
     tool_call_arm_variants: &[],
     tool_error_snippet:
         "Err(McpError::tool({msg})) on turbomcp 3 (2.x sends every #[tool] Err as a JSON-RPC error)",
+    output_tool_error_snippet: None,
     unknown_tool_snippet: TABLE.unknown_tool_snippet,
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &["Context", "RequestContext"],

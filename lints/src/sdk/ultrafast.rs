@@ -74,6 +74,7 @@ static TABLE: SdkTable = SdkTable {
     tool_call_arm_variants: &[],
     tool_error_snippet:
         "Ok(ToolResult { content: vec![ToolContent::text({msg})], is_error: Some(true) })",
+    output_tool_error_snippet: None,
     unknown_tool_snippet: "Err(MCPError::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &[],
