@@ -129,8 +129,9 @@ declare_lint! {
     ///   `// mcp-lint: allow(tool_failure_as_protocol_error) conformance: the client must show -32603`.
     ///   A suppression without a reason is `suppression_without_reason` (MCP903).
     /// - Helpers are put into tool context through calls resolved by path, import and receiver type;
-    ///   a method called on a value whose type the source does not show reaches a crate method only
-    ///   when the candidates agree. Macros are not expanded, so tools or errors that a macro
+    ///   a method called on a value whose type the source does not show (an untyped closure
+    ///   parameter, a value another crate's fn returns) is not followed, even to the only method of that name. `Err(e)` of a call
+    ///   binds `e` to the error type the callee declares. Macros are not expanded, so tools or errors that a macro
     ///   generates are not seen. `?` counts as a protocol error only through the
     ///   `impl From<X> for McpError` of the operand's own error type (when the source tells it), and
     ///   a mapping that matches on the error's variant gives each variant its own arm.

@@ -23,7 +23,8 @@ use crate::model::summary::ErrorVariants;
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::sdk::{Construction, Dialect};
 use crate::syntax::{
-    is_self, last_type_argument, mentions_ident, path_segments, strip_refs, tail_expr, TokensString,
+    is_self, last_type_argument, mentions_ident, path_segments, strip_await, strip_refs, tail_expr,
+    TokensString,
 };
 use crate::types::{resolve_type_item, FnKey, Types};
 
@@ -358,7 +359,6 @@ impl<'a> Resolver<'_, 'a> {
             .collect();
         match named.as_slice() {
             [] => Target::NotCrateFn,
-            [one] => Target::Fn(*one),
             many => Target::Candidates(many.to_vec()),
         }
     }
@@ -824,6 +824,26 @@ pub fn bind_scrutinee(
         ) {
             bind_pattern(resolver, locals, &t.elems[0], None, 0);
             return bind_pattern(resolver, locals, &t.elems[1], Some(value), 0);
+        }
+    }
+    // `Err(e)` of `match render(uri)`: `e` is the error type `render` declares.
+    if let Pat::TupleStruct(t) = pat {
+        if t.elems.len() == 1 && t.path.is_ident("Err") {
+            let target = match strip_await(scrutinee) {
+                Expr::Call(c) => match &*c.func {
+                    Expr::Path(p) => Some(resolver.path_target(p, locals)),
+                    _ => None,
+                },
+                Expr::MethodCall(m) => {
+                    Some(resolver.method_target(&m.receiver, &m.method.to_string(), locals))
+                }
+                _ => None,
+            };
+            let err = match target {
+                Some(Target::Fn(f)) => resolver.types.error_type(resolver.defs, f),
+                _ => None,
+            };
+            return bind_pattern(resolver, locals, &t.elems[0], err, 0);
         }
     }
     if let (Pat::TupleStruct(t), None) = (pat, ty) {
