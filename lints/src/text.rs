@@ -193,6 +193,45 @@ fn format_pieces(fmt: &str) -> Vec<String> {
     pieces
 }
 
+/// The top-level members of a JSON object written as text (`{"error":"not found"}`), as key and
+/// value as written (string values keep their quotes, as [`json_members`] gives them); empty when
+/// the text is not an object.
+pub fn json_object_members(text: &str) -> Vec<(String, String)> {
+    let Some(body) = text
+        .trim()
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+    else {
+        return Vec::new();
+    };
+    // Split at the top-level commas, outside strings and nested values.
+    let (mut parts, mut depth, mut in_string, mut escaped, mut start) =
+        (Vec::new(), 0i32, false, false, 0);
+    for (i, c) in body.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '{' | '[' if !in_string => depth += 1,
+            '}' | ']' if !in_string => depth -= 1,
+            ',' if !in_string && depth == 0 => {
+                parts.push(&body[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&body[start..]);
+    parts
+        .into_iter()
+        .filter_map(|part| {
+            let (key, value) = part.split_once(':')?;
+            let key = key.trim().strip_prefix('"')?.strip_suffix('"')?;
+            Some((key.to_string(), value.trim().to_string()))
+        })
+        .collect()
+}
+
 /// The top-level members of a `json!({..})` object: each key and its value's tokens as text
 /// (`("error", "e . to_string ()")`, `("success", "false")`).
 pub fn json_members(mac: &syn::Macro) -> Vec<(String, String)> {

@@ -1,5 +1,5 @@
 use crate::context::LintContext;
-use crate::model::site::{Channel, ErrorSite};
+use crate::model::site::{Channel, ErrorSite, Origin};
 use crate::text::MessageText;
 
 declare_lint! {
@@ -66,9 +66,13 @@ declare_lint! {
     /// - A batch tool that reports per-item failures inside an overall success result may be right to do
     ///   so; suppress such a finding with a reason.
     /// - Failure paths are the `Err(e)` branch of a `match` or `if let` and closures that receive the
-    ///   error (`.unwrap_or_else(|e| ..)`). Error text that leaves the failure branch in a variable and is
-    ///   wrapped in a success result later (`let out = match r { Ok(v) => v, Err(e) => e.to_string() };`)
-    ///   is not followed.
+    ///   error (`.unwrap_or_else(|e| ..)`). Failure text that leaves its branch in a variable or as a
+    ///   helper's returned value (`let out = match r { Ok(v) => v, Err(e) => format!("Error: {e}") };`,
+    ///   a `String` helper the tool calls, an `Output::Error { error }` its `to_json()` renders) is
+    ///   followed to the success result that wraps it, and reported where it is built, when it is built
+    ///   from the error or says it failed; a default put in the failure's place (`Err(_) => "0".into()`)
+    ///   is not. Only whole values are followed: text a `format!` embeds in other text, or an item pushed
+    ///   into a list, is part of another answer.
     ///
     /// ### Spec
     /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (every version since
@@ -115,14 +119,22 @@ fn check(cx: &mut LintContext<'_>) {
             continue;
         };
         // A payload's own `"isError": true` where the SDK sends the payload as success text.
-        let own_is_error =
-            dialect.payload_is_result_text() && member(site, "isError") == Some("true");
-        let exits_with_failure = site.path.early_return && (own_is_error || says_it_failed(site));
+        let own_is_error = dialect.payload_is_result_text() && member(site, "isError") == Some("true");
+        // An answer that says it failed, where the path shows a way out: an early `return`, or a
+        // fallback branch (`None =>`, `.unwrap_or(..)`).
+        let exits_with_failure = (site.path.early_return || site.path.in_fallback)
+            && (own_is_error || says_it_failed(site));
+        // A value that reaches the answer through a `let` or a helper counts when it is the
+        // failure's: built from the error, or saying it failed (not a default put in its place).
+        let failure = match site.origin {
+            Origin::ReachedAnswer => site.path.uses_error || exits_with_failure,
+            _ => site.path.on_failure_path || site.path.uses_error || exits_with_failure,
+        };
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
             || site.path.lookup_miss
             || !site.context.is_tool()
-            || !(site.path.on_failure_path || site.path.uses_error || exits_with_failure)
+            || !failure
         {
             continue;
         }

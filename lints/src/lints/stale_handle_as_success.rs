@@ -4,7 +4,8 @@ use crate::context::LintContext;
 declare_lint! {
     /// ### What it does
     /// Finds tool code where a lookup on a handle, session or id misses (the `None` or `Err` branch of a
-    /// `get(..)` or `remove(..)`) and the tool answers with a success result, for example
+    /// `get(..)` or `remove(..)`, the `Ok(None)` of a service asked for an id) and the tool answers with
+    /// a success result, also through a local or a helper's returned text, for example
     /// `CallToolResult::success(..)` saying "session not found", with `isError` unset.
     ///
     /// ### Why is this bad?

@@ -8,8 +8,10 @@
 //!
 //! Modules, in the order data flows (each imports only those before it):
 //! [`ids`] · [`site`] (data only) · [`bodies`] · [`callgraph`] (call resolution and the
-//! resolved edges) · [`walk`] (one body's facts) · [`summary`] · [`reach`] · this one.
+//! resolved edges) · [`walk`] (one body's facts) · [`summary`] · [`answers`] · [`reach`] · this
+//! one.
 
+pub mod answers;
 pub mod bodies;
 pub mod callgraph;
 pub mod ids;
@@ -114,6 +116,8 @@ struct Walked {
     edges: Vec<CallEdge>,
     /// Per body, the error values it returns.
     returned: Vec<site::ReturnedErrors>,
+    /// Per body, how its answers flow.
+    answers: Vec<site::BodyAnswers>,
     result_calls: std::collections::HashSet<usize>,
 }
 
@@ -437,6 +441,11 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
     }
     let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     sites.extend(delegated);
+    // Phase: answers. Failure text that reaches a tool's success answer through a `let` or a
+    // helper's returned value.
+    let context_of = |b: BodyId, arm: Option<&SiteContext>| reach.context_of(body_of(b), arm);
+    let reached = answers::success_answers(&walked.answers, &context_of, &sites);
+    sites.extend(reached);
     // Hand-rolled servers: only what an MCP handler reaches is MCP.
     let handler_only =
         |file: FileId| dialect_of(file).is_some_and(|d| d.only_handler_code_counts());
@@ -841,6 +850,7 @@ where
     let mut next = 0;
     while next < bodies.len() {
         walked.returned.push(site::ReturnedErrors::default());
+        walked.answers.push(site::BodyAnswers::default());
         if let Some(facts) = walk_body(files, &bodies[next], dialect_of, index_of, calls, options) {
             absorb(&mut walked, bodies, next, facts, dialect_of, true);
         }
@@ -936,11 +946,13 @@ fn absorb<'a, 'd>(
     let (file, inert, scope) = (body.file, body.inert, body.scope);
     // An SDK's library defines its constructors: only its codes are judged.
     let library = body.in_sdk_library;
+    let answers = std::mem::take(&mut facts.answers);
     if !inert {
         walked.codes.extend(facts.codes);
         if !library {
             walked.sites.extend(facts.sites);
             walked.panics.extend(facts.panics);
+            walked.answers[at] = answers;
         }
     }
     walked.edges.extend(facts.calls);

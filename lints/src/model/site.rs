@@ -126,7 +126,7 @@ impl ErrorSite {
             Origin::Constructor(c) => format!("`{c}`"),
             Origin::ToolErr => "`Err(..)`".to_string(),
             Origin::IsErrorAssignment => "`is_error = Some(true)`".to_string(),
-            Origin::TextValue => "text".to_string(),
+            Origin::TextValue | Origin::ReachedAnswer => "text".to_string(),
             Origin::HelperCall {
                 helper,
                 constructor,
@@ -149,6 +149,9 @@ pub enum Origin {
     IsErrorAssignment,
     /// Text returned as the success value of a text-returning tool.
     TextValue,
+    /// Text, JSON or an output struct that reaches a tool's success answer through a `let` or a
+    /// crate fn's returned value (see [`crate::model::answers`]).
+    ReachedAnswer,
     /// A call into a helper shared with non-tool code; `built_at` is the helper's construction.
     HelperCall {
         helper: String,
@@ -182,6 +185,9 @@ pub struct PathFacts {
     pub uses_error: bool,
     /// Returned by an explicit `return` (an early exit), not as the body's tail.
     pub early_return: bool,
+    /// On a failure or fallback branch of any kind, certain or not (an `Option`'s `None`, a
+    /// lookup miss, an argument of the wrong shape, a `.unwrap_or(..)`).
+    pub in_fallback: bool,
 }
 
 /// What a crate fn's signature says, for its callers.
@@ -379,4 +385,45 @@ pub struct ReturnedErrors {
     pub through: Vec<BodyId>,
     /// Some return position may hold any variant.
     pub unknown: bool,
+}
+
+/// Where a value comes from, as far as the answers of tools are concerned: one of a body's own
+/// answer values, what a crate fn returns, or one of the body's inputs passed on as it is (built
+/// by the walk's `flow`, followed by [`crate::model::answers`]).
+#[derive(Clone, Debug)]
+pub enum AnswerSource {
+    /// One of the body's own answer values: an index into its [`BodyAnswers::answers`].
+    Answer(usize),
+    /// The value a call of crate fns returns; `args[i]` is where its `i`th input comes from (the
+    /// receiver first), and `arm` the dispatch arm the call sits in.
+    Call {
+        callee: Callee,
+        arm: Option<SiteContext>,
+        args: Vec<Vec<AnswerSource>>,
+    },
+    /// The body's `i`th input (the receiver first), returned as it is.
+    Param(usize),
+}
+
+/// A success answer a tool gives (a success result's content, a text tool's returned value),
+/// and where its value comes from.
+#[derive(Clone, Debug)]
+pub struct SuccessAnswer {
+    pub sources: Vec<AnswerSource>,
+    /// The dispatch arm it sits in.
+    pub arm: Option<SiteContext>,
+    pub file: FileId,
+    pub span: Span,
+}
+
+/// How one body's answers flow: its own values that may be failure answers (text, JSON or an
+/// output struct, on a failure path or an early return), where the value it returns comes from,
+/// and the success answers it gives.
+#[derive(Clone, Debug, Default)]
+pub struct BodyAnswers {
+    /// As sites on the success channel, with the dispatch arm each sits in; they count only
+    /// where a success answer takes them.
+    pub answers: Vec<(ErrorSite, Option<SiteContext>)>,
+    pub returned: Vec<AnswerSource>,
+    pub success: Vec<SuccessAnswer>,
 }

@@ -130,6 +130,36 @@ fn block_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
     }
 }
 
+/// The text value one content block wraps (`x` of `Content::text(x)`, `TextContent::from(x)`,
+/// `ContentBlock::text(x)`, `x.into()`), as [`block_facts`] reads it: where a success result's
+/// text comes from.
+pub fn block_text_value(expr: &Expr) -> Option<&Expr> {
+    match expr {
+        Expr::MethodCall(m) if m.args.is_empty() && m.method == "no_annotation" => {
+            block_text_value(&m.receiver)
+        }
+        Expr::MethodCall(m) if m.args.is_empty() && m.method == "into" => {
+            block_text_value(&m.receiver).or(Some(&m.receiver))
+        }
+        Expr::Call(c) => {
+            let segs = call_path(c)?;
+            match segs.as_slice() {
+                [.., ty, m] if ty == "ContentBlock" && m == "TextContent" && c.args.len() == 1 => {
+                    block_text_value(&c.args[0])
+                }
+                [.., ty, m]
+                    if (ty == "TextContent" && (m == "new" || m == "from"))
+                        || (m == "text" && (ty.ends_with("Content") || ty == "ContentBlock")) =>
+                {
+                    c.args.first()
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// The text of an error value that the SDK turns into an isError result: a string, a content block,
 /// `()` (no content at all).
 pub fn error_value_text(expr: &Expr, file: &SourceFile) -> ContentFacts {

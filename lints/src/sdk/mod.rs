@@ -618,6 +618,11 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         content::content_facts(expr, file)
     }
 
+    /// The text value a success result's content block wraps (`x` of `Content::text(x)`).
+    fn block_text_value<'e>(&self, block: &'e Expr) -> Option<&'e Expr> {
+        content::block_text_value(block)
+    }
+
     /// The text an error value of a `ToolError` channel carries (`Err(ContentBlock::text(..))`).
     fn error_value_text(&self, expr: &Expr, file: &SourceFile) -> ContentFacts {
         content::error_value_text(expr, file)

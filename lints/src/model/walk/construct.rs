@@ -172,6 +172,9 @@ impl<'a> Walker<'a, '_> {
                 } else {
                     Channel::ToolSuccess
                 };
+                if let (Channel::ToolSuccess, Some(c)) = (channel, content) {
+                    self.note_success_content(c, span);
+                }
                 self.add_site(
                     expr,
                     span,
@@ -505,6 +508,9 @@ impl<'a> Walker<'a, '_> {
                                     never_empty,
                                     ..
                                 }) => {
+                                    // The result is an isError one: not a success answer.
+                                    self.success_contents
+                                        .retain(|(content, ..)| !std::ptr::eq(*content, c));
                                     let mut facts = self.dialect.content_facts(c, self.file);
                                     facts.empty &= !never_empty;
                                     Some(facts)

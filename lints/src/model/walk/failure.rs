@@ -28,6 +28,7 @@ pub(super) enum FrameKind {
     WrongShape,
 }
 
+#[derive(Clone)]
 pub(super) struct Frame<'a> {
     pub(super) kind: FrameKind,
     pub(super) binding: Option<String>,
@@ -234,7 +235,7 @@ pub(super) fn names_local(expr: &Expr, name: &str) -> bool {
 }
 
 /// `name`, `&name`, `name.into()`, `name.clone()`, `From::from(name)`.
-fn is_error_named(e: &Expr, name: &str) -> bool {
+pub(super) fn is_error_named(e: &Expr, name: &str) -> bool {
     match strip_refs(e) {
         Expr::Path(p) => p.path.is_ident(name),
         Expr::MethodCall(mc)
@@ -354,6 +355,7 @@ impl<'a> Walker<'a, '_> {
                 // Printed only when there is a binding to look for.
                 .is_some_and(|b| mentions_ident(&built.to_token_stream_string(), b)),
             early_return: self.returning > 0,
+            in_fallback: !self.frames.is_empty(),
         }
     }
 
@@ -698,6 +700,14 @@ impl<'a> Walker<'a, '_> {
                     cause: Some(&m.expr),
                     definite: true,
                 }),
+                // `Ok(None) =>` of a call answering an optional value (`client.rule(id)`): what
+                // was asked for is not there.
+                p if is_ok_none(p) => Some(Frame {
+                    kind: FrameKind::LookupMiss,
+                    binding: None,
+                    cause: Some(&m.expr),
+                    definite: false,
+                }),
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
@@ -717,12 +727,16 @@ impl<'a> Walker<'a, '_> {
                     self.absent_optional -= 1;
                     return;
                 }
-                p if is_json_type_fallback(m, p) => Some(Frame {
-                    kind: FrameKind::WrongShape,
-                    binding: None,
-                    cause: Some(&m.expr),
-                    definite: false,
-                }),
+                p if is_json_type_fallback(m, p)
+                    || (is_none_pat(p) && self.local_reads_argument_field(&m.expr)) =>
+                {
+                    Some(Frame {
+                        kind: FrameKind::WrongShape,
+                        binding: None,
+                        cause: Some(&m.expr),
+                        definite: false,
+                    })
+                }
                 _ => None,
             };
             match frame {
@@ -783,7 +797,8 @@ impl<'a> Walker<'a, '_> {
         let failed = variant_binding(pat, "Ok").is_some();
         // `let Some(x) = args.get("x") else`, `let Some(s) = v.as_str() else`: the argument's
         // shape, recorded as the cause so the branch counts as schema-level.
-        let shape = some && reads_argument_field(scrutinee);
+        let shape =
+            some && (reads_argument_field(scrutinee) || self.local_reads_argument_field(scrutinee));
         // `let Some(id) = req.id.clone() else`: the request's framing, not a tool's failure.
         let framing = some && self.reads_request_framing(scrutinee);
         // `let Some(city) = answered_city(&extra) else`: the request's own answers.
@@ -995,6 +1010,19 @@ impl Walker<'_, '_> {
         }
     }
 
+    /// A local bound to a read of an argument's JSON value (`let id = args.get("id")
+    /// .and_then(|v| v.as_str())`): its `None` is the argument absent or of the wrong type.
+    pub(super) fn local_reads_argument_field(&self, expr: &Expr) -> bool {
+        match strip_refs(expr) {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|i| self.lets.get(&i.to_string()))
+                .is_some_and(|init| reads_argument_field(init)),
+            _ => false,
+        }
+    }
+
     /// `req.x.is_none()`, alone or as an operand of `&&` / `||`: a test that a request field the
     /// generated schema leaves optional is absent.
     pub(super) fn tests_optional_field_absent(&self, cond: &Expr) -> bool {
@@ -1028,6 +1056,12 @@ pub(super) fn names_absent_argument(text: &str) -> bool {
         quoted && !name[1..name.len() - 1].trim().contains(' ')
     });
     (absent && what) || quoted_name_required
+}
+
+/// `Ok(None)`.
+fn is_ok_none(pat: &Pat) -> bool {
+    matches!(pat, Pat::TupleStruct(ts) if ts.path.is_ident("Ok")
+        && ts.elems.len() == 1 && is_none_pat(&ts.elems[0]))
 }
 
 /// `Err(e)`, `Err(_)`: an arm taking every error (not one variant of it).

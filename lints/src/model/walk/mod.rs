@@ -20,6 +20,7 @@ mod construct;
 pub(crate) mod dispatch;
 mod expansion;
 mod failure;
+mod flow;
 mod returns;
 mod values;
 
@@ -34,8 +35,8 @@ use crate::model::bodies::{BodyCode, BodyInfo};
 use crate::model::callgraph::{bind_pattern, bind_scrutinee, CrateCalls, Locals, Resolver};
 use crate::model::ids::BodyId;
 use crate::model::site::{
-    CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, ReturnedErrors, SiteContext,
-    VariantTag,
+    BodyAnswers, CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, ReturnedErrors,
+    SiteContext, VariantTag,
 };
 use crate::resolve::ItemId;
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
@@ -61,6 +62,16 @@ struct ArmCode {
     written_in: Option<(FileId, BodyId)>,
 }
 
+/// What the walk knew where it visited a value that may be an answer (see [`flow`]): the
+/// failure frames around it and the dispatch arm.
+#[derive(Clone)]
+struct AnswerPoint<'a> {
+    frames: Vec<Frame<'a>>,
+    returning: usize,
+    absent_optional: usize,
+    arm: Option<SiteContext>,
+}
+
 /// What one body's walk found.
 #[derive(Default)]
 pub struct BodyFacts<'a> {
@@ -75,6 +86,9 @@ pub struct BodyFacts<'a> {
     pub returned: ReturnedErrors,
     /// Receivers of `.map_err(..)` that call crate fns declared to return a `Result`, by address.
     pub result_calls: Vec<usize>,
+    /// How its answers flow: values that may be failure answers, where what it returns comes
+    /// from, the success answers it gives.
+    pub answers: BodyAnswers,
 }
 
 pub struct Walker<'a, 'm> {
@@ -148,6 +162,10 @@ pub struct Walker<'a, 'm> {
     request_params: Vec<String>,
     /// In a body that continues a dispatch, the parameters that carry the tool name.
     tool_name_params: Vec<String>,
+    /// What the walk knew at each value that may be an answer (see [`flow`]).
+    answer_points: HashMap<*const Expr, AnswerPoint<'a>>,
+    /// The content of each success result this body builds, with its arm and span.
+    success_contents: Vec<(&'a Expr, Option<SiteContext>, Span)>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -203,6 +221,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             edge_of_call: HashMap::new(),
             request_params: Vec::new(),
             tool_name_params: Vec::new(),
+            answer_points: HashMap::new(),
+            success_contents: Vec::new(),
         }
     }
 
@@ -243,7 +263,8 @@ impl<'a, 'm> Walker<'a, 'm> {
                 }
             }
         }
-        self.facts.returned = self.returned;
+        self.facts.returned = std::mem::take(&mut self.returned);
+        self.facts.answers = self.answers();
         self.facts
     }
 
@@ -455,6 +476,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 self.returned_value(expr);
             }
         }
+        self.note_answer_point(expr);
         let (tool_value, protocol_value) = self.constructions_at(expr);
         self.tool_values += usize::from(tool_value);
         self.protocol_args += usize::from(protocol_value);

@@ -1,0 +1,537 @@
+//! How a body's answers flow ([`BodyAnswers`]): the values it returns, traced back through its
+//! `let`s, branches and calls to where each is built — its own values (text, JSON, an output
+//! struct) that sit on a failure path or an early return, what a crate fn returns (with the
+//! arguments it may pass on), or an input it passes on as it is — and the same for every success
+//! answer it gives (a success result's content, a text tool's returned value). The model follows
+//! these from each success answer ([`crate::model::answers`]): failure text that reaches one
+//! through a local or a helper is a failure answered as success.
+//!
+//! Only whole values are followed: a value a `format!` embeds in other text, a `.len()` of it or
+//! an item pushed into a list is part of another answer, not the answer.
+
+use std::collections::HashMap;
+
+use syn::visit::{self, Visit};
+use syn::{Expr, Pat};
+
+use super::{AnswerPoint, Walker};
+use crate::model::bodies::BodyCode;
+use crate::model::site::{
+    AnswerSource, BodyAnswers, Callee, Channel, ErrorSite, Origin, SiteContext, SuccessAnswer,
+};
+use crate::sdk::HandlerKind;
+use crate::source::{SourceFile, Span};
+use crate::syntax::{is_to_string, mentions_ident, pat_ident, path_segments, TokensString};
+use crate::text::{message_with_macros, MessageText};
+
+/// How deep a value is followed through `let`s and branches of one body.
+const MAX_DEPTH: usize = 32;
+
+/// A `let` of the body: the name it binds, where it starts, where its block ends, its
+/// initialiser.
+struct Let<'a> {
+    name: String,
+    start: usize,
+    scope_end: usize,
+    init: &'a Expr,
+}
+
+/// Methods whose value is their receiver's, as text or unwrapped (`.to_string()`, `.into()`,
+/// `.unwrap()`).
+const PASSING_METHODS: &[&str] = &[
+    "into",
+    "to_string",
+    "to_owned",
+    "clone",
+    "as_str",
+    "as_ref",
+    "as_deref",
+    "unwrap",
+    "expect",
+    "unwrap_or_default",
+];
+
+/// Calls whose value is their argument's, whole: a wrapper, a conversion, the argument
+/// serialised or parsed (`serde_json::to_string(&output)` is `output` as JSON).
+fn passes_argument(segs: &[String]) -> bool {
+    match segs {
+        [one] => matches!(one.as_str(), "Ok" | "Some" | "Json"),
+        [.., ty, f] if ty == "String" => f == "from",
+        [.., m, f] if m.starts_with("serde") => {
+            matches!(
+                f.as_str(),
+                "to_string" | "to_string_pretty" | "to_value" | "from_str" | "from_value"
+            )
+        }
+        _ => false,
+    }
+}
+
+impl<'a> Walker<'a, '_> {
+    /// Remember what the walk knows at `expr`, a value that may be an answer: on a failure path,
+    /// in an early `return`, in a dispatcher's unknown-tool arm.
+    pub(super) fn note_answer_point(&mut self, expr: &'a Expr) {
+        let unknown_arm = matches!(self.arm, Some(SiteContext::UnknownToolArm { .. }));
+        if self.nested > 0
+            || self.expanded_from.is_some()
+            || !(unknown_arm || self.returning > 0 || !self.frames.is_empty())
+            || !matches!(
+                expr,
+                Expr::Lit(_)
+                    | Expr::Macro(_)
+                    | Expr::MethodCall(_)
+                    | Expr::Call(_)
+                    | Expr::Struct(_)
+            )
+        {
+            return;
+        }
+        self.answer_points.insert(
+            expr as *const Expr,
+            AnswerPoint {
+                frames: self.frames.clone(),
+                returning: self.returning,
+                absent_optional: self.absent_optional,
+                arm: self.arm.clone(),
+            },
+        );
+    }
+
+    /// A success result's content (`vec![Content::text(x)]`) that this body answers with.
+    pub(super) fn note_success_content(&mut self, content: &'a Expr, span: Span) {
+        if self.nested == 0 && self.expanded_from.is_none() {
+            self.success_contents
+                .push((content, self.arm.clone(), span));
+        }
+    }
+
+    /// The body's answers, once the walk has seen all of it.
+    pub(super) fn answers(&mut self) -> BodyAnswers {
+        let mut flow = Flow {
+            lets: Vec::new(),
+            params: self.param_names(),
+            answers: Vec::new(),
+            answer_at: HashMap::new(),
+            of_let: HashMap::new(),
+        };
+        let (tails, returns) = match self.body.code {
+            BodyCode::Block(b) => {
+                let mut lets = Lets(Vec::new(), self.file, Vec::new());
+                lets.visit_block(b);
+                flow.lets = lets.0;
+                let mut returns = Returns(Vec::new());
+                returns.visit_block(b);
+                let tails = match b.stmts.last() {
+                    Some(syn::Stmt::Expr(e, None)) => vec![e],
+                    _ => Vec::new(),
+                };
+                (tails, returns.0)
+            }
+            BodyCode::Expr(e) => {
+                let mut returns = Returns(Vec::new());
+                returns.visit_expr(e);
+                (vec![e], returns.0)
+            }
+        };
+        let mut returned = Vec::new();
+        for e in tails.into_iter().chain(returns) {
+            returned.extend(self.sources(&mut flow, e, None, 0));
+        }
+        let mut success = Vec::new();
+        // A text tool answers with the value it returns.
+        if self.body.kind == Some(HandlerKind::Tool) && self.body.returns.ok_is_text {
+            let span = self
+                .body
+                .sig
+                .map_or_else(Span::default, |s| self.file.span_of(&s.ident));
+            success.push(SuccessAnswer {
+                sources: returned.clone(),
+                arm: None,
+                file: self.body.file,
+                span,
+            });
+        }
+        for (content, arm, span) in std::mem::take(&mut self.success_contents) {
+            let mut sources = Vec::new();
+            for value in self.content_values(content) {
+                sources.extend(self.sources(&mut flow, value, None, 0));
+            }
+            success.push(SuccessAnswer {
+                sources,
+                arm,
+                file: self.body.file,
+                span,
+            });
+        }
+        BodyAnswers {
+            answers: flow.answers,
+            returned,
+            success,
+        }
+    }
+
+    /// Where the value of `expr` comes from; `outer` is the whole value it is part of (an
+    /// argument a crate fn passes on is reported where that call's value is).
+    fn sources(
+        &mut self,
+        flow: &mut Flow<'a>,
+        expr: &'a Expr,
+        outer: Option<&'a Expr>,
+        depth: usize,
+    ) -> Vec<AnswerSource> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let depth = depth + 1;
+        let whole = outer.unwrap_or(expr);
+        match expr {
+            Expr::Paren(p) => self.sources(flow, &p.expr, outer, depth),
+            Expr::Group(g) => self.sources(flow, &g.expr, outer, depth),
+            Expr::Await(a) => self.sources(flow, &a.base, outer, depth),
+            Expr::Reference(r) => self.sources(flow, &r.expr, outer, depth),
+            Expr::Try(t) => self.sources(flow, &t.expr, outer, depth),
+            Expr::Block(b) => self.block_sources(flow, &b.block, depth),
+            Expr::Unsafe(u) => self.block_sources(flow, &u.block, depth),
+            Expr::If(i) => {
+                let mut out = self.block_sources(flow, &i.then_branch, depth);
+                if let Some((_, e)) = &i.else_branch {
+                    out.extend(self.sources(flow, e, None, depth));
+                }
+                out
+            }
+            Expr::Match(m) => {
+                let mut out = Vec::new();
+                for arm in &m.arms {
+                    out.extend(self.sources(flow, &arm.body, None, depth));
+                }
+                out
+            }
+            Expr::Path(p) => {
+                let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
+                    return Vec::new();
+                };
+                let at = self.file.span_of(p).start;
+                if let Some(init) = flow.let_before(&name, at) {
+                    let key = init as *const Expr;
+                    if let Some(known) = flow.of_let.get(&key) {
+                        return known.clone();
+                    }
+                    // A `let` read inside its own initialiser (`let x = x.trim()`) is the one
+                    // before it; until then, it counts as nothing.
+                    flow.of_let.insert(key, Vec::new());
+                    let found = self.sources(flow, init, None, depth);
+                    flow.of_let.insert(key, found.clone());
+                    return found;
+                }
+                match flow.params.iter().position(|n| *n == name) {
+                    Some(i) => vec![AnswerSource::Param(i)],
+                    None => Vec::new(),
+                }
+            }
+            Expr::Call(c) => {
+                if let Expr::Path(p) = &*c.func {
+                    let segs = path_segments(&p.path);
+                    if segs.len() == 1 && segs[0] == "Err" {
+                        return Vec::new();
+                    }
+                    // A wrapper is reported where its value is (`Ok(format!(..))` at the text).
+                    if c.args.len() == 1 && passes_argument(&segs) {
+                        return self.sources(flow, &c.args[0], outer, depth);
+                    }
+                }
+                let mut out = self.own_answer(flow, expr, whole);
+                let address = c as *const syn::ExprCall as *const ();
+                if let Some((callee, arm)) = self.crate_call(address) {
+                    let args = c
+                        .args
+                        .iter()
+                        .map(|a| self.sources(flow, a, Some(whole), depth))
+                        .collect();
+                    out.push(AnswerSource::Call { callee, arm, args });
+                }
+                out
+            }
+            Expr::MethodCall(mc) => {
+                let method = mc.method.to_string();
+                if PASSING_METHODS.contains(&method.as_str()) && mc.args.len() <= 1 {
+                    let mut out = self.own_answer(flow, expr, whole);
+                    out.extend(self.sources(flow, &mc.receiver, Some(whole), depth));
+                    return out;
+                }
+                // `.unwrap_or(v)`, `.unwrap_or_else(|e| v)`: the receiver's value, or the fallback.
+                if matches!(method.as_str(), "unwrap_or" | "unwrap_or_else" | "or_else")
+                    && mc.args.len() == 1
+                {
+                    let mut out = self.sources(flow, &mc.receiver, Some(whole), depth);
+                    let fallback = match &mc.args[0] {
+                        Expr::Closure(c) => &*c.body,
+                        other => other,
+                    };
+                    out.extend(self.sources(flow, fallback, None, depth));
+                    return out;
+                }
+                let mut out = self.own_answer(flow, expr, whole);
+                let address = mc as *const syn::ExprMethodCall as *const ();
+                if let Some((callee, arm)) = self.crate_call(address) {
+                    let args = std::iter::once(&*mc.receiver)
+                        .chain(mc.args.iter())
+                        .map(|a| self.sources(flow, a, Some(whole), depth))
+                        .collect();
+                    out.push(AnswerSource::Call { callee, arm, args });
+                }
+                out
+            }
+            Expr::Lit(_) | Expr::Macro(_) | Expr::Struct(_) => self.own_answer(flow, expr, whole),
+            _ => Vec::new(),
+        }
+    }
+
+    fn block_sources(
+        &mut self,
+        flow: &mut Flow<'a>,
+        block: &'a syn::Block,
+        depth: usize,
+    ) -> Vec<AnswerSource> {
+        match block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => self.sources(flow, e, None, depth),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The crate fns a call (by address) resolved to, and the dispatch arm it sits in.
+    fn crate_call(&self, address: *const ()) -> Option<(Callee, Option<SiteContext>)> {
+        let edge = &self.facts.calls[*self.edge_of_call.get(&address)?];
+        let callee = match &edge.callee {
+            // Methods of that name whose receiver's type is not known: not followed.
+            Callee::Candidates(_) | Callee::FromImpls(_) => return None,
+            other => other.clone(),
+        };
+        Some((callee, edge.context_override.clone()))
+    }
+
+    /// `expr` as one of the body's own answer values, when the walk saw it on a failure path,
+    /// in an early `return` or a dispatcher's unknown-tool arm, and it is text, JSON or an output
+    /// struct (or built from the error); `whole` is where it is reported.
+    fn own_answer(
+        &mut self,
+        flow: &mut Flow<'a>,
+        expr: &'a Expr,
+        whole: &'a Expr,
+    ) -> Vec<AnswerSource> {
+        let key = whole as *const Expr;
+        if let Some(&i) = flow.answer_at.get(&key) {
+            return vec![AnswerSource::Answer(i)];
+        }
+        let Some(point) = self.answer_points.get(&(expr as *const Expr)).cloned() else {
+            return Vec::new();
+        };
+        let json = match expr {
+            Expr::MethodCall(m) if is_to_string(expr) => match &*m.receiver {
+                Expr::Macro(j) if j.mac.path.is_ident("json") => Some(&j.mac),
+                _ => None,
+            },
+            Expr::Macro(j) if j.mac.path.is_ident("json") => Some(&j.mac),
+            _ => None,
+        };
+        let members = match (json, expr) {
+            (Some(m), _) => crate::text::json_members(m),
+            (None, Expr::Struct(s)) => struct_members(s),
+            _ => Vec::new(),
+        };
+        let text = match expr {
+            Expr::Struct(s) => s
+                .fields
+                .iter()
+                .find(|f| matches!(&f.member, syn::Member::Named(n) if n == "error" || n == "message"))
+                .map_or(MessageText::Opaque, |f| {
+                    message_with_macros(&f.expr, self.file, self.macros)
+                }),
+            _ => message_with_macros(expr, self.file, self.macros),
+        };
+        // `r#"{"error": ".."}"#.to_string()`: JSON written as text.
+        let members = match (&text, members.is_empty()) {
+            (MessageText::Literal { value, .. }, true) => crate::text::json_object_members(value),
+            _ => members,
+        };
+        let texts = match json {
+            Some(m) => crate::text::json_texts(m, self.file),
+            None => vec![text],
+        };
+        let binding = point.frames.iter().rev().find_map(|f| f.binding.clone());
+        // A crate fn handed the error itself (`Err(e) => Ok(undelivered(&e))`) decides what the
+        // answer is: its own answers count, not the call.
+        let uses_error = binding.as_ref().is_some_and(|b| {
+            mentions_ident(&expr.to_token_stream_string(), b) && !self.hands_on_error(expr, b)
+        });
+        let known = texts.iter().any(|t| !matches!(t, MessageText::Opaque));
+        if !(known || is_to_string(expr) || !members.is_empty() || uses_error) {
+            return Vec::new();
+        }
+        // The path facts as the walk had them there.
+        let frames = std::mem::replace(&mut self.frames, point.frames);
+        let returning = std::mem::replace(&mut self.returning, point.returning);
+        let absent = std::mem::replace(&mut self.absent_optional, point.absent_optional);
+        let mut path = self.path_facts(expr, &texts);
+        path.uses_error = uses_error;
+        self.frames = frames;
+        self.returning = returning;
+        self.absent_optional = absent;
+        let site = ErrorSite {
+            file: self.body.file,
+            span: self.file.span_of(whole),
+            channel: Channel::ToolSuccess,
+            code: None,
+            text_param: None,
+            empty_content: texts.iter().all(MessageText::is_blank),
+            texts,
+            message_source: None,
+            origin: Origin::ReachedAnswer,
+            context: SiteContext::Unreached,
+            path,
+            body: self.body.id,
+            variant: None,
+            related: Vec::new(),
+            answer_members: members,
+        };
+        let i = flow.answers.len();
+        flow.answers.push((site, point.arm));
+        flow.answer_at.insert(key, i);
+        vec![AnswerSource::Answer(i)]
+    }
+
+    /// Whether `expr` calls a crate fn whose only use of the error `binding` is being handed it
+    /// as it is (`undelivered(&e)`, `self.answer(e)`).
+    fn hands_on_error(&self, expr: &Expr, binding: &str) -> bool {
+        let (address, receiver, args): (*const (), Option<&Expr>, Vec<&Expr>) = match expr {
+            Expr::Call(c) => (
+                c as *const syn::ExprCall as *const (),
+                None,
+                c.args.iter().collect(),
+            ),
+            Expr::MethodCall(mc) => (
+                mc as *const syn::ExprMethodCall as *const (),
+                Some(&*mc.receiver),
+                mc.args.iter().collect(),
+            ),
+            _ => return false,
+        };
+        let mentions = |e: &Expr| super::failure::names_local(e, binding);
+        self.edge_of_call.contains_key(&address)
+            && !receiver.is_some_and(mentions)
+            && args.iter().any(|a| mentions(a))
+            && args
+                .iter()
+                .filter(|a| mentions(a))
+                .all(|a| super::failure::is_error_named(a, binding))
+    }
+
+    /// The text values a success result's content holds (`x` of `vec![Content::text(x)]`), or
+    /// the content itself when it is the text.
+    fn content_values(&self, content: &'a Expr) -> Vec<&'a Expr> {
+        match content {
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => self
+                .macros
+                .get(&m.mac)
+                .iter()
+                .map(|block| self.dialect.block_text_value(block).unwrap_or(block))
+                .collect(),
+            other => vec![other],
+        }
+    }
+
+    /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
+    fn param_names(&self) -> Vec<String> {
+        let Some(sig) = self.body.sig else {
+            return Vec::new();
+        };
+        sig.inputs
+            .iter()
+            .map(|input| match input {
+                syn::FnArg::Receiver(_) => "self".to_string(),
+                syn::FnArg::Typed(t) => pat_ident(&t.pat).unwrap_or_else(|| "_".to_string()),
+            })
+            .collect()
+    }
+}
+
+/// What following one body's values has found so far.
+struct Flow<'a> {
+    lets: Vec<Let<'a>>,
+    params: Vec<String>,
+    answers: Vec<(ErrorSite, Option<SiteContext>)>,
+    /// Each answer by the whole value it is reported at.
+    answer_at: HashMap<*const Expr, usize>,
+    /// Where each `let`'s value comes from, by its initialiser, once followed.
+    of_let: HashMap<*const Expr, Vec<AnswerSource>>,
+}
+
+impl<'a> Flow<'a> {
+    /// The initialiser of the `let` binding `name` in scope at offset `at`: the last one before
+    /// it in a block around it.
+    fn let_before(&self, name: &str, at: usize) -> Option<&'a Expr> {
+        self.lets
+            .iter()
+            .filter(|l| l.name == name && l.start < at && at < l.scope_end)
+            .max_by_key(|l| l.start)
+            .map(|l| l.init)
+    }
+}
+
+/// The `let`s of a body that bind one name (not in closures or nested items), and the ends of
+/// the blocks around the one being visited.
+struct Lets<'a, 'f>(Vec<Let<'a>>, &'f SourceFile, Vec<usize>);
+
+impl<'a> Visit<'a> for Lets<'a, '_> {
+    fn visit_block(&mut self, b: &'a syn::Block) {
+        self.2.push(self.1.span_of(b).end);
+        visit::visit_block(self, b);
+        self.2.pop();
+    }
+    fn visit_local(&mut self, local: &'a syn::Local) {
+        let name = match &local.pat {
+            Pat::Ident(_) | Pat::Type(_) => pat_ident(&local.pat),
+            _ => None,
+        };
+        if let (Some(name), Some(init)) = (name, &local.init) {
+            if init.diverge.is_none() {
+                self.0.push(Let {
+                    name,
+                    start: self.1.span_of(local).start,
+                    scope_end: self.2.last().copied().unwrap_or(usize::MAX),
+                    init: &init.expr,
+                });
+            }
+        }
+        visit::visit_local(self, local);
+    }
+    fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'a syn::Item) {}
+}
+
+/// The values of the body's `return`s (not in closures or nested items).
+struct Returns<'a>(Vec<&'a Expr>);
+
+impl<'a> Visit<'a> for Returns<'a> {
+    fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
+        if let Some(v) = &r.expr {
+            self.0.push(v);
+        }
+        visit::visit_expr_return(self, r);
+    }
+    fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'a syn::Item) {}
+}
+
+/// A struct literal's fields as key and value tokens (`Output::Error { error: msg }`): serialised,
+/// they are the answer's members.
+fn struct_members(s: &syn::ExprStruct) -> Vec<(String, String)> {
+    s.fields
+        .iter()
+        .filter_map(|f| match &f.member {
+            syn::Member::Named(n) => Some((n.to_string(), f.expr.to_token_stream_string())),
+            syn::Member::Unnamed(_) => None,
+        })
+        .collect()
+}
