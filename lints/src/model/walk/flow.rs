@@ -361,7 +361,9 @@ impl<'a> Walker<'a, '_> {
         // A crate fn handed the error itself (`Err(e) => Ok(undelivered(&e))`) decides what the
         // answer is: its own answers count, not the call.
         let uses_error = binding.as_ref().is_some_and(|b| {
-            mentions_ident(&expr.to_token_stream_string(), b) && !self.hands_on_error(expr, b)
+            !self.hands_on_error(expr, b)
+                && (mentions_ident(&expr.to_token_stream_string(), b)
+                    || self.message_local_uses(flow, expr, b))
         });
         let known = texts.iter().any(|t| !matches!(t, MessageText::Opaque));
         if !(known || is_to_string(expr) || !members.is_empty() || uses_error) {
@@ -397,6 +399,31 @@ impl<'a> Walker<'a, '_> {
         flow.answers.push((site, point.arm));
         flow.answer_at.insert(key, i);
         vec![AnswerSource::Answer(i)]
+    }
+
+    /// Whether an argument of the call `expr` is a local whose message is built from the error
+    /// `binding` (`let msg = format!("..: {e}"); CacheResponse::error(msg)`).
+    fn message_local_uses(&self, flow: &Flow<'a>, expr: &Expr, binding: &str) -> bool {
+        let args: Vec<&Expr> = match expr {
+            Expr::Call(c) => c.args.iter().collect(),
+            Expr::MethodCall(mc) => std::iter::once(&*mc.receiver)
+                .chain(mc.args.iter())
+                .collect(),
+            _ => return false,
+        };
+        args.into_iter()
+            .any(|a| match crate::syntax::strip_refs(a) {
+                Expr::Path(p) => p.path.get_ident().is_some_and(|name| {
+                    let at = self.file.span_of(p).start;
+                    flow.let_before(&name.to_string(), at)
+                        .is_some_and(|init| mentions_ident(&init.to_token_stream_string(), binding))
+                }),
+                // `CacheResponse::error(msg).to_json()`: the receiver's own arguments.
+                inner @ (Expr::Call(_) | Expr::MethodCall(_)) => {
+                    self.message_local_uses(flow, inner, binding)
+                }
+                _ => false,
+            })
     }
 
     /// Whether `expr` calls a crate fn whose only use of the error `binding` is being handed it
