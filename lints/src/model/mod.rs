@@ -15,6 +15,7 @@ pub mod answers;
 pub mod bodies;
 pub mod callgraph;
 pub mod ids;
+mod kept_walks;
 pub mod reach;
 pub mod site;
 pub mod summary;
@@ -44,6 +45,7 @@ use crate::unused_imports::WordCounts;
 
 use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
+use kept_walks::{item_fingerprint, KeptWalks, WalkEnv, WalkReuse};
 use reach::Reach;
 use site::{CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
 use summary::{ErrorVariants, Summaries};
@@ -64,6 +66,9 @@ pub struct ModelFile {
     /// Its words outside comments, counted on first use (by fixes, for the imports they leave
     /// unused).
     word_counts: OnceLock<WordCounts>,
+    /// The crates its code names by a qualified path, on first use (kept with the tree by the
+    /// language server, as the two above).
+    code_roots: OnceLock<HashSet<String>>,
     pub failure: Option<parse::ParseFailure>,
 }
 
@@ -125,7 +130,9 @@ struct Walked {
 /// path: a file whose bytes, role and report flag are unchanged is not parsed again. The trees
 /// hold proc-macro2 spans of the thread that parsed them: they are reused only on that thread
 /// and while its span table was not released since (by anyone), and see
-/// [`ParsedFiles::release_spans_if_due`].
+/// [`ParsedFiles::release_spans_if_due`]. With them, the last analysis's walk facts: after an
+/// edit that keeps every file's items, the bodies of the unchanged files are not walked again
+/// ([`kept_walks`]).
 #[derive(Default)]
 pub struct ParsedFiles {
     files: HashMap<PathBuf, ModelFile>,
@@ -135,6 +142,14 @@ pub struct ParsedFiles {
     runs: usize,
     /// Files the last analysis took from here instead of parsing them.
     reused: usize,
+    /// The walk facts of the last analysis (of the kept trees).
+    walks: Option<KeptWalks>,
+    /// Bodies whose facts the last analysis took from `walks` instead of walking them.
+    walks_reused: usize,
+    /// The item fingerprint of each kept file that the running analysis parses anew.
+    replaced_items: HashMap<PathBuf, u64>,
+    /// A single analysis (`Model::build`): nothing is kept for a next one.
+    one_shot: bool,
 }
 
 impl ParsedFiles {
@@ -148,14 +163,22 @@ impl ParsedFiles {
         self.reused
     }
 
+    /// How many bodies the last analysis took the walk facts of unchanged instead of walking them.
+    pub fn walks_reused(&self) -> usize {
+        self.walks_reused
+    }
+
     /// Forget the kept trees when their span table is gone: another thread, or a release on
     /// this one (a cold analysis on the same thread releases it when it ends).
     fn forget_if_stale(&mut self) {
         if self.table != Some(parse::SpanTable::current()) {
             self.files.clear();
+            self.walks = None;
             self.runs = 0;
         }
         self.reused = 0;
+        self.walks_reused = 0;
+        self.replaced_items.clear();
     }
 
     /// The file parsed as before when its text, role and report flag are the same.
@@ -168,7 +191,30 @@ impl ParsedFiles {
                 .as_ref()
                 .is_some_and(|s| s.text.as_bytes() == f.contents.as_slice());
         self.reused += usize::from(same);
+        if !same && self.walks.is_some() {
+            if let Some(syntax) = &kept.syntax {
+                self.replaced_items
+                    .insert(kept.path.clone(), item_fingerprint(syntax));
+            }
+        }
         same.then_some(kept)
+    }
+
+    /// The last analysis's walk facts, when every file parsed anew (`changed`) is one it had,
+    /// with the same items.
+    fn kept_walks(&mut self, files: &[ModelFile], changed: &[bool]) -> Option<KeptWalks> {
+        let walks = self.walks.take()?;
+        let same_items = files
+            .iter()
+            .zip(changed)
+            .filter(|(_, c)| **c)
+            .all(|(f, _)| {
+                let before = self.replaced_items.get(&f.path);
+                f.syntax
+                    .as_ref()
+                    .is_some_and(|s| before == Some(&item_fingerprint(s)))
+            });
+        same_items.then_some(walks)
     }
 
     fn keep(&mut self, files: Vec<ModelFile>) {
@@ -184,6 +230,7 @@ impl ParsedFiles {
     pub fn release_spans_if_due(&mut self, now: bool) {
         if now || self.runs >= Self::RUNS_PER_RELEASE {
             self.files.clear();
+            self.walks = None;
             self.runs = 0;
             parse::release_thread_spans();
         }
@@ -194,7 +241,11 @@ impl Model {
     /// The model of `packages`, analysed as one program: the path dependencies between them
     /// resolve into each other ([`crate::program::links`]).
     pub fn build(packages: &[CrateInput], options: &Options) -> Model {
-        Model::build_reusing(packages, options, &mut ParsedFiles::default())
+        let mut once = ParsedFiles {
+            one_shot: true,
+            ..ParsedFiles::default()
+        };
+        Model::build_reusing(packages, options, &mut once)
     }
 
     /// [`Model::build`], taking the files `parsed` kept unchanged instead of parsing them; give
@@ -208,15 +259,17 @@ impl Model {
         parsed.forget_if_stale();
         let mut files = Vec::new();
         let mut file_package = Vec::new();
+        let mut changed = Vec::new();
         for (p, input) in packages.iter().enumerate() {
-            files.extend(
-                input
-                    .files
-                    .iter()
-                    .map(|f| parsed.take(f).unwrap_or_else(|| parse_one(f))),
-            );
+            for f in &input.files {
+                let kept = parsed.take(f);
+                changed.push(kept.is_none());
+                files.push(kept.unwrap_or_else(|| parse_one(f)));
+            }
             file_package.resize(files.len(), p);
         }
+        let kept = parsed.kept_walks(&files, &changed);
+        let mut walks = WalkReuse::new(kept, changed, !parsed.one_shot);
         let crates: Vec<ExternCrates> = packages
             .iter()
             .map(|input| ExternCrates::of(input.manifest.as_ref()))
@@ -226,7 +279,8 @@ impl Model {
             crates: &crates,
             file_package: &file_package,
         };
-        let analysis = analyse(&files, &program, options);
+        let analysis = analyse(&files, &program, options, &mut walks);
+        (parsed.walks, parsed.walks_reused) = walks.finish();
         Model {
             files,
             dialects: analysis.dialects,
@@ -266,7 +320,12 @@ impl Program<'_> {
 
 /// Every phase after parsing. Nothing but the parse-failure findings when no package is an
 /// MCP server we understand.
-fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Analysis {
+fn analyse(
+    files: &[ModelFile],
+    program: &Program<'_>,
+    options: &Options,
+    walks: &mut WalkReuse,
+) -> Analysis {
     let parsed: Vec<(FileId, &syn::File, bool)> = files
         .iter()
         .enumerate()
@@ -356,7 +415,30 @@ fn analyse(files: &[ModelFile], program: &Program<'_>, options: &Options) -> Ana
         &expander,
         &dialect_of,
     );
-    let walked = walk_bodies(files, &mut bodies, &dialect_of, &index_of, &calls, options);
+    walks.begin(walks.keeps().then(|| {
+        WalkEnv::of(
+            files
+                .iter()
+                .map(|f| (f.path.clone(), f.role, f.report))
+                .collect(),
+            program.packages,
+            options,
+            &dialects,
+            &file_dialect,
+            &library,
+            &bodies,
+            &calls,
+        )
+    }));
+    let walked = walk_bodies(
+        files,
+        &mut bodies,
+        &dialect_of,
+        &index_of,
+        &calls,
+        options,
+        walks,
+    );
     // Phase: call graph.
     let graph = CallGraph::build(&bodies, &walked.edges);
     // Phase: per-fn summaries.
@@ -685,7 +767,7 @@ fn detect_dialects(
     let mut file_roots = HashMap::new();
     let mut package_roots = HashSet::new();
     for (i, f) in files.iter().enumerate() {
-        let (Some(source), Some(syntax)) = (&f.source, &f.syntax) else {
+        let (Some(source), Some(_)) = (&f.source, &f.syntax) else {
             continue;
         };
         if program.file_package[i] != p {
@@ -696,9 +778,9 @@ fn detect_dialects(
         if !spellings.iter().any(|s| source.text.contains(s.as_str())) {
             continue;
         }
-        let roots = sdk::code_roots(syntax);
+        let roots = f.code_roots();
         file_roots.insert(i, roots.iter().map(|r| vec![r.clone()]).collect());
-        package_roots.extend(roots);
+        package_roots.extend(roots.iter().cloned());
     }
     // A call in fn `f` resolved as the walker resolves it: `f(..)` by its path, `self.f(..)`
     // by the impl's type.
@@ -835,6 +917,8 @@ where
 /// Walk every body once; closures registered as tools become bodies and are walked too.
 /// Then the helpers a dispatcher hands the request to before it has picked a tool, and that
 /// pick one, are dispatchers too ([`CallEdge::continues_dispatch`]): walked again as such.
+/// The fn and const bodies take the facts `walks` kept from the last analysis where they hold.
+#[allow(clippy::too_many_arguments)]
 fn walk_bodies<'a, 'd, 'i>(
     files: &'a [ModelFile],
     bodies: &mut Vec<BodyInfo<'a>>,
@@ -842,16 +926,25 @@ fn walk_bodies<'a, 'd, 'i>(
     index_of: &dyn Fn(FileId) -> &'i Index<'a>,
     calls: &CrateCalls<'_, 'a>,
     options: &Options,
+    walks: &mut WalkReuse,
 ) -> Walked
 where
     'a: 'i,
 {
     let mut walked = Walked::default();
+    let planned = bodies.len();
     let mut next = 0;
     while next < bodies.len() {
         walked.returned.push(site::ReturnedErrors::default());
         walked.answers.push(site::BodyAnswers::default());
-        if let Some(facts) = walk_body(files, &bodies[next], dialect_of, index_of, calls, options) {
+        let body = &bodies[next];
+        let walk = || walk_body(files, body, dialect_of, index_of, calls, options);
+        let facts = if next < planned {
+            walks.facts(body.id, body.file, walk)
+        } else {
+            walk()
+        };
+        if let Some(facts) = facts {
             absorb(&mut walked, bodies, next, facts, dialect_of, true);
         }
         next += 1;
@@ -1062,6 +1155,7 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
         syntax,
         macro_args: OnceLock::new(),
         word_counts: OnceLock::new(),
+        code_roots: OnceLock::new(),
         failure,
     }
 }
@@ -1073,6 +1167,16 @@ impl ModelFile {
             self.syntax
                 .as_ref()
                 .map(MacroArgs::of_file)
+                .unwrap_or_default()
+        })
+    }
+
+    /// The crates its code names by a qualified path ([`sdk::code_roots`]).
+    fn code_roots(&self) -> &HashSet<String> {
+        self.code_roots.get_or_init(|| {
+            self.syntax
+                .as_ref()
+                .map(sdk::code_roots)
                 .unwrap_or_default()
         })
     }

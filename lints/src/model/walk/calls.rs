@@ -91,7 +91,9 @@ impl<'a> Walker<'a, '_> {
             }
             _ => false,
         };
-        if result {
+        // A call in a crate macro's expansion lives in the expander's arena, which ends with
+        // the analysis: no fix reads it, and its address may be another node's later.
+        if result && self.expanded_from.is_none() {
             self.facts.result_calls.push(call as *const Expr as usize);
         }
     }

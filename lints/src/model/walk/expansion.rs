@@ -42,6 +42,8 @@ impl<'a> Walker<'a, '_> {
         else {
             return false;
         };
+        let item = self.calls.defs.item(expansion.macro_item);
+        self.read_from(self.calls.defs.module(item.module).file);
         let outer = self.expanded_from.replace(expansion.macro_item);
         self.expansion_depth += 1;
         self.visit_expr(expansion.expr);

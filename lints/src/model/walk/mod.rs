@@ -89,6 +89,9 @@ pub struct BodyFacts<'a> {
     /// How its answers flow: values that may be failure answers, where what it returns comes
     /// from, the success answers it gives.
     pub answers: BodyAnswers,
+    /// Other files whose syntax the walk read (a fn body whose codes a call returns, a macro it
+    /// expanded): its facts hold only while those files are unchanged.
+    pub reads: Vec<FileId>,
 }
 
 pub struct Walker<'a, 'm> {
@@ -166,6 +169,8 @@ pub struct Walker<'a, 'm> {
     answer_points: HashMap<*const Expr, AnswerPoint<'a>>,
     /// The content of each success result this body builds, with its arm and span.
     success_contents: Vec<(&'a Expr, Option<SiteContext>, Span)>,
+    /// Other files whose syntax the walk read ([`BodyFacts::reads`]).
+    reads: std::cell::RefCell<Vec<FileId>>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -223,6 +228,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             tool_name_params: Vec::new(),
             answer_points: HashMap::new(),
             success_contents: Vec::new(),
+            reads: std::cell::RefCell::default(),
         }
     }
 
@@ -265,7 +271,15 @@ impl<'a, 'm> Walker<'a, 'm> {
         }
         self.facts.returned = std::mem::take(&mut self.returned);
         self.facts.answers = self.answers();
+        self.facts.reads = self.reads.into_inner();
         self.facts
+    }
+
+    /// Note that the walk read syntax of `file` (see [`BodyFacts::reads`]).
+    fn read_from(&self, file: FileId) {
+        if file != self.body.file {
+            self.reads.borrow_mut().push(file);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -119,6 +119,7 @@ impl<'a> Walker<'a, '_> {
             .is_some_and(|n| matches!(n.as_str(), "i16" | "i32" | "i64" | "isize"));
         let e = types.self_type(types.scope_of(f)?)?;
         let (block, file) = *self.calls.blocks.get(&f)?;
+        self.read_from(file);
         let body = self.calls.body(f)?;
         let source = self.calls.sources.get(file.0)?.as_ref()?;
         let Some(syn::Stmt::Expr(Expr::Match(mm), None)) = block.stmts.last() else {
