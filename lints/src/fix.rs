@@ -1412,7 +1412,7 @@ impl<'m> FixCx<'m> {
     /// `edits` inside `target` as one edit of the whole expression, laid out as rustfmt would
     /// lay out the result (the edits as they are when a comment sits inside).
     fn relaid(&self, target: &Expr, edits: Vec<Edit>) -> Edit {
-        let (start, end) = range(target);
+        let (start, end) = self.one_line_caller(range(target));
         let written = &self.text[start..end];
         if written.contains("//") || written.contains("/*") {
             return Edit {
@@ -1422,6 +1422,44 @@ impl<'m> FixCx<'m> {
             };
         }
         self.replace_laid_out((start, end), &apply_inside(written, start, &edits))
+    }
+
+    /// The one-line call (`Ok(target)`) whose only argument is `target`, and so on outwards:
+    /// rustfmt lays out an argument by its caller's rules (a nested call within the list width).
+    fn one_line_caller(&self, target: (usize, usize)) -> (usize, usize) {
+        struct Callers<'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: Option<(usize, usize)>,
+        }
+        impl<'a> Visit<'a> for Callers<'_> {
+            fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+                if let ([arg], Expr::Path(_)) =
+                    (c.args.iter().collect::<Vec<_>>().as_slice(), &*c.func)
+                {
+                    if range(*arg) == self.target {
+                        self.found = Some(range(c));
+                    }
+                }
+                visit::visit_expr_call(self, c);
+            }
+            searches_around_target!('a);
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut at = target;
+        for _ in 0..3 {
+            let mut callers = Callers {
+                target: at,
+                extents: &self.extents,
+                found: None,
+            };
+            callers.visit_block(self.located.body);
+            match callers.found {
+                Some((s, e)) if !self.text[s..e].contains('\n') => at = (s, e),
+                _ => break,
+            }
+        }
+        at
     }
 
     /// The fix with the locals and imports it leaves unused dropped, its edits in file order.

@@ -18,6 +18,13 @@ fn title_of(args: &Value) -> Option<&str> {
     args.get("title").and_then(Value::as_str)
 }
 
+/// The error for a note that is not there.
+fn no_such_note(title: &str) -> Error {
+    Error::not_found(format!(
+        "no note titled {title:?}; list_notes shows the titles"
+    ))
+}
+
 /// `read_note`: a note's text.
 pub struct ReadNote(pub std::sync::Arc<Notes>);
 
@@ -28,9 +35,7 @@ impl ToolHandler for ReadNote {
         let notes = self.0.notes.lock().expect("note store lock");
         match notes.get(title) {
             Some(text) => Ok(json!({ "text": text })),
-            None => Err(Error::internal(format!(
-                "no note titled {title:?}; list_notes shows the titles"
-            ))),
+            None => Err(no_such_note(title)),
         }
     }
 }

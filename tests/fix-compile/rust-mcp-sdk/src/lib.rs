@@ -15,6 +15,11 @@ use serde_json::Value;
 
 pub struct Files;
 
+/// The error for a file a tool cannot read.
+fn unreadable(path: &str, e: std::io::Error) -> RpcError {
+    RpcError::internal_error().with_message(format!("cannot read {path}: {e}"))
+}
+
 fn text(s: String) -> ServerResult {
     CallToolResult::text_content(vec![TextContent::from(s)]).into()
 }
@@ -31,8 +36,7 @@ impl ServerHandler for Files {
         let Some(path) = args.get("path").and_then(Value::as_str) else {
             return Err(RpcError::invalid_params().with_message("path is required (a file path)"));
         };
-        let meta = std::fs::metadata(path)
-            .map_err(|e| RpcError::internal_error().with_message(e.to_string()))?;
+        let meta = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
         if meta.is_dir() {
             return Err(RpcError::internal_error()
                 .with_message(format!("{path} is a directory; size takes a file")));

@@ -10,6 +10,11 @@ use ultrafast_mcp::{
 
 pub struct Files;
 
+/// The error for a file a tool cannot read.
+fn unreadable(path: &str, e: std::io::Error) -> MCPError {
+    MCPError::internal_error(format!("cannot read {path}: {e}"))
+}
+
 fn text(s: String) -> ToolResult {
     ToolResult {
         content: vec![ToolContent::text(s)],
@@ -33,8 +38,7 @@ impl ToolHandler for Files {
                 Ok(text(meta.len().to_string()))
             }
             "head" => {
-                let content = std::fs::read_to_string(path)
-                    .map_err(|e| MCPError::internal_error(format!("cannot read {path}: {e}")))?;
+                let content = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
                 Ok(text(content.lines().next().unwrap_or_default().to_string()))
             }
             _ => Err(MCPError::method_not_found(format!(
