@@ -219,6 +219,19 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Where a call of the path `p` goes (`foo(..)`, `m::foo(..)`, `Self::foo(..)`,
     /// `Type::method(..)`, `<T as Trait>::m(..)`), or a path passed as a fn (`.map_err(helper)`).
+    /// Where the call an expression makes goes (`f(..)` by its path, `x.m(..)` by the
+    /// receiver's type), through `.await`; `None` when it is no call of a path or method.
+    pub fn call_target(&self, expr: &Expr, locals: &Locals) -> Option<Target> {
+        Some(match strip_await(expr) {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => self.path_target(p, locals),
+                _ => return None,
+            },
+            Expr::MethodCall(m) => self.method_target(&m.receiver, &m.method.to_string(), locals),
+            _ => return None,
+        })
+    }
+
     pub fn path_target(&self, p: &syn::ExprPath, locals: &Locals) -> Target {
         let Some(scope) = self.scope else {
             return Target::Unknown;
@@ -829,17 +842,7 @@ pub fn bind_scrutinee(
     // `Err(e)` of `match render(uri)`: `e` is the error type `render` declares.
     if let Pat::TupleStruct(t) = pat {
         if t.elems.len() == 1 && t.path.is_ident("Err") {
-            let target = match strip_await(scrutinee) {
-                Expr::Call(c) => match &*c.func {
-                    Expr::Path(p) => Some(resolver.path_target(p, locals)),
-                    _ => None,
-                },
-                Expr::MethodCall(m) => {
-                    Some(resolver.method_target(&m.receiver, &m.method.to_string(), locals))
-                }
-                _ => None,
-            };
-            let err = match target {
+            let err = match resolver.call_target(scrutinee, locals) {
                 Some(Target::Fn(f)) => resolver.types.error_type(resolver.defs, f),
                 _ => None,
             };

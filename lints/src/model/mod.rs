@@ -790,19 +790,8 @@ fn detect_dialects(
             types,
             scope: defs.fn_scope(f.sig),
         };
-        let locals = callgraph::Locals::default();
-        let target = match call {
-            syn::Expr::Call(c) => match &*c.func {
-                syn::Expr::Path(p) => resolver.path_target(p, &locals),
-                _ => return Vec::new(),
-            },
-            syn::Expr::MethodCall(m) => {
-                resolver.method_target(&m.receiver, &m.method.to_string(), &locals)
-            }
-            _ => return Vec::new(),
-        };
-        match target {
-            callgraph::Target::Fn(k) => vec![k as usize],
+        match resolver.call_target(call, &callgraph::Locals::default()) {
+            Some(callgraph::Target::Fn(k)) => vec![k as usize],
             _ => Vec::new(),
         }
     };

@@ -144,17 +144,7 @@ impl<'a> Walker<'a, '_> {
 
     /// Where the call an expression makes goes (`f(..)`, `x.m(..)`, through `.await`).
     pub(super) fn call_target(&self, expr: &Expr) -> Option<Target> {
-        Some(match strip_await(expr) {
-            Expr::Call(c) => match &*c.func {
-                Expr::Path(p) => self.resolver.path_target(p, &self.locals),
-                _ => return None,
-            },
-            Expr::MethodCall(m) => {
-                self.resolver
-                    .method_target(&m.receiver, &m.method.to_string(), &self.locals)
-            }
-            _ => return None,
-        })
+        self.resolver.call_target(expr, &self.locals)
     }
 
     /// An edge with the failure path at the call; `failing` is the operation whose error the

@@ -492,36 +492,31 @@ impl<'a> Walker<'a, '_> {
             let is_error_field =
                 matches!(&f.member, syn::Member::Named(id) if id == self.dialect.is_error_field());
             if is_error_field && crate::sdk::is_true(&a.right) {
-                let content = match &*f.base {
-                    Expr::Path(p) => p
-                        .path
-                        .get_ident()
-                        .and_then(|id| self.lets.get(&id.to_string()).copied())
-                        .and_then(|init| match init {
-                            Expr::Call(c) => match self.dialect.construction_of_call(
-                                c,
-                                self.index,
-                                &self.body.returns,
-                            ) {
-                                Some(Construction::ToolResult {
-                                    content: Some(c),
-                                    never_empty,
-                                    ..
-                                }) => {
-                                    // The result is an isError one: not a success answer.
-                                    self.success_contents
-                                        .retain(|(content, ..)| !std::ptr::eq(*content, c));
-                                    let mut facts = self.dialect.content_facts(c, self.file);
-                                    facts.empty &= !never_empty;
-                                    Some(facts)
-                                }
-                                _ => None,
-                            },
+                let content = self
+                    .let_init(&f.base)
+                    .and_then(|init| match init {
+                        Expr::Call(c) => match self.dialect.construction_of_call(
+                            c,
+                            self.index,
+                            &self.body.returns,
+                        ) {
+                            Some(Construction::ToolResult {
+                                content: Some(c),
+                                never_empty,
+                                ..
+                            }) => {
+                                // The result is an isError one: not a success answer.
+                                self.success_contents
+                                    .retain(|(content, ..)| !std::ptr::eq(*content, c));
+                                let mut facts = self.dialect.content_facts(c, self.file);
+                                facts.empty &= !never_empty;
+                                Some(facts)
+                            }
                             _ => None,
-                        }),
-                    _ => None,
-                }
-                .unwrap_or_else(ContentFacts::unknown);
+                        },
+                        _ => None,
+                    })
+                    .unwrap_or_else(ContentFacts::unknown);
                 let span = self.file.span_of(a);
                 self.add_site(
                     a,
@@ -533,14 +528,7 @@ impl<'a> Walker<'a, '_> {
                 );
                 // `let mut r = CallToolResult::success(..); r.is_error = Some(true);` is an
                 // error result, not a success one.
-                let init = match &*f.base {
-                    Expr::Path(p) => p
-                        .path
-                        .get_ident()
-                        .and_then(|id| self.lets.get(&id.to_string()).copied()),
-                    _ => None,
-                };
-                if let Some(init) = init {
+                if let Some(init) = self.let_init(&f.base) {
                     let init_span = self.file.span_of(init);
                     self.facts.sites.retain(|(s, _)| {
                         !(s.channel == Channel::ToolSuccess && s.span == init_span)

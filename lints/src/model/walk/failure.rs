@@ -296,18 +296,6 @@ impl<'a> Walker<'a, '_> {
         };
         let causes: Vec<&Expr> = self.frames.iter().filter_map(|f| f.cause).collect();
         let cause_calls = |names: &[&str]| causes.iter().any(|c| calls_any(c, names));
-        // `match spawned { Err(e) => .. }`: what the local was bound to.
-        let initialisers: Vec<&Expr> = causes
-            .iter()
-            .filter_map(|c| match strip_refs(c) {
-                Expr::Path(p) => p
-                    .path
-                    .get_ident()
-                    .and_then(|i| self.lets.get(&i.to_string())),
-                _ => None,
-            })
-            .copied()
-            .collect();
         let fault_markers: Vec<&str> = self.fault_markers.iter().map(String::as_str).collect();
         let marker_hit = !fault_markers.is_empty()
             && (cause_calls(&fault_markers)
@@ -333,10 +321,10 @@ impl<'a> Walker<'a, '_> {
                 || causes.iter().any(|c| self.decodes_own_output(c))
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || causes.iter().any(|c| self.reads_request_framing(c))
-                || causes
-                    .iter()
-                    .chain(&initialisers)
-                    .any(|c| self.spawns_thread(c))
+                // `match spawned { Err(e) => .. }`: also what the local was bound to.
+                || causes.iter().any(|c| {
+                    self.spawns_thread(c) || self.let_init(c).is_some_and(|i| self.spawns_thread(i))
+                })
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
             // The source says the request matched the schema: words cannot make it schema-level.
@@ -374,11 +362,7 @@ impl<'a> Walker<'a, '_> {
         for _ in 0..8 {
             root = match root {
                 Expr::MethodCall(inner) => &inner.receiver,
-                Expr::Path(p) => match p
-                    .path
-                    .get_ident()
-                    .and_then(|i| self.lets.get(&i.to_string()))
-                {
+                Expr::Path(_) => match self.let_init(root) {
                     Some(init) => init,
                     None => break,
                 },
@@ -393,8 +377,20 @@ impl<'a> Walker<'a, '_> {
         };
         matches!(
             self.calls.defs.resolve_path(scope.module, &p.path, Ns::Values),
-            Some(Def::External(path)) if path.starts_with(&["std".to_string(), "thread".to_string(), "Builder".to_string()])
+            Some(Def::External(path)) if path.iter().take(3).eq(["std", "thread", "Builder"].iter())
         )
+    }
+
+    /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
+    /// body.
+    pub(super) fn let_init(&self, expr: &Expr) -> Option<&'a Expr> {
+        match strip_refs(expr) {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|i| self.lets.get(&i.to_string()).copied()),
+            _ => None,
+        }
     }
 
     /// `req.id` of a hand-rolled server's JSON-RPC request struct (it declares `jsonrpc`, `id`
@@ -1013,14 +1009,7 @@ impl Walker<'_, '_> {
     /// A local bound to a read of an argument's JSON value (`let id = args.get("id")
     /// .and_then(|v| v.as_str())`): its `None` is the argument absent or of the wrong type.
     pub(super) fn local_reads_argument_field(&self, expr: &Expr) -> bool {
-        match strip_refs(expr) {
-            Expr::Path(p) => p
-                .path
-                .get_ident()
-                .and_then(|i| self.lets.get(&i.to_string()))
-                .is_some_and(|init| reads_argument_field(init)),
-            _ => false,
-        }
+        self.let_init(expr).is_some_and(reads_argument_field)
     }
 
     /// `req.x.is_none()`, alone or as an operand of `&&` / `||`: a test that a request field the
