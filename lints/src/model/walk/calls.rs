@@ -105,9 +105,11 @@ impl<'a> Walker<'a, '_> {
             Target::Fn(f) => self.calls.body(f).map(Callee::Body),
             Target::Candidates(fs) | Target::Dispatch(fs) => {
                 let bodies: Vec<BodyId> = fs.iter().filter_map(|f| self.calls.body(*f)).collect();
+                // Candidates of a receiver whose type is unknown stay candidates even when
+                // there is one: the package's only method of that name is a guess.
                 match bodies.as_slice() {
                     [] => None,
-                    [one] => Some(Callee::Body(*one)),
+                    [one] if dispatch => Some(Callee::Body(*one)),
                     _ if dispatch => Some(Callee::Dispatch(bodies)),
                     _ => Some(Callee::Candidates(bodies)),
                 }
