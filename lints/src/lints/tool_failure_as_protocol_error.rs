@@ -17,7 +17,10 @@ declare_lint! {
     /// closures, `SyncTool`/`AsyncTool` `invoke`, and the crate's functions these call; resource, prompt,
     /// completion, initialize and list handlers are not. When a helper builds the error
     /// (`fn internal(e) -> McpError`), the finding is at the helper, naming the tools that reach it; if
-    /// the helper is also used outside tool context, each tool's call site is reported instead.
+    /// the helper is also used outside tool context, each tool's call site is reported instead. An
+    /// `impl From<AppError> for McpError` is such a helper, called by every `?` that converts an
+    /// `AppError`: when only tools' `?` reach it, each arm that builds a protocol error is reported;
+    /// when a resource, prompt or other handler's `?` reaches it too, each `?` in tool code is.
     ///
     /// ### Why is this bad?
     /// The model sees tool results: an `isError` result reaches it with its text, so it can fix the path,
@@ -115,7 +118,12 @@ declare_lint! {
     ///   `extra.peer()` then `peer.sample(..)`, a client round trip), a crate fn given nothing but the
     ///   context (`answered_city(&extra)`, an MRTR answer of the wrong kind) or a method of the
     ///   server's own state given nothing but it (`self.auth.authenticate(extra.auth_info.as_ref())`,
-    ///   the request's credentials); an SDK method that
+    ///   the request's credentials); what the request carries and a test of it: rmcp's
+    ///   `RequestContext` (its `extensions`, `peer`, `meta`) and the HTTP request's `Parts` in
+    ///   them or taken as `Extension(parts): Extension<Parts>` (a missing `Authorization` header),
+    ///   values bound from those (`if let Some(claims) = claims_of(&ctx.extensions)`) and their
+    ///   comparisons with literals (`claims.role == "admin"`); not what the server's own state
+    ///   answers about them (a tenant's plan looked up by the request's tenant id); an SDK method that
     ///   serialises the server's own value (pmcp `MrtrSignal::into_meta_entry`); the server's own
     ///   thread (`std::thread::Builder::spawn`); and, in a hand-rolled server, the request's framing
     ///   (`let Some(id) = req.id.clone() else`, on a request struct that declares `jsonrpc`, `id`

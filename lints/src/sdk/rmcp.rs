@@ -102,6 +102,21 @@ impl Dialect for Rmcp {
         tool_error_snippet(&self.names, message, dispatcher)
     }
 
+    /// `RequestContext<RoleServer>` (its `peer`, `ct`, `meta` and `extensions`), and the HTTP
+    /// request's `Parts` the streamable HTTP transport puts in its extensions (also taken as a
+    /// tool parameter, `Extension(parts): Extension<http::request::Parts>`): the request's own
+    /// data, not an argument the model wrote.
+    fn is_request_context_type(&self, path: &[String]) -> bool {
+        let last = |name: &str| path.last().is_some_and(|l| l == name);
+        match path.first().map(String::as_str) {
+            Some("rmcp") => last("RequestContext"),
+            Some("http" | "axum" | "actix_web") => {
+                last("Parts") && path.iter().any(|s| s == "request")
+            }
+            _ => false,
+        }
+    }
+
     fn unknown_tool_snippet(&self, name_binding: &str) -> String {
         unknown_tool_snippet(&self.names, name_binding)
     }

@@ -18,7 +18,7 @@ use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, Tr
 use crate::source::Span;
 use crate::syntax::{
     last_segment, pat_ident, path_segments, result_error_type, strip_await, strip_refs, tail_expr,
-    type_name, unwrap_future,
+    type_name, unwrap_future, variant_binding,
 };
 use crate::text::{message_with_macros, MessageText};
 use crate::types::{resolve_type_item, FnKey};
@@ -311,6 +311,26 @@ impl<'a> Walker<'a, '_> {
             Expr::MethodCall(mc) if self.is_request_context(&mc.receiver) => !self
                 .dialect
                 .request_context_checks_argument(&mc.method.to_string()),
+            // `on_request_extensions(&ctx.extensions).and_then(|e| e.get::<Claims>())`: an
+            // `Option`/`Result` adapter over the request's value stays the request's.
+            Expr::MethodCall(mc)
+                if is_adapter(&mc.method.to_string())
+                    && mc.args.iter().all(stays_on_closure_param)
+                    && self.calls_request_context(&mc.receiver) =>
+            {
+                true
+            }
+            // `claims.role == "admin"`: a test of what the request carries.
+            Expr::Binary(b) if is_comparison(&b.op) => {
+                let side = |e: &Expr| {
+                    let e = through_borrowing_calls(e);
+                    self.is_request_context(e) || self.calls_request_context(e)
+                };
+                (side(&b.left) || side(&b.right))
+                    && [&*b.left, &*b.right]
+                        .iter()
+                        .all(|e| side(e) || matches!(strip_refs(e), Expr::Lit(_)))
+            }
             // `self.auth.authenticate(extra.auth_info.as_ref())`: the server's own state checking
             // what the request carries.
             Expr::MethodCall(mc) => {
@@ -348,10 +368,49 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
+    /// `if let Some(claims) = on_request_extensions(&ctx.extensions)`: what the pattern binds
+    /// from the request's value is the request's. Returns how many names it added, for the
+    /// caller to drop at the end of their scope.
+    pub(super) fn bind_request_pattern(&mut self, pat: &Pat, scrutinee: &Expr) {
+        let name = ["Some", "Ok"]
+            .iter()
+            .find_map(|v| variant_binding(pat, v))
+            .flatten();
+        if let Some(name) = name.filter(|_| self.reads_request_value(scrutinee)) {
+            self.request_contexts.push(name);
+        }
+    }
+
+    /// A value the request carries: the context or a field of it, what its methods hand out,
+    /// an adapter over that, or a fn given only the context (`claims_of(&ctx.extensions)`).
+    /// Not what the server's own state answers about it (`self.plans.get(tenant)`).
+    fn reads_request_value(&self, expr: &Expr) -> bool {
+        match strip_await(expr) {
+            Expr::Try(t) => self.reads_request_value(&t.expr),
+            Expr::MethodCall(mc) if self.is_request_context(&mc.receiver) => true,
+            Expr::MethodCall(mc) => {
+                is_adapter(&mc.method.to_string())
+                    && mc.args.iter().all(stays_on_closure_param)
+                    && self.reads_request_value(&mc.receiver)
+            }
+            Expr::Call(c) => {
+                matches!(&*c.func, Expr::Path(_)) && self.only_request_arguments(c.args.iter())
+            }
+            other => self.is_request_context(through_borrowing_calls(other)),
+        }
+    }
+
     /// `let peer = extra.peer().ok_or_else(..)?`: a value the request context hands out through
     /// its methods is the request's too. Any other binding of the name ends that.
     pub(super) fn bind_request_context(&mut self, local: &syn::Local) {
-        let Some(name) = pat_ident(&local.pat) else {
+        // `let Some(parts) = ctx.extensions.get::<Parts>() else { .. }` binds the value too.
+        let name = pat_ident(&local.pat).or_else(|| {
+            ["Some", "Ok"]
+                .iter()
+                .find_map(|v| variant_binding(&local.pat, v))
+                .flatten()
+        });
+        let Some(name) = name else {
             return;
         };
         let mut from = local.init.as_ref().map(|i| &*i.expr);
@@ -595,6 +654,61 @@ fn is_self_rooted(expr: &Expr) -> bool {
     match strip_refs(expr) {
         Expr::Path(p) => p.path.is_ident("self"),
         Expr::Field(f) => is_self_rooted(&f.base),
+        _ => false,
+    }
+}
+
+/// `Option`/`Result` adapters that keep the value they are called on (`and_then`, `ok`, `get`).
+fn is_adapter(method: &str) -> bool {
+    matches!(
+        method,
+        "and_then"
+            | "map"
+            | "ok"
+            | "flatten"
+            | "filter"
+            | "get"
+            | "to_str"
+            | "as_str"
+            | "as_ref"
+            | "as_deref"
+            | "cloned"
+            | "copied"
+            | "clone"
+    )
+}
+
+fn is_comparison(op: &syn::BinOp) -> bool {
+    use syn::BinOp::{Eq, Ge, Gt, Le, Lt, Ne};
+    matches!(op, Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_))
+}
+
+/// An adapter's argument that works only on the value it is given: a literal, or a closure
+/// whose body is a chain of calls and fields on its own parameter (`|e| e.get::<Claims>()`,
+/// `|v| v.to_str().ok()`) with literal arguments.
+fn stays_on_closure_param(arg: &Expr) -> bool {
+    fn rooted_at(e: &Expr, param: &str) -> bool {
+        match strip_await(e) {
+            Expr::Path(p) => p.path.is_ident(param),
+            Expr::MethodCall(mc) => {
+                mc.args
+                    .iter()
+                    .all(|a| matches!(strip_refs(a), Expr::Lit(_)))
+                    && rooted_at(&mc.receiver, param)
+            }
+            Expr::Field(f) => rooted_at(&f.base, param),
+            Expr::Reference(r) => rooted_at(&r.expr, param),
+            Expr::Paren(p) => rooted_at(&p.expr, param),
+            Expr::Try(t) => rooted_at(&t.expr, param),
+            _ => false,
+        }
+    }
+    match arg {
+        Expr::Lit(_) => true,
+        Expr::Closure(c) => match (c.inputs.len(), c.inputs.first().and_then(pat_ident)) {
+            (1, Some(param)) => rooted_at(&c.body, &param),
+            _ => false,
+        },
         _ => false,
     }
 }

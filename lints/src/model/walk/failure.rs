@@ -637,9 +637,22 @@ impl<'a> Walker<'a, '_> {
             cause: Some(cond),
             definite: false,
         };
-        self.with_frame(frame, |w| w.visit_block(&i.then_branch));
+        // `if claims.role == "admin" { .. } else { Err(..) }`: a comparison's failure is the
+        // branch that answers `Err`, whichever it is; `if extra.is_cancelled() { .. }` fails in
+        // its `then`.
+        let comparison = matches!(cond, Expr::Binary(_));
+        if !comparison || block_answers_err(&i.then_branch) {
+            self.with_frame(frame.clone(), |w| w.visit_block(&i.then_branch));
+        } else {
+            self.visit_block(&i.then_branch);
+        }
         if let Some((_, e)) = &i.else_branch {
-            self.visit_expr(e);
+            match &**e {
+                Expr::Block(b) if comparison && block_answers_err(&b.block) => {
+                    self.with_frame(frame, |w| w.visit_expr(e))
+                }
+                _ => self.visit_expr(e),
+            }
         }
         true
     }
@@ -723,6 +736,13 @@ impl<'a> Walker<'a, '_> {
                     self.absent_optional -= 1;
                     return;
                 }
+                // `match parts.headers.get("x-user") { None => Err(..) }`: the request lacks it.
+                p if is_none_pat(p) && self.calls_request_context(&m.expr) => Some(Frame {
+                    kind: FrameKind::Failure,
+                    binding: None,
+                    cause: Some(&m.expr),
+                    definite: false,
+                }),
                 p if is_json_type_fallback(m, p)
                     || (is_none_pat(p) && self.local_reads_argument_field(&m.expr)) =>
                 {
@@ -1280,4 +1300,20 @@ pub(super) fn lookup_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
         Expr::Reference(r) => lookup_call(&r.expr),
         _ => None,
     }
+}
+
+/// A block whose last statement answers `Err(..)` (as its value or by `return`).
+fn block_answers_err(b: &syn::Block) -> bool {
+    let last = match b.stmts.last() {
+        Some(syn::Stmt::Expr(e, _)) => e,
+        _ => return false,
+    };
+    let value = match last {
+        Expr::Return(r) => match &r.expr {
+            Some(v) => &**v,
+            None => return false,
+        },
+        other => other,
+    };
+    matches!(value, Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
 }

@@ -243,13 +243,25 @@ impl<'a, 'm> Walker<'a, 'm> {
                     if let (Pat::Struct(ps), Some(ty)) = (pat, ty) {
                         self.bind_optional_params(ps, ty);
                     }
-                    match (pat_ident(&t.pat), self.is_request_context_type(&t.ty)) {
+                    // `Extension(parts): Extension<Parts>`: the wrapped value is the request's.
+                    let wrapped =
+                        !std::ptr::eq(declared, &*t.ty) && self.is_request_context_type(declared);
+                    let name = if wrapped {
+                        pat_ident(pat)
+                    } else {
+                        pat_ident(&t.pat)
+                    };
+                    match (name, wrapped || self.is_request_context_type(&t.ty)) {
                         (Some(name), true) => self.request_contexts.push(name),
                         (Some(name), false) => {
                             if self.body.continues_dispatch && name.contains("name") {
                                 self.tool_name_params.push(name.clone());
                             }
                             self.request_params.push(name)
+                        }
+                        // `CallToolRequestParam { name, arguments }: CallToolRequestParam`.
+                        (None, false) if matches!(&*t.pat, Pat::Struct(_)) => {
+                            self.request_params.extend(bound_names(&t.pat))
                         }
                         (None, _) => {}
                     }
@@ -533,10 +545,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         // `if let Some(t) = &self.t`, also in a let chain: the bindings are in scope in the
         // `then` branch (and, harmlessly, in the `else`).
         self.locals.push_scope();
+        let requests = self.request_contexts.len();
         for l in chained_lets(&i.cond) {
             bind_scrutinee(&self.resolver, &mut self.locals, &l.pat, &l.expr);
+            self.bind_request_pattern(&l.pat, &l.expr);
         }
         self.expr_if(i);
+        self.request_contexts.truncate(requests);
         self.locals.pop_scope();
     }
 
