@@ -8,7 +8,9 @@ declare_lint! {
     /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`,
     /// the error's own rendering `error.to_json()`) in a closure such as `.unwrap_or_else(|e| ..)`. In a `#[tool]` fn, an `Ok(..)` value that rmcp
     /// turns into a success result counts too (`String`, `Json<T>`, `Value`). Outside a failure path,
-    /// an early `return` of an answer that says it failed is reported as well: `{"error": ..}` (not
+    /// an early `return` of an answer that says it failed is reported as well, and so is such an
+    /// answer in the branch an outcome test takes on failure (the `else` of
+    /// `if output.status.success()`, the `then` of `if r.is_err()`): `{"error": ..}` (not
     /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
     /// opening with "Error:"; and, where the SDK sends a tool's value as the text of a success
     /// result, a value that carries its own `"isError": true` (`json!({"content": [..], "isError":
@@ -57,8 +59,8 @@ declare_lint! {
     /// `Ok(String)` from a text tool gets no fix.
     ///
     /// ### Known problems
-    /// - An answer that says it failed counts outside a failure path only when it is returned early:
-    ///   the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
+    /// - An answer that says it failed counts outside a failure path only when it is returned early
+    ///   or answers a failed outcome test: the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
     ///   failures) and is not reported. A value with its own `"isError": true` counts the same way,
     ///   and only as a `json!` written in the tool: one a helper builds and returns is not followed.
     /// - An `Err` arm that recovers on purpose (serves a cached value, falls back to a default) is

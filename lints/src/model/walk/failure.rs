@@ -657,6 +657,47 @@ impl<'a> Walker<'a, '_> {
         true
     }
 
+    /// `if output.status.success() { .. } else { here }`, `if !resp.status().is_success() { here }`:
+    /// the branch taken when an operation's outcome says it failed is that failure's path (not
+    /// a definite one: its answer may be a recovery), so an answer there that says it failed is
+    /// the failure answer.
+    pub(super) fn branches_on_outcome(&mut self, i: &'a syn::ExprIf) -> bool {
+        let mut cond = &*i.cond;
+        let mut negated = false;
+        while let Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Not(_),
+            expr,
+            ..
+        }) = cond
+        {
+            negated = !negated;
+            cond = expr;
+        }
+        let succeeded = match outcome_test(cond) {
+            Some(says_success) => says_success != negated,
+            None => return false,
+        };
+        self.visit_expr(&i.cond);
+        let frame = Frame {
+            kind: FrameKind::Failure,
+            binding: None,
+            cause: Some(cond),
+            definite: false,
+        };
+        if succeeded {
+            self.visit_block(&i.then_branch);
+            if let Some((_, e)) = &i.else_branch {
+                self.with_frame(frame, |w| w.visit_expr(e));
+            }
+        } else {
+            self.with_frame(frame, |w| w.visit_block(&i.then_branch));
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+        }
+        true
+    }
+
     pub(super) fn match_arm(&mut self, m: &'a syn::ExprMatch, arm: &'a syn::Arm, lookup: bool) {
         {
             if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
@@ -1316,4 +1357,27 @@ fn block_answers_err(b: &syn::Block) -> bool {
         other => other,
     };
     matches!(value, Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+}
+
+/// A test of an operation's outcome: `Some(true)` when it holds on success
+/// (`output.status.success()`, `resp.status().is_success()`, `r.is_ok()`), `Some(false)` when
+/// it holds on failure (`r.is_err()`, `status.is_server_error()`).
+fn outcome_test(cond: &Expr) -> Option<bool> {
+    let Expr::MethodCall(mc) = cond else {
+        return None;
+    };
+    if !mc.args.is_empty() {
+        return None;
+    }
+    match mc.method.to_string().as_str() {
+        "is_err" | "is_client_error" | "is_server_error" => Some(false),
+        "is_ok" | "is_success" => Some(true),
+        // `ExitStatus::success`: on the status of a finished process.
+        "success" => crate::syntax::mentions_ident(
+            &quote::ToTokens::to_token_stream(&*mc.receiver).to_string(),
+            "status",
+        )
+        .then_some(true),
+        _ => None,
+    }
 }

@@ -744,7 +744,7 @@ impl<'a> Walker<'a, '_> {
                 }
                 return;
             }
-            if self.guards_on_request_context(i) {
+            if self.guards_on_request_context(i) || self.branches_on_outcome(i) {
                 return;
             }
             return visit::visit_expr_if(self, i);
