@@ -40,6 +40,10 @@ pub struct Types<'a> {
     /// Return types of fns, for constructors (`fn new() -> Self`).
     returns: HashMap<FnKey, &'a syn::ReturnType>,
     scopes: HashMap<FnKey, FnScope>,
+    /// Fn-typed struct fields a constructor stores one of its parameters in
+    /// (`Self { handler: Box::new(handler) }`): by constructor and parameter (receiver not
+    /// counted), the struct and field.
+    closure_slots: HashMap<(FnKey, usize), (ItemId, String)>,
 }
 
 impl<'a> Types<'a> {
@@ -55,6 +59,7 @@ impl<'a> Types<'a> {
             fields: HashMap::new(),
             returns: HashMap::new(),
             scopes: HashMap::new(),
+            closure_slots: HashMap::new(),
         };
         for (i, item) in defs.items.iter().enumerate() {
             let id = ItemId(i as u32);
@@ -141,6 +146,19 @@ impl<'a> Types<'a> {
                         .or_default()
                         .push(key);
                 }
+                if let (Some(ty), None) = (self_ty, &trait_ref) {
+                    for (param, field) in stored_params(f) {
+                        let fn_typed = t.fields.get(&(ty, field.clone())).is_some_and(|ft| {
+                            crate::syntax::mentions_ident(
+                                &quote::ToTokens::to_token_stream(*ft).to_string(),
+                                "Fn",
+                            )
+                        });
+                        if fn_typed {
+                            t.closure_slots.insert((key, param), (ty, field));
+                        }
+                    }
+                }
                 if let Some(ty) = self_ty {
                     let table = if trait_ref.is_some() {
                         &mut t.trait_methods
@@ -206,6 +224,19 @@ impl<'a> Types<'a> {
     /// Every crate method with a `self` receiver named `name`.
     pub fn methods_named(&self, name: &str) -> &[FnKey] {
         self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The Fn-typed field constructor `f` stores its parameter `param` in (receiver not
+    /// counted), if it does.
+    pub fn closure_slot(&self, f: FnKey, param: usize) -> Option<&(ItemId, String)> {
+        self.closure_slots.get(&(f, param))
+    }
+
+    /// Whether some constructor stores a closure in field `name` of `ty`.
+    pub fn is_closure_slot(&self, ty: ItemId, name: &str) -> bool {
+        self.closure_slots
+            .values()
+            .any(|(t, n)| *t == ty && n == name)
     }
 
     pub fn field(&self, ty: ItemId, name: &str) -> Option<&'a Type> {
@@ -347,4 +378,59 @@ fn trait_bound(
         },
         _ => None,
     })
+}
+
+/// The parameters a method stores as they are (or boxed: `Box::new(p)`, `Arc::new(p)`) in a
+/// field of a `Self { .. }` literal it builds: (parameter index without the receiver, field).
+fn stored_params(f: &syn::ImplItemFn) -> Vec<(usize, String)> {
+    use syn::visit::Visit;
+    let params: Vec<String> = f
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|i| match i {
+            syn::FnArg::Typed(t) => Some(crate::syntax::pat_ident(&t.pat).unwrap_or_default()),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    struct Literals<'p> {
+        params: &'p [String],
+        found: Vec<(usize, String)>,
+    }
+    impl<'v> Visit<'v> for Literals<'_> {
+        fn visit_expr_struct(&mut self, e: &'v syn::ExprStruct) {
+            if e.path.is_ident("Self") {
+                for fv in &e.fields {
+                    let syn::Member::Named(field) = &fv.member else {
+                        continue;
+                    };
+                    let mut value = &fv.expr;
+                    if let syn::Expr::Call(c) = value {
+                        let boxed = matches!(&*c.func, syn::Expr::Path(p)
+                            if p.path.segments.len() == 2
+                                && p.path.segments[1].ident == "new"
+                                && matches!(p.path.segments[0].ident.to_string().as_str(), "Box" | "Arc" | "Rc"));
+                        if boxed && c.args.len() == 1 {
+                            value = &c.args[0];
+                        }
+                    }
+                    let named = match value {
+                        syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+                        _ => None,
+                    };
+                    if let Some(i) = named.and_then(|n| self.params.iter().position(|p| *p == n)) {
+                        self.found.push((i, field.to_string()));
+                    }
+                }
+            }
+            syn::visit::visit_expr_struct(self, e);
+        }
+        fn visit_item(&mut self, _: &'v syn::Item) {}
+    }
+    let mut lits = Literals {
+        params: &params,
+        found: Vec::new(),
+    };
+    lits.visit_block(&f.block);
+    lits.found
 }

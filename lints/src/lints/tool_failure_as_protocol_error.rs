@@ -136,7 +136,9 @@ declare_lint! {
     ///   error handling) cannot be told from the source: say so on the line, with the reason,
     ///   `// mcp-lint: allow(tool_failure_as_protocol_error) conformance: the client must show -32603`.
     ///   A suppression without a reason is `suppression_without_reason` (MCP903).
-    /// - Helpers are put into tool context through calls resolved by path, import and receiver type;
+    /// - Helpers are put into tool context through calls resolved by path, import and receiver type,
+    ///   and so are closures a constructor stores in a Fn-typed field (`Self { handler:
+    ///   Box::new(handler) }`) when a tool calls that field (`(self.handler)(args)`);
     ///   a method called on a value whose type the source does not show (an untyped closure
     ///   parameter, a value another crate's fn returns) is not followed, even to the only method of that name. `Err(e)` of a call
     ///   binds `e` to the error type the callee declares. Macros are not expanded, so tools or errors that a macro

@@ -86,7 +86,7 @@ impl Summaries<'_> {
                 AnswerSource::Call { callee, arm, args } => {
                     let bodies: &[BodyId] = match callee {
                         Callee::Body(_) | Callee::Dispatch(_) => callee.bodies(),
-                        Callee::Candidates(_) | Callee::FromImpls(_) => &[],
+                        Callee::Candidates(_) | Callee::FromImpls(_) | Callee::Slot(..) => &[],
                     };
                     for &cb in bodies {
                         if cb.0 >= self.bodies.len() {

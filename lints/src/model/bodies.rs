@@ -155,6 +155,25 @@ fn is_from_impl(f: &FnItem<'_>, dialect: &dyn Dialect) -> bool {
 
 /// A closure registered as a tool handler becomes a body of its own, named by its
 /// registration when that gives the tool's name.
+/// A closure a constructor stores in a Fn-typed field, run where the field is called: a
+/// helper of whoever calls it, returning what it declares.
+pub fn stored_closure_body<'a>(
+    id: BodyId,
+    file: FileId,
+    closure: &'a syn::Expr,
+    field: &str,
+    is_test: bool,
+    returns: ReturnFacts,
+    scope: Option<FnScope>,
+) -> BodyInfo<'a> {
+    BodyInfo {
+        name: format!("closure stored in `{field}`"),
+        tool_name: None,
+        kind: None,
+        ..closure_body(id, file, closure, None, is_test, returns, scope)
+    }
+}
+
 pub fn closure_body<'a>(
     id: BodyId,
     file: FileId,

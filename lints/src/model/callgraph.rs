@@ -39,6 +39,8 @@ pub enum Target {
     Dispatch(Vec<FnKey>),
     /// A variant of a crate enum (`AppError::NotFound(..)`), by enum and variant name.
     Variant(ItemId, String),
+    /// `(self.handler)(args)`: the closures constructors store in this Fn-typed field.
+    Slot(ItemId, String),
     /// Another crate's fn, a local closure, a tuple struct's constructor: not a crate fn.
     NotCrateFn,
     /// Nothing the source names.
@@ -938,7 +940,7 @@ impl CallGraph {
                 Callee::Body(b) if !bodies[b.0].inert || bodies[e.from.0].inert => vec![*b],
                 Callee::Body(_) => Vec::new(),
                 // The receiver's type is unknown: no single fn is meant.
-                Callee::Candidates(_) => Vec::new(),
+                Callee::Candidates(_) | Callee::Slot(..) => Vec::new(),
                 Callee::Dispatch(bs) => bs.iter().copied().filter(|b| !bodies[b.0].inert).collect(),
                 Callee::FromImpls(source) => from_impls_for(bodies, &from_impls, source),
             })

@@ -58,7 +58,7 @@ impl KeptFacts {
         let Some(f) = facts else {
             return Some(KeptFacts::default());
         };
-        f.closures.is_empty().then(|| KeptFacts {
+        (f.closures.is_empty() && f.slot_closures.is_empty()).then(|| KeptFacts {
             sites: f.sites.clone(),
             codes: f.codes.clone(),
             panics: f.panics.clone(),
@@ -77,6 +77,7 @@ impl KeptFacts {
             panics: self.panics.clone(),
             calls: self.calls.clone(),
             closures: Vec::new(),
+            slot_closures: Vec::new(),
             returned: self.returned.clone(),
             answers: self.answers.clone(),
             result_calls: self.result_calls.clone(),

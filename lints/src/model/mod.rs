@@ -124,6 +124,8 @@ struct Walked {
     /// Per body, how its answers flow.
     answers: Vec<site::BodyAnswers>,
     result_calls: std::collections::HashSet<usize>,
+    /// The closures stored in each Fn-typed field ([`Callee::Slot`]).
+    slot_bodies: HashMap<(ItemId, String), Vec<BodyId>>,
 }
 
 /// Parsed files kept from one analysis of a crate to the next (the language server's), by
@@ -934,7 +936,7 @@ where
             walk()
         };
         if let Some(facts) = facts {
-            absorb(&mut walked, bodies, next, facts, dialect_of, true);
+            absorb(&mut walked, bodies, next, facts, dialect_of, index_of, true);
         }
         next += 1;
     }
@@ -980,9 +982,10 @@ where
             walked.codes.retain(|c| c.body != b);
             walked.panics.retain(|(p, _)| p.body != b);
             walked.edges.retain(|e| e.from != b);
-            absorb(&mut walked, bodies, b.0, facts, dialect_of, false);
+            absorb(&mut walked, bodies, b.0, facts, dialect_of, index_of, false);
         }
     }
+    resolve_slots(&mut walked);
     walked
 }
 
@@ -1015,14 +1018,18 @@ where
 }
 
 /// Add the facts of body `at` to `walked` (its closures become bodies when `add_closures`).
-fn absorb<'a, 'd>(
+#[allow(clippy::too_many_arguments)]
+fn absorb<'a, 'd, 'i>(
     walked: &mut Walked,
     bodies: &mut Vec<BodyInfo<'a>>,
     at: usize,
     mut facts: walk::BodyFacts<'a>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
+    index_of: &dyn Fn(FileId) -> &'i Index<'a>,
     add_closures: bool,
-) {
+) where
+    'a: 'i,
+{
     let body = &bodies[at];
     walked.returned[at] = std::mem::take(&mut facts.returned);
     let (file, inert, scope) = (body.file, body.inert, body.scope);
@@ -1050,6 +1057,55 @@ fn absorb<'a, 'd>(
             id, file, closure, name, inert, returns, scope,
         ));
     }
+    for (closure, slot) in facts.slot_closures {
+        let syn::Expr::Closure(c) = closure else {
+            continue;
+        };
+        let id = BodyId(bodies.len());
+        let returns = dialect.return_facts(None, &c.output, index_of(file));
+        bodies.push(bodies::stored_closure_body(
+            id, file, closure, &slot.1, inert, returns, scope,
+        ));
+        walked.slot_bodies.entry(slot).or_default().push(id);
+    }
+}
+
+/// `(self.handler)(args)` runs any closure a constructor stored in that field: each
+/// [`Callee::Slot`] becomes a dispatch over the closures the walk found passed to it.
+fn resolve_slots(walked: &mut Walked) {
+    let slots = std::mem::take(&mut walked.slot_bodies);
+    let resolve = |callee: &mut Callee| {
+        if let Callee::Slot(ty, field) = callee {
+            let bodies = slots
+                .get(&(*ty, field.clone()))
+                .cloned()
+                .unwrap_or_default();
+            *callee = Callee::Dispatch(bodies);
+        }
+    };
+    fn sources(s: &mut [site::AnswerSource], resolve: &dyn Fn(&mut Callee)) {
+        for source in s {
+            if let site::AnswerSource::Call { callee, args, .. } = source {
+                resolve(callee);
+                for a in args {
+                    sources(a, resolve);
+                }
+            }
+        }
+    }
+    for e in &mut walked.edges {
+        resolve(&mut e.callee);
+        if let Some(c) = &mut e.error_passed_to {
+            resolve(c);
+        }
+    }
+    for a in &mut walked.answers {
+        sources(&mut a.returned, &resolve);
+        for s in &mut a.success {
+            sources(&mut s.sources, &resolve);
+        }
+    }
+    walked.slot_bodies = slots;
 }
 
 /// The bodies that only dispatchers call, each time handing over the request before picking a

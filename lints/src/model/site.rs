@@ -360,6 +360,10 @@ pub enum Callee {
     /// `?` converting into the protocol error type through the crate's `From` impls, with the
     /// operand's error type as far as the source tells it.
     FromImpls(ErrorSource),
+    /// `(self.handler)(args)`: a closure a constructor stored in this Fn-typed field of a crate
+    /// struct. Becomes [`Callee::Dispatch`] over the closures passed to it once every body is
+    /// walked.
+    Slot(ItemId, String),
 }
 
 impl Callee {
@@ -368,7 +372,7 @@ impl Callee {
         match self {
             Callee::Body(b) => std::slice::from_ref(b),
             Callee::Candidates(bs) | Callee::Dispatch(bs) => bs,
-            Callee::FromImpls(_) => &[],
+            Callee::FromImpls(_) | Callee::Slot(..) => &[],
         }
     }
 }

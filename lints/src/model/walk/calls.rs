@@ -114,6 +114,7 @@ impl<'a> Walker<'a, '_> {
                     _ => Some(Callee::Candidates(bodies)),
                 }
             }
+            Target::Slot(ty, field) => Some(Callee::Slot(ty, field)),
             _ => None,
         }
     }
@@ -710,5 +711,43 @@ fn stays_on_closure_param(arg: &Expr) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+impl<'a> Walker<'a, '_> {
+    /// `(self.handler)(args)`: a call of a closure stored in a Fn-typed field of a crate struct
+    /// that a constructor fills from its parameter.
+    pub(super) fn slot_target(&self, func: &Expr) -> Option<Target> {
+        let mut func = func;
+        while let Expr::Paren(p) = func {
+            func = &p.expr;
+        }
+        let Expr::Field(f) = func else { return None };
+        let syn::Member::Named(name) = &f.member else {
+            return None;
+        };
+        let ty = self.resolver.type_of(&f.base, &self.locals)?;
+        let name = name.to_string();
+        self.calls
+            .types
+            .is_closure_slot(ty, &name)
+            .then_some(Target::Slot(ty, name))
+    }
+
+    /// The closures a call to a crate constructor hands it to store in a Fn-typed field
+    /// (`RuchyMCPTool::new(name, desc, move |args| ..)`), by argument index (receiver not
+    /// counted), with that field.
+    pub(super) fn slot_closures<'x>(
+        &self,
+        target: &Target,
+        args: impl Iterator<Item = &'x Expr>,
+    ) -> Vec<(usize, (ItemId, String))> {
+        let Target::Fn(f) = target else {
+            return Vec::new();
+        };
+        args.enumerate()
+            .filter(|(_, a)| matches!(a, Expr::Closure(_)))
+            .filter_map(|(i, _)| Some((i, self.calls.types.closure_slot(*f, i)?.clone())))
+            .collect()
     }
 }

@@ -49,6 +49,10 @@ const PASSING_METHODS: &[&str] = &[
     "unwrap",
     "expect",
     "unwrap_or_default",
+    // The `Ok` value as it is.
+    "map_err",
+    "context",
+    "with_context",
 ];
 
 /// Calls whose value is their argument's, whole: a wrapper, a conversion, the argument

@@ -82,6 +82,9 @@ pub struct BodyFacts<'a> {
     /// Closures registered as tool handlers, found inside this body, with the tool name the
     /// registration gives as a string literal (`.tool_typed("head", |args, _| ..)`), if any.
     pub closures: Vec<(&'a Expr, Option<String>)>,
+    /// Closures this body hands a crate constructor to store in a Fn-typed field
+    /// ([`crate::types::Types::closure_slot`]), with that struct and field.
+    pub slot_closures: Vec<(&'a Expr, (ItemId, String))>,
     /// The error values it returns, when it fails with a crate enum.
     pub returned: ReturnedErrors,
     /// Receivers of `.map_err(..)` that call crate fns declared to return a `Result`, by address.
@@ -479,13 +482,27 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 .args
                 .iter()
                 .find(|a| self.resolver.variant_of(a, &self.locals).is_some());
+            let stored = self.slot_closures(&target, call.args.iter());
             self.call_edge(target, call, variant_arg, &call.args);
+            if !stored.is_empty() {
+                // Each stored closure is a body of its own, run where the field is called.
+                for (i, arg) in call.args.iter().enumerate() {
+                    match stored.iter().find(|(at, _)| *at == i) {
+                        Some((_, slot)) => self.facts.slot_closures.push((arg, slot.clone())),
+                        None => self.visit_expr(arg),
+                    }
+                }
+                return;
+            }
             if code_call {
                 self.code_calls += 1;
                 visit::visit_expr_call(self, call);
                 self.code_calls -= 1;
                 return;
             }
+        }
+        if let Some(target) = self.slot_target(&call.func) {
+            self.call_edge(target, call, None, &call.args);
         }
         visit::visit_expr_call(self, call);
     }
