@@ -623,18 +623,19 @@ fn value_leaves<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
     if depth > 64 {
         return out.push(expr);
     }
+    // A block's value: its tail, nothing when it leaves early (`return ..;`), else unknown.
+    let block = |b: &'e syn::Block, out: &mut Vec<&'e Expr>| match b.stmts.last() {
+        Some(syn::Stmt::Expr(e, None)) => value_leaves(e, out, depth + 1),
+        Some(syn::Stmt::Expr(Expr::Return(_) | Expr::Break(_) | Expr::Continue(_), Some(_))) => {}
+        Some(syn::Stmt::Macro(m)) if super::returns::diverges(&m.mac) => {}
+        _ => out.push(expr),
+    };
     match expr {
-        Expr::Block(b) => match b.block.stmts.last() {
-            Some(syn::Stmt::Expr(e, None)) => value_leaves(e, out, depth + 1),
-            _ => out.push(expr),
-        },
+        Expr::Block(b) => block(&b.block, out),
         Expr::Paren(p) => value_leaves(&p.expr, out, depth + 1),
         Expr::Group(g) => value_leaves(&g.expr, out, depth + 1),
         Expr::If(i) => {
-            match i.then_branch.stmts.last() {
-                Some(syn::Stmt::Expr(e, None)) => value_leaves(e, out, depth + 1),
-                _ => out.push(expr),
-            }
+            block(&i.then_branch, out);
             match &i.else_branch {
                 Some((_, e)) => value_leaves(e, out, depth + 1),
                 None => out.push(expr),
