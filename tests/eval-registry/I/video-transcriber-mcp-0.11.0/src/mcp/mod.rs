@@ -1,0 +1,3 @@
+pub mod server_rmcp;
+
+pub use server_rmcp::VideoTranscriberServer;
