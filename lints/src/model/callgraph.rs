@@ -216,7 +216,35 @@ impl<'a> Resolver<'_, 'a> {
     /// The crate type a written type names, in this body's module.
     pub fn type_item(&self, ty: &Type) -> Option<ItemId> {
         let scope = self.scope?;
+        if let Some(assoc) = self.associated_type(ty) {
+            return resolve_type_item(self.defs, scope.module, assoc, self.self_type());
+        }
         resolve_type_item(self.defs, scope.module, ty, self.self_type())
+    }
+
+    /// `Self::RequestArgs` in an impl that says `type RequestArgs = CargoFmtRequest;`: the type
+    /// the impl gives it (through a reference).
+    fn associated_type(&self, ty: &Type) -> Option<&'a Type> {
+        let ty = match ty {
+            Type::Reference(r) => &*r.elem,
+            other => other,
+        };
+        let Type::Path(p) = ty else { return None };
+        let [first, name] = [p.path.segments.first()?, p.path.segments.last()?];
+        if p.qself.is_some() || p.path.segments.len() != 2 || first.ident != "Self" {
+            return None;
+        }
+        let Container::Impl(i) = self.scope?.container else {
+            return None;
+        };
+        self.defs.impls[i]
+            .syntax
+            .items
+            .iter()
+            .find_map(|item| match item {
+                syn::ImplItem::Type(t) if t.ident == name.ident => Some(&t.ty),
+                _ => None,
+            })
     }
 
     /// Where a call of the path `p` goes (`foo(..)`, `m::foo(..)`, `Self::foo(..)`,
