@@ -884,8 +884,9 @@ fn returned_ranges(
 
 /// Visit an `if` for what holds `target`: its condition only when `target` starts before the
 /// `then` block (the condition ends there), its `else` only when `target` starts after that
-/// block, so the k-th site of an `else if` chain is found in k steps without a span of any
-/// condition, and the branches after it are not entered.
+/// block, so the k-th site of an `else if` chain is found without a span of any condition, the
+/// branches before it passed in one step ([`BlockExtents::else_towards`]) and the branches after
+/// it not entered.
 fn visit_if_around<'a, V: Visit<'a>>(
     v: &mut V,
     i: &'a syn::ExprIf,
@@ -899,7 +900,7 @@ fn visit_if_around<'a, V: Visit<'a>>(
     v.visit_block(&i.then_branch);
     if let Some((_, e)) = &i.else_branch {
         if target.0 >= then_end {
-            v.visit_expr(e);
+            v.visit_expr(extents.else_towards(i, e, target.0));
         }
     }
 }
@@ -1490,22 +1491,43 @@ impl<'m> FixCx<'m> {
     /// with its lines; an element of a tuple pattern becomes `_`; another binding keeps its value
     /// under `_name` (its drop stays where it was).
     fn unused_local_edits(&self, edits: &[Edit]) -> Vec<Edit> {
-        struct Lets<'a>(Vec<&'a syn::Local>);
-        impl<'a> Visit<'a> for Lets<'a> {
+        /// The `let` at `target` (none in nested items), found through the blocks around it.
+        struct Let<'a, 'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: Option<&'a syn::Local>,
+        }
+        impl<'a> Visit<'a> for Let<'a, '_> {
             fn visit_local(&mut self, l: &'a syn::Local) {
-                self.0.push(l);
+                if self.found.is_none() && range(l) == self.target {
+                    self.found = Some(l);
+                }
                 visit::visit_local(self, l);
             }
+            searches_around_target!('a);
             fn visit_item(&mut self, _: &'a Item) {}
         }
         let removed: HashSet<&str> = edits
             .iter()
             .flat_map(|e| unused_imports::words(self.text.get(e.start..e.end).unwrap_or_default()))
             .collect();
-        let mut lets = Lets(Vec::new());
-        lets.visit_block(self.located.body);
+        // Only the `let`s that bind a removed word are looked at (this runs for every fix; a
+        // walk of the whole body per fix would make a fn of n sites cost O(n²)).
+        let candidates = self
+            .extents
+            .lets()
+            .filter(|(names, _)| names.iter().any(|n| removed.contains(n.as_str())))
+            .filter_map(|(_, at)| {
+                let mut find = Let {
+                    target: at,
+                    extents: &self.extents,
+                    found: None,
+                };
+                find.visit_block(self.located.body);
+                find.found
+            });
         let mut out = Vec::new();
-        for local in lets.0 {
+        for local in candidates {
             for (ident, in_tuple) in let_bindings(&local.pat) {
                 let name = ident.to_string();
                 // Names checked cheaply first: this runs for every fix.
@@ -1654,20 +1676,30 @@ impl<'m> FixCx<'m> {
     /// as rustfmt lays out an arm ([`layout::arm_body_at`]; a block drops the arm's comma).
     /// `None` when the range is in no such arm.
     fn arm_laid_out(&self, (start, end): (usize, usize), code: &str) -> Option<Edit> {
-        struct Arms<'a>(Option<&'a syn::Arm>, (usize, usize));
-        impl<'a> Visit<'a> for Arms<'a> {
+        struct Arms<'a, 'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: Option<&'a syn::Arm>,
+        }
+        impl<'a> Visit<'a> for Arms<'a, '_> {
             fn visit_arm(&mut self, arm: &'a syn::Arm) {
                 let (s, e) = range(&*arm.body);
-                if s <= self.1 .0 && self.1 .1 <= e {
-                    self.0 = Some(arm);
+                if s <= self.target.0 && self.target.1 <= e {
+                    self.found = Some(arm);
                 }
                 visit::visit_arm(self, arm);
             }
+            // An arm whose body holds the range is in the blocks that hold it.
+            searches_around_target!('a);
             fn visit_item(&mut self, _: &'a Item) {}
         }
-        let mut arms = Arms(None, (start, end));
+        let mut arms = Arms {
+            target: (start, end),
+            extents: &self.extents,
+            found: None,
+        };
         arms.visit_block(self.located.body);
-        let arm = arms.0?;
+        let arm = arms.found?;
         let (body_start, body_end) = range(&*arm.body);
         let written = self.text.get(body_start..body_end)?;
         let before = self.text[..body_start].trim_end_matches([' ', '\t']);

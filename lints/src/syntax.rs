@@ -242,28 +242,76 @@ pub fn is_self(expr: &Expr) -> bool {
 
 /// The byte extent (braces included) of every block in a fn body, computed once: a span costs
 /// a lookup in proc-macro2's source map, and a fix searches the same body once per site, so a
-/// fn of n sites would otherwise pay O(n²) of them.
+/// fn of n sites would otherwise pay O(n²) of them. With it, each `else if` chain's links, so
+/// that a search for what holds a site goes to the link around it in one step
+/// ([`BlockExtents::else_towards`]) instead of one per branch before it.
 #[derive(Default)]
-pub struct BlockExtents(std::collections::HashMap<usize, (usize, usize)>);
+pub struct BlockExtents {
+    blocks: std::collections::HashMap<usize, (usize, usize)>,
+    /// Per `if` of an `else if` chain (by address): its chain and its place in it.
+    links: std::collections::HashMap<usize, (usize, usize)>,
+    /// Per chain, where each link's `then` block ends, in order.
+    chains: Vec<Vec<usize>>,
+    /// Every `let` (nested items' too), in visit order: the names its pattern binds, its extent.
+    lets: Vec<(Vec<String>, (usize, usize))>,
+}
 
 impl BlockExtents {
     pub fn of(body: &syn::Block) -> BlockExtents {
         use syn::visit::Visit;
-        struct Blocks(std::collections::HashMap<usize, (usize, usize)>);
+        struct Blocks(BlockExtents);
         impl<'v> Visit<'v> for Blocks {
             fn visit_block(&mut self, b: &'v syn::Block) {
-                self.0.insert(block_key(b), brace_extent(b));
+                self.0.blocks.insert(block_key(b), brace_extent(b));
                 syn::visit::visit_block(self, b);
             }
+            fn visit_expr_if(&mut self, i: &'v syn::ExprIf) {
+                let head = i as *const syn::ExprIf as usize;
+                if matches!(&i.else_branch, Some((_, e)) if matches!(**e, Expr::If(_)))
+                    && !self.0.links.contains_key(&head)
+                {
+                    let chain = self.0.chains.len();
+                    let mut ends = Vec::new();
+                    let mut link = i;
+                    loop {
+                        let at = link as *const syn::ExprIf as usize;
+                        self.0.links.insert(at, (chain, ends.len()));
+                        ends.push(brace_extent(&link.then_branch).1);
+                        match &link.else_branch {
+                            Some((_, e)) => match &**e {
+                                Expr::If(next) => link = next,
+                                _ => break,
+                            },
+                            None => break,
+                        }
+                    }
+                    self.0.chains.push(ends);
+                }
+                syn::visit::visit_expr_if(self, i);
+            }
+            fn visit_local(&mut self, l: &'v syn::Local) {
+                struct Names(Vec<String>);
+                impl<'p> Visit<'p> for Names {
+                    fn visit_pat_ident(&mut self, i: &'p syn::PatIdent) {
+                        self.0.push(i.ident.to_string());
+                        syn::visit::visit_pat_ident(self, i);
+                    }
+                }
+                let mut names = Names(Vec::new());
+                names.visit_pat(&l.pat);
+                let r = syn::spanned::Spanned::span(l).byte_range();
+                self.0.lets.push((names.0, (r.start, r.end)));
+                syn::visit::visit_local(self, l);
+            }
         }
-        let mut blocks = Blocks(std::collections::HashMap::new());
+        let mut blocks = Blocks(BlockExtents::default());
         blocks.visit_block(body);
-        BlockExtents(blocks.0)
+        blocks.0
     }
 
     /// The block's extent (from its braces when it is not in this body).
     pub fn get(&self, b: &syn::Block) -> (usize, usize) {
-        self.0
+        self.blocks
             .get(&block_key(b))
             .copied()
             .unwrap_or_else(|| brace_extent(b))
@@ -273,6 +321,40 @@ impl BlockExtents {
     pub fn holds(&self, b: &syn::Block, (start, end): (usize, usize)) -> bool {
         let (s, e) = self.get(b);
         s <= start && end <= e
+    }
+
+    /// Every `let` of the body and of the items in it, in the order a visitor meets them: the
+    /// names its pattern binds (every identifier pattern in it) and its byte extent.
+    pub fn lets(&self) -> impl Iterator<Item = (&[String], (usize, usize))> {
+        self.lets.iter().map(|(names, at)| (names.as_slice(), *at))
+    }
+
+    /// `e`, the `else` of `i`, or the `else` of a later link of `i`'s `else if` chain: the one
+    /// a search for a range starting at `start` (after `i`'s `then` block) has to enter, as the
+    /// links between would each be entered only to be passed (`start` is after their `then`
+    /// blocks, so neither their conditions nor their blocks hold it). That is the `if` of the
+    /// first link whose `then` block ends after `start` (the range is in its condition or its
+    /// block), else of the last link (the range is in its `else` or after the chain).
+    pub fn else_towards<'a>(&self, i: &'a syn::ExprIf, e: &'a Expr, start: usize) -> &'a Expr {
+        let Some(&(chain, at)) = self.links.get(&(i as *const syn::ExprIf as usize)) else {
+            return e;
+        };
+        let ends = &self.chains[chain];
+        let Some(later) = ends.get(at + 1..) else {
+            return e;
+        };
+        let target = (at + 1 + later.partition_point(|&end| end <= start)).min(ends.len() - 1);
+        let mut e = e;
+        for _ in at + 1..target {
+            match e {
+                Expr::If(link) => match &link.else_branch {
+                    Some((_, next)) => e = next,
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        e
     }
 }
 
