@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use syn::{Attribute, Expr, ImplItem, Item, Type};
 
 use crate::source::FileId;
-use crate::syntax::{is_cfg_test, is_test_fn, type_name};
+use crate::syntax::{is_cfg_test, is_test_fn, nested_fns, type_name};
 
 /// Where a function is defined.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +43,23 @@ pub struct FnItem<'a> {
     pub is_test: bool,
 }
 
-impl FnItem<'_> {
+impl<'a> FnItem<'a> {
+    /// A free fn (a module's, or one declared inside another fn's body).
+    fn free(file: FileId, f: &'a syn::ItemFn, is_test: bool) -> FnItem<'a> {
+        FnItem {
+            file,
+            name: f.sig.ident.to_string(),
+            owner: Owner::Free,
+            attrs: &f.attrs,
+            impl_attrs: &[],
+            impl_items: &[],
+            trait_args: None,
+            sig: &f.sig,
+            block: &f.block,
+            is_test,
+        }
+    }
+
     /// An associated fn without a receiver that returns its own type (`fn new(..) -> Self`).
     pub fn is_constructor(&self) -> bool {
         let Owner::Inherent { self_ty } = &self.owner else {
@@ -137,18 +153,11 @@ impl<'a> Index<'a> {
                         self.walk_items(file, inner, test, imports);
                     }
                 }
-                Item::Fn(f) => self.fns.push(FnItem {
-                    file,
-                    name: f.sig.ident.to_string(),
-                    owner: Owner::Free,
-                    attrs: &f.attrs,
-                    impl_attrs: &[],
-                    impl_items: &[],
-                    trait_args: None,
-                    sig: &f.sig,
-                    block: &f.block,
-                    is_test: in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
-                }),
+                Item::Fn(f) => {
+                    let is_test = in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs);
+                    self.fns.push(FnItem::free(file, f, is_test));
+                    self.nested_fns(file, &f.block, is_test);
+                }
                 Item::Trait(tr) => {
                     let trait_test = in_test || is_cfg_test(&tr.attrs);
                     for ti in &tr.items {
@@ -168,6 +177,7 @@ impl<'a> Index<'a> {
                             block,
                             is_test: trait_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
                         });
+                        self.nested_fns(file, block, self.fns.last().is_some_and(|f| f.is_test));
                     }
                 }
                 Item::Impl(imp) => {
@@ -200,11 +210,23 @@ impl<'a> Index<'a> {
                                 block: &f.block,
                                 is_test: impl_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
                             });
+                            let is_test = self.fns.last().is_some_and(|f| f.is_test);
+                            self.nested_fns(file, &f.block, is_test);
                         }
                     }
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// The fns declared inside a body (at any depth): fns of their own, test code when the
+    /// body is.
+    fn nested_fns(&mut self, file: FileId, body: &'a syn::Block, in_test: bool) {
+        for nested in nested_fns(body) {
+            let f = nested.f;
+            let is_test = in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs);
+            self.fns.push(FnItem::free(file, f, is_test));
         }
     }
 

@@ -367,3 +367,85 @@ fn brace_extent(b: &syn::Block) -> (usize, usize) {
     let r = b.brace_token.span.join().byte_range();
     (r.start, r.end)
 }
+
+/// A fn declared inside another fn's body (`fn handler(..) { .. }` in a block), with the fns
+/// its own body sees from the blocks around it.
+pub struct NestedFn<'a> {
+    /// The `Item::Fn` statement.
+    pub item: &'a syn::Item,
+    pub f: &'a syn::ItemFn,
+    /// The fn items of each block that encloses it, outermost first (its own block's included):
+    /// what rustc's block scopes make visible in its body.
+    pub visible: Vec<std::rc::Rc<[&'a syn::ItemFn]>>,
+}
+
+/// Nesting of fns inside fns followed by [`nested_fns`].
+const MAX_FN_NESTING: usize = 32;
+
+/// Every fn declared in `body`'s blocks, at any depth (fns inside nested fns too), each with
+/// the fns visible in it from enclosing blocks. An item is visible in its whole block (before
+/// its statement too), in the blocks nested in it and in the nested fns declared there, and
+/// nowhere outside it. Items of other kinds (an `impl` inside a body) are not followed. The
+/// lists are shared per block, so the cost is the body's size times the nesting depth.
+pub fn nested_fns(body: &syn::Block) -> Vec<NestedFn<'_>> {
+    let mut out = Vec::new();
+    collect_nested_fns(body, Vec::new(), 0, &mut out);
+    out
+}
+
+fn collect_nested_fns<'a>(
+    body: &'a syn::Block,
+    outer: Vec<std::rc::Rc<[&'a syn::ItemFn]>>,
+    depth: usize,
+    out: &mut Vec<NestedFn<'a>>,
+) {
+    use syn::visit::Visit;
+    struct Blocks<'a, 'o> {
+        stack: Vec<std::rc::Rc<[&'a syn::ItemFn]>>,
+        found: &'o mut Vec<NestedFn<'a>>,
+    }
+    impl<'a> Visit<'a> for Blocks<'a, '_> {
+        fn visit_block(&mut self, b: &'a syn::Block) {
+            let fns: std::rc::Rc<[&'a syn::ItemFn]> = block_fns(b).map(|(_, f)| f).collect();
+            let pushed = !fns.is_empty();
+            if pushed {
+                self.stack.push(fns);
+            }
+            for (item, f) in block_fns(b) {
+                self.found.push(NestedFn {
+                    item,
+                    f,
+                    visible: self.stack.clone(),
+                });
+            }
+            syn::visit::visit_block(self, b);
+            if pushed {
+                self.stack.pop();
+            }
+        }
+        // A nested item's body is collected on its own, with the scopes it sees.
+        fn visit_item(&mut self, _: &'a syn::Item) {}
+    }
+    if depth >= MAX_FN_NESTING {
+        return;
+    }
+    let first = out.len();
+    Blocks {
+        stack: outer,
+        found: out,
+    }
+    .visit_block(body);
+    let last = out.len();
+    for i in first..last {
+        let (block, visible) = (&*out[i].f.block, out[i].visible.clone());
+        collect_nested_fns(block, visible, depth + 1, out);
+    }
+}
+
+/// The fn items written as statements of `b` itself.
+pub fn block_fns(b: &syn::Block) -> impl Iterator<Item = (&syn::Item, &syn::ItemFn)> {
+    b.stmts.iter().filter_map(|s| match s {
+        syn::Stmt::Item(item @ syn::Item::Fn(f)) => Some((item, f)),
+        _ => None,
+    })
+}

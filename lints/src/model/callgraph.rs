@@ -101,11 +101,23 @@ const COMMON_METHODS: &[&str] = &[
 ];
 
 /// The locals in scope while a body is walked, innermost last, with their type when the source
-/// states it.
+/// states it; and the fn items the enclosing blocks declare (a block's items are in scope in the
+/// whole block, a `let` after them shadows them).
 #[derive(Default)]
 pub struct Locals {
-    names: Vec<(String, Option<ItemId>)>,
+    names: Vec<(String, Binding)>,
     marks: Vec<usize>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Binding {
+    /// A local value, with its crate type when known.
+    Value(Option<ItemId>),
+    /// A parameter of a generic type known only by its bound (`t: &T` with `T: Tool`, `b: impl
+    /// Backend`): which impl it is the source does not say.
+    Bounded(ItemId),
+    /// A fn declared in an enclosing block.
+    Fn(FnKey),
 }
 
 impl Locals {
@@ -120,16 +132,53 @@ impl Locals {
     }
 
     pub fn bind(&mut self, name: String, ty: Option<ItemId>) {
-        self.names.push((name, ty));
+        self.names.push((name, Binding::Value(ty)));
     }
 
-    /// `Some(type)` when `name` is a local (its type `None` when unknown).
-    pub fn get(&self, name: &str) -> Option<Option<ItemId>> {
+    /// A parameter whose type is a crate trait's generic (`T: Tool`, `impl Tool`).
+    pub fn bind_bounded(&mut self, name: String, tr: ItemId) {
+        self.names.push((name, Binding::Bounded(tr)));
+    }
+
+    /// The fn items written as statements of a block, in scope in all of it.
+    pub fn bind_fns<'f>(&mut self, fns: impl IntoIterator<Item = &'f syn::ItemFn>) {
+        for f in fns {
+            self.names
+                .push((f.sig.ident.to_string(), Binding::Fn(&f.sig)));
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
         self.names
             .iter()
             .rev()
             .find(|(n, _)| n == name)
-            .map(|(_, t)| *t)
+            .map(|(_, b)| *b)
+    }
+
+    /// `Some(type)` when `name` is a local (its type `None` when unknown), or a fn of an
+    /// enclosing block (no value of a crate type).
+    pub fn get(&self, name: &str) -> Option<Option<ItemId>> {
+        self.lookup(name).map(|b| match b {
+            Binding::Value(ty) => ty,
+            Binding::Bounded(_) | Binding::Fn(_) => None,
+        })
+    }
+
+    /// The fn an enclosing block declares by this name, unless a local shadows it.
+    pub fn block_fn(&self, name: &str) -> Option<FnKey> {
+        match self.lookup(name)? {
+            Binding::Fn(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The crate trait bounding a generic parameter of this name, unless a local shadows it.
+    pub fn bound_of(&self, name: &str) -> Option<ItemId> {
+        match self.lookup(name)? {
+            Binding::Bounded(tr) => Some(tr),
+            _ => None,
+        }
     }
 }
 
@@ -280,8 +329,13 @@ impl<'a> Resolver<'_, 'a> {
                 None => Target::Unknown,
             };
         }
-        if segs.len() == 1 && locals.get(&segs[0]).is_some() {
-            return Target::NotCrateFn;
+        if segs.len() == 1 {
+            if let Some(f) = locals.block_fn(&segs[0]) {
+                return Target::Fn(f);
+            }
+            if locals.get(&segs[0]).is_some() {
+                return Target::NotCrateFn;
+            }
         }
         if segs.first().is_some_and(|s| s == "Self") {
             let Some(rest) = segs.get(1) else {

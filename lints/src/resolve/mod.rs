@@ -218,7 +218,13 @@ pub struct DefMap<'a> {
     dangling: HashMap<(ModuleId, String), ModuleId>,
     /// `macro_rules!` definitions in textual order, and their textual scopes.
     pub macro_rules: macros::TextualMacros,
+    /// Per fn declared inside another fn's body, by its signature's address: the fn items of
+    /// the blocks around it, outermost first (see [`crate::syntax::nested_fns`]).
+    block_scopes: HashMap<*const syn::Signature, BlockScope<'a>>,
 }
+
+/// The fn items of the blocks around a nested fn, outermost block first.
+pub type BlockScope<'a> = Vec<std::rc::Rc<[&'a syn::ItemFn]>>;
 
 /// A parsed file of a package: its id, its package-relative path (`None` outside the
 /// package), its syntax, and whether it is test code.
@@ -291,6 +297,7 @@ impl<'a> DefMap<'a> {
             packages: Vec::new(),
             dangling: HashMap::new(),
             macro_rules: macros::TextualMacros::default(),
+            block_scopes: HashMap::new(),
         };
         let mut imports = Vec::new();
         for (index, package) in packages.iter().enumerate() {
@@ -411,6 +418,12 @@ impl<'a> DefMap<'a> {
     /// [`DefMap::fn_scope`] by the signature's address.
     pub fn fn_scope_at(&self, sig: *const syn::Signature) -> Option<FnScope> {
         self.fn_scopes.get(&sig).copied()
+    }
+
+    /// For a fn declared inside another fn's body: the fn items of the blocks around it that
+    /// its body sees, outermost block first (empty for any other fn).
+    pub fn block_scope(&self, sig: *const syn::Signature) -> &[std::rc::Rc<[&'a syn::ItemFn]>] {
+        self.block_scopes.get(&sig).map_or(&[], Vec::as_slice)
     }
 
     pub fn module(&self, id: ModuleId) -> &ModuleData {
@@ -847,6 +860,7 @@ impl<'a> Collect<'_, 'a, '_> {
                         container: Container::Free,
                     },
                 );
+                self.nested_fns(module, &f.block);
             }
             Item::Struct(s) => {
                 self.add_item(module, item, ItemKind::Struct, s.ident.to_string());
@@ -877,6 +891,9 @@ impl<'a> Collect<'_, 'a, '_> {
                                 container: Container::Trait(id),
                             },
                         );
+                        if let Some(block) = &f.default {
+                            self.nested_fns(module, block);
+                        }
                     }
                 }
             }
@@ -918,6 +935,7 @@ impl<'a> Collect<'_, 'a, '_> {
                                 container: Container::Impl(index),
                             },
                         );
+                        self.nested_fns(module, &f.block);
                     }
                 }
             }
@@ -956,6 +974,30 @@ impl<'a> Collect<'_, 'a, '_> {
             }
             Item::Mod(m) => self.module_item(module, m, dirs, in_test),
             _ => {}
+        }
+    }
+
+    /// The fns declared inside a body: items of the crate in no module's scope (a path names
+    /// one only from inside its block, see [`DefMap::block_scope`]), free fns of the module
+    /// (`Self` and the outer fn's generics are not theirs, as in rustc).
+    fn nested_fns(&mut self, module: ModuleId, body: &'a syn::Block) {
+        for nested in crate::syntax::nested_fns(body) {
+            self.map.items.push(ItemData {
+                kind: ItemKind::Fn,
+                name: nested.f.sig.ident.to_string(),
+                module,
+                is_pub: false,
+                syntax: nested.item,
+            });
+            let sig = &nested.f.sig as *const syn::Signature;
+            self.map.fn_scopes.insert(
+                sig,
+                FnScope {
+                    module,
+                    container: Container::Free,
+                },
+            );
+            self.map.block_scopes.insert(sig, nested.visible);
         }
     }
 

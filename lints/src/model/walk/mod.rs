@@ -238,6 +238,10 @@ impl<'a, 'm> Walker<'a, 'm> {
     pub fn walk(mut self) -> BodyFacts<'a> {
         self.locals.push_scope();
         if let Some(sig) = self.body.sig {
+            // A fn declared inside another's body sees the fns of the blocks around it.
+            for fns in self.calls.defs.block_scope(sig) {
+                self.locals.bind_fns(fns.iter().copied());
+            }
             for input in &sig.inputs {
                 if let syn::FnArg::Typed(t) = input {
                     let (pat, declared) = through_newtype_wrapper(&t.pat, &t.ty);
@@ -599,6 +603,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
     fn visit_block(&mut self, b: &'a syn::Block) {
         self.locals.push_scope();
+        self.locals
+            .bind_fns(crate::syntax::block_fns(b).map(|(_, f)| f));
         visit::visit_block(self, b);
         self.locals.pop_scope();
     }
