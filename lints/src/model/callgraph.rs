@@ -219,21 +219,15 @@ impl<'a> Resolver<'_, 'a> {
         let Some(param) = self_ty.path.get_ident() else {
             return Vec::new();
         };
-        let mut bounds: Vec<&syn::TypeParamBound> = Vec::new();
-        for g in &imp.generics.params {
-            if let syn::GenericParam::Type(t) = g {
-                if t.ident == *param {
-                    bounds.extend(&t.bounds);
-                }
-            }
-        }
-        for predicate in imp.generics.where_clause.iter().flat_map(|w| &w.predicates) {
-            if let syn::WherePredicate::Type(t) = predicate {
-                if matches!(&t.bounded_ty, Type::Path(p) if p.path.is_ident(param)) {
-                    bounds.extend(&t.bounds);
-                }
-            }
-        }
+        self.crate_traits(module, param_bounds(&imp.generics, param))
+    }
+
+    /// The crate traits among `bounds`, resolved in `module`.
+    fn crate_traits<'b>(
+        &self,
+        module: crate::resolve::ModuleId,
+        bounds: impl IntoIterator<Item = &'b syn::TypeParamBound>,
+    ) -> Vec<ItemId> {
         bounds
             .into_iter()
             .filter_map(|b| match b {
@@ -248,6 +242,52 @@ impl<'a> Resolver<'_, 'a> {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The crate trait a parameter's type is known by when it is generic: `impl Backend`, or a
+    /// type parameter of the fn (or of its `impl`) bounded by it (`T: Backend`, `where T:
+    /// Backend`), through references and `Box`/`Arc`/`Rc`. The first crate trait when there
+    /// are several.
+    pub fn param_bound(&self, sig: &syn::Signature, ty: &Type) -> Option<ItemId> {
+        let module = self.scope?.module;
+        match ty {
+            Type::Reference(r) => self.param_bound(sig, &r.elem),
+            Type::Paren(p) => self.param_bound(sig, &p.elem),
+            Type::Group(g) => self.param_bound(sig, &g.elem),
+            Type::ImplTrait(t) => self.crate_traits(module, &t.bounds).first().copied(),
+            Type::Path(p) if p.qself.is_none() => {
+                if let Some(param) = p.path.get_ident() {
+                    let mut bounds = param_bounds(&sig.generics, param);
+                    if let Some(Container::Impl(i)) = self.scope.map(|s| s.container) {
+                        bounds.extend(param_bounds(&self.defs.impls[i].syntax.generics, param));
+                    }
+                    return self.crate_traits(module, bounds).first().copied();
+                }
+                let last = p.path.segments.last()?;
+                if !matches!(last.ident.to_string().as_str(), "Box" | "Arc" | "Rc") {
+                    return None;
+                }
+                let inner = crate::syntax::type_arguments(&last.arguments).next()?;
+                self.param_bound(sig, inner)
+            }
+            _ => None,
+        }
+    }
+
+    /// `receiver.method(..)` on a parameter known only by its crate trait bound: the trait's
+    /// default body is what the source says runs (an impl may override it, but which impl it is
+    /// the source does not say); an abstract method, or a method the trait does not declare,
+    /// goes nowhere the source names.
+    fn bounded_target(&self, receiver: &Expr, method: &str, locals: &Locals) -> Option<Target> {
+        let Expr::Path(p) = strip_refs(receiver) else {
+            return None;
+        };
+        let tr = locals.bound_of(&p.path.get_ident()?.to_string())?;
+        Some(
+            self.types
+                .trait_default(tr, method)
+                .map_or(Target::Unknown, Target::Fn),
+        )
     }
 
     /// What a call of `method` on a trait object (or a value only known by its trait bounds)
@@ -428,6 +468,9 @@ impl<'a> Resolver<'_, 'a> {
             if let Some(target) = self.dispatch_through(&self.self_bounds(), method) {
                 return target;
             }
+        }
+        if let Some(target) = self.bounded_target(receiver, method, locals) {
+            return target;
         }
         if let Some(ty) = self.type_of(receiver, locals) {
             if self.defs.item(ty).kind == ItemKind::Trait {
@@ -1188,4 +1231,28 @@ pub fn error_constructor(
         code_param,
         message_param: message.and_then(param_of),
     })
+}
+
+/// The bounds a type parameter `param` has in `generics`: inline (`<T: A + B>`) and in the
+/// `where` clause.
+fn param_bounds<'g>(
+    generics: &'g syn::Generics,
+    param: &syn::Ident,
+) -> Vec<&'g syn::TypeParamBound> {
+    let mut bounds: Vec<&syn::TypeParamBound> = Vec::new();
+    for g in &generics.params {
+        if let syn::GenericParam::Type(t) = g {
+            if t.ident == *param {
+                bounds.extend(&t.bounds);
+            }
+        }
+    }
+    for predicate in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+        if let syn::WherePredicate::Type(t) = predicate {
+            if matches!(&t.bounded_ty, Type::Path(p) if p.path.is_ident(param)) {
+                bounds.extend(&t.bounds);
+            }
+        }
+    }
+    bounds
 }

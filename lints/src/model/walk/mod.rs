@@ -245,8 +245,16 @@ impl<'a, 'm> Walker<'a, 'm> {
             for input in &sig.inputs {
                 if let syn::FnArg::Typed(t) = input {
                     let (pat, declared) = through_newtype_wrapper(&t.pat, &t.ty);
-                    let ty = self.resolver.type_item(declared);
-                    bind_pattern(&self.resolver, &mut self.locals, pat, ty, 0);
+                    // A generic known only by its crate trait bound (`t: &T`, `b: impl Tr`).
+                    let bound = self.resolver.param_bound(sig, declared);
+                    let ty = match bound {
+                        Some(_) => None,
+                        None => self.resolver.type_item(declared),
+                    };
+                    match (bound, pat_ident(pat)) {
+                        (Some(tr), Some(name)) => self.locals.bind_bounded(name, tr),
+                        _ => bind_pattern(&self.resolver, &mut self.locals, pat, ty, 0),
+                    }
                     if let (Pat::Struct(ps), Some(ty)) = (pat, ty) {
                         self.bind_optional_params(ps, ty);
                     }
