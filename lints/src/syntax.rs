@@ -363,7 +363,9 @@ fn block_key(b: &syn::Block) -> usize {
     b as *const syn::Block as usize
 }
 
-fn brace_extent(b: &syn::Block) -> (usize, usize) {
+/// A block's byte extent, braces included, from its braces alone (`Spanned::span` of a block
+/// prints all of its tokens first).
+pub fn brace_extent(b: &syn::Block) -> (usize, usize) {
     let r = b.brace_token.span.join().byte_range();
     (r.start, r.end)
 }

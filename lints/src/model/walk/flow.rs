@@ -514,7 +514,8 @@ struct Lets<'a, 'f>(Vec<Let<'a>>, &'f SourceFile, Vec<usize>);
 
 impl<'a> Visit<'a> for Lets<'a, '_> {
     fn visit_block(&mut self, b: &'a syn::Block) {
-        self.2.push(self.1.span_of(b).end);
+        // Its braces' extent: a block's span would print the block (every nesting level again).
+        self.2.push(crate::syntax::brace_extent(b).1);
         visit::visit_block(self, b);
         self.2.pop();
     }
