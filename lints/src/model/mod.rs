@@ -942,10 +942,7 @@ where
     }
     let mut tried = vec![false; bodies.len()];
     loop {
-        let continuations: Vec<BodyId> = dispatch_continuations(bodies, &walked.edges)
-            .into_iter()
-            .filter(|b| !std::mem::replace(&mut tried[b.0], true))
-            .collect();
+        let continuations = first_tries(dispatch_continuations(bodies, &walked.edges), &mut tried);
         if continuations.is_empty() {
             break;
         }
@@ -977,16 +974,110 @@ where
             if !picks_tool && !hands_on {
                 continue;
             }
-            bodies[b.0] = body;
-            walked.sites.retain(|(s, _)| s.body != b);
-            walked.codes.retain(|c| c.body != b);
-            walked.panics.retain(|(p, _)| p.body != b);
-            walked.edges.retain(|e| e.from != b);
-            absorb(&mut walked, bodies, b.0, facts, dialect_of, index_of, false);
+            replace_walk(&mut walked, bodies, body, facts, dialect_of, index_of);
+        }
+    }
+    // The fns that build the protocol error value their callers return (`fn missing(field:
+    // &str) -> McpError`), where what that value becomes depends on who returns it (turbomcp 3:
+    // an isError result from a `#[tool]`, a JSON-RPC error from `McpHandler::call_tool`): walked
+    // again as protocol errors once every caller is known to send its `Err` as one, as the
+    // same construction inline in those callers is. Each is walked again at most once.
+    let mut tried = vec![false; bodies.len()];
+    loop {
+        let helpers = first_tries(
+            protocol_value_helpers(bodies, &walked.edges, dialect_of),
+            &mut tried,
+        );
+        if helpers.is_empty() {
+            break;
+        }
+        for b in helpers {
+            let mut body = bodies[b.0].clone();
+            body.returns.err = ErrChannel::Protocol;
+            let Some(facts) = walk_body(files, &body, dialect_of, index_of, calls, options) else {
+                continue;
+            };
+            replace_walk(&mut walked, bodies, body, facts, dialect_of, index_of);
         }
     }
     resolve_slots(&mut walked);
     walked
+}
+
+/// The bodies of `found` not walked again yet, now marked as walked again.
+fn first_tries(found: Vec<BodyId>, tried: &mut [bool]) -> Vec<BodyId> {
+    found
+        .into_iter()
+        .filter(|b| !std::mem::replace(&mut tried[b.0], true))
+        .collect()
+}
+
+/// Put `body`, walked again into `facts`, in place of its first walk.
+fn replace_walk<'a, 'd, 'i>(
+    walked: &mut Walked,
+    bodies: &mut Vec<BodyInfo<'a>>,
+    body: BodyInfo<'a>,
+    facts: walk::BodyFacts<'a>,
+    dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
+    index_of: &dyn Fn(FileId) -> &'i Index<'a>,
+) where
+    'a: 'i,
+{
+    let b = body.id;
+    bodies[b.0] = body;
+    walked.sites.retain(|(s, _)| s.body != b);
+    walked.codes.retain(|c| c.body != b);
+    walked.panics.retain(|(p, _)| p.body != b);
+    walked.edges.retain(|e| e.from != b);
+    absorb(walked, bodies, b.0, facts, dialect_of, index_of, false);
+}
+
+/// The fns declared to return the SDK's protocol error type itself (not a `Result`), walked
+/// with no error channel, that some body calls and that only bodies sending their `Err` as a
+/// JSON-RPC error call, each by its one resolved path (a by-name candidate, a trait-object
+/// call or an inert caller leaves it as it is: what the value becomes is not known).
+fn protocol_value_helpers<'d>(
+    bodies: &[BodyInfo<'_>],
+    edges: &[CallEdge],
+    dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
+) -> Vec<BodyId> {
+    let candidate = |b: BodyId| {
+        let body = &bodies[b.0];
+        body.kind.is_none()
+            && !body.inert
+            && !body.in_sdk_library
+            && body.returns.err == ErrChannel::Unknown
+            && body.sig.is_some_and(|sig| match &sig.output {
+                syn::ReturnType::Type(_, ty) => dialect_of(body.file)
+                    .is_some_and(|d| d.is_protocol_error_type(unwrap_future(ty))),
+                syn::ReturnType::Default => false,
+            })
+    };
+    // Per candidate: called at all, and only by protocol-error callers, by its path.
+    let mut only_protocol: HashMap<BodyId, bool> = HashMap::new();
+    for e in edges {
+        let caller = &bodies[e.from.0];
+        let fits = !caller.inert && caller.returns.err == ErrChannel::Protocol;
+        match e.callee {
+            Callee::Body(callee) if candidate(callee) => {
+                *only_protocol.entry(callee).or_insert(true) &= fits;
+            }
+            _ => {
+                for &b in e.callee.bodies() {
+                    if candidate(b) {
+                        only_protocol.insert(b, false);
+                    }
+                }
+            }
+        }
+    }
+    let mut out: Vec<BodyId> = only_protocol
+        .into_iter()
+        .filter(|&(_, only)| only)
+        .map(|(b, _)| b)
+        .collect();
+    out.sort_by_key(|b| b.0);
+    out
 }
 
 /// The facts of `body`; `None` when its file is not UTF-8 or speaks no dialect.
