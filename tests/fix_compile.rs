@@ -250,7 +250,7 @@ fn slow_fixed_turbomcp_server_still_compiles() {
         "turbomcp",
         Expect {
             codes: &["MCP001", "MCP009", "MCP011"],
-            before: 4,
+            before: 6,
             after: 0,
         },
     );

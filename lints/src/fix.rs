@@ -434,7 +434,8 @@ pub fn answers_with_output(model: &Model, site: &ErrorSite) -> bool {
     let Some(cx) = FixCx::new(model, site.span, site.file) else {
         return false;
     };
-    let Some((_, false)) = cx.find(&[]).ok_call else {
+    let found = cx.find(&[]);
+    let Some((_, false)) = found.ok_call.or(found.ok_wrapping) else {
         return false;
     };
     let syn::ReturnType::Type(_, ty) = &cx.located.sig.output else {
@@ -447,11 +448,13 @@ pub fn answers_with_output(model: &Model, site: &ErrorSite) -> bool {
         return false;
     };
     let ok = match type_arguments(&last.arguments).next() {
-        Some(ok) if last.ident == "Result" => ok,
+        Some(ok) if last.ident == "Result" || cx.is_sdk_result_alias(&p.path) => ok,
         _ => return false,
     };
     let ok_name = crate::syntax::type_name(ok).unwrap_or_default();
-    ok_name != cx.vocab.result.name && !cx.vocab.wrapped_results.contains(&ok_name)
+    // The tool's own fn: a helper's `Err` goes wherever its callers send it.
+    let in_tool = matches!(site.context, SiteContext::Tool { helper: None, .. });
+    in_tool && ok_name != cx.vocab.result.name && !cx.vocab.wrapped_results.contains(&ok_name)
 }
 
 /// MCP009 in a tool that answers with its output ([`answers_with_output`]): `Ok(json!({
@@ -954,6 +957,9 @@ struct Found<'a> {
     err_call: Option<(&'a syn::ExprCall, bool)>,
     /// `Ok(site)` (through `.into()` and wrapper variants), and whether nested.
     ok_call: Option<(&'a syn::ExprCall, bool)>,
+    /// `Ok(Json(site))`: the site in tuple-struct wrappers (`Json`, `Structured`) of `Ok`, and
+    /// whether nested.
+    ok_wrapping: Option<(&'a syn::ExprCall, bool)>,
     try_form: Option<(TryForm<'a>, bool)>,
 }
 
@@ -978,6 +984,17 @@ impl<'a> Finder<'a, '_> {
                 range(e) == self.target || (wrapper && self.answers_with_site(&c.args[0]))
             }
             other => range(other) == self.target,
+        }
+    }
+
+    /// `W(site)`, `W1(W2(site))`: whether `e` is a call of one argument that holds the site
+    /// through such calls only.
+    fn wraps_site(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Call(c) if c.args.len() == 1 => {
+                range(&c.args[0]) == self.target || self.wraps_site(&c.args[0])
+            }
+            _ => false,
         }
     }
 }
@@ -1006,6 +1023,9 @@ impl<'a> Visit<'a> for Finder<'a, '_> {
             }
             if p.path.is_ident("Ok") && self.answers_with_site(&c.args[0]) {
                 self.found.ok_call = Some((c, nested));
+            }
+            if p.path.is_ident("Ok") && self.wraps_site(&c.args[0]) {
+                self.found.ok_wrapping = Some((c, nested));
             }
         }
         visit::visit_expr_call(self, c);
@@ -2268,7 +2288,11 @@ impl<'f> Scope<'f> {
                     return Some(format!("{local}::{rest}"));
                 }
             }
-            if imports.globs.iter().any(|g| g.as_slice() == module) {
+            if imports
+                .globs
+                .iter()
+                .any(|g| g.as_slice() == module || cx.vocab.preludes.contains(g))
+            {
                 return Some(last.clone());
             }
         }

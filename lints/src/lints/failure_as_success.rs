@@ -56,7 +56,12 @@ declare_lint! {
     /// arm, an `if let Err(e)` or a closure that receives the error; MaybeIncorrect (applied with
     /// `--unsafe-fixes`) where the result is only built from the error, which may be a deliberate
     /// recovery. Blank content gets a placeholder (HasPlaceholders, never applied). Text returned as
-    /// `Ok(String)` from a text tool gets no fix.
+    /// `Ok(String)` from a text tool gets no fix. In a tool whose `Ok` is its output, not the tool
+    /// result (a turbomcp 3 `#[tool]` returning `McpResult<Json<T>>` or `McpResult<Value>`,
+    /// tower-mcp's `McpTool`), the help and fix return the SDK's isError answer for it,
+    /// `Err(McpError::internal(..))` / `Err(Error::tool(..))`: `Ok(json!({"error": msg, ..}))`
+    /// becomes that `Err` with `msg` (MaybeIncorrect: the other members go); another output value
+    /// gets the help only.
     ///
     /// ### Known problems
     /// - An answer that says it failed counts outside a failure path only when it is returned early

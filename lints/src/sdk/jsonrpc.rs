@@ -195,6 +195,7 @@ impl Dialect for JsonRpc {
             result_aliases: Vec::new(),
             message_drops_into: false,
             unknown_tool: false,
+            preludes: Vec::new(),
         })
     }
 }

@@ -83,4 +83,5 @@ static FIX: TableFix = TableFix {
     error_constructors: &[],
     message_drops_into: true,
     unknown_tool: true,
+    preludes: &[],
 };

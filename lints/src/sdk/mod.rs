@@ -703,6 +703,8 @@ pub struct FixVocabulary {
     pub message_drops_into: bool,
     /// The unknown-tool snippet is code the fixes may write (the SDK can send -32602 from there).
     pub unknown_tool: bool,
+    /// Modules whose glob import brings in every name above (`turbomcp::prelude`).
+    pub preludes: Vec<Vec<String>>,
 }
 
 /// How an isError result takes the place of a protocol error in a tool.

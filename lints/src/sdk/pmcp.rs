@@ -194,4 +194,5 @@ static FIX: TableFix = TableFix {
     error_constructors: &[("new", "error")],
     message_drops_into: true,
     unknown_tool: false,
+    preludes: &[],
 };

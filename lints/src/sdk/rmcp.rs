@@ -583,5 +583,6 @@ fn fix_vocabulary(names: &Names, version: Option<Version>) -> FixVocabulary {
         result_aliases: Vec::new(),
         message_drops_into: true,
         unknown_tool: true,
+        preludes: Vec::new(),
     }
 }

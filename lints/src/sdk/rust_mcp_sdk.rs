@@ -149,4 +149,5 @@ static FIX: TableFix = TableFix {
     error_constructors: &[],
     message_drops_into: true,
     unknown_tool: false,
+    preludes: &[],
 };

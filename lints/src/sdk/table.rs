@@ -519,6 +519,9 @@ pub struct TableFix {
     pub error_constructors: &'static [(&'static str, &'static str)],
     pub message_drops_into: bool,
     pub unknown_tool: bool,
+    /// Modules whose glob import (`use turbomcp::prelude::*`) brings in every name the fixes
+    /// write, so they add no `use` of their own.
+    pub preludes: &'static [&'static [&'static str]],
 }
 
 impl TableFix {
@@ -543,6 +546,11 @@ impl TableFix {
             result_aliases: strings(table.result_aliases),
             message_drops_into: self.message_drops_into,
             unknown_tool: self.unknown_tool,
+            preludes: self
+                .preludes
+                .iter()
+                .map(|p| p.iter().map(|s| s.to_string()).collect())
+                .collect(),
         }
     }
 }

@@ -164,4 +164,5 @@ static FIX: TableFix = TableFix {
     error_constructors: &[("text", "error")],
     message_drops_into: true,
     unknown_tool: false,
+    preludes: &[],
 };

@@ -109,7 +109,12 @@ static TABLE: SdkTable = SdkTable {
     payload_is_result_text: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(ToolResult::error({msg}))",
-    output_tool_error_snippet: None,
+    // A `#[tool]` whose `Ok` is its output (`McpResult<Json<T>>`, `McpResult<Value>`,
+    // `McpResult<String>`): the generated dispatch turns its `Err(e)` into `Ok(e.to_tool_result())`,
+    // an isError result with `e`'s message (turbomcp-macros 3.6.0 `server.rs` ~1389-1396,
+    // turbomcp-core `error.rs` `to_tool_result` ~536-555); `McpError::internal(impl Into<String>)`
+    // is the failure turbomcp 3.6.0's README writes in a `#[tool]` (Error Handling, ~724-739).
+    output_tool_error_snippet: Some("Err(McpError::internal({msg}))"),
     unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     // Versions before 3.0 are 2.x's (read in 2.3.7); no version (no manifest) is 3.x's.
@@ -141,6 +146,8 @@ static FIX: TableFix = TableFix {
     error_constructors: &[("text", "error")],
     message_drops_into: true,
     unknown_tool: true,
+    // turbomcp 3.6.0 `lib.rs` `pub mod prelude`: `McpError`, `ToolResult` and `Content` (~342-372).
+    preludes: &[&["turbomcp", "prelude"]],
 };
 
 /// turbomcp 2.x, as read in turbomcp 2.3.7, turbomcp-macros 2.3.7 and turbomcp-server 2.3.7.

@@ -104,4 +104,5 @@ static FIX: TableFix = TableFix {
     error_constructors: &[],
     message_drops_into: false,
     unknown_tool: true,
+    preludes: &[],
 };

@@ -1,17 +1,24 @@
 //! A turbomcp 3.6 server with a hand-written `McpHandler::call_tool`, where an `Err(McpError)`
 //! is a JSON-RPC error (a `#[server]` `#[tool]`'s would be an isError result), in the forms
-//! `mcp-lint check --fix --unsafe-fixes` rewrites.
+//! `mcp-lint check --fix --unsafe-fixes` rewrites, one of them built in a helper only
+//! `call_tool` uses; and a `#[server]` whose tool answers with its output (`McpResult<Value>`),
+//! where the isError answer is an `Err`.
 
 use std::future::Future;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use turbomcp::{
-    McpError, McpHandler, McpResult, Prompt, PromptResult, RequestContext, Resource,
+    server, McpError, McpHandler, McpResult, Prompt, PromptResult, RequestContext, Resource,
     ResourceResult, ServerInfo, Tool, ToolResult,
 };
 
 #[derive(Clone, Default)]
 pub struct Files;
+
+/// The argument a tool needs and did not get.
+fn missing_arg(name: &str) -> McpError {
+    McpError::internal(format!("argument {name} is required"))
+}
 
 impl McpHandler for Files {
     fn server_info(&self) -> ServerInfo {
@@ -22,6 +29,7 @@ impl McpHandler for Files {
         vec![
             Tool::new("size", "A file's size in bytes"),
             Tool::new("head", "A file's first line"),
+            Tool::new("line", "One line of a file"),
         ]
     }
 
@@ -54,6 +62,13 @@ impl McpHandler for Files {
                     Ok(text) => Ok(ToolResult::text(text.lines().next().unwrap_or_default())),
                     Err(e) => Ok(ToolResult::text(format!("cannot read {path}: {e}"))),
                 },
+                "line" => {
+                    let n = args
+                        .get("n")
+                        .and_then(Value::as_u64)
+                        .ok_or_else(|| missing_arg("n"))?;
+                    Ok(ToolResult::text(format!("line {n} of {path}")))
+                }
                 other => Err(McpError::method_not_found(format!("no tool {other}"))),
             }
         }
@@ -76,5 +91,20 @@ impl McpHandler for Files {
     ) -> impl Future<Output = McpResult<PromptResult>> + 'a {
         let name = name.to_string();
         async move { Err(McpError::prompt_not_found(&name)) }
+    }
+}
+
+/// A `#[server]` whose tool's `Ok` is its output, a JSON value.
+#[derive(Clone, Default)]
+pub struct Lines;
+
+#[server]
+impl Lines {
+    #[tool("How many lines a file has")]
+    async fn count(&self, path: String) -> McpResult<Value> {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(json!({ "path": path, "lines": text.lines().count() })),
+            Err(e) => Ok(json!({ "path": path, "error": format!("cannot read {path}: {e}") })),
+        }
     }
 }
