@@ -100,10 +100,18 @@ declare_lint! {
     ///
     /// ### Known problems
     /// - No fix where the SDK gives the tool no way to return an isError result: a turbomcp 2.x
-    ///   `#[tool]` (every `Err` is a JSON-RPC error), an mcp-attr `#[tool]` fn (its `Ok` is the tool's
-    ///   output, not a `CallToolResult`), pmcp before 2.9 (no `tool_rejected`, and a tool's `Ok` is
-    ///   always a success), rust-mcp-sdk before 0.8 (its rust-mcp-schema may have no
-    ///   `CallToolError::from_message`: the help names 0.8). A hand-rolled server gets a fix only for a whole `json!`
+    ///   `#[tool]` (every `Err` is a JSON-RPC error; its `Ok`, even a `CallToolResult` built with
+    ///   2.x's `turbomcp::tool_error(..)`, is serialised into the text of a result with `is_error:
+    ///   Some(false)`: turbomcp-macros 2.3.7 `tool.rs` ~120-165), an mcp-attr `#[tool]` fn (its `Ok`
+    ///   is the tool's output, not a `CallToolResult`), pmcp before 2.9 (no `tool_rejected`; read in
+    ///   1.20.0 and 2.8.1, whose `Server::handle_call_tool` sends the handler's `Err` through `?` and
+    ///   wraps its `Ok` in `CallToolResult::new`, `server/mod.rs` ~1207-1211, as `ServerCore` does,
+    ///   `core.rs` ~597-600; only the wasm32 `WasmMcpServer` answers a `WasmTool`'s `Err` with
+    ///   `CallToolResult::error`, `wasm_server.rs` ~175-178), rust-mcp-sdk before 0.8 (an `Err` of
+    ///   `handle_call_tool_request` is an isError result there too, but the text takes
+    ///   `CallToolError::from_message`, which the rust-mcp-schema 0.7 it may build with lacks: 0.7.0
+    ///   has only `new(impl Error)` and `unknown_tool`, `2025_06_18/schema_utils.rs` ~1388-1401,
+    ///   0.7.5 adds it, ~1507; the help names 0.8). A hand-rolled server gets a fix only for a whole `json!`
     ///   response, and only when some `json!` of the crate writes a `"result"` with `"content"` (else
     ///   its result shape cannot be told); not for a bare error object another fn wraps, a struct
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.
