@@ -144,6 +144,7 @@ fn error_value_fix(
     let (value, names) = cx.error_snippet(&value, message);
     let edit = cx
         .closure_body_block(target, &value)
+        .or_else(|| cx.chain_closure_block(target, &value))
         .unwrap_or_else(|| cx.replace_laid_out(range(target), &value));
     let mut edits = vec![edit];
     edits.extend(names.use_edit(cx));
@@ -1824,6 +1825,117 @@ impl<'m> FixCx<'m> {
         Some(self.replace((eq_end, try_end), replacement))
     }
 
+    /// `receiver.method(|e| target)?` in a method chain, `target` (the closure's whole body)
+    /// replaced by `value`, which no longer fits on its line: laid out as rustfmt does. A
+    /// closure whose body is a call takes a block when the call does not fit on one line
+    /// (`closures.rs`, `rewrite_closure_expr`), so the closure becomes `|e| {\n value\n}`. A
+    /// call in the middle of a chain keeps its line. The chain's last call (`chains.rs`,
+    /// `format_last_child`) stays on the chain's first line, its block below, when the root and
+    /// the calls before it take less than the chain's budget there (the line's width, and at
+    /// most `chain_width`, 60, with more than one call) and the call's first line fits in what
+    /// is left; unless the call on a line of its own keeps the value on one line and the block
+    /// would take fewer than five lines: then, and when it does not fit on the first line, one
+    /// call per line. `None` for other shapes (a link or the root over several lines, a comment).
+    fn chain_closure_block(&self, target: &Expr, value: &str) -> Option<Edit> {
+        struct Calls<'a>(
+            Option<(&'a syn::ExprMethodCall, &'a syn::ExprClosure)>,
+            (usize, usize),
+        );
+        impl<'a> Visit<'a> for Calls<'a> {
+            fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+                if let (Some(Expr::Closure(c)), 1) = (m.args.first(), m.args.len()) {
+                    if range(&*c.body) == self.1 {
+                        self.0 = Some((m, c));
+                    }
+                }
+                visit::visit_expr_method_call(self, m);
+            }
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let (start, end) = range(target);
+        let mut calls = Calls(None, (start, end));
+        calls.visit_block(self.located.body);
+        let (call, closure) = calls.0?;
+        let flat = layout::flat(value)?;
+        if self.column_at(start) + flat.len() + self.rest_of_line(end) <= layout::MAX_WIDTH {
+            return None;
+        }
+        let text = self.text;
+        let (_, receiver_end) = range(&*call.receiver);
+        let (closure_start, _) = range(closure);
+        let (_, call_end) = range(call);
+        let dot = receiver_end + text[receiver_end..].find('.')?;
+        let head = text.get(dot..closure_start)?;
+        let params = text.get(closure_start..start)?;
+        let close = text.get(end..call_end)?;
+        if [head, params, close].iter().any(|t| spans_or_comments(t)) {
+            return None;
+        }
+        let after = &text[call_end..];
+        let tries = after.len() - after.trim_start_matches('?').len();
+        let block = |indent: usize| {
+            let laid = layout::expr_at(value, indent + 4, indent + 4, 0);
+            format!(
+                "{{\n{}{laid}\n{}}}",
+                " ".repeat(indent + 4),
+                " ".repeat(indent)
+            )
+        };
+        let line_start = text[..dot].rfind('\n').map_or(0, |i| i + 1);
+        let own_line = text[line_start..dot].trim().is_empty();
+        // A call in the middle of the chain: its block under it.
+        if after[tries..].trim_start().starts_with('.') {
+            return own_line.then(|| self.replace((start, end), block(self.indent_at(dot).len())));
+        }
+        let (root, links) = chain_links(&call.receiver, text)?;
+        let (root_start, _) = range(root);
+        let root_text = text.get(range(root).0..range(root).1)?;
+        if spans_or_comments(root_text)
+            || !text[root_start..dot]
+                .lines()
+                .skip(1)
+                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('.'))
+        {
+            return None;
+        }
+        let indent = self.indent_at(root_start).len();
+        let lead = self.column_at(root_start);
+        let width = layout::MAX_WIDTH.saturating_sub(lead);
+        let before: usize = root_text.len() + links.iter().map(|l| l.len()).sum::<usize>() + tries;
+        let budget = if links.is_empty() {
+            width
+        } else {
+            width.min(60)
+        };
+        let first_line = format!("{head}{params}{{");
+        let overflow = before < budget && first_line.len() <= budget - before;
+        let joined: String = std::iter::once(root_text)
+            .chain(links.iter().copied())
+            .collect();
+        let overflowed = format!("{joined}{head}{params}{}{close}", block(indent));
+        let inner = indent + 4;
+        let own = format!("{head}{params}{flat}{close}");
+        let fits_own =
+            inner + own.len() + tries + self.rest_of_line(call_end + tries) <= layout::MAX_WIDTH;
+        let vertical = |last: &str| {
+            let mut out = root_text.to_string();
+            for link in links.iter().copied().chain(std::iter::once(last)) {
+                out.push('\n');
+                out.push_str(&" ".repeat(inner));
+                out.push_str(link);
+            }
+            out
+        };
+        let replacement = if overflow && (overflowed.lines().count() >= 5 || !fits_own) {
+            overflowed
+        } else if fits_own {
+            vertical(&own)
+        } else {
+            vertical(&format!("{head}{params}{}{close}", block(inner)))
+        };
+        Some(self.replace((root_start, call_end), replacement))
+    }
+
     /// `receiver.map_err(|e| site)?` → `match receiver { Ok(value) => value, Err(e) => <arm> }`,
     /// laid out as rustfmt does. The receiver keeps its text; only the line breaks of a method
     /// chain change when the chain now fits on the `match` line (or, broken, goes under it).
@@ -2793,6 +2905,42 @@ fn try_at(body: &syn::Block, start: usize) -> Option<(&syn::ExprTry, bool)> {
     };
     finder.visit_block(body);
     finder.found
+}
+
+/// Whether `text` spans lines or holds a comment.
+fn spans_or_comments(text: &str) -> bool {
+    text.contains('\n') || text.contains("//") || text.contains("/*")
+}
+
+/// A method chain's root and its links as written (`.get("n")`, `.await`, `.ok_or(x)?`, each
+/// with the `?`s right after it), root first; `None` when a link spans lines or holds a comment.
+fn chain_links<'e, 't>(expr: &'e Expr, text: &'t str) -> Option<(&'e Expr, Vec<&'t str>)> {
+    let mut links = Vec::new();
+    let mut end = range(expr).1;
+    let mut e = expr;
+    loop {
+        let receiver: &Expr = match e {
+            Expr::Try(t) => {
+                e = &t.expr;
+                continue;
+            }
+            Expr::MethodCall(m) => &m.receiver,
+            Expr::Field(f) => &f.base,
+            Expr::Await(a) => &a.base,
+            _ => break,
+        };
+        let (_, receiver_end) = range(receiver);
+        let dot = receiver_end + text[receiver_end..].find('.')?;
+        let link = text.get(dot..end)?;
+        if !text[receiver_end..dot].trim().is_empty() || spans_or_comments(link) {
+            return None;
+        }
+        links.push(link);
+        end = receiver_end;
+        e = receiver;
+    }
+    links.reverse();
+    Some((e, links))
 }
 
 #[cfg(test)]
