@@ -2179,6 +2179,17 @@ impl ErrorScope {
         if let Expr::Try(t) = call {
             call = crate::syntax::strip_await(&t.expr);
         }
+        // `read_to_string(path).map(Value::from)`: the error is the call's the adapter is on.
+        while let Expr::MethodCall(m) = call {
+            let keeps_error = matches!(
+                m.method.to_string().as_str(),
+                "map" | "map_ok" | "as_ref" | "as_deref" | "as_mut" | "cloned" | "copied" | "inspect"
+            );
+            if !keeps_error {
+                break;
+            }
+            call = crate::syntax::strip_await(&m.receiver);
+        }
         let (callee, first) = match call {
             Expr::Call(c) => match &*c.func {
                 Expr::Path(p) => (last_segment(&p.path), c.args.first()),
