@@ -2183,7 +2183,14 @@ impl ErrorScope {
         while let Expr::MethodCall(m) = call {
             let keeps_error = matches!(
                 m.method.to_string().as_str(),
-                "map" | "map_ok" | "as_ref" | "as_deref" | "as_mut" | "cloned" | "copied" | "inspect"
+                "map"
+                    | "map_ok"
+                    | "as_ref"
+                    | "as_deref"
+                    | "as_mut"
+                    | "cloned"
+                    | "copied"
+                    | "inspect"
             );
             if !keeps_error {
                 break;
