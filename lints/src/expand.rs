@@ -12,7 +12,7 @@ use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{Expr, Item};
 
-use crate::resolve::{DefMap, ItemId, ModuleId};
+use crate::resolve::{DefMap, Generated, GeneratedItems, ItemId, ModuleId};
 
 /// Macro calls inside an expansion are expanded up to this depth.
 pub const MAX_DEPTH: usize = 8;
@@ -69,33 +69,7 @@ impl<'a> Expander<'a> {
 
     fn compute(&self, mac: &syn::Macro, module: ModuleId) -> Option<(Expr, ItemId)> {
         let span = mac.span();
-        let id = self
-            .defs
-            .macro_call(module, span.byte_range().start, &mac.path)?;
-        let Item::Macro(def) = self.defs.item(id).syntax else {
-            return None;
-        };
-        let krate = self.crate_tokens(module, id)?;
-        let rules = parse_rules(def.mac.tokens.clone())?;
-        let input: Vec<TokenTree> = mac.tokens.clone().into_iter().collect();
-        let mut chosen = None;
-        for rule in &rules {
-            let mut m = Matcher::default();
-            match m.seq(rule.pattern.as_ref().ok()?, &input, 0) {
-                Outcome::Yes(end) if end == input.len() => {
-                    chosen = Some((rule, m.bindings));
-                    break;
-                }
-                Outcome::Yes(_) | Outcome::No => continue,
-                Outcome::Unknown => return None,
-            }
-        }
-        let (rule, bindings) = chosen?;
-        let mut out = Vec::new();
-        transcribe(&rule.body, &bindings, &krate, None, &mut out)?;
-        if out.len() > MAX_TOKENS {
-            return None;
-        }
+        let (out, id) = substitute(self.defs, mac, module, span.byte_range().start)?;
         {
             let mut budget = self.budget.borrow_mut();
             *budget = budget.checked_sub(count_tokens(&out))?;
@@ -109,25 +83,125 @@ impl<'a> Expander<'a> {
             .ok()?;
         Some((expr, id))
     }
+}
 
-    /// What `$crate` of macro `id` is at a call in `module`: `crate` in the macro's own
-    /// package, `::name` in a package that depends on the macro's by `name`; `None` when the
-    /// caller has no name for it.
-    fn crate_tokens(&self, module: ModuleId, id: ItemId) -> Option<Vec<TokenTree>> {
-        let own = self.defs.module(self.defs.item(id).module).package;
-        if self.defs.module(module).package == own {
-            return Some(vec![TokenTree::Ident(Ident::new(
-                "crate",
-                proc_macro2::Span::call_site(),
-            ))]);
+/// The tokens a call of a crate `macro_rules!` (at byte `at` of `module`'s file) expands to,
+/// with the macro; `None` unless the macro, its arm and the substitution are certain. Tokens of
+/// the macro's body keep their spans; a substituted fragment takes the span of its `$name`.
+fn substitute(
+    defs: &DefMap<'_>,
+    mac: &syn::Macro,
+    module: ModuleId,
+    at: usize,
+) -> Option<(Vec<TokenTree>, ItemId)> {
+    let id = defs.macro_call(module, at, &mac.path)?;
+    let Item::Macro(def) = defs.item(id).syntax else {
+        return None;
+    };
+    let krate = crate_tokens(defs, module, id)?;
+    let rules = parse_rules(def.mac.tokens.clone())?;
+    let input: Vec<TokenTree> = mac.tokens.clone().into_iter().collect();
+    let mut chosen = None;
+    for rule in &rules {
+        let mut m = Matcher::default();
+        match m.seq(rule.pattern.as_ref().ok()?, &input, 0) {
+            Outcome::Yes(end) if end == input.len() => {
+                chosen = Some((rule, m.bindings));
+                break;
+            }
+            Outcome::Yes(_) | Outcome::No => continue,
+            Outcome::Unknown => return None,
         }
-        let name = self.defs.dependency_name(module, own)?;
-        Some(vec![
-            TokenTree::Punct(proc_macro2::Punct::new(':', proc_macro2::Spacing::Joint)),
-            TokenTree::Punct(proc_macro2::Punct::new(':', proc_macro2::Spacing::Alone)),
-            TokenTree::Ident(Ident::new(&name, proc_macro2::Span::call_site())),
-        ])
     }
+    let (rule, bindings) = chosen?;
+    let mut out = Vec::new();
+    transcribe(&rule.body, &bindings, &krate, None, &mut out)?;
+    (out.len() <= MAX_TOKENS).then_some((out, id))
+}
+
+/// The items item-position calls of crate `macro_rules!` generate (`register_tools! { .. }` at
+/// a module's top level), expanded into `arena`: what a second resolution of the crate reads in
+/// the calls' place ([`DefMap::build_program_with`]). `defs` is a first resolution, which says
+/// which macro each call names. Bounded like expression expansions: nested item macro calls at
+/// most [`MAX_DEPTH`] deep, [`MAX_TOKENS`] per expansion and [`CRATE_BUDGET`] in all.
+pub fn expand_item_macros<'a>(
+    defs: &DefMap<'a>,
+    arena: &'a typed_arena::Arena<Vec<Item>>,
+) -> GeneratedItems<'a> {
+    let mut out = GeneratedItems::new();
+    let mut budget = CRATE_BUDGET;
+    for (module, call) in &defs.item_macro_calls {
+        let at = call.span().byte_range().start;
+        let Some((items, id)) = expand_items(defs, &call.mac, *module, at, 0, &mut budget) else {
+            continue;
+        };
+        let file = defs.module(defs.item(id).module).file;
+        out.insert(
+            *call as *const _,
+            Generated {
+                items: arena.alloc(items),
+                file,
+            },
+        );
+    }
+    out
+}
+
+/// The items a macro call in item position expands to, nested item macro calls in them
+/// expanded in their place (looked up where the outer call is).
+fn expand_items(
+    defs: &DefMap<'_>,
+    mac: &syn::Macro,
+    module: ModuleId,
+    at: usize,
+    depth: usize,
+    budget: &mut usize,
+) -> Option<(Vec<Item>, ItemId)> {
+    if depth >= MAX_DEPTH {
+        return None;
+    }
+    let (out, id) = substitute(defs, mac, module, at)?;
+    *budget = budget.checked_sub(count_tokens(&out))?;
+    let file = syn::parse2::<syn::File>(out.into_iter().collect()).ok()?;
+    let mut items = Vec::with_capacity(file.items.len());
+    for item in file.items {
+        match item {
+            Item::Macro(inner) if inner.ident.is_none() && !is_include_call(&inner.mac) => {
+                match expand_items(defs, &inner.mac, module, at, depth + 1, budget) {
+                    Some((nested, _)) => items.extend(nested),
+                    None => items.push(Item::Macro(inner)),
+                }
+            }
+            other => items.push(other),
+        }
+    }
+    Some((items, id))
+}
+
+fn is_include_call(mac: &syn::Macro) -> bool {
+    mac.path
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "include")
+}
+
+/// What `$crate` of macro `id` is at a call in `module`: `crate` in the macro's own
+/// package, `::name` in a package that depends on the macro's by `name`; `None` when the
+/// caller has no name for it.
+fn crate_tokens(defs: &DefMap<'_>, module: ModuleId, id: ItemId) -> Option<Vec<TokenTree>> {
+    let own = defs.module(defs.item(id).module).package;
+    if defs.module(module).package == own {
+        return Some(vec![TokenTree::Ident(Ident::new(
+            "crate",
+            proc_macro2::Span::call_site(),
+        ))]);
+    }
+    let name = defs.dependency_name(module, own)?;
+    Some(vec![
+        TokenTree::Punct(proc_macro2::Punct::new(':', proc_macro2::Spacing::Joint)),
+        TokenTree::Punct(proc_macro2::Punct::new(':', proc_macro2::Spacing::Alone)),
+        TokenTree::Ident(Ident::new(&name, proc_macro2::Span::call_site())),
+    ])
 }
 
 fn count_tokens(tokens: &[TokenTree]) -> usize {
@@ -539,11 +613,14 @@ fn transcribe(
                     i += 2;
                 }
                 Some(TokenTree::Ident(name)) => {
-                    match (bindings.get(&name.to_string())?, row) {
-                        (Binding::One(tokens), _) => out.extend(tokens.iter().cloned()),
-                        (Binding::Many(rows), Some(r)) => out.extend(rows.get(r)?.iter().cloned()),
+                    let tokens = match (bindings.get(&name.to_string())?, row) {
+                        (Binding::One(tokens), _) => tokens,
+                        (Binding::Many(rows), Some(r)) => rows.get(r)?,
                         (Binding::Many(_), None) => return None,
-                    }
+                    };
+                    // Spanned at `$name` in the body: the expansion's tokens all point into
+                    // the macro's definition.
+                    out.extend(respan(tokens.iter().cloned().collect(), name.span()));
                     i += 2;
                 }
                 Some(TokenTree::Group(g))

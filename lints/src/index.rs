@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use syn::{Attribute, Expr, ImplItem, Item, Type};
 
+use crate::resolve::GeneratedItems;
 use crate::source::FileId;
 use crate::syntax::{is_cfg_test, is_test_fn, nested_fns, type_name};
 
@@ -105,11 +106,16 @@ pub struct ConstValue {
 }
 
 impl<'a> Index<'a> {
-    pub fn build(files: &[(FileId, &'a syn::File, bool)]) -> Index<'a> {
+    /// The index of `files`, with the items crate macros generate read in their calls' place
+    /// (`generated`, see [`crate::expand::expand_item_macros`]).
+    pub fn build(
+        files: &[(FileId, &'a syn::File, bool)],
+        generated: &GeneratedItems<'a>,
+    ) -> Index<'a> {
         let mut index = Index::default();
         for (file, syntax, file_is_test) in files {
             let mut imports = FileImports::default();
-            index.walk_items(*file, &syntax.items, *file_is_test, &mut imports);
+            index.walk_items(*file, &syntax.items, *file_is_test, &mut imports, generated);
             if index.imports.len() <= file.0 {
                 index.imports.resize_with(file.0 + 1, FileImports::default);
             }
@@ -128,9 +134,17 @@ impl<'a> Index<'a> {
         items: &'a [Item],
         in_test: bool,
         imports: &mut FileImports,
+        generated: &GeneratedItems<'a>,
     ) {
         for item in items {
             match item {
+                Item::Macro(m) if m.ident.is_none() => {
+                    // A crate macro's items, in the file of its definition (their spans).
+                    if let Some(g) = generated.get(&(m as *const _)).copied() {
+                        let mut own = FileImports::default();
+                        self.walk_items(g.file, g.items, in_test, &mut own, generated);
+                    }
+                }
                 Item::Use(u) => collect_use(&u.tree, Vec::new(), imports),
                 Item::Type(t) => {
                     self.type_aliases.insert(t.ident.to_string(), &t.ty);
@@ -150,7 +164,7 @@ impl<'a> Index<'a> {
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
                         let test = in_test || is_cfg_test(&m.attrs);
-                        self.walk_items(file, inner, test, imports);
+                        self.walk_items(file, inner, test, imports, generated);
                     }
                 }
                 Item::Fn(f) => {
@@ -383,7 +397,7 @@ mod tests {
             "#,
         )
         .unwrap();
-        let idx = Index::build(&[(FileId(0), &f, false)]);
+        let idx = Index::build(&[(FileId(0), &f, false)], &GeneratedItems::new());
         assert_eq!(
             idx.resolve_name(FileId(0), "McpError").unwrap(),
             ["rmcp", "ErrorData"]

@@ -236,3 +236,69 @@ fn a_dependency_macro_s_crate_is_the_dependency_by_the_caller_s_name_for_it() {
         Some("crate :: net :: fail (\"y\")")
     );
 }
+
+/// The items an item-position macro call generates: `(generated calls, items in all)`, and the
+/// names of the fns the second resolution defines at the crate root.
+fn generated_items(src: &str) -> (usize, usize, Vec<String>) {
+    let file: syn::File = syn::parse_str(src).expect("test source parses");
+    let entries = vec![(FileId(0), Some(PathBuf::from("src/lib.rs")), &file, false)];
+    let package = PackageFiles {
+        files: &entries,
+        package_name: Some("srv"),
+        dependencies: Vec::new(),
+        linked: Vec::new(),
+    };
+    let arena = typed_arena::Arena::new();
+    let first = DefMap::build(&package);
+    let generated = expand_item_macros(&first, &arena);
+    let calls = generated.len();
+    let items = generated.values().map(|g| g.items.len()).sum();
+    let second = DefMap::build_program_with(std::slice::from_ref(&package), generated);
+    let fns = second
+        .items
+        .iter()
+        .filter(|i| i.kind == crate::resolve::ItemKind::Fn)
+        .map(|i| i.name.clone())
+        .collect();
+    (calls, items, fns)
+}
+
+#[test]
+fn item_macros_generate_fns_impls_and_nested_macro_items() {
+    let (calls, items, fns) = generated_items(
+        r#"
+        macro_rules! tools {
+            ($($name:ident),+) => {
+                $( pub fn $name() -> &'static str { stringify!($name) } )+
+                names!($($name),+);
+            };
+        }
+        macro_rules! names {
+            ($($name:ident),+) => { pub const NAMES: &[&str] = &[$(stringify!($name)),+]; };
+        }
+        tools!(echo, shout);
+        "#,
+    );
+    assert_eq!(calls, 1);
+    assert_eq!(items, 3, "two fns and the nested call's const");
+    assert_eq!(fns, ["echo", "shout"]);
+}
+
+#[test]
+fn hostile_item_macros_end_bounded() {
+    // Recursing forever, doubling its input at each step, and branching: each ends at the
+    // depth, token and crate limits, without a panic.
+    let src = r#"
+        macro_rules! forever { () => { forever!{} }; }
+        macro_rules! grow { ($($t:tt)*) => { fn g() {} grow!{ $($t)* $($t)* } }; }
+        macro_rules! fork { () => { fn f() {} fork!{} fork!{} }; }
+        forever!{}
+        grow!{ a b c d e f g h i j k l m n o p }
+        fork!{}
+    "#;
+    let started = std::time::Instant::now();
+    let (_, items, fns) = generated_items(src);
+    assert!(items < 1_000, "{items} items");
+    assert!(fns.len() < 1_000);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}

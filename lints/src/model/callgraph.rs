@@ -279,10 +279,11 @@ impl<'a> Resolver<'_, 'a> {
     /// the source does not say); an abstract method, or a method the trait does not declare,
     /// goes nowhere the source names.
     fn bounded_target(&self, receiver: &Expr, method: &str, locals: &Locals) -> Option<Target> {
-        let Expr::Path(p) = strip_refs(receiver) else {
-            return None;
+        let tr = match strip_refs(receiver) {
+            Expr::Path(p) => locals.bound_of(&p.path.get_ident()?.to_string())?,
+            Expr::Field(f) => self.field_bound(f, locals)?,
+            _ => return None,
         };
-        let tr = locals.bound_of(&p.path.get_ident()?.to_string())?;
         Some(
             self.types
                 .trait_default(tr, method)
@@ -501,6 +502,51 @@ impl<'a> Resolver<'_, 'a> {
             [] => Target::NotCrateFn,
             many => Target::Candidates(many.to_vec()),
         }
+    }
+
+    /// The crate trait a field of a generic type is known by (`backend: B` in `struct
+    /// Server<B: Backend>`, or in `impl<B: Backend> Server<B>` around this body), through
+    /// references and `Box`/`Arc`/`Rc`.
+    fn field_bound(&self, f: &syn::ExprField, locals: &Locals) -> Option<ItemId> {
+        let base = self.type_of(&f.base, locals)?;
+        let syn::Member::Named(name) = &f.member else {
+            return None;
+        };
+        let (owner, ty) = self.field_syntax(base, &name.to_string(), 0)?;
+        let syn::Item::Struct(s) = self.defs.item(owner).syntax else {
+            return None;
+        };
+        let param = generic_param_of(ty)?;
+        let module = self.defs.item(owner).module;
+        if let Some(tr) = self
+            .crate_traits(module, param_bounds(&s.generics, param))
+            .first()
+        {
+            return Some(*tr);
+        }
+        // `impl<X: Backend> Server<X>`: the impl's argument in the struct parameter's place.
+        let Some(FnScope {
+            module,
+            container: Container::Impl(i),
+        }) = self.scope
+        else {
+            return None;
+        };
+        let imp = self.defs.impls[i].syntax;
+        if self.types.impl_self(i) != Some(owner) {
+            return None;
+        }
+        let position = s.generics.type_params().position(|t| t.ident == *param)?;
+        let Type::Path(self_ty) = &*imp.self_ty else {
+            return None;
+        };
+        let arg = crate::syntax::type_arguments(&self_ty.path.segments.last()?.arguments)
+            .nth(position)?;
+        let Type::Path(arg) = arg else { return None };
+        let impl_param = arg.path.get_ident()?;
+        self.crate_traits(module, param_bounds(&imp.generics, impl_param))
+            .first()
+            .copied()
     }
 
     /// The crate type an expression has, where the source states it.
@@ -1255,4 +1301,23 @@ fn param_bounds<'g>(
         }
     }
     bounds
+}
+
+/// The type parameter a field's type is, through references and `Box`/`Arc`/`Rc`.
+fn generic_param_of(ty: &Type) -> Option<&syn::Ident> {
+    match ty {
+        Type::Reference(r) => generic_param_of(&r.elem),
+        Type::Paren(p) => generic_param_of(&p.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            if let Some(ident) = p.path.get_ident() {
+                return Some(ident);
+            }
+            let last = p.path.segments.last()?;
+            if !matches!(last.ident.to_string().as_str(), "Box" | "Arc" | "Rc") {
+                return None;
+            }
+            generic_param_of(crate::syntax::type_arguments(&last.arguments).next()?)
+        }
+        _ => None,
+    }
 }

@@ -336,8 +336,15 @@ fn analyse(
             f.syntax.as_ref().map(|s| (FileId(i), s, test))
         })
         .collect();
-    // Phase: index and resolve names. Each package has its index: its names mean what they
-    // mean there.
+    let own_sdk: Vec<bool> = program
+        .packages
+        .iter()
+        .map(|input| sdk::own_sdk(input.manifest.as_ref()).is_some())
+        .collect();
+    // Phase: resolve names and index. Items crate macros generate live in `generated`.
+    let generated = typed_arena::Arena::new();
+    let defs = resolve_names(files, program, &parsed, &own_sdk, &generated);
+    // Each package has its index: its names mean what they mean there.
     let indexes: Vec<Index> = (0..program.packages.len())
         .map(|p| {
             let files: Vec<(FileId, &syn::File, bool)> = parsed
@@ -345,7 +352,7 @@ fn analyse(
                 .filter(|(f, ..)| program.package_of(*f) == p)
                 .copied()
                 .collect();
-            let mut index = Index::build(&files);
+            let mut index = Index::build(&files, &defs.generated);
             // The SDK tables compare import paths by crate name (`mcp::` may be rmcp's).
             program.crates[p].canonical_imports(&mut index.imports);
             index
@@ -353,12 +360,6 @@ fn analyse(
         .collect();
     let index_of = |file: FileId| &indexes[program.package_of(file)];
     let fns: Vec<&FnItem> = indexes.iter().flat_map(|i| &i.fns).collect();
-    let own_sdk: Vec<bool> = program
-        .packages
-        .iter()
-        .map(|input| sdk::own_sdk(input.manifest.as_ref()).is_some())
-        .collect();
-    let defs = resolve_names(files, program, &parsed, &own_sdk);
     // Phase: syntactic types.
     let types = Types::build(&defs);
     let expander = Expander::new(&defs);
@@ -663,6 +664,7 @@ fn resolve_names<'a>(
     program: &Program<'_>,
     parsed: &[(FileId, &'a syn::File, bool)],
     own_sdk: &[bool],
+    arena: &'a typed_arena::Arena<Vec<syn::Item>>,
 ) -> DefMap<'a> {
     let refs: Vec<crate::program::PackageRef<'_>> = program
         .packages
@@ -706,7 +708,16 @@ fn resolve_names<'a>(
             }
         })
         .collect();
-    DefMap::build_program(&packages)
+    let first = DefMap::build_program(&packages);
+    if first.item_macro_calls.is_empty() {
+        return first;
+    }
+    // Crate macros that generate items: resolve again with what they generate in their place.
+    let generated = crate::expand::expand_item_macros(&first, arena);
+    if generated.is_empty() {
+        return first;
+    }
+    DefMap::build_program_with(&packages, generated)
 }
 
 /// Per file: whether it is the library code of an SDK's own package (its `src/` lib target, and

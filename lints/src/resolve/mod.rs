@@ -221,7 +221,24 @@ pub struct DefMap<'a> {
     /// Per fn declared inside another fn's body, by its signature's address: the fn items of
     /// the blocks around it, outermost first (see [`crate::syntax::nested_fns`]).
     block_scopes: HashMap<*const syn::Signature, BlockScope<'a>>,
+    /// Item-position calls of macros other than `macro_rules!` and `include!`, with the module
+    /// they are written in: a crate macro may generate items there ([`GeneratedItems`]).
+    pub item_macro_calls: Vec<(ModuleId, &'a syn::ItemMacro)>,
+    /// The items crate macros generated, read in their calls' place.
+    pub generated: GeneratedItems<'a>,
 }
+
+/// What one item-position crate macro call generated (see [`crate::expand`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Generated<'a> {
+    pub items: &'a [Item],
+    /// The file of the macro's definition: the generated tokens are spanned there, so what is
+    /// found in them is reported in the macro's body (where its fix goes).
+    pub file: FileId,
+}
+
+/// The items crate macros generated, by the address of the item macro call.
+pub type GeneratedItems<'a> = HashMap<*const syn::ItemMacro, Generated<'a>>;
 
 /// The fn items of the blocks around a nested fn, outermost block first.
 pub type BlockScope<'a> = Vec<std::rc::Rc<[&'a syn::ItemFn]>>;
@@ -288,6 +305,15 @@ impl<'a> DefMap<'a> {
     /// The names of packages resolved together: each package's `linked` dependencies resolve
     /// into the library of the package they name; everything else stays per package.
     pub fn build_program(packages: &[PackageFiles<'a, '_>]) -> DefMap<'a> {
+        DefMap::build_program_with(packages, GeneratedItems::new())
+    }
+
+    /// [`DefMap::build_program`], with the items crate macros generate read in their calls'
+    /// place (a module's `register_tools! { .. }` defines what it expands to there).
+    pub fn build_program_with(
+        packages: &[PackageFiles<'a, '_>],
+        generated: GeneratedItems<'a>,
+    ) -> DefMap<'a> {
         let mut map = DefMap {
             modules: Vec::new(),
             items: Vec::new(),
@@ -298,6 +324,8 @@ impl<'a> DefMap<'a> {
             dangling: HashMap::new(),
             macro_rules: macros::TextualMacros::default(),
             block_scopes: HashMap::new(),
+            item_macro_calls: Vec::new(),
+            generated,
         };
         let mut imports = Vec::new();
         for (index, package) in packages.iter().enumerate() {
@@ -898,6 +926,12 @@ impl<'a> Collect<'_, 'a, '_> {
                 }
             }
             Item::Macro(m) if is_include(&m.mac) => self.include(module, m, dirs, in_test),
+            Item::Macro(m) if m.ident.is_none() => {
+                self.map.item_macro_calls.push((module, m));
+                if let Some(g) = self.map.generated.get(&(m as *const _)).copied() {
+                    self.file_items(module, g.file, g.items, dirs, in_test);
+                }
+            }
             Item::Macro(m) => {
                 // `macro_rules! name` is textually scoped (see [`macros`]); with
                 // `#[macro_export]` it is also a path-scoped item of the crate root.
