@@ -451,3 +451,15 @@ pub fn block_fns(b: &syn::Block) -> impl Iterator<Item = (&syn::Item, &syn::Item
         _ => None,
     })
 }
+
+/// The names of a signature's typed parameters in order, the receiver left out (an empty
+/// name for a parameter that is a pattern).
+pub fn typed_param_names(sig: &syn::Signature) -> Vec<String> {
+    sig.inputs
+        .iter()
+        .filter_map(|i| match i {
+            syn::FnArg::Typed(t) => Some(pat_ident(&t.pat).unwrap_or_default()),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
+}

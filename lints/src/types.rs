@@ -44,6 +44,8 @@ pub struct Types<'a> {
     /// (`Self { handler: Box::new(handler) }`): by constructor and parameter (receiver not
     /// counted), the struct and field.
     closure_slots: HashMap<(FnKey, usize), (ItemId, String)>,
+    /// The fields of `closure_slots`, for a call of one (`(self.handler)(args)`).
+    slot_fields: std::collections::HashSet<(ItemId, String)>,
 }
 
 impl<'a> Types<'a> {
@@ -60,6 +62,7 @@ impl<'a> Types<'a> {
             returns: HashMap::new(),
             scopes: HashMap::new(),
             closure_slots: HashMap::new(),
+            slot_fields: Default::default(),
         };
         for (i, item) in defs.items.iter().enumerate() {
             let id = ItemId(i as u32);
@@ -155,6 +158,7 @@ impl<'a> Types<'a> {
                             )
                         });
                         if fn_typed {
+                            t.slot_fields.insert((ty, field.clone()));
                             t.closure_slots.insert((key, param), (ty, field));
                         }
                     }
@@ -234,9 +238,7 @@ impl<'a> Types<'a> {
 
     /// Whether some constructor stores a closure in field `name` of `ty`.
     pub fn is_closure_slot(&self, ty: ItemId, name: &str) -> bool {
-        self.closure_slots
-            .values()
-            .any(|(t, n)| *t == ty && n == name)
+        self.slot_fields.contains(&(ty, name.to_string()))
     }
 
     pub fn field(&self, ty: ItemId, name: &str) -> Option<&'a Type> {
@@ -384,15 +386,7 @@ fn trait_bound(
 /// field of a `Self { .. }` literal it builds: (parameter index without the receiver, field).
 fn stored_params(f: &syn::ImplItemFn) -> Vec<(usize, String)> {
     use syn::visit::Visit;
-    let params: Vec<String> = f
-        .sig
-        .inputs
-        .iter()
-        .filter_map(|i| match i {
-            syn::FnArg::Typed(t) => Some(crate::syntax::pat_ident(&t.pat).unwrap_or_default()),
-            syn::FnArg::Receiver(_) => None,
-        })
-        .collect();
+    let params = crate::syntax::typed_param_names(&f.sig);
     struct Literals<'p> {
         params: &'p [String],
         found: Vec<(usize, String)>,

@@ -1242,15 +1242,7 @@ pub fn error_constructor(
     else {
         return None;
     };
-    let params: Vec<String> = f
-        .sig
-        .inputs
-        .iter()
-        .filter_map(|a| match a {
-            syn::FnArg::Typed(t) => Some(crate::syntax::pat_ident(&t.pat).unwrap_or_default()),
-            syn::FnArg::Receiver(_) => None,
-        })
-        .collect();
+    let params = crate::syntax::typed_param_names(f.sig);
     // The one parameter an expression mentions.
     let param_of = |e: &Expr| {
         let tokens = e.to_token_stream_string();

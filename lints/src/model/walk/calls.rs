@@ -373,11 +373,7 @@ impl<'a> Walker<'a, '_> {
     /// from the request's value is the request's. Returns how many names it added, for the
     /// caller to drop at the end of their scope.
     pub(super) fn bind_request_pattern(&mut self, pat: &Pat, scrutinee: &Expr) {
-        let name = ["Some", "Ok"]
-            .iter()
-            .find_map(|v| variant_binding(pat, v))
-            .flatten();
-        if let Some(name) = name.filter(|_| self.reads_request_value(scrutinee)) {
+        if let Some(name) = value_binding(pat).filter(|_| self.reads_request_value(scrutinee)) {
             self.request_contexts.push(name);
         }
     }
@@ -405,12 +401,7 @@ impl<'a> Walker<'a, '_> {
     /// its methods is the request's too. Any other binding of the name ends that.
     pub(super) fn bind_request_context(&mut self, local: &syn::Local) {
         // `let Some(parts) = ctx.extensions.get::<Parts>() else { .. }` binds the value too.
-        let name = pat_ident(&local.pat).or_else(|| {
-            ["Some", "Ok"]
-                .iter()
-                .find_map(|v| variant_binding(&local.pat, v))
-                .flatten()
-        });
+        let name = pat_ident(&local.pat).or_else(|| value_binding(&local.pat));
         let Some(name) = name else {
             return;
         };
@@ -751,4 +742,12 @@ impl<'a> Walker<'a, '_> {
             .filter_map(|(i, _)| Some((i, self.calls.types.closure_slot(*f, i)?.clone())))
             .collect()
     }
+}
+
+/// The name `Some(x)` or `Ok(x)` binds.
+fn value_binding(pat: &Pat) -> Option<String> {
+    ["Some", "Ok"]
+        .iter()
+        .find_map(|v| variant_binding(pat, v))
+        .flatten()
 }

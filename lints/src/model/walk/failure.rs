@@ -38,6 +38,18 @@ pub(super) struct Frame<'a> {
     pub(super) definite: bool,
 }
 
+impl<'a> Frame<'a> {
+    /// The branch an `if` takes when `cond` tells a failure: a failure path, not a definite one.
+    fn failed_condition(cond: &'a Expr) -> Frame<'a> {
+        Frame {
+            kind: FrameKind::Failure,
+            binding: None,
+            cause: Some(cond),
+            definite: false,
+        }
+    }
+}
+
 /// Names of calls and methods whose failure is a fault of the server itself (`name()`: a
 /// method called with no arguments, so `Path::join(p)` is not `JoinHandle::join()`).
 const SERVER_FAULT_CALLS: &[&str] = &[
@@ -618,25 +630,12 @@ impl<'a> Walker<'a, '_> {
     /// request context (cancellation, the server's own metadata) fails for the server's reason,
     /// not the tool's, so the `then` block is walked as the failure of that condition.
     pub(super) fn guards_on_request_context(&mut self, i: &'a syn::ExprIf) -> bool {
-        let mut cond = &*i.cond;
-        while let Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Not(_),
-            expr,
-            ..
-        }) = cond
-        {
-            cond = expr;
-        }
+        let (cond, _) = without_not(&i.cond);
         if !self.calls_request_context(cond) {
             return false;
         }
         self.visit_expr(&i.cond);
-        let frame = Frame {
-            kind: FrameKind::Failure,
-            binding: None,
-            cause: Some(cond),
-            definite: false,
-        };
+        let frame = Frame::failed_condition(cond);
         // `if claims.role == "admin" { .. } else { Err(..) }`: a comparison's failure is the
         // branch that answers `Err`, whichever it is; `if extra.is_cancelled() { .. }` fails in
         // its `then`.
@@ -662,28 +661,13 @@ impl<'a> Walker<'a, '_> {
     /// a definite one: its answer may be a recovery), so an answer there that says it failed is
     /// the failure answer.
     pub(super) fn branches_on_outcome(&mut self, i: &'a syn::ExprIf) -> bool {
-        let mut cond = &*i.cond;
-        let mut negated = false;
-        while let Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Not(_),
-            expr,
-            ..
-        }) = cond
-        {
-            negated = !negated;
-            cond = expr;
-        }
+        let (cond, negated) = without_not(&i.cond);
         let succeeded = match outcome_test(cond) {
             Some(says_success) => says_success != negated,
             None => return false,
         };
         self.visit_expr(&i.cond);
-        let frame = Frame {
-            kind: FrameKind::Failure,
-            binding: None,
-            cause: Some(cond),
-            definite: false,
-        };
+        let frame = Frame::failed_condition(cond);
         if succeeded {
             self.visit_block(&i.then_branch);
             if let Some((_, e)) = &i.else_branch {
@@ -1380,4 +1364,20 @@ fn outcome_test(cond: &Expr) -> Option<bool> {
         .then_some(true),
         _ => None,
     }
+}
+
+/// A condition without its leading `!`s, and whether there was an odd number of them.
+fn without_not(cond: &Expr) -> (&Expr, bool) {
+    let mut cond = cond;
+    let mut negated = false;
+    while let Expr::Unary(syn::ExprUnary {
+        op: syn::UnOp::Not(_),
+        expr,
+        ..
+    }) = cond
+    {
+        negated = !negated;
+        cond = expr;
+    }
+    (cond, negated)
 }
