@@ -89,7 +89,11 @@ pub fn analyze_bytes(data: &[u8]) {
 pub fn analyze_mcp(data: &[u8]) {
     let mut g = Gen::new(data);
     let text = g.file();
-    if let Err(e) = syn::parse_file(&text) {
+    let parsed = syn::parse_file(&text).map(drop);
+    // The tree is dropped here; without `cfg(fuzzing)` its text would stay in this thread's
+    // span table for the whole campaign.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    if let Err(e) = parsed {
         panic!("the generator wrote invalid Rust ({e}):\n{text}");
     }
     // The fragments are rmcp's; other SDKs' dialects read them too (every input length picks
@@ -114,7 +118,10 @@ pub fn analyze_prefilter(data: &[u8]) {
     let Ok(tokens) = text.parse::<proc_macro2::TokenStream>() else {
         return;
     };
-    if has_ident(tokens, "rmcp") {
+    let found = has_ident(tokens, "rmcp");
+    // As in `analyze_mcp`: the tokens are gone, their text need not stay in the span table.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    if found {
         assert!(
             mcp_lint::workspace::prefilter::has_ident(data, "rmcp"),
             "the prefilter missed an rmcp identifier in {text:?}"

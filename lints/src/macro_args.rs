@@ -34,22 +34,24 @@ impl MacroArgs {
     /// The expressions a macro's arguments parse as; `None` when they were not parsed (a macro
     /// whose arguments are no expressions we know, or one outside the file's tree).
     pub fn parsed(&self, mac: &syn::Macro) -> Option<&[Expr]> {
-        self.args.get(&opening(mac)).map(Vec::as_slice)
+        self.args.get(&opening(mac)?).map(Vec::as_slice)
     }
 }
 
 /// Where a macro's delimiters open and close: a macro of another file (a `macro_rules!` body
-/// expanded here) at the same offsets would have to have the same extent.
-fn opening(mac: &syn::Macro) -> (usize, usize) {
+/// expanded here) at the same offsets would have to have the same extent. A macro nested in
+/// another's arguments lies strictly inside it, so following arguments always ends. `None`
+/// for delimiters with no place in the text (tokens made with `Span::call_site()`, or every
+/// span under proc-macro2's `cfg(fuzzing)`): all of those share `0..0`, and a key they shared
+/// would give a macro the arguments of one around it, which contain it: a walk without end.
+fn opening(mac: &syn::Macro) -> Option<(usize, usize)> {
     let span = match &mac.delimiter {
         syn::MacroDelimiter::Paren(p) => p.span,
         syn::MacroDelimiter::Brace(b) => b.span,
         syn::MacroDelimiter::Bracket(b) => b.span,
     };
-    (
-        span.open().byte_range().start,
-        span.close().byte_range().end,
-    )
+    let (open, close) = (span.open().byte_range(), span.close().byte_range());
+    (open.start < close.end).then_some((open.start, close.end))
 }
 
 #[derive(Default)]
@@ -66,7 +68,9 @@ impl<'v> Visit<'v> for Collect {
         for a in &args {
             self.visit_expr(a);
         }
-        self.args.insert(opening(mac), args);
+        if let Some(at) = opening(mac) {
+            self.args.insert(at, args);
+        }
     }
 }
 
@@ -296,6 +300,38 @@ mod tests {
         assert_eq!(
             args_of(r#"json!({ "a": f()?, "b": [x, { "c": Foo::bar(y) }], "d": null })"#),
             ["f () ?", "x", "Foo :: bar (y)", "null"]
+        );
+    }
+
+    /// Tokens made with `Span::call_site()` (and, under proc-macro2's `cfg(fuzzing)`, every
+    /// token) all sit at `0..0`: keyed there, `format!` would get the arguments of the
+    /// `vec!` around it, which hold the `format!` again, and the walk would never end (the
+    /// fuzzers' stack overflow of 2026-12-02). Such macros get no parsed arguments.
+    #[test]
+    fn macros_without_a_place_in_the_text_get_no_arguments() {
+        let file: syn::File = syn::parse2(quote::quote! {
+            fn f() { let v = vec![Content::text(format!("x {}", a))]; }
+        })
+        .unwrap();
+        let args = MacroArgs::of_file(&file);
+        struct Count<'m>(&'m MacroArgs, usize, usize);
+        impl<'v> Visit<'v> for Count<'_> {
+            fn visit_macro(&mut self, mac: &'v syn::Macro) {
+                self.1 += 1;
+                self.2 += self.0.get(mac).len();
+            }
+        }
+        let mut count = Count(&args, 0, 0);
+        count.visit_file(&file);
+        assert_eq!(
+            (count.1, count.2),
+            (1, 0),
+            "the vec! is seen, no arguments are given"
+        );
+        // The same text parsed from source has its places, and its arguments.
+        assert_eq!(
+            args_of(r#"vec![Content::text(format!("x {}", a))]"#),
+            [r#"Content :: text (format ! ("x {}" , a))"#]
         );
     }
 
