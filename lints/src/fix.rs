@@ -33,17 +33,35 @@ pub const VAGUE_PLACEHOLDER: &str = "\"<what failed and what valid input looks l
 const MESSAGE_MARK: &str = "__mcp_lint_message__";
 
 /// A site's message as it should appear in a suggested fix: the user's own expression, else
-/// its literal text, else [`PLACEHOLDER_TEXT`].
-pub fn message_for_fix(site: &ErrorSite) -> String {
-    if let Some(src) = &site.message_source {
-        return src.clone();
-    }
-    match site.texts.first() {
-        Some(MessageText::Literal { value, .. }) if !value.trim().is_empty() => {
+/// its literal text, else [`PLACEHOLDER_TEXT`]. At a call of a helper that builds the error
+/// (reported at the tool's call, [`Origin::HelperCall`]) the helper's text is kept only when
+/// every local it names is in scope at the call; else the text the call's own scope holds (the
+/// error value there), else the placeholder.
+pub fn message_for_fix(model: &Model, site: &ErrorSite) -> String {
+    let message = match (&site.message_source, site.texts.first()) {
+        (Some(src), _) => src.clone(),
+        (None, Some(MessageText::Literal { value, .. })) if !value.trim().is_empty() => {
             format!("{value:?}")
         }
-        _ => PLACEHOLDER_TEXT.to_string(),
+        _ => return PLACEHOLDER_TEXT.to_string(),
+    };
+    if !matches!(site.origin, Origin::HelperCall { .. }) {
+        return message;
     }
+    in_scope_at_site(model, site, message).unwrap_or_else(|| PLACEHOLDER_TEXT.to_string())
+}
+
+/// `message` (text read elsewhere, such as a helper's) when every local it names is in scope
+/// at the site; else the message the site's own scope holds ([`message_in_scope`]); `None`
+/// when neither.
+pub fn in_scope_at_site(model: &Model, site: &ErrorSite, message: String) -> Option<String> {
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let locals = locals_at(cx.located.sig, cx.located.body, cx.target);
+    let names = message_names(&message);
+    if names.is_some_and(|names| names.iter().all(|n| locals.contains(n))) {
+        return Some(message);
+    }
+    cx.error_in_scope().map(|s| s.message())
 }
 
 /// MCP001/MCP006: `Err(<protocol error>)` returned by a tool, or `.map_err(|e| <protocol
@@ -2731,6 +2749,189 @@ fn ok_operand(snippet: &str) -> Option<String> {
     }
 }
 
+/// The local names in scope at `target` in `sig`'s `body`: the parameters (`self` with a
+/// receiver), and the bindings of every `let` before it, closure, arm, `if let`, `while let`
+/// and `for` around it, in the blocks that hold it. Items and statics are not locals: a message
+/// naming one is judged by [`message_names`] as not a local.
+fn locals_at(sig: &syn::Signature, body: &syn::Block, target: (usize, usize)) -> HashSet<String> {
+    struct Locals {
+        target: (usize, usize),
+        stack: Vec<Vec<String>>,
+        found: Option<HashSet<String>>,
+    }
+    impl Locals {
+        fn bind(&mut self, pat: &syn::Pat) {
+            let names = pat_names(pat);
+            if let Some(top) = self.stack.last_mut() {
+                top.extend(names);
+            }
+        }
+        fn scoped(&mut self, pats: &[&syn::Pat], visit: impl FnOnce(&mut Self)) {
+            self.stack.push(Vec::new());
+            for p in pats {
+                self.bind(p);
+            }
+            visit(self);
+            self.stack.pop();
+        }
+    }
+    impl<'a> Visit<'a> for Locals {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            let (start, end) = range(e);
+            if start <= self.target.0 && self.target.1 <= end {
+                // The innermost expression around the target is visited last.
+                self.found = Some(self.stack.iter().flatten().cloned().collect());
+                visit::visit_expr(self, e);
+            }
+        }
+        fn visit_block(&mut self, b: &'a syn::Block) {
+            self.scoped(&[], |s| visit::visit_block(s, b));
+        }
+        fn visit_local(&mut self, l: &'a syn::Local) {
+            if let Some(init) = &l.init {
+                self.visit_expr(&init.expr);
+                if let Some((_, diverge)) = &init.diverge {
+                    self.visit_expr(diverge);
+                }
+            }
+            self.bind(&l.pat);
+        }
+        fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
+            let pats: Vec<&syn::Pat> = c.inputs.iter().collect();
+            self.scoped(&pats, |s| s.visit_expr(&c.body));
+        }
+        fn visit_arm(&mut self, arm: &'a syn::Arm) {
+            self.scoped(&[&arm.pat], |s| {
+                if let Some((_, guard)) = &arm.guard {
+                    s.visit_expr(guard);
+                }
+                s.visit_expr(&arm.body);
+            });
+        }
+        fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+            let Expr::Let(l) = &*i.cond else {
+                return visit::visit_expr_if(self, i);
+            };
+            self.visit_expr(&l.expr);
+            self.scoped(&[&l.pat], |s| s.visit_block(&i.then_branch));
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+        }
+        fn visit_expr_while(&mut self, w: &'a syn::ExprWhile) {
+            let Expr::Let(l) = &*w.cond else {
+                return visit::visit_expr_while(self, w);
+            };
+            self.visit_expr(&l.expr);
+            self.scoped(&[&l.pat], |s| s.visit_block(&w.body));
+        }
+        fn visit_expr_for_loop(&mut self, f: &'a syn::ExprForLoop) {
+            self.visit_expr(&f.expr);
+            self.scoped(&[&f.pat], |s| s.visit_block(&f.body));
+        }
+        fn visit_item(&mut self, _: &'a Item) {}
+    }
+    let mut params = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            syn::FnArg::Receiver(_) => params.push("self".to_string()),
+            syn::FnArg::Typed(t) => params.extend(pat_names(&t.pat)),
+        }
+    }
+    let mut locals = Locals {
+        target,
+        stack: vec![params],
+        found: None,
+    };
+    locals.visit_block(body);
+    locals.found.unwrap_or_default()
+}
+
+/// The names a pattern binds (`x`, `Some(x)`, `Foo { a, b: c }`, `(x, ref y)`), without the
+/// paths it matches (`None`, `Kind::A`).
+fn pat_names(pat: &syn::Pat) -> Vec<String> {
+    struct Names(Vec<String>);
+    impl<'a> Visit<'a> for Names {
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            // `None`, `Empty`: a unit variant or const, matched, not bound.
+            if !p.ident.to_string().starts_with(char::is_uppercase) {
+                self.0.push(p.ident.to_string());
+            }
+            visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut names = Names(Vec::new());
+    names.visit_pat(pat);
+    names.0
+}
+
+/// The local names a message's code reads: single-segment lowercase paths (`e`, `path` of
+/// `path.display()`), `self`, and the names a format string captures (`{e}`, `{path:?}`).
+/// `None` when the message does not parse.
+fn message_names(message: &str) -> Option<Vec<String>> {
+    struct Reads(Vec<String>);
+    impl<'a> Visit<'a> for Reads {
+        fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
+            if let (None, Some(ident)) = (&p.qself, p.path.get_ident()) {
+                let name = ident.to_string();
+                if !name.starts_with(char::is_uppercase) {
+                    self.0.push(name);
+                }
+            }
+        }
+        // `helper(x)`: `helper` is a fn, not a local.
+        fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+            if !matches!(&*c.func, Expr::Path(_)) {
+                self.visit_expr(&c.func);
+            }
+            for a in &c.args {
+                self.visit_expr(a);
+            }
+        }
+        fn visit_macro(&mut self, m: &'a syn::Macro) {
+            let Ok(args) = m.parse_body_with(
+                syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated,
+            ) else {
+                return;
+            };
+            for (i, arg) in args.iter().enumerate() {
+                match arg {
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) if i == 0 => self.0.extend(format_captures(&s.value())),
+                    _ => self.visit_expr(arg),
+                }
+            }
+        }
+    }
+    let expr = syn::parse_str::<Expr>(message).ok()?;
+    let mut reads = Reads(Vec::new());
+    reads.visit_expr(&expr);
+    Some(reads.0)
+}
+
+/// The names a format string captures: `e` of `{e}`, `path` of `{path:?}` (not `{}`, `{0}`,
+/// `{{`).
+fn format_captures(format: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = format;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        if let Some(after) = rest.strip_prefix('{') {
+            rest = after;
+            continue;
+        }
+        let end = rest.find(['}', ':']).unwrap_or(rest.len());
+        let name = rest[..end].trim();
+        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+            names.push(name.to_string());
+        }
+        rest = &rest[end..];
+    }
+    names
+}
+
 /// Whether a body has a `return` of its own (closures and async blocks return elsewhere).
 fn has_return(body: &syn::Block) -> bool {
     struct HasReturn(bool);
@@ -3003,6 +3204,30 @@ mod tests {
         assert!(is_place_expression("request.name"));
         assert!(!is_place_expression("request.name.to_string()"));
         assert!(!is_place_expression(""));
+    }
+
+    #[test]
+    fn message_names_are_the_locals_it_reads() {
+        let names = |m: &str| message_names(m).unwrap_or_default();
+        assert_eq!(
+            names("format!(\"no {id} at {}: {e:?} {{x}} {0}\", path.display())"),
+            ["id", "e", "path"]
+        );
+        assert_eq!(names("helper(msg).to_string()"), ["msg"]);
+        assert_eq!(names("\"plain\""), Vec::<String>::new());
+        assert_eq!(names("String::from(NAME)"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn locals_are_those_bound_around_the_target() {
+        let code = "fn f(&self, Args { path }: Args) { let a = 1; match x { Err(e) => { TARGET } _ => {} } let late = 2; }";
+        let f: syn::ItemFn = syn::parse_str(code).unwrap();
+        let at = code.find("TARGET").unwrap();
+        let locals = locals_at(&f.sig, &f.block, (at, at + "TARGET".len()));
+        for name in ["self", "path", "a", "e"] {
+            assert!(locals.contains(name), "{name}");
+        }
+        assert!(!locals.contains("late") && !locals.contains("x"));
     }
 
     #[test]

@@ -159,7 +159,15 @@ fn check(cx: &mut LintContext<'_>) {
         // own way.
         let message = crate::fix::message_in_scope(cx.model, site)
             .or_else(|| member(site, "error").filter(|v| v.starts_with('"')).map(str::to_string))
-            .or_else(|| site.path.uses_error.then(|| "format!(\"<what failed>: {e}\")".to_string()))
+            .or_else(|| {
+                let template = "format!(\"<what failed>: {e}\")".to_string();
+                // At a helper's call, `e` is the helper's: only where the call has one too.
+                match site.origin {
+                    Origin::HelperCall { .. } => crate::fix::in_scope_at_site(cx.model, site, template),
+                    _ => site.path.uses_error.then_some(template),
+                }
+                .filter(|_| site.path.uses_error)
+            })
             .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string());
         let answers_with_output = crate::fix::answers_with_output(cx.model, site);
         let answer = answers_with_output

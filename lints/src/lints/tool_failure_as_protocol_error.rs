@@ -248,7 +248,7 @@ fn check(cx: &mut LintContext<'_>) {
             .with_label("the model never sees this message: hosts log protocol errors")
             .with_help(format!(
                 "return `{}` so the model reads the failure and can retry",
-                dialect.tool_error_snippet(&crate::fix::message_for_fix(site), false)
+                dialect.tool_error_snippet(&crate::fix::message_for_fix(cx.model, site), false)
             ));
         if let Some(note) = site.context.helper_note() {
             d = d.with_note(note);

@@ -148,7 +148,7 @@ fn check(cx: &mut LintContext<'_>) {
             .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error")
             .with_help(format!(
                 "return `{}` so the model can correct the argument and retry",
-                dialect.tool_error_snippet(&crate::fix::message_for_fix(site), false)
+                dialect.tool_error_snippet(&crate::fix::message_for_fix(cx.model, site), false)
             ));
         if let Some(note) = site.context.helper_note() {
             d = d.with_note(note);
