@@ -476,6 +476,32 @@ pub fn answers_with_output(model: &Model, site: &ErrorSite) -> bool {
     in_tool && ok_name != cx.vocab.result.name && !cx.vocab.wrapped_results.contains(&ok_name)
 }
 
+/// A tool fn whose declared output is neither a `Result` nor the SDK's tool result (turbomcp's
+/// `-> Json<T>`, `-> Value`): the output type as written, and the SDK's `Result` alias to
+/// declare it in (`McpResult`), where only such a declaration gives the tool a failure answer.
+pub fn output_without_result(model: &Model, site: &ErrorSite) -> Option<(String, String)> {
+    if !matches!(site.context, SiteContext::Tool { helper: None, .. }) {
+        return None;
+    }
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let syn::ReturnType::Type(_, ty) = &cx.located.sig.output else {
+        return None;
+    };
+    let ty = crate::syntax::unwrap_future(ty);
+    if let syn::Type::Path(p) = ty {
+        let last = p.path.segments.last()?;
+        if last.ident == "Result" || cx.is_sdk_result_alias(&p.path) {
+            return None;
+        }
+    }
+    let name = crate::syntax::type_name(ty).unwrap_or_default();
+    if name == cx.vocab.result.name || cx.vocab.wrapped_results.contains(&name) {
+        return None;
+    }
+    let alias = cx.vocab.result_aliases.first()?.clone();
+    Some((cx.source_of(ty)?, alias))
+}
+
 /// MCP009 in a tool that answers with its output ([`answers_with_output`]): `Ok(json!({
 /// "error": msg, .. }))` → the SDK's isError answer for such a tool with that text
 /// (`Err(Error::tool(msg))`, [`Dialect::output_tool_error_snippet`]). Only for a text the error

@@ -61,7 +61,9 @@ declare_lint! {
     /// tower-mcp's `McpTool`), the help and fix return the SDK's isError answer for it,
     /// `Err(McpError::internal(..))` / `Err(Error::tool(..))`: `Ok(json!({"error": msg, ..}))`
     /// becomes that `Err` with `msg` (MaybeIncorrect: the other members go); another output value
-    /// gets the help only.
+    /// gets the help only. A turbomcp 3 `#[tool]` whose output is no `Result` (`-> Json<T>`, `->
+    /// Value`) has no failure answer at all: the help says to declare it `-> McpResult<..>` and
+    /// return that `Err`, and there is no fix (each of its other answers would need its `Ok(..)`).
     ///
     /// ### Known problems
     /// - An answer that says it failed counts outside a failure path only when it is returned early
@@ -174,10 +176,19 @@ fn check(cx: &mut LintContext<'_>) {
             .then(|| dialect.output_tool_error_snippet(&message))
             .flatten()
             .unwrap_or_else(|| dialect.tool_error_snippet(&message, false));
+        // An output that is no `Result` has no failure answer until it is declared one.
+        let help = match crate::fix::output_without_result(cx.model, site)
+            .zip(dialect.output_tool_error_snippet(&message))
+        {
+            Some(((output, alias), answer)) => format!(
+                "`{output}` has no failure answer: declare the tool `-> {alias}<{output}>` (its other answers in `Ok(..)`) and return `{answer}`"
+            ),
+            None => format!("return `{answer}`"),
+        };
         let mut d = cx
             .site_diagnostic(site, "a failure is answered with a success result")
             .with_label(label)
-            .with_help(format!("return `{answer}`"));
+            .with_help(help);
         // Certain inside an `Err(e) =>` arm or error closure; built from the error elsewhere, the
         // path may be a deliberate recovery.
         d.fix = crate::fix::success_to_error(cx.model, site, site.path.on_failure_path)
