@@ -66,6 +66,7 @@ fn manifest(dir: &Path) -> Manifest {
             .map(str::to_string),
         package_version: None,
         dependencies,
+        locked: None,
     }
 }
 

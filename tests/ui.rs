@@ -12,6 +12,8 @@
 //!   directive the fixture is analysed with no manifest, like a lone `.rs` file;
 //! - `//@ rename: mcp = rmcp`: the manifest lists that dependency under another key
 //!   (`mcp = { package = "rmcp", .. }`), the name the code uses for it;
+//! - `//@ locked: rust-mcp-schema = "0.7.5"` (repeatable): the crate's Cargo.lock pins that
+//!   version of the package (a dependency's dependency);
 //! - `//@ target-protocol: 2025-11-25`;
 //! - `//@ include-tests`: lint test code too;
 //! - `//@ role: test`: the file sits under `tests/` (`FileRole::Test`);
@@ -161,6 +163,8 @@ struct Directives {
     deps: Vec<(String, Option<String>)>,
     /// `//@ rename:` lines: (manifest key, crate name).
     renames: Vec<(String, String)>,
+    /// `//@ locked:` lines: what the crate's Cargo.lock pins, (package, version).
+    locked: Vec<(String, String)>,
     target_protocol: Option<ProtocolVersion>,
     include_tests: bool,
     test_role: bool,
@@ -236,6 +240,10 @@ fn apply_directive(d: &mut Directives, body: &str) -> Result<(), String> {
                 .push((key.trim().to_string(), name.trim().to_string())),
             None => return Err("`rename` is `<key> = <crate>`".to_string()),
         },
+        "locked" => match parse_dep(&need(value)?)? {
+            (name, Some(version)) => d.locked.push((name, version)),
+            _ => return Err("`locked` is `<crate> = \"<version>\"`".to_string()),
+        },
         "target-protocol" => d.target_protocol = Some(need(value)?.parse()?),
         "include-tests" if value.is_none() => d.include_tests = true,
         "role" => match need(value)?.as_str() {
@@ -252,7 +260,7 @@ fn apply_directive(d: &mut Directives, body: &str) -> Result<(), String> {
         _ => {
             return Err(format!(
                 "unknown directive `{body}` (known: rmcp = \"<version>\", dep: <crate> = \"<version>\", \
-                 rename: <key> = <crate>, target-protocol: <date>, include-tests, role: test, vague-phrase: <text>, \
+                 rename: <key> = <crate>, locked: <crate> = \"<version>\", target-protocol: <date>, include-tests, role: test, vague-phrase: <text>, \
                  server-fault-marker: <name>)"
             ))
         }
@@ -481,10 +489,18 @@ fn manifest_for(d: &Directives) -> Option<Manifest> {
             path: None,
         })
         .collect();
+    let mut locked = lints::LockedVersions::new();
+    for (name, version) in &d.locked {
+        locked
+            .entry(name.clone())
+            .or_default()
+            .push(version.clone());
+    }
     (!dependencies.is_empty()).then(|| Manifest {
         package_name: Some("ui-fixture".to_string()),
         package_version: None,
         dependencies,
+        locked: (!locked.is_empty()).then(|| Arc::new(locked)),
     })
 }
 
@@ -888,7 +904,7 @@ fn annotation_grammar() {
 
 #[test]
 fn directive_grammar() {
-    let text = "//@ rmcp = \"0.8\"\n//@ target-protocol: 2025-11-25\n// a comment\n//@ include-tests\n//@ role: test\n//@ vague-phrase: no luck\n//@ dep: rust-mcp-sdk = \"0.7\"\n//@ dep: local_helpers\nuse x;\n";
+    let text = "//@ rmcp = \"0.8\"\n//@ target-protocol: 2025-11-25\n// a comment\n//@ include-tests\n//@ role: test\n//@ vague-phrase: no luck\n//@ dep: rust-mcp-sdk = \"0.7\"\n//@ dep: local_helpers\n//@ locked: rust-mcp-schema = \"0.7.5\"\nuse x;\n";
     let d = parse_directives(text).expect("well-formed");
     assert_eq!(
         d,
@@ -899,6 +915,7 @@ fn directive_grammar() {
                 ("local_helpers".into(), None),
             ],
             renames: vec![],
+            locked: vec![("rust-mcp-schema".into(), "0.7.5".into())],
             target_protocol: Some(ProtocolVersion::V2025_11_25),
             include_tests: true,
             test_role: true,

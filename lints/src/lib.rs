@@ -37,7 +37,7 @@ pub use context::LintContext;
 pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Related};
 pub use lint::{Group, Level, Lint, LintLevels, Selector};
 pub use model::{FileId, Model, ParsedFiles};
-pub use options::{CrateInput, Dependency, Manifest, Options, ProtocolVersion};
+pub use options::{CrateInput, Dependency, LockedVersions, Manifest, Options, ProtocolVersion};
 pub use parse::ANALYSIS_STACK;
 pub use registry::UnknownSelector;
 pub use source::{FileRole, SourceFile, SourceInput, Span};

@@ -111,7 +111,14 @@ pub struct Manifest {
     /// `[dependencies]`, `[dev-dependencies]`, target-specific ones, and workspace-inherited
     /// ones resolved against the workspace manifest.
     pub dependencies: Vec<Dependency>,
+    /// Every version the package's Cargo.lock pins, by package name (the lock is shared by a
+    /// workspace's members); `None` without a readable one. What an SDK offers can hang on a
+    /// crate it depends on (rust-mcp-sdk 0.7 on the rust-mcp-schema 0.7.x it builds with).
+    pub locked: Option<std::sync::Arc<LockedVersions>>,
 }
+
+/// The versions a Cargo.lock pins, by package name (`"0.7.5"`).
+pub type LockedVersions = std::collections::HashMap<String, Vec<String>>;
 
 /// One package: a model is built for it, or for it and the packages it depends on by path
 /// (see [`crate::program`]).

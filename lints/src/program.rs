@@ -84,6 +84,7 @@ mod tests {
         Manifest {
             package_name: Some(name.to_string()),
             package_version: None,
+            locked: None,
             dependencies: deps
                 .iter()
                 .map(|(dep, rename, path)| Dependency {

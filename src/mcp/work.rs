@@ -277,6 +277,7 @@ fn analyze_source(
         manifest: args.rmcp_version.as_ref().map(|version| Manifest {
             package_name: None,
             package_version: None,
+            locked: None,
             dependencies: vec![Dependency {
                 name: "rmcp".to_string(),
                 version: Some(version.trim().to_string()),

@@ -62,7 +62,7 @@ pub struct Manifests {
 }
 
 /// The versions a Cargo.lock pins, by package name.
-type Locked = HashMap<String, Vec<String>>;
+type Locked = lints::LockedVersions;
 
 impl Manifests {
     pub fn new(cwd: &Path) -> Self {
@@ -199,6 +199,7 @@ impl Manifests {
             package_name,
             package_version,
             dependencies,
+            locked: (!locked.is_empty()).then_some(locked),
         })
     }
 
@@ -563,6 +564,9 @@ version = "1.20.0"
 [[package]]
 name = "pmcp"
 version = "1.4.0"
+[[package]]
+name = "rust-mcp-schema"
+version = "0.7.5"
 "#,
         );
         let mut m = Manifests::new(&root);
@@ -577,8 +581,13 @@ version = "1.4.0"
         assert_eq!(version("turbomcp").as_deref(), Some("=2.3.7"));
         assert_eq!(version("rmcp").as_deref(), Some("=0.8.5"));
         assert_eq!(version("pmcp").as_deref(), Some("1"));
+        // Every pin, a dependency's dependency too (rust-mcp-sdk 0.7's fixes hang on its schema).
+        let locked = facts.locked.as_deref().expect("the lock's pins");
+        assert_eq!(locked["rust-mcp-schema"], ["0.7.5"]);
+        assert_eq!(locked["rmcp"], ["0.8.5", "1.8.0"]);
         let unlocked = m.facts(&root.join("unlocked")).expect("parsed");
         assert!(unlocked.dependencies.contains(&dep("turbomcp", Some("2"))));
+        assert!(unlocked.locked.is_none());
         assert!(m.take_errors().is_empty());
     }
 

@@ -256,6 +256,7 @@ mod tests {
         Manifest {
             package_name: Some(package.to_string()),
             package_version: None,
+            locked: None,
             dependencies: deps
                 .iter()
                 .map(|d| Dependency {

@@ -111,7 +111,8 @@ declare_lint! {
     ///   `handle_call_tool_request` is an isError result there too, but the text takes
     ///   `CallToolError::from_message`, which the rust-mcp-schema 0.7 it may build with lacks: 0.7.0
     ///   has only `new(impl Error)` and `unknown_tool`, `2025_06_18/schema_utils.rs` ~1388-1401,
-    ///   0.7.5 adds it, ~1507; the help names 0.8). A hand-rolled server gets a fix only for a whole `json!`
+    ///   0.7.5 adds it, ~1507; the help names 0.8, and a crate whose `Cargo.lock` pins
+    ///   rust-mcp-schema 0.7.5 or later gets 0.8's fix on 0.7). A hand-rolled server gets a fix only for a whole `json!`
     ///   response, and only when some `json!` of the crate writes a `"result"` with `"content"` (else
     ///   its result shape cannot be told); not for a bare error object another fn wraps, a struct
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.

@@ -30,6 +30,7 @@ fn input(files: &[(&str, &str)]) -> CrateInput {
         manifest: Some(Manifest {
             package_name: Some("srv".into()),
             package_version: None,
+            locked: None,
             dependencies: vec![Dependency {
                 name: "rmcp".into(),
                 version: Some("1.8".into()),

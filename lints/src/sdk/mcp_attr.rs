@@ -62,6 +62,7 @@ static TABLE: SdkTable = SdkTable {
     request_context_checks: &[],
     serializing_methods: &[],
     older: &[],
+    when_locked: &[],
     fix: Some(&FIX),
 };
 

@@ -191,11 +191,16 @@ pub enum Reader {
 }
 
 impl Sdk {
-    /// The dialect of a crate that uses this SDK at `version`.
-    pub fn dialect(&self, index: &Index<'_>, version: Option<Version>) -> Box<dyn Dialect> {
+    /// The dialect of a crate that uses this SDK at `version`, with what its Cargo.lock pins.
+    pub fn dialect(
+        &self,
+        index: &Index<'_>,
+        version: Option<Version>,
+        locked: Option<&crate::options::LockedVersions>,
+    ) -> Box<dyn Dialect> {
         match self.reader {
             Reader::Code(dialect) => dialect(index, version),
-            Reader::Tables(newest) => table::TableDialect::boxed(newest, index, version),
+            Reader::Tables(newest) => table::TableDialect::boxed(newest, index, version, locked),
         }
     }
 }
@@ -330,7 +335,8 @@ pub fn detect_all(
             (false, true, false) => USED + 1,
             (false, false, _) => DEPENDED_ON,
         };
-        found.push((rank, sdk.dialect(index, version)));
+        let locked = manifest.and_then(|m| m.locked.as_deref());
+        found.push((rank, sdk.dialect(index, version, locked)));
     }
     if may_route {
         let hand_rolled = jsonrpc::JsonRpc::new(index, resolve);

@@ -161,6 +161,7 @@ static TABLE: SdkTable = SdkTable {
     request_context_checks: &[],
     serializing_methods: &["into_meta_entry"],
     older: &[(Version { major: 2, minor: 9 }, &TABLE_2_8)],
+    when_locked: &[],
     fix: Some(&FIX),
 };
 
@@ -171,6 +172,7 @@ static TABLE_2_8: SdkTable = SdkTable {
     tool_error_snippet:
         "Err(Error::tool_rejected({msg}, None)) on pmcp 2.9 or later (before it, every Err of a tool is a JSON-RPC error)",
     older: &[],
+    when_locked: &[],
     fix: None,
     ..TABLE
 };

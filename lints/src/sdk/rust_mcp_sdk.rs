@@ -1,6 +1,8 @@
 //! rust-mcp-sdk and rust-mcp-schema (sdk-error-apis.md §2).
 
-use super::table::{consts, entry, protocol, result, value, Builds, Ctor, SdkTable, TableFix};
+use super::table::{
+    consts, entry, protocol, result, value, Builds, Ctor, LockedTable, SdkTable, TableFix,
+};
 use super::HandlerKind::Dispatcher;
 use super::{Sdk, ToolErrorForm, Version};
 
@@ -100,6 +102,7 @@ static TABLE: SdkTable = SdkTable {
     request_context_checks: &[],
     serializing_methods: &[],
     older: &[(Version { major: 0, minor: 8 }, &TABLE_0_7)],
+    when_locked: &[],
     fix: Some(&FIX),
 };
 
@@ -111,10 +114,33 @@ static TABLE: SdkTable = SdkTable {
 /// are there in all of them.
 static TABLE_0_7: SdkTable = SdkTable {
     tool_error_snippet:
-        "Ok(CallToolResult::from(CallToolError::from_message({msg})).into()) on rust-mcp-sdk 0.8 or later (its rust-mcp-schema 0.9 has `CallToolError::from_message`)",
+        "Ok(CallToolResult::from(CallToolError::from_message({msg})).into()) on rust-mcp-sdk 0.8 or later (its rust-mcp-schema 0.9 has `CallToolError::from_message`), or on 0.7 with rust-mcp-schema 0.7.5 or later in Cargo.lock (`cargo update -p rust-mcp-schema`)",
     older: &[],
+    // The schema the crate builds with, read from its Cargo.lock (the version is the lock's).
+    when_locked: &[LockedTable {
+        package: "rust-mcp-schema",
+        at_least: (0, 7, 5),
+        table: &TABLE_0_7_SCHEMA_0_7_5,
+    }],
     fix: None,
     ..TABLE
+};
+
+/// rust-mcp-sdk 0.7 (read in 0.7.4) built with rust-mcp-schema 0.7.5 or later: `from_message`
+/// is there (`2025_06_18/schema_utils.rs` ~1507), with `From<CallToolError> for CallToolResult`
+/// (~1537) and `From<CallToolResult> for ResultFromServer` (~3111); the SDK's `schema` module
+/// re-exports the schema's root (`schema.rs`, feature `2025_06_18`, the default), `schema_utils`
+/// included. So the fixes are 0.8's.
+static TABLE_0_7_SCHEMA_0_7_5: SdkTable = SdkTable {
+    older: &[],
+    when_locked: &[],
+    fix: Some(&FIX_0_7),
+    ..TABLE
+};
+
+static FIX_0_7: TableFix = TableFix {
+    since: Version { major: 0, minor: 7 },
+    ..FIX
 };
 
 /// Read in rust-mcp-sdk 2.0.0 with rust-mcp-schema 2.0.0: `CallToolError::from_message(impl

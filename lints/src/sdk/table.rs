@@ -12,6 +12,7 @@ use super::{
     MacroBuilt, Reader, ReturnFacts, Sdk, SdkName, ToolErrorForm, TryMeaning, Version,
 };
 use crate::index::{FnItem, Index, Owner};
+use crate::options::LockedVersions;
 use crate::source::SourceFile;
 use crate::syntax::path_segments as segments;
 use crate::syntax::{has_attr, type_name};
@@ -24,12 +25,54 @@ pub fn peer_expects_minus_32002(_version: Option<Version>) -> bool {
 
 impl SdkTable {
     /// The table for a crate on `version`: this one, or the one of [`SdkTable::older`] its
-    /// version falls under.
-    fn at(&'static self, version: Option<Version>) -> &'static SdkTable {
-        version
+    /// version falls under; then the one of its [`SdkTable::when_locked`] the crate's
+    /// Cargo.lock meets.
+    fn at(
+        &'static self,
+        version: Option<Version>,
+        locked: Option<&LockedVersions>,
+    ) -> &'static SdkTable {
+        let table = version
             .and_then(|v| self.older.iter().find(|(below, _)| v < *below))
-            .map_or(self, |(_, table)| table)
+            .map_or(self, |(_, table)| table);
+        table
+            .when_locked
+            .iter()
+            .find(|l| locked.is_some_and(|locked| l.met_by(locked)))
+            .map_or(table, |l| l.table)
     }
+}
+
+/// A table for crates whose Cargo.lock pins a package the SDK builds with at a version or later
+/// (rust-mcp-sdk 0.7 with rust-mcp-schema 0.7.5, whose `CallToolError::from_message` the fixes
+/// write).
+pub struct LockedTable {
+    pub package: &'static str,
+    /// `major.minor.patch`: every version of the package the lock pins with this major (and
+    /// minor, for 0.x) is at least this one, and there is one.
+    pub at_least: (u64, u64, u64),
+    pub table: &'static SdkTable,
+}
+
+impl LockedTable {
+    fn met_by(&self, locked: &LockedVersions) -> bool {
+        let (major, minor, _) = self.at_least;
+        let same_line: Vec<(u64, u64, u64)> = locked
+            .get(self.package)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| semver_triple(v))
+            .filter(|v| v.0 == major && (major > 0 || v.1 == minor))
+            .collect();
+        !same_line.is_empty() && same_line.iter().all(|v| *v >= self.at_least)
+    }
+}
+
+/// `"0.7.5"` (a pre-release or build suffix ignored) as `(0, 7, 5)`.
+fn semver_triple(version: &str) -> Option<(u64, u64, u64)> {
+    let core = version.split(['-', '+']).next()?;
+    let mut parts = core.split('.').map(|p| p.parse::<u64>().ok());
+    Some((parts.next()??, parts.next()??, parts.next()??))
 }
 
 /// The registration entry of a table-shaped SDK, by its newest table.
@@ -55,8 +98,9 @@ impl TableDialect {
         newest: &'static SdkTable,
         index: &Index<'_>,
         version: Option<Version>,
+        locked: Option<&LockedVersions>,
     ) -> Box<dyn Dialect> {
-        let table = newest.at(version);
+        let table = newest.at(version, locked);
         Box::new(TableDialect {
             table,
             version,
@@ -498,6 +542,9 @@ pub struct SdkTable {
     /// Older versions that behave otherwise, on the newest table: `(version, table)` for
     /// versions below that one, the lowest bound first.
     pub older: &'static [(Version, &'static SdkTable)],
+    /// Tables for crates whose Cargo.lock pins a package at a version or later, the first met
+    /// wins (after [`SdkTable::older`] chose this one).
+    pub when_locked: &'static [LockedTable],
     /// What fixes write for this SDK; `None`: no fixes (see [`Dialect::fix_vocabulary`]).
     pub fix: Option<&'static TableFix>,
 }
@@ -1245,4 +1292,36 @@ fn construction_of_path<'e>(
         index,
         returns,
     )
+}
+
+#[cfg(test)]
+mod locked_tests {
+    use super::*;
+
+    #[test]
+    fn a_locked_table_needs_every_pin_of_its_line_at_least_its_version() {
+        let newest: &'static SdkTable = match crate::sdk::rust_mcp_sdk::SDK.reader {
+            Reader::Tables(t) => t,
+            Reader::Code(_) => unreachable!("rust-mcp-sdk is a table"),
+        };
+        let v0_7 = Some(Version { major: 0, minor: 7 });
+        let has_fix = |pins: &[&str]| {
+            let mut locked = LockedVersions::new();
+            for p in pins {
+                locked
+                    .entry("rust-mcp-schema".to_string())
+                    .or_default()
+                    .push(p.to_string());
+            }
+            newest.at(v0_7, Some(&locked)).fix.is_some()
+        };
+        assert!(has_fix(&["0.7.5"]));
+        assert!(has_fix(&["0.7.6", "2.0.0"]));
+        assert!(!has_fix(&["0.7.0"]));
+        assert!(!has_fix(&["0.7.0", "0.7.5"]));
+        assert!(!has_fix(&["2.0.0"]));
+        assert!(!has_fix(&[]));
+        assert!(newest.at(v0_7, None).fix.is_none());
+        assert!(newest.at(None, None).fix.is_some());
+    }
 }

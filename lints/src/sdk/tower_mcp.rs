@@ -143,6 +143,7 @@ static TABLE: SdkTable = SdkTable {
     request_context_checks: &[],
     serializing_methods: &[],
     older: &[],
+    when_locked: &[],
     fix: Some(&FIX),
 };
 

@@ -126,6 +126,7 @@ static TABLE: SdkTable = SdkTable {
     request_context_checks: &["validate_tenant_ownership"],
     serializing_methods: &[],
     older: &[(Version { major: 3, minor: 0 }, &TABLE_2)],
+    when_locked: &[],
     fix: Some(&FIX),
 };
 
@@ -220,5 +221,6 @@ static TABLE_2: SdkTable = SdkTable {
     request_context_checks: &["validate_tenant_ownership"],
     serializing_methods: &[],
     older: &[],
+    when_locked: &[],
     fix: None,
 };

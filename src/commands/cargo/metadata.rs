@@ -128,6 +128,7 @@ pub fn parse(json: &str) -> Result<Workspace, String> {
                 manifest: Manifest {
                     package_name: Some(p.name.to_string()),
                     package_version: Some(p.version.to_string()),
+                    locked: None,
                     dependencies: dependencies(&p.dependencies),
                 },
                 targets: p
