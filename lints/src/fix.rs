@@ -160,10 +160,7 @@ fn error_value_fix(
         _ => return None,
     };
     let (value, names) = cx.error_snippet(&value, message);
-    let edit = cx
-        .closure_body_block(target, &value)
-        .or_else(|| cx.chain_closure_block(target, &value))
-        .unwrap_or_else(|| cx.replace_laid_out(range(target), &value));
+    let edit = cx.replace_in_closure_laid_out(range(target), &value);
     let mut edits = vec![edit];
     edits.extend(names.use_edit(cx));
     Some(cx.finish(Fix {
@@ -1487,7 +1484,7 @@ impl<'m> FixCx<'m> {
                 replacement: apply_inside(written, start, &edits),
             };
         }
-        self.replace_laid_out((start, end), &apply_inside(written, start, &edits))
+        self.replace_in_closure_laid_out((start, end), &apply_inside(written, start, &edits))
     }
 
     /// The one-line call (`Ok(target)`) whose only argument is `target`, and so on outwards:
@@ -1717,6 +1714,15 @@ impl<'m> FixCx<'m> {
         Some((calls, pos))
     }
 
+    /// [`FixCx::replace_laid_out`], where `start..end` may be the whole body of a closure
+    /// (`.map_err(|e| <here>)`) that `code` makes too long for its line: laid out as rustfmt
+    /// lays out such a closure and the method chain it is an argument of.
+    fn replace_in_closure_laid_out(&self, (start, end): (usize, usize), code: &str) -> Edit {
+        self.closure_body_block((start, end), code)
+            .or_else(|| self.chain_closure_block((start, end), code))
+            .unwrap_or_else(|| self.replace_laid_out((start, end), code))
+    }
+
     /// Replace `start..end` with `code` laid out as rustfmt would there.
     fn replace_laid_out(&self, (start, end): (usize, usize), code: &str) -> Edit {
         if let Some(edit) = self.arm_laid_out((start, end), code) {
@@ -1799,8 +1805,7 @@ impl<'m> FixCx<'m> {
     /// call; else the closure body in a block (`|e| {\n    value\n}`). Only for a one-line
     /// receiver that is not itself a method chain; `None` otherwise (the value is laid out where
     /// it stands).
-    fn closure_body_block(&self, target: &Expr, value: &str) -> Option<Edit> {
-        let (start, end) = range(target);
+    fn closure_body_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
         let (form, false) = self.find(&[]).try_form? else {
             return None;
         };
@@ -1880,7 +1885,7 @@ impl<'m> FixCx<'m> {
     /// is left; unless the call on a line of its own keeps the value on one line and the block
     /// would take fewer than five lines: then, and when it does not fit on the first line, one
     /// call per line. `None` for other shapes (a link or the root over several lines, a comment).
-    fn chain_closure_block(&self, target: &Expr, value: &str) -> Option<Edit> {
+    fn chain_closure_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
         struct Calls<'a>(
             Option<(&'a syn::ExprMethodCall, &'a syn::ExprClosure)>,
             (usize, usize),
@@ -1896,12 +1901,14 @@ impl<'m> FixCx<'m> {
             }
             fn visit_item(&mut self, _: &'a Item) {}
         }
-        let (start, end) = range(target);
         let mut calls = Calls(None, (start, end));
         calls.visit_block(self.located.body);
         let (call, closure) = calls.0?;
-        let flat = layout::flat(value)?;
-        if self.column_at(start) + flat.len() + self.rest_of_line(end) <= layout::MAX_WIDTH {
+        // A value rustfmt cannot keep on one line takes a block wherever it stands.
+        let flat = layout::flat(value);
+        if flat.as_ref().is_some_and(|flat| {
+            self.column_at(start) + flat.len() + self.rest_of_line(end) <= layout::MAX_WIDTH
+        }) {
             return None;
         }
         let text = self.text;
@@ -1958,9 +1965,10 @@ impl<'m> FixCx<'m> {
             .collect();
         let overflowed = format!("{joined}{head}{params}{}{close}", block(indent));
         let inner = indent + 4;
-        let own = format!("{head}{params}{flat}{close}");
-        let fits_own =
-            inner + own.len() + tries + self.rest_of_line(call_end + tries) <= layout::MAX_WIDTH;
+        let own = flat.map(|flat| format!("{head}{params}{flat}{close}"));
+        let rest = tries + self.rest_of_line(call_end + tries);
+        let own = own.filter(|own| inner + own.len() + rest <= layout::MAX_WIDTH);
+        let fits_own = own.is_some();
         let vertical = |last: &str| {
             let mut out = root_text.to_string();
             for link in links.iter().copied().chain(std::iter::once(last)) {
@@ -1972,7 +1980,7 @@ impl<'m> FixCx<'m> {
         };
         let replacement = if overflow && (overflowed.lines().count() >= 5 || !fits_own) {
             overflowed
-        } else if fits_own {
+        } else if let Some(own) = own {
             vertical(&own)
         } else {
             vertical(&format!("{head}{params}{}{close}", block(inner)))
