@@ -2,7 +2,11 @@
 //! SDK, with messages of many lengths and shapes, laid out at many indents as a `return` operand
 //! and as a match arm's body, must be what `rustfmt --edition 2021` leaves alone, every one of
 //! them (the only cases set apart are those where rustfmt itself keeps a macro it cannot lay
-//! out, so that no layout is stable). Needs a rustfmt binary (every rustup toolchain has it).
+//! out, so that no layout is stable). And whole fixes in method chains: a pmcp crate of tools
+//! whose chains hold a closure the fixes lengthen (MCP001's `Error::tool_rejected(.., None)`,
+//! MCP003's text), made rustfmt-clean by rustfmt, fixed with `--fix --unsafe-fixes`, must be
+//! what rustfmt leaves alone, tool for tool. Needs a rustfmt binary (every rustup toolchain has
+//! it).
 
 mod common;
 
@@ -130,3 +134,149 @@ pub fn diff_fns(ours: &str, theirs: &str) -> Vec<String> {
         .map(|(x, y)| format!("--- ours\n{x}\n--- rustfmt\n{y}"))
         .collect()
 }
+
+/// Method-chain shapes a fix lengthens a closure body in (`CLOSURE` is `|e| <site>`), as
+/// statements of a tool's body: a statement, `let`s (one call, two calls, a call mid-chain, a
+/// long binding), a `return`, a match arm and the tail.
+const CHAINS: &[&str] = &[
+    "std::fs::write(PATH, \"x\").map_err(CLOSURE)?;\n        Ok(Value::Null)",
+    "let v = std::fs::metadata(PATH).map_err(CLOSURE)?;\n        Ok(Value::from(v.len()))",
+    "let v = std::fs::metadata(PATH).map(|m| m.len()).map_err(CLOSURE)?;\n        Ok(Value::from(v))",
+    "let v = std::fs::read_to_string(PATH).map_err(CLOSURE)?.to_lowercase();\n        Ok(Value::from(v))",
+    "let the_text_of_the_file_that_was_read = std::fs::read_to_string(PATH).map_err(CLOSURE)?;\n        Ok(Value::from(the_text_of_the_file_that_was_read))",
+    "if PATH.is_empty() {\n            return std::fs::read_to_string(PATH).map(Value::from).map_err(CLOSURE);\n        }\n        Ok(Value::Null)",
+    "match args.get(\"x\") {\n            Some(_) => std::fs::read_to_string(PATH).map(Value::from).map_err(CLOSURE),\n            None => Ok(Value::Null),\n        }",
+    "std::fs::read_to_string(PATH).map(Value::from).map_err(CLOSURE)",
+];
+
+/// Sites whose fix lengthens them: pmcp's `Error::internal(..)` made `Error::tool_rejected(..,
+/// None)` (MCP001) and vague text made what failed and the error (MCP003).
+fn closure_sites() -> Vec<String> {
+    let mut sites = vec!["|e| Error::tool_rejected(\"failed\", None)".to_string()];
+    for n in [1, 12, 24, 36, 48] {
+        let words: String = "could not read the file "
+            .repeat(2)
+            .chars()
+            .take(n)
+            .collect();
+        sites.push(format!(
+            "|e| Error::internal(format!(\"{}: {{e}}\"))",
+            words.trim_end()
+        ));
+    }
+    sites
+}
+
+/// Every shape, site, name length and nesting depth in one pmcp crate, made rustfmt-clean by
+/// rustfmt, then fixed (`--fix --unsafe-fixes`): the fixed file must be what rustfmt leaves
+/// alone, tool for tool.
+#[test]
+fn fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
+    assert!(
+        common::has_rustfmt(),
+        "no rustfmt to measure the layout against: `rustup component add rustfmt`"
+    );
+    let mut file = String::from(
+        "use pmcp::{async_trait, Error, RequestHandlerExtra, ToolHandler};\nuse serde_json::Value;\n",
+    );
+    let mut cases = 0;
+    for chain in CHAINS {
+        for site in closure_sites() {
+            for path in ["p", "path_of_the_note", "the_path_of_the_note_to_read_here"] {
+                for depth in [0, 1, 3] {
+                    let open: String = (0..depth).map(|_| "if true {\n").collect();
+                    let close: String = (0..depth).map(|_| "}\n").collect();
+                    let body = chain.replace("CLOSURE", &site).replace("PATH", path);
+                    file.push_str(&format!(
+                        "\npub struct C{cases};\n\n#[async_trait]\nimpl ToolHandler for C{cases} {{\n    async fn handle(&self, args: Value, _extra: RequestHandlerExtra) -> pmcp::Result<Value> {{\n        let {path} = args.get(\"path\").and_then(Value::as_str).unwrap_or_default();\n{open}{body}\n{close}    }}\n}}\n"
+                    ));
+                    cases += 1;
+                }
+            }
+        }
+    }
+    let clean = common::rustfmt(&file).expect("rustfmt");
+    let input = lints::CrateInput {
+        root: None,
+        manifest: Some(lints::Manifest {
+            package_name: Some("chains".to_string()),
+            package_version: None,
+            dependencies: ["pmcp", "serde_json"]
+                .iter()
+                .map(|name| lints::Dependency {
+                    name: name.to_string(),
+                    version: Some(if *name == "pmcp" { "2.23" } else { "1" }.to_string()),
+                    rename: None,
+                    path: None,
+                })
+                .collect(),
+            locked: None,
+        }),
+        files: vec![lints::SourceInput {
+            path: "src/lib.rs".into(),
+            contents: clean.clone().into_bytes(),
+            role: lints::FileRole::Source,
+            report: true,
+        }],
+    };
+    let result = mcp_lint::fix::fix_crate(&input, &lints::Options::default(), true);
+    let fixed = &result
+        .changed
+        .first()
+        .expect("the fixes changed the file")
+        .1;
+    // Every case has a fix that lengthens its closure (one per site, MCP001 or MCP003).
+    assert!(
+        result.applied.len() >= cases,
+        "{} fixes applied for {cases} cases",
+        result.applied.len()
+    );
+    let formatted = common::rustfmt(fixed).expect("rustfmt");
+    let split =
+        |text: &str| -> Vec<String> { text.split("\npub struct C").map(str::to_string).collect() };
+    let (ours, theirs) = (split(fixed), split(&formatted));
+    assert_eq!(
+        ours.len(),
+        theirs.len(),
+        "rustfmt changed the number of items"
+    );
+    let differ: Vec<String> = ours
+        .iter()
+        .zip(&theirs)
+        .filter(|(a, b)| a.trim() != b.trim())
+        .map(|(a, b)| format!("--- ours\n{a}\n--- rustfmt\n{b}"))
+        .collect();
+    // The cases by number (`C<n>`), to rerun one by hand.
+    let numbers: Vec<&str> = differ
+        .iter()
+        .filter_map(|d| d.strip_prefix("--- ours\n")?.split(';').next())
+        .collect();
+    eprintln!(
+        "{} of {cases} fixed chains are rustfmt's",
+        cases - differ.len()
+    );
+    let new: Vec<(&str, &String)> = numbers
+        .iter()
+        .zip(&differ)
+        .filter(|(n, _)| !KNOWN_CHAIN_GAPS.contains(n))
+        .map(|(n, d)| (*n, d))
+        .collect();
+    let shown: Vec<&str> = new.iter().take(6).map(|(_, d)| d.as_str()).collect();
+    assert!(
+        new.is_empty(),
+        "{} fixed chains differ from rustfmt's (C{}; known: C{}):\n{}",
+        differ.len(),
+        numbers.join(", C"),
+        KNOWN_CHAIN_GAPS.join(", C"),
+        shown.join("\n")
+    );
+}
+
+/// Cases whose layout is not rustfmt's yet, all one shape: a `let` whose binding and chain root
+/// take most of the line (`let the_text_of_the_file_that_was_read = std::fs::read_to_string(
+/// path_of_the_note)`), where rustfmt chooses between the right-hand side on the `let` line and
+/// on the next one (`choose_rhs`) by a rule not modelled yet: it keeps the root on the `let`
+/// line and the closure's block under `.map_err(|e| {` for C219, C220, C255 (we move the
+/// right-hand side to the next line), breaks the root's arguments for C224, C242, and puts the
+/// closure on a line of its own inside `.map_err(..)` for C251. Any other difference fails.
+const KNOWN_CHAIN_GAPS: &[&str] = &["219", "220", "224", "242", "251", "255"];

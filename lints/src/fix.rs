@@ -1855,19 +1855,37 @@ impl<'m> FixCx<'m> {
         let call_text = layout::flat(value).map(|flat| format!("{head}{flat}{tail}"));
         let inner = indent + 4;
         let whole = call_text.as_ref().map(|c| format!("{receiver}{c}"));
+        // The closure's block under `{receiver}{head}{` written at `at` of a line indented by
+        // `indent`, when that line fits.
+        let block = |at: usize, indent: usize| {
+            (at + receiver.len() + head.len() + "{".len() <= layout::MAX_WIDTH).then(|| {
+                let laid = layout::expr_at(value, indent + 4, indent + 4, 0);
+                format!(
+                    "{receiver}{head}{{\n{}{laid}\n{}}}{tail}",
+                    " ".repeat(indent + 4),
+                    " ".repeat(indent)
+                )
+            })
+        };
+        let (pad, deeper) = (" ".repeat(inner), " ".repeat(inner + 4));
+        // Measured against rustfmt (tests/fix_layout.rs): on a line of its own the right-hand
+        // side takes one column less; a root that does not fit on the `let` line sends the
+        // right-hand side to the next one (its first line would end with `(`), broken there.
         let replacement = if let Some(whole) = whole.as_ref().filter(|w| fits(lead + 1, w)) {
             format!(" {whole}")
-        } else if let Some(whole) = whole.as_ref().filter(|w| fits(inner, w)) {
-            format!("\n{}{whole}", " ".repeat(inner))
-        } else if let Some(call) = call_text.filter(|c| fits(inner, c)) {
-            format!(" {receiver}\n{}{call}", " ".repeat(inner))
-        } else if lead + 1 + receiver.len() + head.len() + "{".len() <= layout::MAX_WIDTH {
-            let laid = layout::expr_at(value, inner, inner, 0);
-            format!(
-                " {receiver}{head}{{\n{}{laid}\n{}}}{tail}",
-                " ".repeat(inner),
-                " ".repeat(indent)
-            )
+        } else if let Some(whole) = whole.as_ref().filter(|w| fits(inner + 1, w)) {
+            format!("\n{pad}{whole}")
+        } else if let Some(call) = call_text
+            .as_ref()
+            .filter(|c| fits(inner, c) && lead + 1 + receiver.len() <= layout::MAX_WIDTH)
+        {
+            format!(" {receiver}\n{pad}{call}")
+        } else if let Some(block) = block(lead + 1, indent) {
+            format!(" {block}")
+        } else if let Some(call) = call_text.filter(|c| fits(inner + 4, c)) {
+            format!("\n{pad}{receiver}\n{deeper}{call}")
+        } else if let Some(block) = block(inner, inner) {
+            format!("\n{pad}{block}")
         } else {
             return None;
         };
@@ -1906,8 +1924,15 @@ impl<'m> FixCx<'m> {
         let (call, closure) = calls.0?;
         // A value rustfmt cannot keep on one line takes a block wherever it stands.
         let flat = layout::flat(value);
+        // The `?`s after the call count twice (see `closure_body_block`).
+        let tries_after = self.text[end..]
+            .trim_start_matches(')')
+            .chars()
+            .take_while(|c| *c == '?')
+            .count();
         if flat.as_ref().is_some_and(|flat| {
-            self.column_at(start) + flat.len() + self.rest_of_line(end) <= layout::MAX_WIDTH
+            self.column_at(start) + flat.len() + self.rest_of_line(end) + tries_after
+                <= layout::MAX_WIDTH
         }) {
             return None;
         }
@@ -1966,7 +1991,8 @@ impl<'m> FixCx<'m> {
         let overflowed = format!("{joined}{head}{params}{}{close}", block(indent));
         let inner = indent + 4;
         let own = flat.map(|flat| format!("{head}{params}{flat}{close}"));
-        let rest = tries + self.rest_of_line(call_end + tries);
+        // rustfmt counts the chain's closing `?`s twice (see `closure_body_block`).
+        let rest = 2 * tries + self.rest_of_line(call_end + tries);
         let own = own.filter(|own| inner + own.len() + rest <= layout::MAX_WIDTH);
         let fits_own = own.is_some();
         let vertical = |last: &str| {
