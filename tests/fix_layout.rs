@@ -136,9 +136,9 @@ pub fn diff_fns(ours: &str, theirs: &str) -> Vec<String> {
 }
 
 /// Method-chain shapes a fix lengthens a closure body in (`CLOSURE` is `|e| <site>`), as
-/// statements of a tool's body: a statement, `let`s (one call, two calls, a call mid-chain, a
-/// long binding), a `return`, a match arm and the tail.
-const CHAINS: &[&str] = &[
+/// statements of a pmcp tool's body: a statement, `let`s (one call, two calls, a call mid-chain,
+/// a long binding), a `return`, a match arm and the tail.
+const PMCP_CHAINS: &[&str] = &[
     "std::fs::write(PATH, \"x\").map_err(CLOSURE)?;\n        Ok(Value::Null)",
     "let v = std::fs::metadata(PATH).map_err(CLOSURE)?;\n        Ok(Value::from(v.len()))",
     "let v = std::fs::metadata(PATH).map(|m| m.len()).map_err(CLOSURE)?;\n        Ok(Value::from(v))",
@@ -149,47 +149,95 @@ const CHAINS: &[&str] = &[
     "std::fs::read_to_string(PATH).map(Value::from).map_err(CLOSURE)",
 ];
 
+/// The same for an rmcp tool, whose MCP001 fix makes the `?` a `match` and whose MCP002 and
+/// MCP003 fixes write the error's text into the closure of `unwrap_or_else`.
+const RMCP_CHAINS: &[&str] = &[
+    "std::fs::write(PATH, \"x\").map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![]))",
+    "let v = std::fs::metadata(PATH).map(|m| m.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v.to_string())]))",
+    "let the_text_of_the_file_that_was_read = std::fs::read_to_string(PATH).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(the_text_of_the_file_that_was_read)]))",
+    "Ok(std::fs::read_to_string(PATH).map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![])))",
+    "let result = std::fs::read_to_string(PATH).map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![Content::text(\"failed\")]));\n        Ok(result)",
+];
+
+/// Messages of several lengths, as `format!("<words>: {e}")`.
+fn words(n: usize) -> String {
+    let words: String = "could not read the file "
+        .repeat(2)
+        .chars()
+        .take(n)
+        .collect();
+    words.trim_end().to_string()
+}
+
 /// Sites whose fix lengthens them: pmcp's `Error::internal(..)` made `Error::tool_rejected(..,
 /// None)` (MCP001) and vague text made what failed and the error (MCP003).
-fn closure_sites() -> Vec<String> {
+fn pmcp_sites() -> Vec<String> {
     let mut sites = vec!["|e| Error::tool_rejected(\"failed\", None)".to_string()];
     for n in [1, 12, 24, 36, 48] {
-        let words: String = "could not read the file "
-            .repeat(2)
-            .chars()
-            .take(n)
-            .collect();
         sites.push(format!(
             "|e| Error::internal(format!(\"{}: {{e}}\"))",
-            words.trim_end()
+            words(n)
         ));
     }
     sites
 }
 
-/// Every shape, site, name length and nesting depth in one pmcp crate, made rustfmt-clean by
+/// rmcp's `McpError::internal_error(..)` (MCP001, the `?` becomes a `match`).
+fn rmcp_sites() -> Vec<String> {
+    [1, 24, 48]
+        .iter()
+        .map(|n| {
+            format!(
+                "|e| McpError::internal_error(format!(\"{}: {{e}}\"), None)",
+                words(*n)
+            )
+        })
+        .collect()
+}
+
+/// One SDK's crate of generated tools.
+struct ChainCrate {
+    deps: &'static [(&'static str, &'static str)],
+    header: &'static str,
+    /// A tool: `{n}` its number, `{path}` the name bound to the path, `{body}` its statements.
+    tool: &'static str,
+    chains: &'static [&'static str],
+    sites: Vec<String>,
+    /// Cases whose layout is not rustfmt's yet (see each list).
+    known: &'static [&'static str],
+}
+
+/// Every shape, site, name length and nesting depth in one crate, made rustfmt-clean by
 /// rustfmt, then fixed (`--fix --unsafe-fixes`): the fixed file must be what rustfmt leaves
 /// alone, tool for tool.
-#[test]
-fn fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
+fn measure_chains(krate: &ChainCrate) {
     assert!(
         common::has_rustfmt(),
         "no rustfmt to measure the layout against: `rustup component add rustfmt`"
     );
-    let mut file = String::from(
-        "use pmcp::{async_trait, Error, RequestHandlerExtra, ToolHandler};\nuse serde_json::Value;\n",
-    );
+    let mut file = krate.header.to_string();
     let mut cases = 0;
-    for chain in CHAINS {
-        for site in closure_sites() {
+    for chain in krate.chains {
+        // A shape without `CLOSURE` holds its own site: once per name length and depth.
+        let sites = if chain.contains("CLOSURE") {
+            &krate.sites[..]
+        } else {
+            &krate.sites[..1]
+        };
+        for site in sites {
             for path in ["p", "path_of_the_note", "the_path_of_the_note_to_read_here"] {
                 for depth in [0, 1, 3] {
                     let open: String = (0..depth).map(|_| "if true {\n").collect();
                     let close: String = (0..depth).map(|_| "}\n").collect();
-                    let body = chain.replace("CLOSURE", &site).replace("PATH", path);
-                    file.push_str(&format!(
-                        "\npub struct C{cases};\n\n#[async_trait]\nimpl ToolHandler for C{cases} {{\n    async fn handle(&self, args: Value, _extra: RequestHandlerExtra) -> pmcp::Result<Value> {{\n        let {path} = args.get(\"path\").and_then(Value::as_str).unwrap_or_default();\n{open}{body}\n{close}    }}\n}}\n"
-                    ));
+                    let body = chain.replace("CLOSURE", site).replace("PATH", path);
+                    let body = format!("{open}{body}\n{close}");
+                    file.push_str(
+                        &krate
+                            .tool
+                            .replace("{n}", &cases.to_string())
+                            .replace("{path}", path)
+                            .replace("{body}", &body),
+                    );
                     cases += 1;
                 }
             }
@@ -201,11 +249,12 @@ fn fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
         manifest: Some(lints::Manifest {
             package_name: Some("chains".to_string()),
             package_version: None,
-            dependencies: ["pmcp", "serde_json"]
+            dependencies: krate
+                .deps
                 .iter()
-                .map(|name| lints::Dependency {
+                .map(|(name, version)| lints::Dependency {
                     name: name.to_string(),
-                    version: Some(if *name == "pmcp" { "2.23" } else { "1" }.to_string()),
+                    version: Some(version.to_string()),
                     rename: None,
                     path: None,
                 })
@@ -225,7 +274,7 @@ fn fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
         .first()
         .expect("the fixes changed the file")
         .1;
-    // Every case has a fix that lengthens its closure (one per site, MCP001 or MCP003).
+    // Every case has a fix that lengthens its closure.
     assert!(
         result.applied.len() >= cases,
         "{} fixes applied for {cases} cases",
@@ -258,7 +307,7 @@ fn fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
     let new: Vec<(&str, &String)> = numbers
         .iter()
         .zip(&differ)
-        .filter(|(n, _)| !KNOWN_CHAIN_GAPS.contains(n))
+        .filter(|(n, _)| !krate.known.contains(n))
         .map(|(n, d)| (*n, d))
         .collect();
     let shown: Vec<&str> = new.iter().take(6).map(|(_, d)| d.as_str()).collect();
@@ -267,9 +316,33 @@ fn fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
         "{} fixed chains differ from rustfmt's (C{}; known: C{}):\n{}",
         differ.len(),
         numbers.join(", C"),
-        KNOWN_CHAIN_GAPS.join(", C"),
+        krate.known.join(", C"),
         shown.join("\n")
     );
+}
+
+#[test]
+fn pmcp_fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
+    measure_chains(&ChainCrate {
+        deps: &[("pmcp", "2.23"), ("serde_json", "1")],
+        header: "use pmcp::{async_trait, Error, RequestHandlerExtra, ToolHandler};\nuse serde_json::Value;\n",
+        tool: "\npub struct C{n};\n\n#[async_trait]\nimpl ToolHandler for C{n} {\n    async fn handle(&self, args: Value, _extra: RequestHandlerExtra) -> pmcp::Result<Value> {\n        let {path} = args.get(\"path\").and_then(Value::as_str).unwrap_or_default();\n{body}    }\n}\n",
+        chains: PMCP_CHAINS,
+        sites: pmcp_sites(),
+        known: KNOWN_CHAIN_GAPS,
+    });
+}
+
+#[test]
+fn rmcp_fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
+    measure_chains(&ChainCrate {
+        deps: &[("rmcp", "1.8"), ("serde", "1")],
+        header: "use rmcp::{\n    handler::server::wrapper::Parameters, model::*, schemars, tool, tool_router,\n    ErrorData as McpError,\n};\nuse serde::Deserialize;\n\n#[derive(Debug, Deserialize, schemars::JsonSchema)]\npub struct Args {\n    pub path: String,\n}\n",
+        tool: "\npub struct C{n};\n\n#[tool_router]\nimpl C{n} {\n    #[tool(description = \"x\")]\n    async fn t(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, McpError> {\n        let {path} = args.path.as_str();\n{body}    }\n}\n",
+        chains: RMCP_CHAINS,
+        sites: rmcp_sites(),
+        known: &[],
+    });
 }
 
 /// Cases whose layout is not rustfmt's yet, all one shape: a `let` whose binding and chain root

@@ -2025,7 +2025,41 @@ impl<'m> FixCx<'m> {
         let before = self.text[..receiver_start].trim_end_matches([' ', '\t']);
         let hang = (before.ends_with('\n') && before.trim_end().ends_with('='))
             .then(|| before.trim_end().len());
-        let indent = self.indent_at(hang.unwrap_or(try_start));
+        let receiver = &self.text[receiver_start..receiver_end];
+        // `let x = value.map_err(..)?;` on one line: the `=` the `match` may go after.
+        let let_line = before[before.rfind('\n').map_or(0, |i| i + 1)..].trim_start();
+        let assign = hang.or_else(|| {
+            (let_line.starts_with("let ") && before.ends_with(" =")).then_some(before.len())
+        });
+        let one_line = |(text, brace): &(String, String)| !text.contains('\n') && brace == " {";
+        // Where the `match` goes: after the `=` when `match <receiver>` fits there; else on the
+        // next line, indented, when `match <receiver> {` fits there (rustfmt's right-hand side
+        // on the next line: on the `let` line its first line would end with `(`); else where it
+        // was.
+        let (head_start, space, indent, (scrutinee, brace)) = match assign {
+            Some(eq_end) => {
+                let indent = self.indent_at(eq_end);
+                let on_let = self.scrutinee(receiver, self.column_at(eq_end) + 1, &indent);
+                let next_indent = format!("{indent}    ");
+                let on_next = self.scrutinee(receiver, next_indent.len(), &next_indent);
+                // On the `let` line its brace may go under it; not its arguments.
+                let fits_let = !on_let.0.contains('\n')
+                    && self.column_at(eq_end) + " match ".len() + on_let.0.len()
+                        <= layout::MAX_WIDTH;
+                if fits_let || (hang.is_some() && !one_line(&on_next)) {
+                    (eq_end, " ".to_string(), indent, on_let)
+                } else if one_line(&on_next) {
+                    (eq_end, format!("\n{next_indent}"), next_indent, on_next)
+                } else {
+                    (receiver_start, String::new(), indent, on_let)
+                }
+            }
+            None => {
+                let indent = self.indent_at(try_start);
+                let at = self.scrutinee(receiver, self.column_at(receiver_start), &indent);
+                (receiver_start, String::new(), indent, at)
+            }
+        };
         let (ok_arm, err_arm) = match &form.err_pattern {
             Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
             None => ("Some(value) => value".to_string(), "None".to_string()),
@@ -2100,12 +2134,6 @@ impl<'m> FixCx<'m> {
             }
         };
         let comma = if arm_body.ends_with('}') { "" } else { "," };
-        let receiver = &self.text[receiver_start..receiver_end];
-        let head_col = match hang {
-            Some(eq_end) => self.column_at(eq_end) + " ".len(),
-            None => self.column_at(receiver_start),
-        };
-        let (scrutinee, brace) = self.scrutinee(receiver, head_col, &indent);
         // `x.map_err(..)?.len()`: a chain goes on after the `match`, under it; at the start of
         // a statement the `match` needs parentheses to be an expression.
         let rest = &self.text[try_end..];
@@ -2132,10 +2160,6 @@ impl<'m> FixCx<'m> {
         let tail = format!(
             "{brace}\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body}{comma}\n{indent}}}{close}{after}"
         );
-        let (head_start, space) = match hang {
-            Some(eq_end) => (eq_end, " "),
-            None => (receiver_start, ""),
-        };
         if scrutinee == receiver {
             vec![
                 self.replace((head_start, receiver_start), format!("{space}{open}match ")),
@@ -2157,8 +2181,11 @@ impl<'m> FixCx<'m> {
         let chain = lines.len() > 1
             && !receiver.contains("//")
             && lines[1..].iter().all(|l| l.trim_start().starts_with('.'));
+        // A call whose arguments rustfmt had broken goes back on one line when it fits there.
         let flat = if chain {
             lines.iter().map(|l| l.trim()).collect::<String>()
+        } else if lines.len() > 1 && !receiver.contains("//") {
+            layout::flat(receiver).unwrap_or_else(|| receiver.to_string())
         } else {
             receiver.to_string()
         };
