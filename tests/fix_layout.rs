@@ -147,6 +147,9 @@ const PMCP_CHAINS: &[&str] = &[
     "if PATH.is_empty() {\n            return std::fs::read_to_string(PATH).map(Value::from).map_err(CLOSURE);\n        }\n        Ok(Value::Null)",
     "match args.get(\"x\") {\n            Some(_) => std::fs::read_to_string(PATH).map(Value::from).map_err(CLOSURE),\n            None => Ok(Value::Null),\n        }",
     "std::fs::read_to_string(PATH).map(Value::from).map_err(CLOSURE)",
+    // More binding lengths, for where rustfmt puts a `let`'s right-hand side.
+    "let the_text_of_the_note = std::fs::read_to_string(PATH).map_err(CLOSURE)?;\n        Ok(Value::from(the_text_of_the_note))",
+    "let the_text_of_the_file_that_was_read_from_the_disk = std::fs::read_to_string(PATH).map_err(CLOSURE)?;\n        Ok(Value::from(the_text_of_the_file_that_was_read_from_the_disk))",
 ];
 
 /// The same for an rmcp tool, whose MCP001 fix makes the `?` a `match` and whose MCP002 and
@@ -345,11 +348,17 @@ fn rmcp_fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
     });
 }
 
-/// Cases whose layout is not rustfmt's yet, all one shape: a `let` whose binding and chain root
-/// take most of the line (`let the_text_of_the_file_that_was_read = std::fs::read_to_string(
-/// path_of_the_note)`), where rustfmt chooses between the right-hand side on the `let` line and
-/// on the next one (`choose_rhs`) by a rule not modelled yet: it keeps the root on the `let`
-/// line and the closure's block under `.map_err(|e| {` for C219, C220, C255 (we move the
-/// right-hand side to the next line), breaks the root's arguments for C224, C242, and puts the
-/// closure on a line of its own inside `.map_err(..)` for C251. Any other difference fails.
-const KNOWN_CHAIN_GAPS: &[&str] = &["219", "220", "224", "242", "251", "255"];
+/// Cases whose layout is not rustfmt's yet, all in one shape, a `let` of a long binding over
+/// `std::fs::read_to_string(the_path_of_the_note_to_read_here).map_err(..)?`, where rustfmt's
+/// choice between the right-hand side on the `let` line and on the next one (`choose_rhs`, with
+/// the chain's `format_last_child`) is not modelled:
+/// - the root does not fit on the `let` line: rustfmt breaks its arguments there or puts the
+///   closure on a line of its own inside `.map_err(..)` (C224, C242, C251, C440, C458, C467,
+///   C494, C512, C521); we move the right-hand side to the next line;
+/// - the root ends at column 97 (C439, C448, C457, C466): rustfmt moves the
+///   right-hand side to the next line where it keeps it at 96 and 98, or leaves the closure's
+///   block unindented; we keep the root on the `let` line.
+/// Any other difference fails.
+const KNOWN_CHAIN_GAPS: &[&str] = &[
+    "224", "242", "251", "439", "440", "448", "457", "458", "466", "467", "494", "512", "521",
+];

@@ -1868,6 +1868,12 @@ impl<'m> FixCx<'m> {
             })
         };
         let (pad, deeper) = (" ".repeat(inner), " ".repeat(inner + 4));
+        // Where the root would end on the `let` line, and the call's first line with the
+        // closure's block (`.map_err(|e| {`). Measured with rustfmt 1.9 (tests/fix_layout.rs),
+        // a closure that needs a block: it stays on the root's line while the two end by column
+        // 95; the right-hand side goes to the next line up to 103; from 104 the call goes under
+        // the root, which stays on the `let` line while it fits.
+        let (root_end, first) = (lead + 1 + receiver.len(), head.len() + "{".len());
         // Measured against rustfmt (tests/fix_layout.rs): on a line of its own the right-hand
         // side takes one column less; a root that does not fit on the `let` line sends the
         // right-hand side to the next one (its first line would end with `(`), broken there.
@@ -1880,8 +1886,11 @@ impl<'m> FixCx<'m> {
             .filter(|c| fits(inner, c) && lead + 1 + receiver.len() <= layout::MAX_WIDTH)
         {
             format!(" {receiver}\n{pad}{call}")
-        } else if let Some(block) = block(lead + 1, indent) {
+        } else if let Some(block) = block(lead + 1, indent).filter(|_| root_end + first <= 95) {
             format!(" {block}")
+        } else if root_end + first >= 104 && root_end < layout::MAX_WIDTH {
+            let laid = layout::expr_at(value, inner + 4, inner + 4, 0);
+            format!(" {receiver}\n{pad}{head}{{\n{deeper}{laid}\n{pad}}}{tail}")
         } else if let Some(call) = call_text.filter(|c| fits(inner + 4, c)) {
             format!("\n{pad}{receiver}\n{deeper}{call}")
         } else if let Some(block) = block(inner, inner) {
