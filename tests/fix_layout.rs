@@ -358,6 +358,7 @@ fn rmcp_fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
 /// - the root ends at column 97 (C439, C448, C457, C466): rustfmt moves the
 ///   right-hand side to the next line where it keeps it at 96 and 98, or leaves the closure's
 ///   block unindented; we keep the root on the `let` line.
+///
 /// Any other difference fails.
 const KNOWN_CHAIN_GAPS: &[&str] = &[
     "224", "242", "251", "439", "440", "448", "457", "458", "466", "467", "494", "512", "521",
