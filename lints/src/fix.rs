@@ -2055,7 +2055,9 @@ impl<'m> FixCx<'m> {
                 let fits_let = !on_let.0.contains('\n')
                     && self.column_at(eq_end) + " match ".len() + on_let.0.len()
                         <= layout::MAX_WIDTH;
-                if fits_let || (hang.is_some() && !one_line(&on_next)) {
+                if fits_let && hang.is_none() {
+                    (receiver_start, String::new(), indent, on_let)
+                } else if fits_let || (hang.is_some() && !one_line(&on_next)) {
                     (eq_end, " ".to_string(), indent, on_let)
                 } else if one_line(&on_next) {
                     (eq_end, format!("\n{next_indent}"), next_indent, on_next)
