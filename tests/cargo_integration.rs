@@ -718,3 +718,36 @@ fn cargo_runs_share_the_cache_and_thread_flags_with_check() {
     let run = cargo_mcp_lint(&root, &["--workspace", "--threads", "x"]);
     assert_eq!(run.code, 2, "{run:?}");
 }
+
+/// A rust-mcp-sdk 0.7 `CallToolRequest` arm answering failures with an `RpcError` (the ui
+/// fixture; its `//@` lines are comments to cargo).
+const RUST_MCP_SDK_0_7_TOOL: &str = include_str!(
+    "../ui-tests/tool_failure_as_protocol_error/rust_mcp_sdk_0_7_schema_0_7_5_locked.rs"
+);
+
+/// `cargo mcp-lint` reads the versions from the workspace's Cargo.lock as `mcp-lint check` does
+/// (`cargo metadata --no-deps` gives requirements): rust-mcp-sdk 0.7 gets its fix only when the
+/// lock pins rust-mcp-schema 0.7.5 or later (`CallToolError::from_message`), not with 0.7.0.
+#[test]
+fn cargo_mcp_lint_reads_versions_from_the_lock() {
+    for (schema, fixed) in [("0.7.5", true), ("0.7.0", false)] {
+        let lock = format!(
+            "version = 4\n\n[[package]]\nname = \"rust-mcp-sdk\"\nversion = \"0.7.4\"\n\n[[package]]\nname = \"rust-mcp-schema\"\nversion = \"{schema}\"\n"
+        );
+        let (_tmp, root) = project(&[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"srv\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nrust-mcp-sdk = \"0.7\"\n",
+            ),
+            ("Cargo.lock", &lock),
+            ("src/lib.rs", RUST_MCP_SDK_0_7_TOOL),
+        ]);
+        let run = cargo_mcp_lint(&root, &["--fix", "--unsafe-fixes"]);
+        let after = std::fs::read_to_string(root.join("src/lib.rs")).expect("read");
+        assert_eq!(
+            after.contains("CallToolError::from_message("),
+            fixed,
+            "schema {schema}: {run:?}\n{after}"
+        );
+    }
+}

@@ -208,28 +208,7 @@ impl Manifests {
         if let Some(cached) = self.locks.get(dir) {
             return cached.clone();
         }
-        let path = dir.join("Cargo.lock");
-        let mut locked = Locked::new();
-        let table = path
-            .is_file()
-            .then(|| read_toml(&path, &self.cwd).ok())
-            .flatten();
-        let packages = table
-            .as_ref()
-            .and_then(|t| t.get("package"))
-            .and_then(Value::as_array);
-        for package in packages.into_iter().flatten() {
-            if let (Some(name), Some(version)) = (
-                package.get("name").and_then(Value::as_str),
-                package.get("version").and_then(Value::as_str),
-            ) {
-                locked
-                    .entry(name.to_string())
-                    .or_default()
-                    .push(version.to_string());
-            }
-        }
-        let locked = Arc::new(locked);
+        let locked = Arc::new(read_lock(dir, &self.cwd));
         self.locks.insert(dir.to_path_buf(), locked.clone());
         locked
     }
@@ -382,6 +361,42 @@ fn package_version(table: &Table, workspace: Option<&Table>) -> Option<String> {
         })
         .flatten()
         .map(str::to_string)
+}
+
+/// The versions the Cargo.lock in `dir` pins, by package name (empty without a readable one: a
+/// lock file is optional, so an unreadable one is no error).
+pub fn read_lock(dir: &Path, cwd: &Path) -> Locked {
+    let path = dir.join("Cargo.lock");
+    let mut locked = Locked::new();
+    let table = path.is_file().then(|| read_toml(&path, cwd).ok()).flatten();
+    let packages = table
+        .as_ref()
+        .and_then(|t| t.get("package"))
+        .and_then(Value::as_array);
+    for package in packages.into_iter().flatten() {
+        if let (Some(name), Some(version)) = (
+            package.get("name").and_then(Value::as_str),
+            package.get("version").and_then(Value::as_str),
+        ) {
+            locked
+                .entry(name.to_string())
+                .or_default()
+                .push(version.to_string());
+        }
+    }
+    locked
+}
+
+/// A manifest read without its lock (`cargo metadata --no-deps` gives requirements) with the
+/// versions `locked` pins: each dependency's, and every pin for what depends on the SDK's own
+/// dependencies.
+pub fn pin(manifest: &mut Manifest, locked: &Arc<Locked>) {
+    for dep in &mut manifest.dependencies {
+        if let Some(pinned) = locked_version(locked, dep) {
+            dep.version = Some(format!("={pinned}"));
+        }
+    }
+    manifest.locked = (!locked.is_empty()).then(|| locked.clone());
 }
 
 /// The version Cargo.lock pins for `dep`: the only one it pins for that package, or the only

@@ -93,7 +93,14 @@ pub fn load(cwd: &Path, query: &Query<'_>) -> Result<Workspace, String> {
         .lines()
         .find(|line| line.starts_with('{'))
         .ok_or("`cargo metadata` printed no JSON")?;
-    parse(json)
+    let mut workspace = parse(json)?;
+    // `--no-deps` gives requirements: the versions come from the workspace's Cargo.lock, as
+    // `mcp-lint check` reads them.
+    let locked = std::sync::Arc::new(crate::workspace::manifest::read_lock(&workspace.root, cwd));
+    for member in &mut workspace.members {
+        crate::workspace::manifest::pin(&mut member.manifest, &locked);
+    }
+    Ok(workspace)
 }
 
 fn program(cmd: &Command) -> String {
