@@ -56,7 +56,7 @@ pub fn message_for_fix(model: &Model, site: &ErrorSite) -> String {
 /// when neither.
 pub fn in_scope_at_site(model: &Model, site: &ErrorSite, message: String) -> Option<String> {
     let cx = FixCx::new(model, site.span, site.file)?;
-    let locals = locals_at(cx.located.sig, cx.located.body, cx.target);
+    let locals = locals_at(cx.located.sig, cx.located.body, &cx.extents, cx.target);
     let names = message_names(&message);
     if names.is_some_and(|names| names.iter().all(|n| locals.contains(n))) {
         return Some(message);
@@ -2851,13 +2851,19 @@ fn ok_operand(snippet: &str) -> Option<String> {
 /// receiver), and the bindings of every `let` before it, closure, arm, `if let`, `while let`
 /// and `for` around it, in the blocks that hold it. Items and statics are not locals: a message
 /// naming one is judged by [`message_names`] as not a local.
-fn locals_at(sig: &syn::Signature, body: &syn::Block, target: (usize, usize)) -> HashSet<String> {
-    struct Locals {
+fn locals_at(
+    sig: &syn::Signature,
+    body: &syn::Block,
+    extents: &BlockExtents,
+    target: (usize, usize),
+) -> HashSet<String> {
+    struct Locals<'x> {
         target: (usize, usize),
+        extents: &'x BlockExtents,
         stack: Vec<Vec<String>>,
         found: Option<HashSet<String>>,
     }
-    impl Locals {
+    impl Locals<'_> {
         fn bind(&mut self, pat: &syn::Pat) {
             let names = pat_names(pat);
             if let Some(top) = self.stack.last_mut() {
@@ -2873,7 +2879,7 @@ fn locals_at(sig: &syn::Signature, body: &syn::Block, target: (usize, usize)) ->
             self.stack.pop();
         }
     }
-    impl<'a> Visit<'a> for Locals {
+    impl<'a> Visit<'a> for Locals<'_> {
         fn visit_expr(&mut self, e: &'a Expr) {
             let (start, end) = range(e);
             if start <= self.target.0 && self.target.1 <= end {
@@ -2882,8 +2888,12 @@ fn locals_at(sig: &syn::Signature, body: &syn::Block, target: (usize, usize)) ->
                 visit::visit_expr(self, e);
             }
         }
+        // A block that does not hold the target binds nothing there (its extent is known
+        // without a span).
         fn visit_block(&mut self, b: &'a syn::Block) {
-            self.scoped(&[], |s| visit::visit_block(s, b));
+            if self.extents.holds(b, self.target) {
+                self.scoped(&[], |s| visit::visit_block(s, b));
+            }
         }
         fn visit_local(&mut self, l: &'a syn::Local) {
             if let Some(init) = &l.init {
@@ -2938,6 +2948,7 @@ fn locals_at(sig: &syn::Signature, body: &syn::Block, target: (usize, usize)) ->
     }
     let mut locals = Locals {
         target,
+        extents,
         stack: vec![params],
         found: None,
     };
@@ -3321,7 +3332,8 @@ mod tests {
         let code = "fn f(&self, Args { path }: Args) { let a = 1; match x { Err(e) => { TARGET } _ => {} } let late = 2; }";
         let f: syn::ItemFn = syn::parse_str(code).unwrap();
         let at = code.find("TARGET").unwrap();
-        let locals = locals_at(&f.sig, &f.block, (at, at + "TARGET".len()));
+        let extents = BlockExtents::of(&f.block);
+        let locals = locals_at(&f.sig, &f.block, &extents, (at, at + "TARGET".len()));
         for name in ["self", "path", "a", "e"] {
             assert!(locals.contains(name), "{name}");
         }
