@@ -1824,10 +1824,20 @@ impl<'m> FixCx<'m> {
         }
         let (receiver_start, receiver_end) = range(&*call.receiver);
         let (_, try_end) = range(form.try_expr);
-        let receiver = self.text.get(receiver_start..receiver_end)?;
+        let written = self.text.get(receiver_start..receiver_end)?;
         let dot = receiver_end + self.text[receiver_end..].find('.')?;
         let (head, tail) = (self.text.get(dot..start)?, self.text.get(end..try_end)?);
-        if [receiver, head, tail].iter().any(|t| t.contains('\n')) {
+        // A call whose arguments rustfmt had broken is laid out again from one line; the call
+        // after it must stand on the receiver's last line.
+        let receiver = match written.contains('\n') {
+            true if !spans_or_comments(&written.replace('\n', " ")) => layout::flat(written)?,
+            true => return None,
+            false => written.to_string(),
+        };
+        let receiver = receiver.as_str();
+        if [head, tail].iter().any(|t| t.contains('\n'))
+            || !self.text[receiver_end..dot].trim().is_empty()
+        {
             return None;
         }
         // The `let` this is the value of.
@@ -1891,12 +1901,38 @@ impl<'m> FixCx<'m> {
         } else if root_end + first >= 104 && root_end < layout::MAX_WIDTH {
             let laid = layout::expr_at(value, inner + 4, inner + 4, 0);
             format!(" {receiver}\n{pad}{head}{{\n{deeper}{laid}\n{pad}}}{tail}")
-        } else if let Some(call) = call_text.filter(|c| fits(inner + 4, c)) {
+        } else if let Some(call) = call_text.as_ref().filter(|c| fits(inner + 4, c)) {
             format!("\n{pad}{receiver}\n{deeper}{call}")
-        } else if let Some(block) = block(inner, inner) {
+        } else if let Some(block) =
+            block(inner, inner).filter(|_| inner + receiver.len() + first <= 95)
+        {
             format!("\n{pad}{block}")
         } else {
-            return None;
+            // Neither line holds the call after the root: rustfmt breaks the root's arguments
+            // on the `let` line, the call under its last line.
+            let root = layout::expr_at(receiver, indent, lead + 1, 0);
+            if !root.contains('\n') || !root.ends_with(')') {
+                return None;
+            }
+            let own = " ".repeat(indent);
+            // Else the closure on a line of its own inside the call, on the next line.
+            let (open, params) = head.split_at(head.find('(')? + 1);
+            let alone = layout::flat(value)
+                .map(|flat| format!("{params}{flat},"))
+                .filter(|alone| {
+                    inner + receiver.len() + open.len() <= layout::MAX_WIDTH
+                        && inner + 4 + alone.len() <= layout::MAX_WIDTH
+                });
+            match (call_text.filter(|c| fits(indent, c)), alone) {
+                (Some(call), _) => format!(" {root}\n{own}{call}"),
+                (None, Some(alone)) => {
+                    format!("\n{pad}{receiver}{open}\n{deeper}{alone}\n{pad}{tail}")
+                }
+                (None, None) => {
+                    let laid = layout::expr_at(value, inner, inner, 0);
+                    format!(" {root}\n{own}{head}{{\n{pad}{laid}\n{own}}}{tail}")
+                }
+            }
         };
         Some(self.replace((eq_end, try_end), replacement))
     }
