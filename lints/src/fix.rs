@@ -1800,11 +1800,14 @@ impl<'m> FixCx<'m> {
     }
 
     /// `let x = receiver.map_err(|e| target)?;` with `target`, the closure's whole body, replaced
-    /// by `value` that no longer fits where it was, laid out as rustfmt would: the statement on
-    /// one line; else the right-hand side on the next line; else the chain broken before the
-    /// call; else the closure body in a block (`|e| {\n    value\n}`). Only for a one-line
-    /// receiver that is not itself a method chain; `None` otherwise (the value is laid out where
-    /// it stands).
+    /// by `value` that no longer fits where it was, laid out as rustfmt would (rustfmt's choice
+    /// between the right-hand side on the `let` line and on the next, as measured by
+    /// `tests/fix_layout.rs`): the statement on one line; else the right-hand side on the next
+    /// line; else the chain broken before the call; else the closure body in a block (`|e| {\n
+    /// value\n}`) after the root or under it, on the `let` line or the next; else the root's
+    /// arguments broken, or the closure on a line of its own in the call. Only for a receiver
+    /// that is not itself a method chain (one whose arguments rustfmt broke is laid out again);
+    /// `None` otherwise (the value is laid out where it stands).
     fn closure_body_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
         let (form, false) = self.find(&[]).try_form? else {
             return None;
