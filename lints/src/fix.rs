@@ -499,6 +499,118 @@ pub fn output_without_result(model: &Model, site: &ErrorSite) -> Option<(String,
     Some((cx.source_of(ty)?, alias))
 }
 
+/// MCP009 in a tool whose output is no `Result` ([`output_without_result`]): the tool declared
+/// `-> Result<T, McpError>`, every value it returns wrapped in `Ok(..)`, and the site's answer
+/// the SDK's isError one for such a tool (`Err(McpError::internal(message))`,
+/// [`Dialect::output_tool_error_snippet`]). MaybeIncorrect: the failure's other data goes, and
+/// the signature changes. Only when every returned value is in the fn's own code (none in a
+/// macro's) and the body has no `?` (whose meaning the new type would change).
+pub fn output_result_declaration(model: &Model, site: &ErrorSite, message: &str) -> Option<Fix> {
+    output_without_result(model, site)?;
+    let cx = FixCx::new(model, site.span, site.file)?;
+    let syn::ReturnType::Type(_, ty) = &cx.located.sig.output else {
+        return None;
+    };
+    let body = cx.located.body;
+    let returned = all_returned(body);
+    // The returned value the site is, or is the one argument of (`Json(Stat { .. })`): only
+    // calls of a path open before it, only their parentheses close after it.
+    let (site_start, site_end) = cx.target;
+    let site_range = *returned.iter().find(|(start, end)| {
+        let (Some(before), Some(after)) = (
+            cx.text.get(*start..site_start.max(*start)),
+            cx.text.get(site_end.min(*end)..*end),
+        ) else {
+            return false;
+        };
+        let callers = before.matches('(').count();
+        *start <= site_start
+            && site_end <= *end
+            && before
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '(' | ' ' | '\n'))
+            && after.chars().all(|c| matches!(c, ')' | ',' | ' ' | '\n'))
+            && after.matches(')').count() == callers
+    })?;
+    if has_try(body) {
+        return None;
+    }
+    let snippet = code_snippet(cx.dialect.output_tool_error_snippet(MESSAGE_MARK)?)?;
+    let (answer, mut names) = cx.error_snippet(&snippet, message);
+    let error = names.spell(&cx, &cx.vocab.error);
+    let output = cx.source_of(&**ty)?;
+    let mut edits = vec![cx.replace(range(&**ty), format!("Result<{output}, {error}>"))];
+    for r in &returned {
+        let text = cx.text.get(r.0..r.1)?;
+        if *r == site_range {
+            edits.push(cx.replace_laid_out(*r, &answer));
+        } else {
+            edits.push(cx.replace_laid_out(*r, &format!("Ok({text})")));
+        }
+    }
+    edits.extend(names.use_edit(&cx));
+    edits.sort_by_key(|e| (e.start, e.end));
+    if edits.windows(2).any(|w| w[0].end > w[1].start) {
+        return None;
+    }
+    Some(cx.finish(Fix {
+        message: "declare the tool's output a Result and return the failure as its error, which the SDK sends as an isError result".to_string(),
+        applicability: Applicability::MaybeIncorrect,
+        edits,
+    }))
+}
+
+/// Every value a fn body returns: its tail and every `return`'s operand (not a closure's or an
+/// async block's), through blocks, `if`s and `match`es.
+fn all_returned(body: &syn::Block) -> Vec<(usize, usize)> {
+    fn expand(e: &Expr, out: &mut Vec<(usize, usize)>) {
+        match e {
+            Expr::Block(b) => tail(&b.block, out),
+            Expr::If(i) => {
+                tail(&i.then_branch, out);
+                if let Some((_, e)) = &i.else_branch {
+                    expand(e, out);
+                }
+            }
+            Expr::Match(m) => m.arms.iter().for_each(|a| expand(&a.body, out)),
+            Expr::Paren(p) => expand(&p.expr, out),
+            // Diverges: no value to wrap.
+            Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {}
+            _ => out.push(range(e)),
+        }
+    }
+    fn tail(b: &syn::Block, out: &mut Vec<(usize, usize)>) {
+        if let Some(syn::Stmt::Expr(e, None)) = b.stmts.last() {
+            expand(e, out);
+        }
+    }
+    struct Returns(Vec<(usize, usize)>);
+    impl<'a> Visit<'a> for Returns {
+        fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
+            if let Some(e) = &r.expr {
+                expand(e, &mut self.0);
+            }
+            visit::visit_expr_return(self, r);
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'a Item) {}
+    }
+    let mut out = Vec::new();
+    tail(body, &mut out);
+    let mut returns = Returns(Vec::new());
+    returns.visit_block(body);
+    out.extend(returns.0);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether a body uses `?` (not in a closure or async block).
+fn has_try(body: &syn::Block) -> bool {
+    own_code_has(body, true)
+}
+
 /// MCP009 in a tool that answers with its output ([`answers_with_output`]): `Ok(json!({
 /// "error": msg, .. }))` → the SDK's isError answer for such a tool with that text
 /// (`Err(Error::tool(msg))`, [`Dialect::output_tool_error_snippet`]). Only for a text the error
@@ -3082,18 +3194,35 @@ fn format_captures(format: &str) -> Vec<String> {
 
 /// Whether a body has a `return` of its own (closures and async blocks return elsewhere).
 fn has_return(body: &syn::Block) -> bool {
-    struct HasReturn(bool);
-    impl<'v> Visit<'v> for HasReturn {
-        fn visit_expr_return(&mut self, _: &'v syn::ExprReturn) {
-            self.0 = true;
+    own_code_has(body, false)
+}
+
+/// Whether a body's own code (not a closure's or an async block's) has a `?` (`try_op`) or a
+/// `return`.
+fn own_code_has(body: &syn::Block, try_op: bool) -> bool {
+    struct Has {
+        found: bool,
+        try_op: bool,
+    }
+    impl<'v> Visit<'v> for Has {
+        fn visit_expr_return(&mut self, r: &'v syn::ExprReturn) {
+            self.found |= !self.try_op;
+            visit::visit_expr_return(self, r);
+        }
+        fn visit_expr_try(&mut self, t: &'v syn::ExprTry) {
+            self.found |= self.try_op;
+            visit::visit_expr_try(self, t);
         }
         fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'v syn::ExprAsync) {}
         fn visit_item(&mut self, _: &'v Item) {}
     }
-    let mut found = HasReturn(false);
-    found.visit_block(body);
-    found.0
+    let mut has = Has {
+        found: false,
+        try_op,
+    };
+    has.visit_block(body);
+    has.found
 }
 
 /// One use of the helper in a tool.

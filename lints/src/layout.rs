@@ -36,10 +36,10 @@ enum Node {
     /// `root.into()`, `root.with_message(..)`: one method call after a call or struct literal;
     /// `tail` is the call (`.into()` an atom, `.with_message(..)` a list).
     Chain { root: Box<Node>, tail: Box<Node> },
-    /// `Path { field: value, .. }`.
+    /// `Path { field: value, .. }` (a shorthand `field` without its value).
     Struct {
         path: String,
-        fields: Vec<(String, Node)>,
+        fields: Vec<(String, Option<Node>)>,
     },
 }
 
@@ -191,7 +191,8 @@ fn node(expr: &Expr, code: &str) -> Node {
                 .iter()
                 .map(|f| {
                     let name = source(code, &f.member);
-                    (name, node(&f.expr, code))
+                    let value = f.colon_token.is_some().then(|| node(&f.expr, code));
+                    (name, value)
                 })
                 .collect(),
         },
@@ -221,7 +222,10 @@ fn flat_node(node: &Node) -> Option<String> {
         Node::Struct { path, fields } => {
             let fields = fields
                 .iter()
-                .map(|(name, value)| Some(format!("{name}: {}", flat_node(value)?)))
+                .map(|(name, value)| match value {
+                    Some(value) => Some(format!("{name}: {}", flat_node(value)?)),
+                    None => Some(name.clone()),
+                })
                 .collect::<Option<Vec<_>>>()?;
             let joined = fields.join(", ");
             (joined.len() <= STRUCT_WIDTH).then(|| format!("{path} {{ {joined} }}"))
@@ -425,13 +429,15 @@ fn vertical(node: &Node, indent: usize) -> String {
                 let col = inner + name.len() + 2;
                 out.push_str(&pad(inner));
                 out.push_str(name);
-                out.push_str(": ");
-                out.push_str(&layout_anyway(
-                    value,
-                    inner,
-                    MAX_WIDTH.saturating_sub(col + 1),
-                    MAX_WIDTH - 1,
-                ));
+                if let Some(value) = value {
+                    out.push_str(": ");
+                    out.push_str(&layout_anyway(
+                        value,
+                        inner,
+                        MAX_WIDTH.saturating_sub(col + 1),
+                        MAX_WIDTH - 1,
+                    ));
+                }
                 out.push_str(",\n");
             }
             out.push_str(&pad(indent));
@@ -458,6 +464,14 @@ mod tests {
                 1
             ),
             "Ok(CallToolResult::error(vec![Content::text(\"x\")]))"
+        );
+    }
+
+    #[test]
+    fn shorthand_fields_stay_shorthand() {
+        assert_eq!(
+            expr_at("Ok(Json(Stat { path, bytes: meta.len(), error: None }))", 12, 24, 1),
+            "Ok(Json(Stat {\n                path,\n                bytes: meta.len(),\n                error: None,\n            }))"
         );
     }
 

@@ -63,7 +63,9 @@ declare_lint! {
     /// becomes that `Err` with `msg` (MaybeIncorrect: the other members go); another output value
     /// gets the help only. A turbomcp 3 `#[tool]` whose output is no `Result` (`-> Json<T>`, `->
     /// Value`) has no failure answer at all: the help says to declare it `-> McpResult<..>` and
-    /// return that `Err`, and there is no fix (each of its other answers would need its `Ok(..)`).
+    /// return that `Err`; the fix (MaybeIncorrect) declares it `-> Result<T, McpError>`, wraps
+    /// every other value it returns in `Ok(..)` and answers the failure with the `Err` (not for a
+    /// tool with a `?` in it, whose meaning would change).
     ///
     /// ### Known problems
     /// - An answer that says it failed counts outside a failure path only when it is returned early
@@ -192,7 +194,8 @@ fn check(cx: &mut LintContext<'_>) {
         // Certain inside an `Err(e) =>` arm or error closure; built from the error elsewhere, the
         // path may be a deliberate recovery.
         d.fix = crate::fix::success_to_error(cx.model, site, site.path.on_failure_path)
-            .or_else(|| crate::fix::output_error(cx.model, site));
+            .or_else(|| crate::fix::output_error(cx.model, site))
+            .or_else(|| crate::fix::output_result_declaration(cx.model, site, &message));
         cx.report(site.file, d);
     }
 }

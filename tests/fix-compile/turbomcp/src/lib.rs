@@ -1,8 +1,9 @@
 //! A turbomcp 3.6 server with a hand-written `McpHandler::call_tool`, where an `Err(McpError)`
 //! is a JSON-RPC error (a `#[server]` `#[tool]`'s would be an isError result), in the forms
 //! `mcp-lint check --fix --unsafe-fixes` rewrites, one of them built in a helper only
-//! `call_tool` uses; and a `#[server]` whose tool answers with its output (`McpResult<Value>`),
-//! where the isError answer is an `Err`.
+//! `call_tool` uses; a `#[server]` whose tool answers with its output (`McpResult<Value>`),
+//! where the isError answer is an `Err`; and one whose tool's output is no `Result`
+//! (`Json<T>`), which the fix declares one.
 
 use std::future::Future;
 
@@ -105,6 +106,37 @@ impl Lines {
         match std::fs::read_to_string(&path) {
             Ok(text) => Ok(json!({ "path": path, "lines": text.lines().count() })),
             Err(e) => Ok(json!({ "path": path, "error": format!("cannot read {path}: {e}") })),
+        }
+    }
+}
+
+/// A `#[server]` whose tool's output is no `Result` (`Json<T>`): the fix declares it one.
+#[derive(Clone, Default)]
+pub struct Sizes;
+
+/// A file's size, or why there is none.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Size {
+    path: String,
+    bytes: u64,
+    error: Option<String>,
+}
+
+#[server]
+impl Sizes {
+    #[tool("A file's size in bytes")]
+    async fn size(&self, path: String) -> turbomcp::Json<Size> {
+        match std::fs::metadata(&path) {
+            Ok(meta) => turbomcp::Json(Size {
+                path,
+                bytes: meta.len(),
+                error: None,
+            }),
+            Err(e) => turbomcp::Json(Size {
+                path,
+                bytes: 0,
+                error: Some(e.to_string()),
+            }),
         }
     }
 }
