@@ -333,6 +333,7 @@ impl<'a> Walker<'a, '_> {
                 || causes.iter().any(|c| self.decodes_own_output(c))
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || causes.iter().any(|c| self.reads_request_framing(c))
+                || causes.iter().any(|c| self.reads_own_process(c))
                 // `match spawned { Err(e) => .. }`: also what the local was bound to.
                 || causes.iter().any(|c| {
                     self.spawns_thread(c) || self.let_init(c).is_some_and(|i| self.spawns_thread(i))
@@ -391,6 +392,31 @@ impl<'a> Walker<'a, '_> {
             self.calls.defs.resolve_path(scope.module, &p.path, Ns::Values),
             Some(Def::External(path)) if path.iter().take(3).eq(["std", "thread", "Builder"].iter())
         )
+    }
+
+    /// `std::env::current_exe()`, `env::current_dir()`, `env::var("HOME")`: the process's own
+    /// environment, asked with nothing the request carries (no argument, or literals only).
+    /// Its failure is the server's fault, whatever the message says; `env::var(&args.name)`
+    /// asks with the model's value and stays a tool failure.
+    fn reads_own_process(&self, expr: &Expr) -> bool {
+        let mut root = strip_await(expr);
+        // Through the adapters on its result (`.map(|p| p.display().to_string())`).
+        while let Expr::MethodCall(mc) = root {
+            root = strip_await(&mc.receiver);
+        }
+        let root = self.let_init(root).unwrap_or(root);
+        let (Expr::Call(c), Some(scope)) = (root, self.body.scope) else {
+            return false;
+        };
+        let Expr::Path(p) = &*c.func else {
+            return false;
+        };
+        let own_values = c.args.iter().all(|a| matches!(a, Expr::Lit(_)));
+        own_values
+            && matches!(
+                self.calls.defs.resolve_path(scope.module, &p.path, Ns::Values),
+                Some(Def::External(path)) if path.len() == 3 && path[..2] == ["std", "env"]
+            )
     }
 
     /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
