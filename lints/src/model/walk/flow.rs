@@ -355,6 +355,11 @@ impl<'a> Walker<'a, '_> {
         // `r#"{"error": ".."}"#.to_string()`: JSON written as text.
         let members = match (&text, members.is_empty()) {
             (MessageText::Literal { value, .. }, true) => crate::text::json_object_members(value),
+            // `format!("{{\"error\": \"n must be 0-10, got {}\"}}", n)`: the same, with a
+            // stand-in where each placeholder goes.
+            (MessageText::Format { pieces, .. }, true) => {
+                crate::text::json_object_members(&pieces.join("x"))
+            }
             _ => members,
         };
         let texts = match json {
