@@ -1285,7 +1285,10 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
         Err(e) => (None, None, Some(e)),
         Ok(text) => {
             let source = Arc::new(SourceFile::new(f.path.clone(), text));
-            let result = parse::parse(&source);
+            let result = parse::parse(&source).map(|mut file| {
+                parse::compact(&mut file);
+                file
+            });
             // proc-macro2 keeps every parsed file's text per thread: release it now that the
             // spans we need are plain offsets.
             match result {
