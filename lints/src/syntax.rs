@@ -51,11 +51,16 @@ pub fn unwrap_future(ty: &Type) -> &Type {
                 Some(l) => l,
                 None => return ty,
             };
-            let name = last.ident.to_string();
-            let types: Vec<&Type> = type_arguments(&last.arguments).collect();
-            match (name.as_str(), types.as_slice()) {
-                ("Pin" | "Box", [inner]) => return unwrap_future(inner),
-                ("BoxFuture" | "LocalBoxFuture", [inner]) => return inner,
+            // Compared in place: every fn's return type passes here, most are no future.
+            let is = |names: [&str; 2]| names.iter().any(|n| last.ident == n);
+            let (pin, boxed) = (is(["Pin", "Box"]), is(["BoxFuture", "LocalBoxFuture"]));
+            if !(pin || boxed) {
+                return ty;
+            }
+            let mut types = type_arguments(&last.arguments);
+            match (types.next(), types.next()) {
+                (Some(inner), None) if pin => return unwrap_future(inner),
+                (Some(inner), None) => return inner,
                 _ => {}
             }
             None
