@@ -1,0 +1,5 @@
+#[cfg(not(target_family = "wasm"))]
+pub mod server;
+
+#[cfg(not(target_family = "wasm"))]
+pub mod service;

@@ -1,0 +1,13 @@
+mod data_tools_impl;
+mod generate_tools_impl;
+pub(crate) mod helpers;
+mod node_tools_impl;
+pub(crate) mod params;
+mod prefix_tools_impl;
+mod query_tools_impl;
+mod session_tools_impl;
+mod shacl_validate_tools_impl;
+mod shex_tools_impl;
+mod shex_validate_tools_impl;
+mod tools_impl;
+mod version_tools_impl;
