@@ -2006,6 +2006,14 @@ impl<'m> FixCx<'m> {
             format!(" {whole}")
         } else if let Some(whole) = whole.as_ref().filter(|w| fits(inner + 1, w)) {
             format!("\n{pad}{whole}")
+        } else if let Some(laid) = Self::narrow_last_call(
+            (lead, indent),
+            receiver,
+            (head, tail),
+            value,
+            self.rest_of_line(try_end),
+        ) {
+            laid
         } else if let Some(call) = call_text
             .as_ref()
             .filter(|c| fits(inner, c) && lead + 1 + receiver.len() <= layout::MAX_WIDTH)
@@ -2050,6 +2058,53 @@ impl<'m> FixCx<'m> {
             }
         };
         Some(self.replace((eq_end, try_end), replacement))
+    }
+
+    /// The right-hand side of `let x = receiver.map_err(|e| value)?;` (`lead` the column after
+    /// `=`, `indent` the `let`'s) when rustfmt's chain takes its fallback: the last call, tried
+    /// on the root's line, fails when the `?`s leave it no width (`chains.rs`,
+    /// `format_last_child`: the line's width `w` less the root `r` is more than the `?`s `t`, so
+    /// the chain is "all in one line", but less than `3t`, as `ChainItem::rewrite` takes the
+    /// `?`s off its shape again), so rustfmt lays the call out again in the `let` line's shape:
+    /// `w - 2t` columns, and a closure block indented from the `let`, not from the call. Then
+    /// `choose_rhs` takes the right-hand side on the next line when it has two fewer lines
+    /// there (the value on one line under the root). Measured with rustfmt 1.9: the root
+    /// ending at column 97 for one `?` and a `;`, never at 96, 98 or 99. `None` for any other
+    /// width.
+    fn narrow_last_call(
+        (lead, indent): (usize, usize),
+        receiver: &str,
+        (head, tail): (&str, &str),
+        value: &str,
+        trail: usize,
+    ) -> Option<String> {
+        let tries = tail.len() - tail.trim_end_matches('?').len();
+        let width = layout::MAX_WIDTH.checked_sub(lead + 1 + trail)?;
+        let slack = width.checked_sub(receiver.len())?;
+        if tries == 0 || slack <= tries || slack >= 3 * tries {
+            return None;
+        }
+        let close = &tail[..tail.len() - tries];
+        let (inner, tries) = (indent + 4, &tail[tail.len() - tries..]);
+        let (pad, deeper) = (" ".repeat(inner), " ".repeat(inner + 4));
+        let flat = layout::flat(value);
+        let call = flat.as_ref().map(|flat| format!("{head}{flat}{close}"));
+        let narrow = width - 2 * tries.len();
+        if let Some(call) = call.as_ref().filter(|c| c.len() <= narrow) {
+            return Some(format!(" {receiver}\n{pad}{call}{tries}"));
+        }
+        // On the next line the value keeps one line under the root: two lines fewer.
+        let rest = trail + tries.len();
+        if let Some(call) =
+            call.filter(|c| inner + 4 + c.len() + tries.len() + rest <= layout::MAX_WIDTH)
+        {
+            return Some(format!("\n{pad}{receiver}\n{deeper}{call}{tries}"));
+        }
+        let laid = layout::expr_at(value, inner, inner, 0);
+        let own = " ".repeat(indent);
+        Some(format!(
+            " {receiver}\n{pad}{head}{{\n{pad}{laid}\n{own}}}{close}{tries}"
+        ))
     }
 
     /// `receiver.method(|e| target)?` in a method chain, `target` (the closure's whole body)
