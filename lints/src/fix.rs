@@ -3165,19 +3165,10 @@ fn locals_at(
 /// The names a pattern binds (`x`, `Some(x)`, `Foo { a, b: c }`, `(x, ref y)`), without the
 /// paths it matches (`None`, `Kind::A`).
 fn pat_names(pat: &syn::Pat) -> Vec<String> {
-    struct Names(Vec<String>);
-    impl<'a> Visit<'a> for Names {
-        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
-            // `None`, `Empty`: a unit variant or const, matched, not bound.
-            if !p.ident.to_string().starts_with(char::is_uppercase) {
-                self.0.push(p.ident.to_string());
-            }
-            visit::visit_pat_ident(self, p);
-        }
-    }
-    let mut names = Names(Vec::new());
-    names.visit_pat(pat);
-    names.0
+    let mut names = crate::syntax::pat_idents(pat);
+    // `None`, `Empty`: a unit variant or const, matched, not bound.
+    names.retain(|n| !n.starts_with(char::is_uppercase));
+    names
 }
 
 /// The local names a message's code reads: single-segment lowercase paths (`e`, `path` of

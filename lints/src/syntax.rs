@@ -457,6 +457,21 @@ pub fn block_fns(b: &syn::Block) -> impl Iterator<Item = (&syn::Item, &syn::Item
     })
 }
 
+/// Every identifier a pattern writes in binding position, in order (`Some(x)`, `(a, b)`,
+/// `S { f: y }`); a bare `None` is one too, which callers filter where it matters.
+pub fn pat_idents(pat: &syn::Pat) -> Vec<String> {
+    struct Idents(Vec<String>);
+    impl<'v> syn::visit::Visit<'v> for Idents {
+        fn visit_pat_ident(&mut self, i: &'v syn::PatIdent) {
+            self.0.push(i.ident.to_string());
+            syn::visit::visit_pat_ident(self, i);
+        }
+    }
+    let mut idents = Idents(Vec::new());
+    syn::visit::Visit::visit_pat(&mut idents, pat);
+    idents.0
+}
+
 /// The names of a signature's typed parameters in order, the receiver left out (an empty
 /// name for a parameter that is a pattern).
 pub fn typed_param_names(sig: &syn::Signature) -> Vec<String> {

@@ -167,10 +167,10 @@ fn check(cx: &mut LintContext<'_>) {
                 let template = "format!(\"<what failed>: {e}\")".to_string();
                 // At a helper's call, `e` is the helper's: only where the call has one too.
                 match site.origin {
+                    _ if !site.path.uses_error => None,
                     Origin::HelperCall { .. } => crate::fix::in_scope_at_site(cx.model, site, template),
-                    _ => site.path.uses_error.then_some(template),
+                    _ => Some(template),
                 }
-                .filter(|_| site.path.uses_error)
             })
             .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string());
         let answers_with_output = crate::fix::answers_with_output(cx.model, site);

@@ -275,9 +275,9 @@ impl<'a, 'm> Walker<'a, 'm> {
                             self.request_params.push(name)
                         }
                         // `CallToolRequestParam { name, arguments }: CallToolRequestParam`.
-                        (None, false) if matches!(&*t.pat, Pat::Struct(_)) => {
-                            self.request_params.extend(bound_names(&t.pat))
-                        }
+                        (None, false) if matches!(&*t.pat, Pat::Struct(_)) => self
+                            .request_params
+                            .extend(crate::syntax::pat_idents(&t.pat)),
                         (None, _) => {}
                     }
                 }
@@ -598,7 +598,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.code_local(local);
         // From here on the name is another value (`let Some(id) = id else` read the field).
         if !self.optional_params.is_empty() {
-            let rebound = bound_names(&local.pat);
+            let rebound = crate::syntax::pat_idents(&local.pat);
             self.optional_params.retain(|n| !rebound.contains(n));
         }
         self.bind_request_context(local);
@@ -809,20 +809,6 @@ fn chained_lets(cond: &Expr) -> Vec<&syn::ExprLet> {
         Expr::Paren(p) => chained_lets(&p.expr),
         _ => Vec::new(),
     }
-}
-
-/// Every name a pattern binds.
-fn bound_names(pat: &Pat) -> Vec<String> {
-    struct Idents(Vec<String>);
-    impl<'v> Visit<'v> for Idents {
-        fn visit_pat_ident(&mut self, i: &'v syn::PatIdent) {
-            self.0.push(i.ident.to_string());
-            visit::visit_pat_ident(self, i);
-        }
-    }
-    let mut idents = Idents(Vec::new());
-    idents.visit_pat(pat);
-    idents.0
 }
 
 /// `Parameters(req): Parameters<Request>`, `Json(body): Json<Body>`: a parameter destructuring
