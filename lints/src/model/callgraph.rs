@@ -19,7 +19,7 @@ use crate::index::{FnItem, Index, Owner};
 use crate::model::bodies::BodyInfo;
 use crate::model::ids::BodyId;
 use crate::model::site::{CallEdge, Callee, ErrorConstructor, ErrorSource, FnFacts};
-use crate::model::summary::ErrorVariants;
+use crate::model::summary::{BodyCall, ErrorVariants};
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::sdk::{Construction, Dialect};
 use crate::syntax::{
@@ -1136,13 +1136,20 @@ impl CallGraph {
         }
     }
 
-    /// The bodies each body calls, for the summaries.
-    pub fn body_callees(&self) -> Vec<Vec<BodyId>> {
+    /// The calls each body makes, for the summaries: each callee with the variants the call
+    /// instantiates it with (see [`edge_variants`]).
+    pub fn body_calls(&self, edges: &[CallEdge], returned: &ErrorVariants) -> Vec<Vec<BodyCall>> {
         self.out_edges
             .iter()
             .map(|es| {
                 es.iter()
-                    .flat_map(|&ei| self.callees[ei].iter().copied())
+                    .flat_map(|&ei| {
+                        let variants = edge_variants(&edges[ei], returned);
+                        self.callees[ei].iter().map(move |&callee| BodyCall {
+                            callee,
+                            variants: variants.clone(),
+                        })
+                    })
                     .collect()
             })
             .collect()

@@ -447,8 +447,8 @@ fn analyse(
     // Phase: per-fn summaries.
     let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
         walked.sites.into_iter().unzip();
-    let summaries = Summaries::compute(&graph.body_callees(), &sites);
     let returned = ErrorVariants::compute(&walked.returned);
+    let summaries = Summaries::compute(&graph.body_calls(&walked.edges, &returned), &sites);
     // Phase: tool context.
     let mut builds_tool_result = vec![false; bodies.len()];
     let mut builds_protocol_error = vec![false; bodies.len()];

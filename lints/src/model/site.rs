@@ -270,6 +270,13 @@ pub enum VariantTag {
 }
 
 impl VariantTag {
+    /// The enum whose variants it names.
+    pub fn enum_id(&self) -> ItemId {
+        match self {
+            VariantTag::Is(id, _) | VariantTag::Otherwise(id, _) => *id,
+        }
+    }
+
     /// Whether a value of variant `v` of `e` reaches it.
     pub fn admits(&self, e: ItemId, v: &str) -> bool {
         match self {

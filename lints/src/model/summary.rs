@@ -51,9 +51,44 @@ pub struct Summaries {
     groups: Vec<Vec<Group>>,
 }
 
+/// One resolved call of a body, for the summaries.
+#[derive(Clone, Debug)]
+pub struct BodyCall {
+    pub callee: BodyId,
+    /// The variants the call instantiates the callee with (`mk(Kind::Internal, ..)`, a `?` on
+    /// a fn that returns only `NotFound`); `None` when the source does not tell.
+    pub variants: Option<Vec<(ItemId, String)>>,
+}
+
+impl BodyCall {
+    /// The key a callee's group takes in the caller's summary, `None` when the call passes a
+    /// variant no site of the group is reached by. A tag over an enum the call picks from is
+    /// settled by the call (the caller's callers pass no value of it), so it is dropped.
+    fn instantiate(&self, key: &GroupKey) -> Option<GroupKey> {
+        let (Some(vs), Some(tag)) = (&self.variants, &key.variant) else {
+            return Some(key.clone());
+        };
+        if vs.is_empty() {
+            return Some(key.clone());
+        }
+        if !vs.iter().any(|(e, v)| tag.admits(*e, v)) {
+            return None;
+        }
+        let settled = vs.iter().any(|(e, _)| tag.enum_id() == *e);
+        Some(GroupKey {
+            variant: if settled { None } else { key.variant.clone() },
+            ..key.clone()
+        })
+    }
+}
+
 impl Summaries {
-    /// `callees[b]`: the bodies body `b` calls (resolved); `sites`: every site, with its body.
-    pub fn compute(callees: &[Vec<BodyId>], sites: &[ErrorSite]) -> Summaries {
+    /// `calls[b]`: the calls body `b` makes (resolved); `sites`: every site, with its body.
+    pub fn compute(calls: &[Vec<BodyCall>], sites: &[ErrorSite]) -> Summaries {
+        let callees: Vec<Vec<BodyId>> = calls
+            .iter()
+            .map(|cs| cs.iter().map(|c| c.callee).collect())
+            .collect();
         let n = callees.len();
         let mut own: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, s) in sites.iter().enumerate() {
@@ -61,7 +96,7 @@ impl Summaries {
                 list.push(i);
             }
         }
-        let components = tarjan(callees);
+        let components = tarjan(&callees);
         let mut component = vec![0; n];
         for (c, members) in components.iter().enumerate() {
             for b in members {
@@ -78,13 +113,15 @@ impl Summaries {
                 }
             }
             for b in members {
-                for callee in &callees[b.0] {
-                    let cc = component[callee.0];
+                for call in &calls[b.0] {
+                    let cc = component[call.callee.0];
                     if cc == c {
                         continue;
                     }
                     for g in &groups[cc] {
-                        acc.add(g.key.clone(), g.sites.iter().copied());
+                        if let Some(key) = call.instantiate(&g.key) {
+                            acc.add(key, g.sites.iter().copied());
+                        }
                     }
                 }
             }
