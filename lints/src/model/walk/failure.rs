@@ -330,7 +330,9 @@ impl<'a> Walker<'a, '_> {
                 || causes
                     .iter()
                     .any(|c| is_serializing_call(c) || self.serializes_sdk_value(c))
-                || causes.iter().any(|c| self.decodes_own_output(c))
+                || causes
+                    .iter()
+                    .any(|c| self.decodes_own_output(c) || self.writes_own_buffer(c))
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || causes.iter().any(|c| self.reads_request_framing(c))
                 || causes.iter().any(|c| self.reads_own_process(c))
@@ -394,10 +396,11 @@ impl<'a> Walker<'a, '_> {
         )
     }
 
-    /// `std::env::current_exe()`, `env::current_dir()`, `env::var("HOME")`: the process's own
-    /// environment, asked with nothing the request carries (no argument, or literals only).
-    /// Its failure is the server's fault, whatever the message says; `env::var(&args.name)`
-    /// asks with the model's value and stays a tool failure.
+    /// `std::env::current_exe()`, `env::current_dir()`, `env::var("HOME")`, a scratch directory
+    /// or file from `tempfile` (`tempdir()`, `NamedTempFile::new()`, its `Builder`): the
+    /// process's own environment, asked with nothing the request carries (no argument, or
+    /// literals only). Its failure is the server's fault, whatever the message says;
+    /// `env::var(&args.name)` asks with the model's value and stays a tool failure.
     fn reads_own_process(&self, expr: &Expr) -> bool {
         let mut root = strip_await(expr);
         // Through the adapters on its result (`.map(|p| p.display().to_string())`).
@@ -415,7 +418,8 @@ impl<'a> Walker<'a, '_> {
         own_values
             && matches!(
                 self.calls.defs.resolve_path(scope.module, &p.path, Ns::Values),
-                Some(Def::External(path)) if path.len() == 3 && path[..2] == ["std", "env"]
+                Some(Def::External(path))
+                    if (path.len() == 3 && path[..2] == ["std", "env"]) || path[0] == "tempfile"
             )
     }
 
@@ -455,9 +459,11 @@ impl<'a> Walker<'a, '_> {
         false
     }
 
-    /// `String::from_utf8(buf)` where `buf` is a buffer this body made empty and only the
-    /// crate's own fns wrote into (`engine::run(&mut buf, ..)`): re-reading the server's own
-    /// output, a server fault.
+    /// `String::from_utf8(buf)` where `buf` is a buffer this body made empty (also inside a
+    /// `Cursor`, read back with `into_inner()`) and that nothing reads into: only crate fns
+    /// and writers (`engine::run(&mut buf, ..)`, `graph.serialize(&mut buf)`) fill it. Decoding
+    /// the server's own output is a server fault; bytes read from a file, socket or process
+    /// (`file.read_to_end(&mut buf)`, `io::copy(.., &mut buf)`) may be the model's, and are not.
     pub(super) fn decodes_own_output(&self, cause: &Expr) -> bool {
         let Expr::Call(call) = strip_await(cause) else {
             return false;
@@ -465,50 +471,137 @@ impl<'a> Walker<'a, '_> {
         let BodyCode::Block(block) = self.body.code else {
             return false;
         };
-        let buffers: Vec<String> = call
+        let Some(buffers) = call
             .args
             .iter()
-            .map(|a| match strip_refs(a) {
-                Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-                _ => None,
-            })
-            .collect::<Option<_>>()
-            .unwrap_or_default();
+            .map(|a| self.own_buffer(a))
+            .collect::<Option<Vec<String>>>()
+        else {
+            return false;
+        };
         !buffers.is_empty()
-            && buffers.iter().all(|b| {
-                self.lets.get(b).is_some_and(|init| is_empty_buffer(init))
-                    && self.only_crate_fns_write(block, b, call)
-            })
+            && buffers
+                .iter()
+                .all(|b| self.only_writers_fill(block, b, call))
+    }
+
+    /// `graph.serialize(&mut buf).with_format(f).execute()`, also through the local the
+    /// builder was kept in: a value written into a buffer this body made empty, given nothing
+    /// else, is the server's own value going to memory, and its failure is the server's (no
+    /// I/O the request could have made fail). `engine::run(&mut buf, &config)` is given what to
+    /// compute, which may be the model's, and is not.
+    pub(super) fn writes_own_buffer(&self, cause: &Expr) -> bool {
+        let into_own_buffer = |args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>| {
+            args.len() == 1
+                && args.iter().all(|a| {
+                    matches!(a, Expr::Reference(r) if r.mutability.is_some()
+                        && self.own_buffer(&r.expr).is_some())
+                })
+        };
+        let mut expr = strip_await(cause);
+        for _ in 0..16 {
+            expr = match expr {
+                Expr::MethodCall(mc) => {
+                    if into_own_buffer(&mc.args) && !reads_into(&mc.method.to_string()) {
+                        return true;
+                    }
+                    strip_await(&mc.receiver)
+                }
+                Expr::Call(c) => {
+                    let reads = matches!(&*c.func, Expr::Path(p) if p.path.segments.last()
+                        .is_some_and(|s| reads_into(&s.ident.to_string())));
+                    return into_own_buffer(&c.args) && !reads;
+                }
+                Expr::Path(_) => match self.let_init(expr) {
+                    Some(init) => strip_await(init),
+                    None => return false,
+                },
+                _ => return false,
+            };
+        }
+        false
+    }
+
+    /// The local an argument decodes, when the body made it an empty buffer: `buf`,
+    /// `cursor.into_inner()`, or a local bound to either.
+    fn own_buffer(&self, arg: &Expr) -> Option<String> {
+        let mut expr = strip_refs(arg);
+        for _ in 0..4 {
+            expr = match expr {
+                Expr::MethodCall(mc) if mc.method == "into_inner" && mc.args.is_empty() => {
+                    strip_refs(&mc.receiver)
+                }
+                Expr::Path(p) => {
+                    let name = p.path.get_ident()?.to_string();
+                    let init = self.lets.get(&name)?;
+                    if is_empty_buffer(init) {
+                        return Some(name);
+                    }
+                    init
+                }
+                _ => return None,
+            };
+        }
+        None
     }
 
     /// Whether every use of local `buf` in `block` but `reader`'s is `&mut buf` given to a
-    /// crate fn.
-    fn only_crate_fns_write(&self, block: &syn::Block, buf: &str, reader: &syn::ExprCall) -> bool {
+    /// crate fn or to a writer (no read into it), or a method given nothing (`buf.len()`).
+    fn only_writers_fill(&self, block: &syn::Block, buf: &str, reader: &syn::ExprCall) -> bool {
         struct Uses<'w, 'm, 'a> {
             walker: &'w Walker<'a, 'm>,
             buf: &'w str,
             reader: *const syn::ExprCall,
             ok: bool,
         }
+        impl Uses<'_, '_, '_> {
+            fn writes(&self, arg: &Expr) -> bool {
+                matches!(arg, Expr::Reference(r) if r.mutability.is_some()
+                    && matches!(&*r.expr, Expr::Path(p) if p.path.is_ident(self.buf)))
+            }
+        }
         impl<'v> Visit<'v> for Uses<'_, '_, '_> {
             fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
                 if std::ptr::eq(c, self.reader) {
                     return;
                 }
-                let crate_fn = matches!(&*c.func, Expr::Path(p) if matches!(
-                    self.walker.resolver.path_target(p, &Locals::default()),
-                    Target::Fn(_)
-                ));
+                let (crate_fn, reads) = match &*c.func {
+                    Expr::Path(p) => (
+                        matches!(
+                            self.walker.resolver.path_target(p, &Locals::default()),
+                            Target::Fn(_)
+                        ),
+                        p.path
+                            .segments
+                            .last()
+                            .is_some_and(|s| reads_into(&s.ident.to_string())),
+                    ),
+                    _ => (false, true),
+                };
                 for arg in &c.args {
-                    let written = matches!(arg, Expr::Reference(r) if r.mutability.is_some()
-                        && matches!(&*r.expr, Expr::Path(p) if p.path.is_ident(self.buf)));
-                    if written {
-                        self.ok &= crate_fn;
+                    if self.writes(arg) {
+                        self.ok &= crate_fn || !reads;
                     } else {
                         self.visit_expr(arg);
                     }
                 }
                 self.visit_expr(&c.func);
+            }
+            fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
+                let on_buf =
+                    matches!(strip_refs(&m.receiver), Expr::Path(p) if p.path.is_ident(self.buf));
+                // `buf.len()`, `buf.into_inner()`: a method given nothing puts nothing in it.
+                if on_buf && m.args.is_empty() {
+                    return;
+                }
+                for arg in &m.args {
+                    if self.writes(arg) {
+                        self.ok &= !reads_into(&m.method.to_string());
+                    } else {
+                        self.visit_expr(arg);
+                    }
+                }
+                self.visit_expr(&m.receiver);
             }
             fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
                 if p.path.is_ident(self.buf) {
@@ -1274,16 +1367,33 @@ pub(super) fn reads_argument_field(expr: &Expr) -> bool {
     }
 }
 
-/// `Vec::new()`, `Vec::with_capacity(..)`, `String::new()`, `vec![]`: an empty buffer.
+/// `Vec::new()`, `Vec::with_capacity(..)`, `String::new()`, `vec![]`, `Cursor::new(Vec::new())`:
+/// an empty buffer.
 fn is_empty_buffer(init: &Expr) -> bool {
     match init {
-        Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if matches!(
-            path_segments(&p.path).as_slice(),
-            [.., ty, f] if (ty == "Vec" || ty == "String") && (f == "new" || f == "with_capacity")
-        )),
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) => match path_segments(&p.path).as_slice() {
+                [.., ty, f]
+                    if (ty == "Vec" || ty == "String") && (f == "new" || f == "with_capacity") =>
+                {
+                    true
+                }
+                [.., ty, f] if ty == "Cursor" && f == "new" => {
+                    c.args.first().is_some_and(is_empty_buffer)
+                }
+                _ => false,
+            },
+            _ => false,
+        },
         Expr::Macro(m) => m.mac.path.is_ident("vec") && m.mac.tokens.is_empty(),
         _ => false,
     }
+}
+
+/// The `std::io` ways of filling a buffer from a source (`read_to_end`, `read_exact`,
+/// `recv_from`, `io::copy`): what they put in it came from outside the server.
+fn reads_into(name: &str) -> bool {
+    name.starts_with("read") || name.starts_with("recv") || name == "copy" || name == "fill_buf"
 }
 
 /// `serde_json::to_string(..)` and friends: serialising the server's own output.
