@@ -236,6 +236,8 @@ fn check(cx: &mut LintContext<'_>) {
             // target spec defines them for a tool to send.
             || codes::classify(code, cx.options.target_protocol) == codes::CodeClass::Defined
             || site.path.server_fault
+            // A client capability the client never declared: a protocol-level check.
+            || site.path.client_declaration
         {
             continue;
         }

@@ -14,8 +14,9 @@ declare_lint! {
     /// before a tool is chosen (that rejects the request itself); a -32602 whose message answers
     /// an unknown tool ("Tool {name} not found", "Unknown tool: {name}") wherever it is built; schema-level failures (arguments missing or
     /// not an object, a required field absent or of the wrong JSON type), which the 2026-07-28 schema
-    /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses` or request
-    /// metadata. A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
+    /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses`, request
+    /// metadata or what the client declared in `initialize` (`peer.peer_info()`'s capabilities: a
+    /// missing client capability is -32021). A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
     /// is optional in the generated input schema: a check that requires it ("content is required for
     /// action=store", `let Some(id) = req.id else`, `if req.query.is_none() && req.tag.is_none()`) is
     /// a rule on argument values and is reported, whatever its message says.
@@ -133,6 +134,9 @@ fn check(cx: &mut LintContext<'_>) {
             // that are not an object, a server without a tool context), not a tool's argument.
             || site.context.is_tool_call_arm()
             || site.path.schema_level
+            // `if !peer.peer_info()..capabilities.sampling.is_some()`: the session, not an
+            // argument (the spec's answer is -32021).
+            || site.path.client_declaration
             // "Tool {name} not found" with -32602 is the spec's unknown-tool answer, given by a
             // helper router outside the dispatcher's `_ =>` arm: not an argument value.
             || site.texts.iter().any(|t| names_unknown_tool(&t.known_lowercase()))

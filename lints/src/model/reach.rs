@@ -322,6 +322,8 @@ impl<'g> Reach<'g> {
                         path: PathFacts {
                             server_fault: s.path.server_fault || e.path.server_fault,
                             schema_level: s.path.schema_level || e.path.schema_level,
+                            client_declaration: s.path.client_declaration
+                                || e.path.client_declaration,
                             ..e.path.clone()
                         },
                         ..s.clone()

@@ -181,6 +181,10 @@ pub struct PathFacts {
     /// The failure is about the request's shape (arguments missing or not an object, a required
     /// field absent or of the wrong JSON type, request metadata), not an argument's value.
     pub schema_level: bool,
+    /// The failure is decided on what the client declared in `initialize` (`if !peer.peer_info()
+    /// ..capabilities.sampling.is_some()`): a protocol-level check of the session, which the spec
+    /// answers with a protocol error (-32021), neither a tool failure nor an argument's value.
+    pub client_declaration: bool,
     /// The built value mentions the error binding (`format!("Error: {e}")`).
     pub uses_error: bool,
     /// Returned by an explicit `return` (an early exit), not as the body's tail.

@@ -19,6 +19,7 @@ pub struct GroupKey {
     pub code: Option<i64>,
     pub server_fault: bool,
     pub schema_level: bool,
+    pub client_declaration: bool,
     pub empty_content: bool,
     pub variant: Option<VariantTag>,
 }
@@ -30,6 +31,7 @@ impl GroupKey {
             code: site.code,
             server_fault: site.path.server_fault,
             schema_level: site.path.schema_level,
+            client_declaration: site.path.client_declaration,
             empty_content: site.empty_content,
             variant: site.variant.clone(),
         }

@@ -205,6 +205,13 @@ impl Sdk {
     }
 }
 
+/// Methods that read what the client declared in `initialize` (its info and capabilities), in
+/// every SDK: rmcp's `peer.peer_info()` and `client_capabilities()`, rust-mcp-sdk's
+/// `runtime.client_info()`. A failure decided on them is a protocol-level check of the session
+/// (the spec answers a missing client capability with -32021), not a check of a tool argument.
+pub const CLIENT_DECLARATION_METHODS: &[&str] =
+    &["peer_info", "client_info", "client_capabilities"];
+
 /// The number of SDKs in [`SDKS`].
 pub const SDK_COUNT: usize = 7;
 

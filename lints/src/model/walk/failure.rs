@@ -350,6 +350,7 @@ impl<'a> Walker<'a, '_> {
                     || mentions(SCHEMA_WORDS)
                     || self.frames.iter().any(|f| f.kind == FrameKind::WrongShape)
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
+            client_declaration: causes.iter().any(|c| self.reads_client_declaration(c)),
             uses_error: self
                 .frames
                 .iter()
@@ -433,6 +434,44 @@ impl<'a> Walker<'a, '_> {
                 .and_then(|i| self.lets.get(&i.to_string()).copied()),
             _ => None,
         }
+    }
+
+    /// `!declares_sampling` where `let declares_sampling = peer.peer_info().is_some_and(|i|
+    /// i.capabilities.sampling.is_some())`: the condition reads what the client declared in
+    /// `initialize` (through `!`, comparisons and the locals it names).
+    fn reads_client_declaration(&self, cond: &Expr) -> bool {
+        struct Reads<'w, 'm, 'a> {
+            walker: &'w Walker<'a, 'm>,
+            depth: usize,
+            found: bool,
+        }
+        impl<'v> Visit<'v> for Reads<'_, '_, '_> {
+            fn visit_expr_method_call(&mut self, m: &'v syn::ExprMethodCall) {
+                let method = m.method.to_string();
+                if m.args.is_empty()
+                    && crate::sdk::CLIENT_DECLARATION_METHODS.contains(&method.as_str())
+                {
+                    self.found = true;
+                }
+                syn::visit::visit_expr_method_call(self, m);
+            }
+            fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
+                if self.depth < 4 {
+                    if let Some(init) = self.walker.let_init(&Expr::Path(p.clone())) {
+                        self.depth += 1;
+                        self.visit_expr(init);
+                        self.depth -= 1;
+                    }
+                }
+            }
+        }
+        let mut reads = Reads {
+            walker: self,
+            depth: 0,
+            found: false,
+        };
+        reads.visit_expr(cond);
+        reads.found
     }
 
     /// `req.id` of a hand-rolled server's JSON-RPC request struct (it declares `jsonrpc`, `id`
@@ -746,19 +785,23 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// `if extra.is_cancelled() { return Err(..) }`: a branch taken on the state of the SDK's
-    /// request context (cancellation, the server's own metadata) fails for the server's reason,
-    /// not the tool's, so the `then` block is walked as the failure of that condition.
+    /// request context (cancellation, the server's own metadata) or on what the client
+    /// declared (`if !peer.peer_info()..capabilities.sampling.is_some()`) fails for the
+    /// server's or the session's reason, not the tool's, so the `then` block is walked as the
+    /// failure of that condition.
     pub(super) fn guards_on_request_context(&mut self, i: &'a syn::ExprIf) -> bool {
         let (cond, _) = without_not(&i.cond);
-        if !self.calls_request_context(cond) {
+        let declaration = self.reads_client_declaration(cond);
+        if !declaration && !self.calls_request_context(cond) {
             return false;
         }
         self.visit_expr(&i.cond);
         let frame = Frame::failed_condition(cond);
         // `if claims.role == "admin" { .. } else { Err(..) }`: a comparison's failure is the
-        // branch that answers `Err`, whichever it is; `if extra.is_cancelled() { .. }` fails in
-        // its `then`.
-        let comparison = matches!(cond, Expr::Binary(_));
+        // branch that answers `Err`, whichever it is, and so is a test of the client's
+        // declaration (`is_some_and`, `is_none`: either way round); `if extra.is_cancelled()
+        // { .. }` fails in its `then`.
+        let comparison = declaration || matches!(cond, Expr::Binary(_));
         if !comparison || block_answers_err(&i.then_branch) {
             self.with_frame(frame.clone(), |w| w.visit_block(&i.then_branch));
         } else {
