@@ -281,25 +281,48 @@ pub(super) fn tool_name_guard(cond: &Expr) -> Option<(String, String)> {
     }
 }
 
-/// `name == "add"` / `request.tool_name() == "add"`: the literal and the name expression.
+/// `name == "add"` / `request.tool_name() == "add"` / `params.name.eq(&SayHello::tool_name())`:
+/// the tool's name and the name expression.
 pub(super) fn tool_name_test(cond: &Expr) -> Option<(String, String)> {
     match cond {
         Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => literal_comparison(b),
+        Expr::MethodCall(m) if m.method == "eq" && m.args.len() == 1 => {
+            named_comparison(&m.receiver, &m.args[0])
+        }
         _ => None,
     }
 }
 
-/// One side a string literal, the other an expression mentioning a name.
+/// One side a tool's name, the other an expression mentioning a name.
 pub(super) fn literal_comparison(b: &syn::ExprBinary) -> Option<(String, String)> {
-    let (lit, other) = match (str_literal(&b.left), str_literal(&b.right)) {
-        (Some(l), None) => (l, &*b.right),
-        (None, Some(l)) => (l, &*b.left),
+    named_comparison(&b.left, &b.right)
+}
+
+fn named_comparison(left: &Expr, right: &Expr) -> Option<(String, String)> {
+    let (tool, other) = match (tool_name_value(left), tool_name_value(right)) {
+        (Some(l), None) => (l, right),
+        (None, Some(r)) => (r, left),
         _ => return None,
     };
     let tokens = other.to_token_stream_string();
     tokens
         .contains("name")
-        .then(|| (lit, name_expression(&tokens)))
+        .then(|| (tool, name_expression(&tokens)))
+}
+
+/// A tool's name as the source writes it: a string literal, or the name fn rust-mcp-sdk's
+/// `#[mcp_tool]` gives the tool's struct (`&SayHelloTool::tool_name()`, told by the struct's name).
+fn tool_name_value(expr: &Expr) -> Option<String> {
+    let expr = crate::syntax::strip_refs(expr);
+    if let Some(literal) = str_literal(expr) {
+        return Some(literal);
+    }
+    let Expr::Call(c) = expr else { return None };
+    let Expr::Path(p) = &*c.func else { return None };
+    match p.path.segments.iter().rev().collect::<Vec<_>>().as_slice() {
+        [f, ty, ..] if c.args.is_empty() && f.ident == "tool_name" => Some(ty.ident.to_string()),
+        _ => None,
+    }
 }
 
 /// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.
