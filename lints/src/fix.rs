@@ -64,6 +64,9 @@ pub fn in_scope_at_site(model: &Model, site: &ErrorSite, message: String) -> Opt
     cx.error_in_scope().map(|s| s.message())
 }
 
+/// The name a point-free constructor's error gets in the closure a fix writes for it.
+const POINT_FREE_BINDING: &str = "e";
+
 /// MCP001/MCP006: `Err(<protocol error>)` returned by a tool, or `.map_err(|e| <protocol
 /// error>)?` / `.ok_or_else(|| ..)?` / `.ok_or(..)?` in it, rewritten to return the SDK's isError
 /// result with the same message.
@@ -84,6 +87,12 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         return helper_error_result(model, site);
     }
     let found = cx.find(&[]);
+    // `.map_err(Error::invalid_params)`: only an error value can stand in its place (as a
+    // closure); a rewrite into a `match` would need a binding the source does not have.
+    let point_free = found.target.is_some_and(|t| cx.is_point_free(t));
+    if point_free && cx.vocab.tool_error != ToolErrorForm::ErrorValue {
+        return None;
+    }
     let scope = cx.error_in_scope();
     let (message, mut applicability) = match (&site.message_source, &scope) {
         // `e.to_string()`: say what failed, with the error.
@@ -159,7 +168,13 @@ fn error_value_fix(
         }
         _ => return None,
     };
-    let (value, names) = cx.error_snippet(&value, message);
+    let (mut value, names) = cx.error_snippet(&value, message);
+    let mut applicability = applicability;
+    if cx.is_point_free(target) {
+        // Point-free: the constructor took the error itself; the closure names it.
+        value = format!("|{POINT_FREE_BINDING}| {value}");
+        applicability = applicability.max_risk(Applicability::MaybeIncorrect);
+    }
     let edit = cx.replace_in_closure_laid_out(range(target), &value);
     let mut edits = vec![edit];
     edits.extend(names.use_edit(cx));
@@ -1513,6 +1528,44 @@ impl<'m> FixCx<'m> {
     /// The error value in scope at the site, from the innermost `.map_err(|e| ..)` (or
     /// `or_else`, `unwrap_or_else`) closure or `Err(e) =>` arm around it, with the call that
     /// failed.
+    /// Whether `target` is a fn given to `.map_err(..)` (`.map_err(Error::invalid_params)`).
+    fn is_point_free(&self, target: &Expr) -> bool {
+        struct MapErrArg<'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: bool,
+        }
+        impl<'a> Visit<'a> for MapErrArg<'_> {
+            fn visit_expr(&mut self, e: &'a Expr) {
+                if !self.found {
+                    visit::visit_expr(self, e);
+                }
+            }
+            searches_around_target!('a);
+            fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+                if m.method == "map_err"
+                    && m.args.len() == 1
+                    && matches!(&m.args[0], Expr::Path(_))
+                    && range(&m.args[0]) == self.target
+                {
+                    self.found = true;
+                }
+                visit::visit_expr_method_call(self, m);
+            }
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        if !matches!(target, Expr::Path(_)) {
+            return false;
+        }
+        let mut search = MapErrArg {
+            target: range(target),
+            extents: &self.extents,
+            found: false,
+        };
+        search.visit_block(self.located.body);
+        search.found
+    }
+
     fn error_in_scope(&self) -> Option<ErrorScope> {
         struct Scopes<'a, 'x> {
             target: (usize, usize),
@@ -1542,6 +1595,12 @@ impl<'m> FixCx<'m> {
                 let binding = match (handler, m.args.first()) {
                     (true, Some(Expr::Closure(c))) if c.inputs.len() == 1 => {
                         crate::syntax::pat_ident(&c.inputs[0])
+                    }
+                    // `.map_err(Error::invalid_params)` at the site: the fix makes it `|e| ..`.
+                    (true, Some(arg @ Expr::Path(_)))
+                        if m.method == "map_err" && range(arg) == self.target =>
+                    {
+                        Some(POINT_FREE_BINDING.to_string())
                     }
                     _ => None,
                 };

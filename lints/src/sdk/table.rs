@@ -233,7 +233,18 @@ impl Dialect for TableDialect {
         index: &Index<'_>,
         returns: &ReturnFacts,
     ) -> Option<Construction<'e>> {
-        construction_of_path(self.table, &self.names, path, index, returns).map(|c| self.sent(c))
+        construction_of_path(self.table, &self.names, path, index, returns, false)
+            .map(|c| self.sent(c))
+    }
+
+    fn construction_of_fn_value<'e>(
+        &self,
+        path: &syn::Path,
+        index: &Index<'_>,
+        returns: &ReturnFacts,
+    ) -> Option<Construction<'e>> {
+        construction_of_path(self.table, &self.names, path, index, returns, true)
+            .map(|c| self.sent(c))
     }
 
     fn construction_of_struct<'e>(
@@ -1266,24 +1277,31 @@ fn construction_of_macro(
     })
 }
 
-/// A unit variant written as a path (`Error::RateLimited`).
+/// A unit variant written as a path (`Error::RateLimited`), or with `fn_value` a constructor fn
+/// passed as a value (`.map_err(Error::invalid_params)`: its argument is the error's own text).
 fn construction_of_path<'e>(
     table: &SdkTable,
     names: &Names,
     path: &syn::Path,
     index: &Index<'_>,
     returns: &ReturnFacts,
+    fn_value: bool,
 ) -> Option<Construction<'e>> {
     let segs = segments(path);
     let canonical = names.canonical(table, &segs)?;
     let name = segs.last()?.as_str();
-    if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+    if name.starts_with(|c: char| c.is_ascii_uppercase()) == fn_value {
         return None;
     }
     let ctor = table
         .ctors
         .iter()
         .find(|c| c.ty == canonical && c.method == name)?;
+    // Point-free, only a protocol error outright: a tool error value given as a fn
+    // (`.map_err(CallToolError::new)`) is the `?` conversion's business.
+    if fn_value && !matches!(ctor.builds, Builds::Protocol { .. }) {
+        return None;
+    }
     build(
         table,
         ctor,

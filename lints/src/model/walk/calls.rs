@@ -344,15 +344,16 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// At least one argument, and each the request context (through borrowing calls:
-    /// `extra.auth_info.as_ref()`) or a literal.
+    /// At least one argument the request context (through borrowing calls:
+    /// `extra.auth_info.as_ref()`), and each other a literal or the server's own state
+    /// (`guard_depth(state.depth, self.max_depth)`).
     fn only_request_arguments<'e>(&self, mut args: impl Iterator<Item = &'e Expr>) -> bool {
         let mut any = false;
         args.all(|a| {
             let a = through_borrowing_calls(a);
             let request = self.is_request_context(a);
             any |= request;
-            request || matches!(a, Expr::Lit(_))
+            request || matches!(a, Expr::Lit(_)) || is_self_rooted(a)
         }) && any
     }
 

@@ -381,6 +381,26 @@ impl<'a> Walker<'a, '_> {
         (tool_value, protocol_value)
     }
 
+    /// `.map_err(Error::invalid_params)`, `.map_err(AppError::busy)`: an SDK's or the crate's
+    /// error constructor given as a value; the message is the error's own text.
+    pub(super) fn point_free_constructor(&mut self, expr: &'a Expr, path: &'a syn::ExprPath) {
+        let returns = self.returns();
+        match self
+            .dialect
+            .construction_of_fn_value(&path.path, self.index, &returns)
+        {
+            Some(built) => {
+                self.construction(expr, built);
+                if let Some((site, _)) = self.facts.sites.last_mut() {
+                    site.texts = vec![MessageText::Opaque];
+                }
+            }
+            None => {
+                self.error_constructor_call(expr, path, None);
+            }
+        }
+    }
+
     /// A call of a crate error type's own constructor (`RpcError::invalid_params(msg)`, or
     /// point-free in `.map_err(RpcError::invalid_params)` when `args` is `None`): the protocol
     /// error it builds, built here; whether it is one.

@@ -1167,7 +1167,7 @@ impl<'a> Walker<'a, '_> {
                             self.conversion_edge(&mc.receiver, span);
                         } else {
                             self.with_frame(fallback(), |w| {
-                                w.error_constructor_call(arg, p, None);
+                                w.point_free_constructor(arg, p);
                             });
                             let target = self.resolver.path_target(p, &self.locals);
                             if let Some(callee) = self.callee(target) {
