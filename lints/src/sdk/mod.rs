@@ -509,22 +509,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         None
     }
 
-    /// A constructor fn passed as a value, point-free (`.map_err(Error::invalid_params)`).
-    fn construction_of_fn_value<'e>(
-        &self,
-        _path: &syn::Path,
-        _index: &Index<'_>,
-        _returns: &ReturnFacts,
-    ) -> Option<Construction<'e>> {
-        None
-    }
-
-    /// A unit variant that builds an error (`Error::RateLimited`).
+    /// A unit variant that builds an error (`Error::RateLimited`), or with `fn_value` a
+    /// constructor fn passed as a value, point-free (`.map_err(Error::invalid_params)`).
     fn construction_of_path<'e>(
         &self,
         _path: &syn::Path,
         _index: &Index<'_>,
         _returns: &ReturnFacts,
+        _fn_value: bool,
     ) -> Option<Construction<'e>> {
         None
     }

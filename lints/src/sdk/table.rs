@@ -232,18 +232,9 @@ impl Dialect for TableDialect {
         path: &syn::Path,
         index: &Index<'_>,
         returns: &ReturnFacts,
+        fn_value: bool,
     ) -> Option<Construction<'e>> {
-        construction_of_path(self.table, &self.names, path, index, returns, false)
-            .map(|c| self.sent(c))
-    }
-
-    fn construction_of_fn_value<'e>(
-        &self,
-        path: &syn::Path,
-        index: &Index<'_>,
-        returns: &ReturnFacts,
-    ) -> Option<Construction<'e>> {
-        construction_of_path(self.table, &self.names, path, index, returns, true)
+        construction_of_path(self.table, &self.names, path, index, returns, fn_value)
             .map(|c| self.sent(c))
     }
 

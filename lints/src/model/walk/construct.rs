@@ -333,12 +333,12 @@ impl<'a> Walker<'a, '_> {
                 if !self.callee_paths.contains(&(p as *const syn::ExprPath))
                     && self
                         .dialect
-                        .construction_of_path(&p.path, self.index, &self.returns())
+                        .construction_of_path(&p.path, self.index, &self.returns(), false)
                         .is_some() =>
             {
                 if let Some(built) =
                     self.dialect
-                        .construction_of_path(&p.path, self.index, &self.returns())
+                        .construction_of_path(&p.path, self.index, &self.returns(), false)
                 {
                     self.construction(expr, built);
                 }
@@ -387,7 +387,7 @@ impl<'a> Walker<'a, '_> {
         let returns = self.returns();
         match self
             .dialect
-            .construction_of_fn_value(&path.path, self.index, &returns)
+            .construction_of_path(&path.path, self.index, &returns, true)
         {
             Some(built) => {
                 self.construction(expr, built);
