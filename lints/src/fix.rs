@@ -195,7 +195,7 @@ fn json_member_fix(cx: &FixCx<'_>) -> Option<Fix> {
     let Expr::Macro(m) = cx.find(&[]).target? else {
         return None;
     };
-    if !is_json_macro(&m.mac) {
+    if !crate::syntax::is_json_macro(&m.mac) {
         return None;
     }
     let response = json_entries(&single_group(m.mac.tokens.clone())?)?;
@@ -264,9 +264,6 @@ fn json_member_fix(cx: &FixCx<'_>) -> Option<Fix> {
 }
 
 /// `json!(..)`, `serde_json::json!(..)`.
-fn is_json_macro(m: &syn::Macro) -> bool {
-    m.path.segments.last().is_some_and(|s| s.ident == "json")
-}
 
 /// One `"key": value` entry of a `json!` object.
 struct JsonEntry {
@@ -334,7 +331,7 @@ fn crate_writes_tool_results(model: &Model) -> bool {
     struct Results(bool);
     impl<'v> Visit<'v> for Results {
         fn visit_macro(&mut self, m: &'v syn::Macro) {
-            if self.0 || !is_json_macro(m) {
+            if self.0 || !crate::syntax::is_json_macro(m) {
                 return;
             }
             let holds_content = |e: &JsonEntry| match e.value.as_slice() {
@@ -643,7 +640,7 @@ pub fn output_error(model: &Model, site: &ErrorSite) -> Option<Fix> {
     let Expr::Macro(m) = found.target? else {
         return None;
     };
-    if !is_json_macro(&m.mac) {
+    if !crate::syntax::is_json_macro(&m.mac) {
         return None;
     }
     let entries = json_entries(&single_group(m.mac.tokens.clone())?)?;

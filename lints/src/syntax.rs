@@ -212,6 +212,11 @@ pub fn mentions_ident(tokens: &str, ident: &str) -> bool {
 }
 
 /// The value of a string literal expression (`"head"`).
+/// `json!(..)` or `serde_json::json!(..)`.
+pub fn is_json_macro(m: &syn::Macro) -> bool {
+    m.path.segments.last().is_some_and(|s| s.ident == "json")
+}
+
 pub fn str_literal(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Lit(syn::ExprLit {

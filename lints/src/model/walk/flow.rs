@@ -21,7 +21,9 @@ use crate::model::site::{
 };
 use crate::sdk::HandlerKind;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{is_to_string, mentions_ident, pat_ident, path_segments, TokensString};
+use crate::syntax::{
+    is_json_macro, is_to_string, mentions_ident, pat_ident, path_segments, TokensString,
+};
 use crate::text::{message_with_macros, MessageText};
 
 /// How deep a value is followed through `let`s and branches of one body.
@@ -266,7 +268,19 @@ impl<'a> Walker<'a, '_> {
                 if matches!(method.as_str(), "unwrap_or" | "unwrap_or_else" | "or_else")
                     && mc.args.len() == 1
                 {
-                    let mut out = self.sources(flow, &mc.receiver, Some(whole), depth);
+                    // `serde_json::to_string(&json!({..})).unwrap_or_else(..)`: the JSON is the
+                    // answer, noted as the whole expression.
+                    // Reported at the serialisation, apart from the fallback's own answer.
+                    let mut out = if answered_json(expr).is_some() {
+                        let at = if outer.is_some() {
+                            whole
+                        } else {
+                            &*mc.receiver
+                        };
+                        self.own_answer(flow, expr, at)
+                    } else {
+                        self.sources(flow, &mc.receiver, Some(whole), depth)
+                    };
                     let fallback = match &mc.args[0] {
                         Expr::Closure(c) => &*c.body,
                         other => other,
@@ -329,14 +343,7 @@ impl<'a> Walker<'a, '_> {
         let Some(point) = self.answer_points.get(&(expr as *const Expr)).cloned() else {
             return Vec::new();
         };
-        let json = match expr {
-            Expr::MethodCall(m) if is_to_string(expr) => match &*m.receiver {
-                Expr::Macro(j) if j.mac.path.is_ident("json") => Some(&j.mac),
-                _ => None,
-            },
-            Expr::Macro(j) if j.mac.path.is_ident("json") => Some(&j.mac),
-            _ => None,
-        };
+        let json = answered_json(expr);
         let members = match (json, expr) {
             (Some(m), _) => crate::text::json_members(m),
             (None, Expr::Struct(s)) => struct_members(s),
@@ -571,4 +578,46 @@ fn struct_members(s: &syn::ExprStruct) -> Vec<(String, String)> {
             syn::Member::Unnamed(_) => None,
         })
         .collect()
+}
+
+/// The `json!` value an answer is, as written or as text: `json!({..})`, `json!({..}).to_string()`,
+/// `serde_json::to_string_pretty(&json!({..}))` and its fallback (`.unwrap_or_else(|_| ..)`,
+/// `.unwrap_or_default()`).
+fn answered_json(expr: &Expr) -> Option<&syn::Macro> {
+    match expr {
+        Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
+        Expr::MethodCall(m) if is_to_string(expr) => match &*m.receiver {
+            Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
+            _ => None,
+        },
+        Expr::MethodCall(m)
+            if matches!(
+                m.method.to_string().as_str(),
+                "unwrap_or_else" | "unwrap_or" | "unwrap_or_default" | "unwrap" | "expect"
+            ) =>
+        {
+            match &*m.receiver {
+                Expr::Call(c) => serialized_json(c),
+                _ => None,
+            }
+        }
+        Expr::Call(c) => serialized_json(c),
+        _ => None,
+    }
+}
+
+/// `serde_json::to_string(&json!({..}))`, `to_string_pretty`: the macro serialised.
+fn serialized_json(call: &syn::ExprCall) -> Option<&syn::Macro> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let serializes = p.path.segments.last().is_some_and(|s| {
+        s.ident == "to_string" || s.ident == "to_string_pretty" || s.ident == "to_vec"
+    }) && p.path.segments.len() >= 2;
+    match (serializes, call.args.first().map(crate::syntax::strip_refs)) {
+        (true, Some(Expr::Macro(j))) if call.args.len() == 1 && is_json_macro(&j.mac) => {
+            Some(&j.mac)
+        }
+        _ => None,
+    }
 }
