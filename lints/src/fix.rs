@@ -263,8 +263,6 @@ fn json_member_fix(cx: &FixCx<'_>) -> Option<Fix> {
     }))
 }
 
-/// `json!(..)`, `serde_json::json!(..)`.
-
 /// One `"key": value` entry of a `json!` object.
 struct JsonEntry {
     key: String,
