@@ -294,6 +294,7 @@ impl CrateJob<'_> {
                     .field(f.display.as_os_str().as_encoded_bytes())
                     .field(&[
                         u8::from(f.report),
+                        u8::from(f.named),
                         u8::from(f.role == lints::FileRole::Test),
                     ]);
             }
@@ -354,6 +355,7 @@ impl CrateJob<'_> {
                 k.field(f.path.as_os_str().as_encoded_bytes())
                     .field(&[
                         u8::from(f.report),
+                        u8::from(f.named),
                         u8::from(f.role == lints::FileRole::Test),
                     ])
                     .field(blake3::hash(&f.contents).as_bytes());
@@ -378,6 +380,7 @@ impl CrateJob<'_> {
                             contents: r.bytes?,
                             role: f.role,
                             report: f.report,
+                            named: f.named,
                         })
                     })
                     .collect();

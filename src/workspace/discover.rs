@@ -108,6 +108,9 @@ pub struct DiscoveredFile {
     pub role: FileRole,
     /// `false` for files read only for crate context.
     pub report: bool,
+    /// Named by the user (a file on the command line, an editor's document): reported even
+    /// when no target root's module tree reaches it.
+    pub named: bool,
     /// The file's metadata when it was found (for the cache), if it could be read.
     pub stamp: Option<FileStamp>,
 }
@@ -178,7 +181,11 @@ pub fn discover(
             ));
         } else {
             let display = display_path(&abs, cwd, given, &abs);
+            let before = asked.len();
             walker.add(abs, display, &mut asked);
+            for found in &mut asked[before..] {
+                found.named = true;
+            }
         }
     }
     preload_manifests(&asked, manifests);
@@ -207,6 +214,8 @@ struct Found {
     path: PathBuf,
     display: PathBuf,
     stamp: Option<FileStamp>,
+    /// Given on the command line as a file.
+    named: bool,
 }
 
 /// What makes two paths the same file: device and inode where there are such things.
@@ -292,6 +301,7 @@ impl<'a> Walker<'a> {
                 path,
                 display,
                 stamp,
+                named: false,
             });
         }
     }
@@ -324,6 +334,7 @@ impl<'a> Walker<'a> {
                     display: found.display,
                     role,
                     report: true,
+                    named: found.named,
                     stamp: found.stamp,
                 }),
                 None => singles.push(CrateFiles {
@@ -333,6 +344,7 @@ impl<'a> Walker<'a> {
                         path: found.path,
                         display: found.display,
                         report: true,
+                        named: found.named,
                         stamp: found.stamp,
                     }],
                 }),
@@ -386,6 +398,7 @@ impl<'a> Walker<'a> {
                     display: found.display,
                     role,
                     report,
+                    named: false,
                     stamp: found.stamp,
                 })
             })
@@ -443,6 +456,7 @@ pub fn discover_packages(
                 display: f.display,
                 role: *role,
                 report: true,
+                named: false,
                 stamp: f.stamp,
             }));
         }

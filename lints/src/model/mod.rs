@@ -57,6 +57,10 @@ pub struct ModelFile {
     pub path: PathBuf,
     pub role: FileRole,
     pub report: bool,
+    /// Not compiled: a package's file that no target root's module tree reaches (see
+    /// [`DefMap::in_module_tree`]), that the user did not name, and that parsed (a file that
+    /// does not keeps its `parse_error`). Analysed for context, not reported.
+    pub unlinked: bool,
     /// `None` when the bytes are not UTF-8.
     pub source: Option<Arc<SourceFile>>,
     /// `None` when the file did not parse.
@@ -110,6 +114,8 @@ struct Analysis {
     codes: Vec<CodeSite>,
     panics: Vec<ContextPanic>,
     result_calls: std::collections::HashSet<usize>,
+    /// Per file: in its package's module trees (see [`DefMap::in_module_tree`]).
+    in_tree: Vec<bool>,
 }
 
 /// What walking every body found, in walk order.
@@ -283,6 +289,13 @@ impl Model {
         };
         let analysis = analyse(&files, &program, options, &mut walks);
         (parsed.walks, parsed.walks_reused) = walks.finish();
+        let named = packages
+            .iter()
+            .flat_map(|p| p.files.iter().map(|f| f.named));
+        for ((file, named), in_tree) in files.iter_mut().zip(named).zip(&analysis.in_tree) {
+            // A file that does not parse keeps its `parse_error`: what mcp-lint skipped is said.
+            file.unlinked = !named && !in_tree && file.syntax.is_some();
+        }
         Model {
             files,
             dialects: analysis.dialects,
@@ -344,6 +357,9 @@ fn analyse(
     // Phase: resolve names and index. Items crate macros generate live in `generated`.
     let generated = typed_arena::Arena::new();
     let defs = resolve_names(files, program, &parsed, &own_sdk, &generated);
+    let in_tree: Vec<bool> = (0..files.len())
+        .map(|i| defs.in_module_tree(FileId(i), program.package_of(FileId(i))))
+        .collect();
     // Each package has its index: its names mean what they mean there.
     let indexes: Vec<Index> = (0..program.packages.len())
         .map(|p| {
@@ -382,7 +398,10 @@ fn analyse(
         dialects.extend(found);
     }
     if dialects.is_empty() {
-        return Analysis::default();
+        return Analysis {
+            in_tree,
+            ..Analysis::default()
+        };
     }
     // A package of no SDK of its own (a helpers library the servers share) is walked as the
     // program's first server speaks: its errors and panics are what its callers get.
@@ -562,6 +581,7 @@ fn analyse(
         codes,
         panics,
         result_calls: walked.result_calls,
+        in_tree,
     }
 }
 
@@ -655,6 +675,13 @@ fn package_relative(path: &std::path::Path, input: &CrateInput) -> Option<PathBu
     Some(path.to_path_buf())
 }
 
+/// The targets of a package without a manifest: cargo's standard places.
+static NO_TARGETS: crate::options::Targets = crate::options::Targets {
+    lib: None,
+    declared: Vec::new(),
+    not_inferred: Vec::new(),
+};
+
 /// The packages' module trees and names, resolved together: a package's path dependencies on
 /// the others resolve into them. In an SDK's own package the library's name (`pmcp::Error` in
 /// an example) stays the SDK's: the dialect knows what its paths build, and the library's
@@ -672,6 +699,21 @@ fn resolve_names<'a>(
         .map(|input| (input.root.as_deref(), input.manifest.as_ref()))
         .collect();
     let links = crate::program::links(&refs);
+    // The files that did not parse still take their place in the module trees.
+    let unparsed: Vec<Vec<(FileId, Option<PathBuf>)>> = (0..program.packages.len())
+        .map(|p| {
+            (0..files.len())
+                .map(FileId)
+                .filter(|id| program.package_of(*id) == p && files[id.0].syntax.is_none())
+                .map(|id| {
+                    (
+                        id,
+                        package_relative(&files[id.0].path, program.input_of(id)),
+                    )
+                })
+                .collect()
+        })
+        .collect();
     let per_package: Vec<Vec<PackageFile<'a>>> = (0..program.packages.len())
         .map(|p| {
             parsed
@@ -703,6 +745,8 @@ fn resolve_names<'a>(
             PackageFiles {
                 files,
                 package_name,
+                targets: input.manifest.as_ref().map_or(&NO_TARGETS, |m| &m.targets),
+                unparsed: &unparsed[p],
                 dependencies,
                 linked,
             }
@@ -1301,6 +1345,7 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
         path: f.path.clone(),
         role: f.role,
         report: f.report,
+        unlinked: false,
         source,
         syntax,
         macro_args: OnceLock::new(),
@@ -1311,6 +1356,11 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
 }
 
 impl ModelFile {
+    /// Whether its findings are reported: asked for, and compiled or named by the user.
+    pub fn is_reported(&self) -> bool {
+        self.report && !self.unlinked
+    }
+
     /// The arguments of the file's `format!`, `vec!`, `json!`, `tokio::select!` … as expressions.
     pub fn macro_args(&self) -> &MacroArgs {
         self.macro_args.get_or_init(|| {
