@@ -2,8 +2,10 @@
 //!
 //! The nearest ancestor directory whose Cargo.toml has a `[package]` section is a file's package
 //! root; files under its `src/`, `tests/`, `benches/`, `examples/` and its `build.rs` form one
-//! crate (the whole crate is read for context, only the files asked about are reported). Every
-//! other `.rs` file (fixture directories and the like) is a crate of its own.
+//! crate (the whole crate is read for context, only the files asked about are reported; of
+//! those, the analysis leaves out the files no target root's module tree reaches unless they
+//! were [`DiscoveredFile::named`]). Every other `.rs` file (fixture directories and the like) is
+//! a crate of its own.
 
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsStr;

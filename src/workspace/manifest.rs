@@ -528,6 +528,52 @@ mod tests {
     }
 
     #[test]
+    fn targets_follow_declared_paths_names_and_auto_keys() {
+        let table: Table = toml::from_str(
+            r#"[package]
+name = "srv"
+autobins = false
+autotests = false
+build = "tools/gen.rs"
+
+[lib]
+path = "src/server.rs"
+
+[[bin]]
+name = "srv"
+
+[[bin]]
+name = "cli"
+path = "cli/main.rs"
+
+[[example]]
+name = "demo"
+"#,
+        )
+        .expect("toml");
+        let t = targets(&table);
+        assert_eq!(t.lib, Some(PathBuf::from("src/server.rs")));
+        assert_eq!(
+            t.not_inferred,
+            [TargetKind::Bin, TargetKind::Test, TargetKind::Build]
+        );
+        let declared: Vec<&str> = t.declared.iter().filter_map(|p| p.to_str()).collect();
+        assert_eq!(
+            declared,
+            [
+                "tools/gen.rs",
+                "src/main.rs",
+                "src/bin/srv.rs",
+                "src/bin/srv/main.rs",
+                "cli/main.rs",
+                "examples/demo.rs",
+                "examples/demo/main.rs"
+            ]
+        );
+        assert_eq!(targets(&Table::new()), Targets::default());
+    }
+
+    #[test]
     fn facts_cover_every_dependency_kind_renames_and_workspace_inheritance() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path().canonicalize().expect("canonical");
