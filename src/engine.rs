@@ -352,7 +352,9 @@ impl CrateJob<'_> {
             k.field(format!("{:?}", input.manifest).as_bytes())
                 .field(format!("{:?}", input.root).as_bytes());
             for f in &input.files {
+                let package_path = f.package_path.as_deref().unwrap_or(Path::new(""));
                 k.field(f.path.as_os_str().as_encoded_bytes())
+                    .field(package_path.as_os_str().as_encoded_bytes())
                     .field(&[
                         u8::from(f.report),
                         u8::from(f.named),
@@ -381,6 +383,7 @@ impl CrateJob<'_> {
                             role: f.role,
                             report: f.report,
                             named: f.named,
+                            package_path: package_path(files, f),
                         })
                     })
                     .collect();
@@ -400,6 +403,13 @@ impl CrateJob<'_> {
             .map(|(f, _)| empty_report(f))
             .collect()
     }
+}
+
+/// A file's path relative to its package root (the shown path may be relative to another
+/// directory).
+pub fn package_path(files: &CrateFiles, f: &DiscoveredFile) -> Option<std::path::PathBuf> {
+    let root = files.package_root.as_deref()?;
+    f.path.strip_prefix(root).ok().map(Path::to_path_buf)
 }
 
 fn read(f: &DiscoveredFile, keep: bool) -> Read {

@@ -454,6 +454,7 @@ impl Session {
                 role: f.role,
                 report: f.report,
                 named: f.named,
+                package_path: engine::package_path(files, f),
             });
         }
         CrateInput {

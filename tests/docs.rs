@@ -373,6 +373,7 @@ fn findings_of_example(code: &str) -> Option<Vec<&'static str>> {
             role: FileRole::Source,
             report: true,
             named: true,
+            package_path: None,
         }],
     };
     let names: Vec<&'static str> = lints::analyze(&input, &options)

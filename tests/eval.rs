@@ -124,6 +124,7 @@ fn crate_input(dir: &Path) -> CrateInput {
                 role,
                 report: true,
                 named: false,
+                package_path: None,
             }
         }));
     }

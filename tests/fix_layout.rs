@@ -273,6 +273,7 @@ fn measure_chains(krate: &ChainCrate) {
             role: lints::FileRole::Source,
             report: true,
             named: true,
+            package_path: None,
         }],
     };
     let result = mcp_lint::fix::fix_crate(&input, &lints::Options::default(), true);

@@ -83,6 +83,16 @@ fn only_the_files_of_the_module_trees_are_linted() {
         .filter(|f| f.starts_with("src/"))
         .collect();
     assert_eq!(files_with_findings(&run), set(&in_src), "{run:?}");
+    // From inside `src/`, where the paths shown are relative to it.
+    let run = mcp_lint(
+        &root.join("src"),
+        &["check", "--format", "json", "--no-cache", "."],
+    );
+    let shown: Vec<&str> = in_src
+        .iter()
+        .map(|f| f.strip_prefix("src/").unwrap_or(f))
+        .collect();
+    assert_eq!(files_with_findings(&run), set(&shown), "{run:?}");
 }
 
 #[test]

@@ -171,6 +171,7 @@ fn same_named_code_in_a_new_module_or_example_changes_no_finding() {
                 role: FileRole::Source,
                 report: true,
                 named: false,
+                package_path: None,
             })
             .collect();
         let root_file = ["src/lib.rs", "src/main.rs"]
@@ -201,6 +202,7 @@ fn same_named_code_in_a_new_module_or_example_changes_no_finding() {
             role: FileRole::Source,
             report: false,
             named: false,
+            package_path: None,
         };
         grown.push(added("src/shadow.rs", &shadow));
         grown.push(added(

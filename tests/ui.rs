@@ -466,6 +466,7 @@ fn input_for(fixture: &Fixture, d: &Directives) -> CrateInput {
             },
             report: true,
             named: true,
+            package_path: None,
         }],
     }
 }

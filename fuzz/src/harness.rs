@@ -47,6 +47,7 @@ fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
             role: FileRole::Source,
             report: true,
             named: true,
+            package_path: None,
         }],
     }
 }

@@ -292,6 +292,7 @@ fn analyze_source(
             contents: source.as_bytes().to_vec(),
             report: true,
             named: true,
+            package_path: None,
         }],
     };
     Ok(Analysis {

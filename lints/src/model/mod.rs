@@ -61,6 +61,8 @@ pub struct ModelFile {
     /// [`DefMap::in_module_tree`]), that the user did not name, and that parsed (a file that
     /// does not keeps its `parse_error`). Analysed for context, not reported.
     pub unlinked: bool,
+    /// See [`crate::source::SourceInput::package_path`].
+    package_path: Option<PathBuf>,
     /// `None` when the bytes are not UTF-8.
     pub source: Option<Arc<SourceFile>>,
     /// `None` when the file did not parse.
@@ -272,7 +274,9 @@ impl Model {
             for f in &input.files {
                 let kept = parsed.take(f);
                 changed.push(kept.is_none());
-                files.push(kept.unwrap_or_else(|| parse_one(f)));
+                let mut file = kept.unwrap_or_else(|| parse_one(f));
+                file.package_path.clone_from(&f.package_path);
+                files.push(file);
             }
             file_package.resize(files.len(), p);
         }
@@ -625,14 +629,19 @@ fn codes_at_definitions(
     out
 }
 
-/// A file's path relative to its package root; `None` without a package root. Paths are under
+/// A file's path relative to its package root; `None` without a package root. The front end's
+/// when it gave one; otherwise from the shown path: paths are under
 /// the root, or shown relative to it or to a directory above it (`server/src/lib.rs` of
 /// `/ws/server` linted from `/ws`, `../server/src/lib.rs` from `/ws/helpers`): the longest
 /// tail of the root they start with (after any `..`) is dropped
 /// when what remains is a package's (`src/..`, `tests/..`, `benches/..`, `examples/..`,
 /// `build.rs`).
-fn package_relative(path: &std::path::Path, input: &CrateInput) -> Option<PathBuf> {
+fn package_relative(file: &ModelFile, input: &CrateInput) -> Option<PathBuf> {
     let root = input.root.as_ref()?;
+    if let Some(known) = &file.package_path {
+        return Some(known.clone());
+    }
+    let path = file.path.as_path();
     if let Ok(p) = path.strip_prefix(root) {
         return Some(p.to_path_buf());
     }
@@ -705,12 +714,7 @@ fn resolve_names<'a>(
             (0..files.len())
                 .map(FileId)
                 .filter(|id| program.package_of(*id) == p && files[id.0].syntax.is_none())
-                .map(|id| {
-                    (
-                        id,
-                        package_relative(&files[id.0].path, program.input_of(id)),
-                    )
-                })
+                .map(|id| (id, package_relative(&files[id.0], program.input_of(id))))
                 .collect()
         })
         .collect();
@@ -720,7 +724,7 @@ fn resolve_names<'a>(
                 .iter()
                 .filter(|(id, ..)| program.package_of(*id) == p)
                 .map(|(id, syntax, test)| {
-                    let relative = package_relative(&files[id.0].path, program.input_of(*id));
+                    let relative = package_relative(&files[id.0], program.input_of(*id));
                     (*id, relative, *syntax, *test)
                 })
                 .collect()
@@ -787,7 +791,7 @@ fn sdk_library_files(
             let orphan = defs
                 .file_module(file)
                 .is_some_and(|m| defs.module(defs.module(m).root).file == file);
-            let relative = package_relative(&files[i].path, program.input_of(file));
+            let relative = package_relative(&files[i], program.input_of(file));
             let parts: Vec<String> = relative
                 .iter()
                 .flat_map(|p| p.components())
@@ -1346,6 +1350,7 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
         role: f.role,
         report: f.report,
         unlinked: false,
+        package_path: f.package_path.clone(),
         source,
         syntax,
         macro_args: OnceLock::new(),

@@ -47,6 +47,7 @@ fn input(files: &[(&str, &str)]) -> CrateInput {
                 role: FileRole::Source,
                 report: true,
                 named: false,
+                package_path: None,
             })
             .collect(),
     }
