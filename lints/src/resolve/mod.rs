@@ -18,7 +18,6 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
-
 use quote::ToTokens;
 use syn::{ImplItem, Item, UseTree};
 
