@@ -294,6 +294,7 @@ impl CrateJob<'_> {
                     .field(f.display.as_os_str().as_encoded_bytes())
                     .field(&[
                         u8::from(f.report),
+                        u8::from(f.named),
                         u8::from(f.role == lints::FileRole::Test),
                     ]);
             }
@@ -351,9 +352,12 @@ impl CrateJob<'_> {
             k.field(format!("{:?}", input.manifest).as_bytes())
                 .field(format!("{:?}", input.root).as_bytes());
             for f in &input.files {
+                let package_path = f.package_path.as_deref().unwrap_or(Path::new(""));
                 k.field(f.path.as_os_str().as_encoded_bytes())
+                    .field(package_path.as_os_str().as_encoded_bytes())
                     .field(&[
                         u8::from(f.report),
+                        u8::from(f.named),
                         u8::from(f.role == lints::FileRole::Test),
                     ])
                     .field(blake3::hash(&f.contents).as_bytes());
@@ -378,6 +382,8 @@ impl CrateJob<'_> {
                             contents: r.bytes?,
                             role: f.role,
                             report: f.report,
+                            named: f.named,
+                            package_path: package_path(files, f),
                         })
                     })
                     .collect();
@@ -397,6 +403,13 @@ impl CrateJob<'_> {
             .map(|(f, _)| empty_report(f))
             .collect()
     }
+}
+
+/// A file's path relative to its package root (the shown path may be relative to another
+/// directory).
+pub fn package_path(files: &CrateFiles, f: &DiscoveredFile) -> Option<std::path::PathBuf> {
+    let root = files.package_root.as_deref()?;
+    f.path.strip_prefix(root).ok().map(Path::to_path_buf)
 }
 
 fn read(f: &DiscoveredFile, keep: bool) -> Read {

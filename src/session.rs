@@ -208,6 +208,8 @@ impl Session {
                 path: path.clone(),
                 role,
                 report: true,
+                // An editor's document.
+                named: true,
                 stamp: None,
             };
             let Some((root, role)) = discover::member_of(&path, &mut self.manifests) else {
@@ -451,6 +453,8 @@ impl Session {
                 contents,
                 role: f.role,
                 report: f.report,
+                named: f.named,
+                package_path: engine::package_path(files, f),
             });
         }
         CrateInput {

@@ -123,8 +123,17 @@ fn changes_to_files_options_or_package_lists_are_never_served_stale() {
     let allowed = mcp_lint(p.path(), &["check", "--format", "concise", "-A", "all"]);
     assert!(denied.stdout.contains("MCP001"), "{denied:?}");
     assert!(!allowed.stdout.contains("MCP001"), "{allowed:?}");
-    // A new file in the crate is part of it.
+    // A new file in the crate is part of it: not compiled (nor linted) until a `mod` declares
+    // it, and linted once one does.
     write(p.path(), "src/more.rs", MCP001_SERVER);
+    let unlinked = mcp_lint(p.path(), &["check", "--format", "concise"]);
+    assert!(unlinked.stdout.contains("src/lib.rs"), "{unlinked:?}");
+    assert!(!unlinked.stdout.contains("src/more.rs"), "{unlinked:?}");
+    write(
+        p.path(),
+        "src/lib.rs",
+        format!("{MCP001_SERVER}mod more;\n"),
+    );
     let more = mcp_lint(p.path(), &["check", "--format", "concise"]);
     assert!(more.stdout.contains("src/more.rs"), "{more:?}");
 }

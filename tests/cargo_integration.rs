@@ -499,8 +499,8 @@ fn cargo_from_the_environment_is_used() {
 }
 
 /// A crate with no dependencies, so `cargo check` is fast and offline. `src/lib.rs` has an
-/// unused variable (a rustc warning); `src/server.rs` is rmcp code that is not part of the
-/// module tree (rustc never sees it, mcp-lint reads every file of the package).
+/// unused variable (a rustc warning); `examples/server.rs` is rmcp code in an example, a target
+/// plain `cargo check` does not build (rustc never sees it, mcp-lint lints every target).
 fn tiny_crate(lib: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     project(&[
         (
@@ -508,7 +508,7 @@ fn tiny_crate(lib: &str) -> (tempfile::TempDir, std::path::PathBuf) {
             "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
         ),
         ("src/lib.rs", lib),
-        ("src/server.rs", MCP001_TOOL),
+        ("examples/server.rs", MCP001_TOOL),
     ])
 }
 
@@ -635,8 +635,9 @@ fn a_baseline_written_by_mcp_lint_applies_to_cargo_mcp_lint() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(compiler_messages(&run).is_empty(), "{run:?}");
     assert!(build_finished(&run));
-    // A new finding is reported.
+    // A new finding is reported (in a new module of the library).
     write(&root, "plain/src/server.rs", MCP001_TOOL);
+    write(&root, "plain/src/lib.rs", format!("{CLEAN}mod server;\n"));
     let run = cargo_mcp_lint(
         &root,
         &[

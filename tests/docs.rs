@@ -359,6 +359,7 @@ fn findings_of_example(code: &str) -> Option<Vec<&'static str>> {
             package_name: Some("example".to_string()),
             package_version: None,
             locked: None,
+            targets: Default::default(),
             dependencies: vec![Dependency {
                 name: "rmcp".to_string(),
                 version: Some("3".to_string()),
@@ -371,6 +372,8 @@ fn findings_of_example(code: &str) -> Option<Vec<&'static str>> {
             contents: code.as_bytes().to_vec(),
             role: FileRole::Source,
             report: true,
+            named: true,
+            package_path: None,
         }],
     };
     let names: Vec<&'static str> = lints::analyze(&input, &options)

@@ -81,6 +81,7 @@ fn manifest(dir: &Path) -> Manifest {
         package_name: package_field("name"),
         package_version: package_field("version"),
         locked: None,
+        targets: Default::default(),
         dependencies,
     }
 }
@@ -122,6 +123,8 @@ fn crate_input(dir: &Path) -> CrateInput {
                     .to_path_buf(),
                 role,
                 report: true,
+                named: false,
+                package_path: None,
             }
         }));
     }

@@ -265,12 +265,15 @@ fn measure_chains(krate: &ChainCrate) {
                 })
                 .collect(),
             locked: None,
+            targets: Default::default(),
         }),
         files: vec![lints::SourceInput {
             path: "src/lib.rs".into(),
             contents: clean.clone().into_bytes(),
             role: lints::FileRole::Source,
             report: true,
+            named: true,
+            package_path: None,
         }],
     };
     let result = mcp_lint::fix::fix_crate(&input, &lints::Options::default(), true);

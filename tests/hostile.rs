@@ -1029,6 +1029,12 @@ fn a_manifest_of_a_hundred_thousand_dependencies() {
 #[test]
 fn an_absolute_exclude_glob_excludes() {
     let p = server_with(&[("src/gen/made.rs", MCP001_SERVER.as_bytes())]);
+    // A module of the library (a file no `mod` declares is not compiled, so not linted).
+    write(
+        p.path(),
+        "src/lib.rs",
+        format!("{MCP001_SERVER}mod gen {{\n    mod made;\n}}\n"),
+    );
     let root = p.path().canonicalize().expect("canonical");
     let run = support::bounded::run(&root, &["check", "--format", "json"], b"");
     assert!(has(&run, "MCP001", "src/gen/made.rs"), "{run:?}");
@@ -1112,6 +1118,16 @@ fn a_failed_fix_write_is_an_error_and_not_counted() {
 #[test]
 fn a_warm_run_of_five_thousand_files_replays_the_cold_one() {
     let p = server_with(&[]);
+    // Each file a module of the library: `mod d0 { mod f0; .. }` after the server's code.
+    let mut lib = MCP001_SERVER.to_string();
+    for d in 0..10 {
+        lib.push_str(&format!("mod d{d} {{\n"));
+        for i in d * 500..(d + 1) * 500 {
+            lib.push_str(&format!("    mod f{i};\n"));
+        }
+        lib.push_str("}\n");
+    }
+    write(p.path(), "src/lib.rs", lib.as_bytes());
     for i in 0..5_000 {
         let text = if i % 10 == 0 {
             MCP001_SERVER.to_string()

@@ -67,6 +67,7 @@ fn manifest(dir: &Path) -> Manifest {
         package_version: None,
         dependencies,
         locked: None,
+        targets: Default::default(),
     }
 }
 
@@ -169,6 +170,8 @@ fn same_named_code_in_a_new_module_or_example_changes_no_finding() {
                 contents: std::fs::read(p).expect("readable"),
                 role: FileRole::Source,
                 report: true,
+                named: false,
+                package_path: None,
             })
             .collect();
         let root_file = ["src/lib.rs", "src/main.rs"]
@@ -198,6 +201,8 @@ fn same_named_code_in_a_new_module_or_example_changes_no_finding() {
             contents: contents.as_bytes().to_vec(),
             role: FileRole::Source,
             report: false,
+            named: false,
+            package_path: None,
         };
         grown.push(added("src/shadow.rs", &shadow));
         grown.push(added(

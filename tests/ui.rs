@@ -465,6 +465,8 @@ fn input_for(fixture: &Fixture, d: &Directives) -> CrateInput {
                 FileRole::Source
             },
             report: true,
+            named: true,
+            package_path: None,
         }],
     }
 }
@@ -501,6 +503,7 @@ fn manifest_for(d: &Directives) -> Option<Manifest> {
         package_version: None,
         dependencies,
         locked: (!locked.is_empty()).then(|| Arc::new(locked)),
+        targets: Default::default(),
     })
 }
 

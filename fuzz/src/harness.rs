@@ -33,6 +33,7 @@ fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
             package_name: Some("fuzzed".into()),
             package_version: None,
             locked: None,
+            targets: Default::default(),
             dependencies: vec![Dependency {
                 name: name.into(),
                 version: Some(version.into()),
@@ -45,6 +46,8 @@ fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
             contents: text,
             role: FileRole::Source,
             report: true,
+            named: true,
+            package_path: None,
         }],
     }
 }

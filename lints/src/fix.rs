@@ -1349,7 +1349,7 @@ impl<'m> FixCx<'m> {
     fn new(model: &'m Model, span: Span, file: crate::model::FileId) -> Option<FixCx<'m>> {
         // A finding in a file that is not reported (the language server's unopened files, the
         // rest of the crate of `check some/file.rs`) is dropped, and its fix with it.
-        if !model.files.get(file.0)?.report {
+        if !model.files.get(file.0)?.is_reported() {
             return None;
         }
         FixCx::at(model, file, (span.start, span.end))

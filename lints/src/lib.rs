@@ -37,7 +37,9 @@ pub use context::LintContext;
 pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Related};
 pub use lint::{Group, Level, Lint, LintLevels, Selector};
 pub use model::{FileId, Model, ParsedFiles};
-pub use options::{CrateInput, Dependency, LockedVersions, Manifest, Options, ProtocolVersion};
+pub use options::{
+    CrateInput, Dependency, LockedVersions, Manifest, Options, ProtocolVersion, TargetKind, Targets,
+};
 pub use parse::ANALYSIS_STACK;
 pub use registry::UnknownSelector;
 pub use source::{FileRole, SourceFile, SourceInput, Span};
@@ -190,6 +192,15 @@ fn lint_model(model: &Model, options: &Options) -> Vec<FileReport> {
     let mut reports = Vec::new();
     for (i, file) in model.files.iter().enumerate() {
         if !file.report {
+            continue;
+        }
+        if file.unlinked {
+            // Not compiled: no findings, as when a crate is left out unparsed.
+            reports.push(FileReport {
+                path: file.path.clone(),
+                source: None,
+                diagnostics: Vec::new(),
+            });
             continue;
         }
         let mut diagnostics = std::mem::take(&mut per_file[i]);

@@ -115,6 +115,41 @@ pub struct Manifest {
     /// workspace's members); `None` without a readable one. What an SDK offers can hang on a
     /// crate it depends on (rust-mcp-sdk 0.7 on the rust-mcp-schema 0.7.x it builds with).
     pub locked: Option<std::sync::Arc<LockedVersions>>,
+    /// The crate roots Cargo.toml declares; with the standard places cargo infers, they decide
+    /// which files are compiled (the module trees of these roots) and so linted.
+    pub targets: Targets,
+}
+
+/// A kind of cargo target, for the automatic discovery Cargo.toml can turn off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TargetKind {
+    /// `src/lib.rs` (`autolib`).
+    Lib,
+    /// `src/main.rs`, `src/bin/*.rs`, `src/bin/*/main.rs` (`autobins`).
+    Bin,
+    /// `examples/*.rs`, `examples/*/main.rs` (`autoexamples`).
+    Example,
+    /// `tests/*.rs`, `tests/*/main.rs` (`autotests`).
+    Test,
+    /// `benches/*.rs`, `benches/*/main.rs` (`autobenches`).
+    Bench,
+    /// `build.rs` (`package.build = false`, or another file named).
+    Build,
+}
+
+/// The crate roots of a package beyond the files cargo finds on its own, paths relative to the
+/// package root: `[lib] path`, the `path` (or the default path of the `name`) of each `[[bin]]`,
+/// `[[example]]`, `[[test]]` and `[[bench]]`, and `package.build`. The default (nothing
+/// declared, nothing turned off) is cargo's automatic discovery alone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Targets {
+    /// `[lib] path`: the library's root whatever its file.
+    pub lib: Option<PathBuf>,
+    /// The other targets' root files.
+    pub declared: Vec<PathBuf>,
+    /// The kinds whose standard places are not targets unless declared (`autobins = false`;
+    /// every kind when the list is cargo's own, from `cargo metadata`).
+    pub not_inferred: Vec<TargetKind>,
 }
 
 /// The versions a Cargo.lock pins, by package name (`"0.7.5"`).

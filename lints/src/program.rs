@@ -85,6 +85,7 @@ mod tests {
             package_name: Some(name.to_string()),
             package_version: None,
             locked: None,
+            targets: Default::default(),
             dependencies: deps
                 .iter()
                 .map(|(dep, rename, path)| Dependency {

@@ -26,6 +26,13 @@ pub struct SourceInput {
     pub role: FileRole,
     /// `false` for files read only for crate context (pre-commit's partial file lists).
     pub report: bool,
+    /// Named by the user itself (a file on the command line, a document open in the editor):
+    /// reported even when no crate root's module tree reaches it. Otherwise a package's file
+    /// that no `mod` declaration reaches is not compiled, and is read for context only.
+    pub named: bool,
+    /// The path relative to the package root, when the front end knows it: the shown `path`
+    /// may be relative to another directory (`lib.rs` when run from the package's `src/`).
+    pub package_path: Option<PathBuf>,
 }
 
 /// A decoded file with its line index.

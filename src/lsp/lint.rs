@@ -179,6 +179,22 @@ mod tests {
         assert_eq!(names(&outcome, &tools), Vec::<&str>::new());
     }
 
+    /// A document open in the editor is linted even when no `mod` declares it (yet): the user
+    /// is looking at it. The same file is context only when another document is open.
+    #[test]
+    fn an_open_document_no_mod_declares_is_linted() {
+        let (_tmp, root) = project();
+        let stale = root.join("src/stale.rs");
+        write(&root, "src/stale.rs", BAD);
+        let open = BTreeMap::from([(stale.clone(), BAD.to_string())]);
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        assert_eq!(names(&outcome, &stale), ["tool_failure_as_protocol_error"]);
+        let tools = root.join("src/tools.rs");
+        let open = BTreeMap::from([(tools.clone(), BAD.to_string())]);
+        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        assert_eq!(outcome.files.keys().collect::<Vec<_>>(), vec![&tools]);
+    }
+
     /// A helper in one workspace member that another member's tool calls: opened on its own,
     /// the helper shows the finding, its edit is what is linted, and the tool's call is attached.
     #[test]

@@ -278,6 +278,7 @@ fn analyze_source(
             package_name: None,
             package_version: None,
             locked: None,
+            targets: Default::default(),
             dependencies: vec![Dependency {
                 name: "rmcp".to_string(),
                 version: Some(version.trim().to_string()),
@@ -290,6 +291,8 @@ fn analyze_source(
             path,
             contents: source.as_bytes().to_vec(),
             report: true,
+            named: true,
+            package_path: None,
         }],
     };
     Ok(Analysis {

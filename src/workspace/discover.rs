@@ -2,8 +2,10 @@
 //!
 //! The nearest ancestor directory whose Cargo.toml has a `[package]` section is a file's package
 //! root; files under its `src/`, `tests/`, `benches/`, `examples/` and its `build.rs` form one
-//! crate (the whole crate is read for context, only the files asked about are reported). Every
-//! other `.rs` file (fixture directories and the like) is a crate of its own.
+//! crate (the whole crate is read for context, only the files asked about are reported; of
+//! those, the analysis leaves out the files no target root's module tree reaches unless they
+//! were [`DiscoveredFile::named`]). Every other `.rs` file (fixture directories and the like) is
+//! a crate of its own.
 
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsStr;
@@ -108,6 +110,9 @@ pub struct DiscoveredFile {
     pub role: FileRole,
     /// `false` for files read only for crate context.
     pub report: bool,
+    /// Named by the user (a file on the command line, an editor's document): reported even
+    /// when no target root's module tree reaches it.
+    pub named: bool,
     /// The file's metadata when it was found (for the cache), if it could be read.
     pub stamp: Option<FileStamp>,
 }
@@ -178,7 +183,11 @@ pub fn discover(
             ));
         } else {
             let display = display_path(&abs, cwd, given, &abs);
+            let before = asked.len();
             walker.add(abs, display, &mut asked);
+            for found in &mut asked[before..] {
+                found.named = true;
+            }
         }
     }
     preload_manifests(&asked, manifests);
@@ -207,6 +216,8 @@ struct Found {
     path: PathBuf,
     display: PathBuf,
     stamp: Option<FileStamp>,
+    /// Given on the command line as a file.
+    named: bool,
 }
 
 /// What makes two paths the same file: device and inode where there are such things.
@@ -292,6 +303,7 @@ impl<'a> Walker<'a> {
                 path,
                 display,
                 stamp,
+                named: false,
             });
         }
     }
@@ -324,6 +336,7 @@ impl<'a> Walker<'a> {
                     display: found.display,
                     role,
                     report: true,
+                    named: found.named,
                     stamp: found.stamp,
                 }),
                 None => singles.push(CrateFiles {
@@ -333,6 +346,7 @@ impl<'a> Walker<'a> {
                         path: found.path,
                         display: found.display,
                         report: true,
+                        named: found.named,
                         stamp: found.stamp,
                     }],
                 }),
@@ -386,6 +400,7 @@ impl<'a> Walker<'a> {
                     display: found.display,
                     role,
                     report,
+                    named: false,
                     stamp: found.stamp,
                 })
             })
@@ -443,6 +458,7 @@ pub fn discover_packages(
                 display: f.display,
                 role: *role,
                 report: true,
+                named: false,
                 stamp: f.stamp,
             }));
         }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lints::sdk::Version;
-use lints::{Dependency, Manifest};
+use lints::{Dependency, Manifest, TargetKind, Targets};
 use toml::{Table, Value};
 
 use crate::read;
@@ -200,6 +200,7 @@ impl Manifests {
             package_version,
             dependencies,
             locked: (!locked.is_empty()).then_some(locked),
+            targets: targets(&table),
         })
     }
 
@@ -364,6 +365,66 @@ fn package_version(table: &Table, workspace: Option<&Table>) -> Option<String> {
 }
 
 /// The versions the Cargo.lock in `dir` pins, by package name (empty without a readable one: a
+/// The crate roots Cargo.toml declares ([`Targets`]): `[lib] path`, each `[[bin]]`,
+/// `[[example]]`, `[[test]]` and `[[bench]]` by its `path` or else the default paths of its
+/// `name`, `package.build`, and the `auto*` keys set to `false` (cargo then infers no target
+/// of that kind, only the declared ones are built).
+fn targets(table: &Table) -> Targets {
+    let package = table.get("package").and_then(Value::as_table);
+    let package_name = package.and_then(|p| p.get("name")).and_then(Value::as_str);
+    let mut targets = Targets::default();
+    let lib_path = table
+        .get("lib")
+        .and_then(|l| l.get("path"))
+        .and_then(Value::as_str);
+    targets.lib = lib_path.map(PathBuf::from);
+    let off = |key: &str| package.and_then(|p| p.get(key)).and_then(Value::as_bool) == Some(false);
+    for (key, kind) in [
+        ("autolib", TargetKind::Lib),
+        ("autobins", TargetKind::Bin),
+        ("autoexamples", TargetKind::Example),
+        ("autotests", TargetKind::Test),
+        ("autobenches", TargetKind::Bench),
+    ] {
+        if off(key) {
+            targets.not_inferred.push(kind);
+        }
+    }
+    match package.and_then(|p| p.get("build")) {
+        Some(Value::Boolean(false)) => targets.not_inferred.push(TargetKind::Build),
+        Some(Value::String(path)) => {
+            targets.not_inferred.push(TargetKind::Build);
+            targets.declared.push(PathBuf::from(path));
+        }
+        _ => {}
+    }
+    for (key, dir) in [
+        ("bin", "src/bin"),
+        ("example", "examples"),
+        ("test", "tests"),
+        ("bench", "benches"),
+    ] {
+        let declared = table.get(key).and_then(Value::as_array);
+        for target in declared.into_iter().flatten() {
+            if let Some(path) = target.get("path").and_then(Value::as_str) {
+                targets.declared.push(PathBuf::from(path));
+            } else if let Some(name) = target.get("name").and_then(Value::as_str) {
+                // Where cargo looks for a target declared by name only.
+                if key == "bin" && Some(name) == package_name {
+                    targets.declared.push(PathBuf::from("src/main.rs"));
+                }
+                targets
+                    .declared
+                    .push(Path::new(dir).join(format!("{name}.rs")));
+                targets
+                    .declared
+                    .push(Path::new(dir).join(name).join("main.rs"));
+            }
+        }
+    }
+    targets
+}
+
 /// lock file is optional, so an unreadable one is no error).
 pub fn read_lock(dir: &Path, cwd: &Path) -> Locked {
     let path = dir.join("Cargo.lock");
@@ -464,6 +525,52 @@ mod tests {
             rename: Some(key.into()),
             ..dep(name, Some(version))
         }
+    }
+
+    #[test]
+    fn targets_follow_declared_paths_names_and_auto_keys() {
+        let table: Table = toml::from_str(
+            r#"[package]
+name = "srv"
+autobins = false
+autotests = false
+build = "tools/gen.rs"
+
+[lib]
+path = "src/server.rs"
+
+[[bin]]
+name = "srv"
+
+[[bin]]
+name = "cli"
+path = "cli/main.rs"
+
+[[example]]
+name = "demo"
+"#,
+        )
+        .expect("toml");
+        let t = targets(&table);
+        assert_eq!(t.lib, Some(PathBuf::from("src/server.rs")));
+        assert_eq!(
+            t.not_inferred,
+            [TargetKind::Bin, TargetKind::Test, TargetKind::Build]
+        );
+        let declared: Vec<&str> = t.declared.iter().filter_map(|p| p.to_str()).collect();
+        assert_eq!(
+            declared,
+            [
+                "tools/gen.rs",
+                "src/main.rs",
+                "src/bin/srv.rs",
+                "src/bin/srv/main.rs",
+                "cli/main.rs",
+                "examples/demo.rs",
+                "examples/demo/main.rs"
+            ]
+        );
+        assert_eq!(targets(&Table::new()), Targets::default());
     }
 
     #[test]

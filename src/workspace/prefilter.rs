@@ -257,6 +257,7 @@ mod tests {
             package_name: Some(package.to_string()),
             package_version: None,
             locked: None,
+            targets: Default::default(),
             dependencies: deps
                 .iter()
                 .map(|d| Dependency {

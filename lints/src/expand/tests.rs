@@ -12,6 +12,8 @@ fn with_crate<R>(file: &syn::File, f: impl FnOnce(&DefMap<'_>) -> R) -> R {
     let defs = DefMap::build(&PackageFiles {
         files: &entries,
         package_name: Some("srv"),
+        targets: &crate::options::Targets::default(),
+        unparsed: &[],
         dependencies: Vec::new(),
         linked: Vec::new(),
     });
@@ -208,12 +210,16 @@ fn a_dependency_macro_s_crate_is_the_dependency_by_the_caller_s_name_for_it() {
         PackageFiles {
             files: &server_files,
             package_name: Some("server"),
+            targets: &crate::options::Targets::default(),
+            unparsed: &[],
             dependencies: vec![("bee".into(), "helpers".into())],
             linked: vec![("bee".into(), 1)],
         },
         PackageFiles {
             files: &helper_files,
             package_name: Some("helpers"),
+            targets: &crate::options::Targets::default(),
+            unparsed: &[],
             dependencies: Vec::new(),
             linked: Vec::new(),
         },
@@ -245,6 +251,8 @@ fn generated_items(src: &str) -> (usize, usize, Vec<String>) {
     let package = PackageFiles {
         files: &entries,
         package_name: Some("srv"),
+        targets: &crate::options::Targets::default(),
+        unparsed: &[],
         dependencies: Vec::new(),
         linked: Vec::new(),
     };

@@ -57,6 +57,12 @@ pub struct ModelFile {
     pub path: PathBuf,
     pub role: FileRole,
     pub report: bool,
+    /// Not compiled: a package's file that no target root's module tree reaches (see
+    /// [`DefMap::in_module_tree`]), that the user did not name, and that parsed (a file that
+    /// does not keeps its `parse_error`). Analysed for context, not reported.
+    pub unlinked: bool,
+    /// See [`crate::source::SourceInput::package_path`].
+    package_path: Option<PathBuf>,
     /// `None` when the bytes are not UTF-8.
     pub source: Option<Arc<SourceFile>>,
     /// `None` when the file did not parse.
@@ -110,6 +116,8 @@ struct Analysis {
     codes: Vec<CodeSite>,
     panics: Vec<ContextPanic>,
     result_calls: std::collections::HashSet<usize>,
+    /// Per file: in its package's module trees (see [`DefMap::in_module_tree`]).
+    in_tree: Vec<bool>,
 }
 
 /// What walking every body found, in walk order.
@@ -266,7 +274,9 @@ impl Model {
             for f in &input.files {
                 let kept = parsed.take(f);
                 changed.push(kept.is_none());
-                files.push(kept.unwrap_or_else(|| parse_one(f)));
+                let mut file = kept.unwrap_or_else(|| parse_one(f));
+                file.package_path.clone_from(&f.package_path);
+                files.push(file);
             }
             file_package.resize(files.len(), p);
         }
@@ -283,6 +293,13 @@ impl Model {
         };
         let analysis = analyse(&files, &program, options, &mut walks);
         (parsed.walks, parsed.walks_reused) = walks.finish();
+        let named = packages
+            .iter()
+            .flat_map(|p| p.files.iter().map(|f| f.named));
+        for ((file, named), in_tree) in files.iter_mut().zip(named).zip(&analysis.in_tree) {
+            // A file that does not parse keeps its `parse_error`: what mcp-lint skipped is said.
+            file.unlinked = !named && !in_tree && file.syntax.is_some();
+        }
         Model {
             files,
             dialects: analysis.dialects,
@@ -344,6 +361,9 @@ fn analyse(
     // Phase: resolve names and index. Items crate macros generate live in `generated`.
     let generated = typed_arena::Arena::new();
     let defs = resolve_names(files, program, &parsed, &own_sdk, &generated);
+    let in_tree: Vec<bool> = (0..files.len())
+        .map(|i| defs.in_module_tree(FileId(i), program.package_of(FileId(i))))
+        .collect();
     // Each package has its index: its names mean what they mean there.
     let indexes: Vec<Index> = (0..program.packages.len())
         .map(|p| {
@@ -382,7 +402,10 @@ fn analyse(
         dialects.extend(found);
     }
     if dialects.is_empty() {
-        return Analysis::default();
+        return Analysis {
+            in_tree,
+            ..Analysis::default()
+        };
     }
     // A package of no SDK of its own (a helpers library the servers share) is walked as the
     // program's first server speaks: its errors and panics are what its callers get.
@@ -562,6 +585,7 @@ fn analyse(
         codes,
         panics,
         result_calls: walked.result_calls,
+        in_tree,
     }
 }
 
@@ -605,14 +629,19 @@ fn codes_at_definitions(
     out
 }
 
-/// A file's path relative to its package root; `None` without a package root. Paths are under
+/// A file's path relative to its package root; `None` without a package root. The front end's
+/// when it gave one; otherwise from the shown path: paths are under
 /// the root, or shown relative to it or to a directory above it (`server/src/lib.rs` of
 /// `/ws/server` linted from `/ws`, `../server/src/lib.rs` from `/ws/helpers`): the longest
 /// tail of the root they start with (after any `..`) is dropped
 /// when what remains is a package's (`src/..`, `tests/..`, `benches/..`, `examples/..`,
 /// `build.rs`).
-fn package_relative(path: &std::path::Path, input: &CrateInput) -> Option<PathBuf> {
+fn package_relative(file: &ModelFile, input: &CrateInput) -> Option<PathBuf> {
     let root = input.root.as_ref()?;
+    if let Some(known) = &file.package_path {
+        return Some(known.clone());
+    }
+    let path = file.path.as_path();
     if let Ok(p) = path.strip_prefix(root) {
         return Some(p.to_path_buf());
     }
@@ -655,6 +684,13 @@ fn package_relative(path: &std::path::Path, input: &CrateInput) -> Option<PathBu
     Some(path.to_path_buf())
 }
 
+/// The targets of a package without a manifest: cargo's standard places.
+static NO_TARGETS: crate::options::Targets = crate::options::Targets {
+    lib: None,
+    declared: Vec::new(),
+    not_inferred: Vec::new(),
+};
+
 /// The packages' module trees and names, resolved together: a package's path dependencies on
 /// the others resolve into them. In an SDK's own package the library's name (`pmcp::Error` in
 /// an example) stays the SDK's: the dialect knows what its paths build, and the library's
@@ -672,13 +708,23 @@ fn resolve_names<'a>(
         .map(|input| (input.root.as_deref(), input.manifest.as_ref()))
         .collect();
     let links = crate::program::links(&refs);
+    // The files that did not parse still take their place in the module trees.
+    let unparsed: Vec<Vec<(FileId, Option<PathBuf>)>> = (0..program.packages.len())
+        .map(|p| {
+            (0..files.len())
+                .map(FileId)
+                .filter(|id| program.package_of(*id) == p && files[id.0].syntax.is_none())
+                .map(|id| (id, package_relative(&files[id.0], program.input_of(id))))
+                .collect()
+        })
+        .collect();
     let per_package: Vec<Vec<PackageFile<'a>>> = (0..program.packages.len())
         .map(|p| {
             parsed
                 .iter()
                 .filter(|(id, ..)| program.package_of(*id) == p)
                 .map(|(id, syntax, test)| {
-                    let relative = package_relative(&files[id.0].path, program.input_of(*id));
+                    let relative = package_relative(&files[id.0], program.input_of(*id));
                     (*id, relative, *syntax, *test)
                 })
                 .collect()
@@ -703,6 +749,8 @@ fn resolve_names<'a>(
             PackageFiles {
                 files,
                 package_name,
+                targets: input.manifest.as_ref().map_or(&NO_TARGETS, |m| &m.targets),
+                unparsed: &unparsed[p],
                 dependencies,
                 linked,
             }
@@ -743,7 +791,7 @@ fn sdk_library_files(
             let orphan = defs
                 .file_module(file)
                 .is_some_and(|m| defs.module(defs.module(m).root).file == file);
-            let relative = package_relative(&files[i].path, program.input_of(file));
+            let relative = package_relative(&files[i], program.input_of(file));
             let parts: Vec<String> = relative
                 .iter()
                 .flat_map(|p| p.components())
@@ -1301,6 +1349,8 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
         path: f.path.clone(),
         role: f.role,
         report: f.report,
+        unlinked: false,
+        package_path: f.package_path.clone(),
         source,
         syntax,
         macro_args: OnceLock::new(),
@@ -1311,6 +1361,11 @@ fn parse_one(f: &crate::source::SourceInput) -> ModelFile {
 }
 
 impl ModelFile {
+    /// Whether its findings are reported: asked for, and compiled or named by the user.
+    pub fn is_reported(&self) -> bool {
+        self.report && !self.unlinked
+    }
+
     /// The arguments of the file's `format!`, `vec!`, `json!`, `tokio::select!` … as expressions.
     pub fn macro_args(&self) -> &MacroArgs {
         self.macro_args.get_or_init(|| {

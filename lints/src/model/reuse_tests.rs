@@ -31,6 +31,7 @@ fn input(files: &[(&str, &str)]) -> CrateInput {
             package_name: Some("srv".into()),
             package_version: None,
             locked: None,
+            targets: Default::default(),
             dependencies: vec![Dependency {
                 name: "rmcp".into(),
                 version: Some("1.8".into()),
@@ -45,6 +46,8 @@ fn input(files: &[(&str, &str)]) -> CrateInput {
                 contents: text.as_bytes().to_vec(),
                 role: FileRole::Source,
                 report: true,
+                named: false,
+                package_path: None,
             })
             .collect(),
     }

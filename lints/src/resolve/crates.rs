@@ -121,6 +121,7 @@ mod tests {
             package_name: Some("srv".into()),
             package_version: None,
             locked: None,
+            targets: Default::default(),
             dependencies: deps
                 .iter()
                 .map(|(name, rename)| Dependency {

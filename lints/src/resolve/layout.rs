@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::options::{TargetKind, Targets};
 use crate::source::FileId;
 
 /// A crate root the package builds, and what it is called in `use` paths of the other roots.
@@ -50,19 +51,29 @@ impl Layout {
         self.by_path.get(&normalize(&dir.join(path))).copied()
     }
 
-    /// The crate roots cargo builds from these files, the library first.
-    pub fn roots(&self, package_name: Option<&str>) -> Vec<RootFile> {
+    /// The crate roots cargo builds from these files, the library first: the standard places
+    /// cargo infers (unless `targets` turns their kind off) and the roots Cargo.toml declares.
+    pub fn roots(&self, package_name: Option<&str>, targets: &Targets) -> Vec<RootFile> {
+        let inferred = |kind: TargetKind| !targets.not_inferred.contains(&kind);
         let mut roots = Vec::new();
-        if let Some(&file) = self.by_path.get(Path::new("src/lib.rs")) {
+        let lib = match &targets.lib {
+            Some(path) => self.by_path.get(&normalize(path)),
+            None if inferred(TargetKind::Lib) => self.by_path.get(Path::new("src/lib.rs")),
+            None => None,
+        };
+        if let Some(&file) = lib {
             roots.push(RootFile {
                 file,
                 lib_name: package_name.map(|n| n.replace('-', "_")),
             });
         }
+        let declared: Vec<PathBuf> = targets.declared.iter().map(|p| normalize(p)).collect();
         let mut others: Vec<(&PathBuf, FileId)> = self
             .by_path
             .iter()
-            .filter(|(p, _)| is_target_root(p))
+            .filter(|(p, f)| {
+                Some(*f) != lib && (target_kind(p).is_some_and(inferred) || declared.contains(p))
+            })
             .map(|(p, f)| (p, *f))
             .collect();
         others.sort();
@@ -98,21 +109,28 @@ impl Layout {
     }
 }
 
-/// `src/main.rs`, `src/bin/x.rs`, `src/bin/x/main.rs`, `examples/x.rs`, `examples/x/main.rs`,
-/// `tests/x.rs`, `tests/x/main.rs`, `benches/…`, `build.rs`.
-fn is_target_root(path: &Path) -> bool {
+/// The kind of target cargo infers at `path`: `src/main.rs`, `src/bin/x.rs`,
+/// `src/bin/x/main.rs`, `examples/x.rs`, `examples/x/main.rs`, `tests/x.rs`, `tests/x/main.rs`,
+/// `benches/…`, `build.rs` (the library, `src/lib.rs`, is found apart).
+fn target_kind(path: &Path) -> Option<TargetKind> {
     let parts: Vec<&str> = path
         .components()
         .filter_map(|c| c.as_os_str().to_str())
         .collect();
+    let kind = |dir: &str| match dir {
+        "bin" => TargetKind::Bin,
+        "examples" => TargetKind::Example,
+        "tests" => TargetKind::Test,
+        _ => TargetKind::Bench,
+    };
     match parts.as_slice() {
-        ["src", "main.rs"] | ["build.rs"] => true,
-        ["src", "bin", f] | ["examples", f] | ["tests", f] | ["benches", f] => f.ends_with(".rs"),
-        ["src", "bin", _, "main.rs"]
-        | ["examples", _, "main.rs"]
-        | ["tests", _, "main.rs"]
-        | ["benches", _, "main.rs"] => true,
-        _ => false,
+        ["src", "main.rs"] => Some(TargetKind::Bin),
+        ["build.rs"] => Some(TargetKind::Build),
+        ["src", "bin", f] | [_, f] if !f.ends_with(".rs") => None,
+        ["src", "bin", _] | ["src", "bin", _, "main.rs"] => Some(TargetKind::Bin),
+        [dir @ ("examples" | "tests" | "benches"), _]
+        | [dir @ ("examples" | "tests" | "benches"), _, "main.rs"] => Some(kind(dir)),
+        _ => None,
     }
 }
 
@@ -164,7 +182,7 @@ mod tests {
         .map(|(i, p)| (FileId(i), Some(PathBuf::from(p))))
         .collect();
         let layout = Layout::new(&files);
-        let roots = layout.roots(Some("my-server"));
+        let roots = layout.roots(Some("my-server"), &Targets::default());
         assert_eq!(roots[0].file, FileId(0));
         assert_eq!(roots[0].lib_name.as_deref(), Some("my_server"));
         let ids: Vec<usize> = roots.iter().map(|r| r.file.0).collect();

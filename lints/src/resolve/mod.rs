@@ -14,11 +14,14 @@ pub mod crates;
 pub mod layout;
 pub mod macros;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::{ImplItem, Item, UseTree};
 
+use crate::options::Targets;
 use crate::source::FileId;
 use crate::syntax::str_literal;
 use layout::{child_dir, Layout, RootFile};
@@ -226,6 +229,29 @@ pub struct DefMap<'a> {
     pub item_macro_calls: Vec<(ModuleId, &'a syn::ItemMacro)>,
     /// The items crate macros generated, read in their calls' place.
     pub generated: GeneratedItems<'a>,
+    /// What is compiled: see [`DefMap::in_module_tree`].
+    tree: ModuleTree,
+}
+
+/// Which files the packages' target roots reach, as cargo and rustc see them: the roots and
+/// their `mod` declarations (`#[path]`, inline modules), and also what the resolver does not
+/// load as a module: `mod x;` written in a macro's tokens (`cfg_if! { .. { mod unix; } }`), a
+/// `#[cfg_attr(.., path = "..")]` file, a declared file that does not parse.
+#[derive(Default)]
+struct ModuleTree {
+    /// The target roots Cargo.toml and cargo's standard places give (parsed or not).
+    roots: HashSet<FileId>,
+    /// Per package: whether any target root is among its files.
+    package_has_roots: Vec<bool>,
+    /// The files a module declares beyond its module children: declaring module → file.
+    links: Vec<(ModuleId, FileId)>,
+    /// Root modules (of target roots, and of files linked to as above) that are compiled.
+    linked_roots: HashSet<ModuleId>,
+    /// Files linked to that are not a root module of their own.
+    linked_files: HashSet<FileId>,
+    /// Where the `mod x;` children of a linked file live, as for the module it is declared as
+    /// (`unix.rs`'s in `unix/`); it is resolved as a root of its own all the same.
+    link_dirs: HashMap<FileId, Dirs>,
 }
 
 /// What one item-position crate macro call generated (see [`crate::expand`]).
@@ -251,6 +277,11 @@ pub type PackageFile<'a> = (FileId, Option<PathBuf>, &'a syn::File, bool);
 pub struct PackageFiles<'a, 'p> {
     pub files: &'p [PackageFile<'a>],
     pub package_name: Option<&'p str>,
+    /// The crate roots Cargo.toml declares or turns off.
+    pub targets: &'p Targets,
+    /// The package's files that did not parse, with their package-relative paths: a `mod`
+    /// declaration still reaches one (it is compiled, and its parse error reported).
+    pub unparsed: &'p [(FileId, Option<PathBuf>)],
     /// Dependencies by the name code uses for them → their crate name (`package = ..` renames).
     pub dependencies: Vec<(String, String)>,
     /// Dependencies resolved with this package (path dependencies in the same program): the
@@ -326,6 +357,7 @@ impl<'a> DefMap<'a> {
             block_scopes: HashMap::new(),
             item_macro_calls: Vec::new(),
             generated,
+            tree: ModuleTree::default(),
         };
         let mut imports = Vec::new();
         for (index, package) in packages.iter().enumerate() {
@@ -334,7 +366,60 @@ impl<'a> DefMap<'a> {
         }
         map.resolve_imports(&mut imports);
         map.macro_rules = macros::TextualMacros::build(&map);
+        map.link_module_trees();
         map
+    }
+
+    /// From the target roots, what their module trees link to (see [`ModuleTree`]).
+    fn link_module_trees(&mut self) {
+        let mut by_root: HashMap<ModuleId, Vec<FileId>> = HashMap::new();
+        for &(from, file) in &self.tree.links {
+            by_root
+                .entry(self.module(from).root)
+                .or_default()
+                .push(file);
+        }
+        let mut pending: Vec<ModuleId> = self
+            .modules
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.parent.is_none() && self.tree.roots.contains(&m.file))
+            .map(|(i, _)| ModuleId(i as u32))
+            .collect();
+        self.tree.linked_roots.extend(pending.iter().copied());
+        while let Some(root) = pending.pop() {
+            for &file in by_root.get(&root).into_iter().flatten() {
+                self.tree.linked_files.insert(file);
+                let Some(&m) = self.file_modules.get(&file) else {
+                    continue;
+                };
+                let module = self.module(m);
+                if module.parent.is_none() && self.tree.linked_roots.insert(m) {
+                    pending.push(m);
+                }
+            }
+        }
+    }
+
+    /// Whether the file is compiled: a target root of its package, or a file its module tree
+    /// reaches (see [`ModuleTree`]). In a package without any target root among its files (a
+    /// partial checkout, a fixture) every file is taken to be.
+    pub fn in_module_tree(&self, file: FileId, package: usize) -> bool {
+        if !self
+            .tree
+            .package_has_roots
+            .get(package)
+            .copied()
+            .unwrap_or(false)
+        {
+            return true;
+        }
+        self.tree.roots.contains(&file)
+            || self.tree.linked_files.contains(&file)
+            || self
+                .file_modules
+                .get(&file)
+                .is_some_and(|m| self.tree.linked_roots.contains(&self.module(*m).root))
     }
 
     /// One package's module trees, items, impls and imports (resolved later, with every
@@ -349,6 +434,7 @@ impl<'a> DefMap<'a> {
             .files
             .iter()
             .map(|(f, p, _, _)| (*f, p.clone()))
+            .chain(package.unparsed.iter().cloned())
             .collect();
         let layout = Layout::new(&paths);
         let syntax: HashMap<FileId, (&'a syn::File, bool)> = package
@@ -356,7 +442,9 @@ impl<'a> DefMap<'a> {
             .iter()
             .map(|(f, _, s, t)| (*f, (*s, *t)))
             .collect();
-        let mut roots: Vec<RootFile> = layout.roots(package.package_name);
+        let mut roots: Vec<RootFile> = layout.roots(package.package_name, package.targets);
+        self.tree.roots.extend(roots.iter().map(|r| r.file));
+        self.tree.package_has_roots.push(!roots.is_empty());
         // Files no root's module tree reaches are analysed as roots of their own.
         let mut order: Vec<FileId> = package.files.iter().map(|(f, ..)| *f).collect();
         order.sort();
@@ -402,12 +490,15 @@ impl<'a> DefMap<'a> {
                 self.packages[index].lib = Some((name.clone(), id));
             }
             let rel = layout.path(root.file).map(Path::to_path_buf);
-            let dirs = rel.as_deref().map(|p| {
-                (
-                    child_dir(p, true),
-                    p.parent().unwrap_or(Path::new("")).to_path_buf(),
-                )
-            });
+            let dirs = match self.tree.link_dirs.get(&root.file) {
+                Some(dirs) => Some(dirs.clone()),
+                None => rel.as_deref().map(|p| {
+                    (
+                        child_dir(p, true),
+                        p.parent().unwrap_or(Path::new("")).to_path_buf(),
+                    )
+                }),
+            };
             let mut cx = Collect {
                 map: self,
                 layout: &layout,
@@ -931,6 +1022,9 @@ impl<'a> Collect<'_, 'a, '_> {
                 if let Some(g) = self.map.generated.get(&(m as *const _)).copied() {
                     self.file_items(module, g.file, g.items, dirs, in_test);
                 }
+                if let Some(dirs) = dirs {
+                    self.macro_modules(module, &m.mac.tokens, dirs, 0);
+                }
             }
             Item::Macro(m) => {
                 // `macro_rules! name` is textually scoped (see [`macros`]); with
@@ -1131,6 +1225,10 @@ impl<'a> Collect<'_, 'a, '_> {
                 if self.depth > 64 {
                     return;
                 }
+                // The files a `#[cfg_attr(.., path = "..")]` names are compiled under their cfg.
+                for other in cfg_attr_paths(&m.attrs) {
+                    self.link(parent, child, declaring, &name, Some(&other));
+                }
                 let Some((file, path)) =
                     self.layout
                         .module_file(child, declaring, &name, path_attr.as_deref())
@@ -1141,6 +1239,8 @@ impl<'a> Collect<'_, 'a, '_> {
                     return;
                 }
                 let Some(&(syntax, file_test)) = self.syntax.get(&file) else {
+                    // It did not parse: compiled all the same.
+                    self.map.tree.links.push((parent, file));
                     return;
                 };
                 let id = new_module(self.map, file);
@@ -1154,6 +1254,100 @@ impl<'a> Collect<'_, 'a, '_> {
                 );
                 self.file_items(id, file, &syntax.items, Some(&dirs), is_test || file_test);
             }
+        }
+    }
+
+    /// `mod name;` declared in `module` but not loaded as its child: the file it names is linked
+    /// to the module's tree.
+    fn link(
+        &mut self,
+        module: ModuleId,
+        child: &Path,
+        declaring: &Path,
+        name: &str,
+        path_attr: Option<&str>,
+    ) {
+        if let Some((file, path)) = self.layout.module_file(child, declaring, name, path_attr) {
+            self.map.tree.links.push((module, file));
+            let is_mod_rs = path_attr.is_some() || path.file_name().is_some_and(|n| n == "mod.rs");
+            let dirs = (
+                child_dir(&path, is_mod_rs),
+                path.parent().unwrap_or(Path::new("")).to_path_buf(),
+            );
+            self.map.tree.link_dirs.entry(file).or_insert(dirs);
+        }
+    }
+
+    /// The `mod name;` declarations in a macro call's tokens (`cfg_if! { if #[cfg(unix)] {
+    /// mod unix; } else { mod other; } }`), with their `#[path]` and `cfg_attr` paths and the
+    /// inline modules around them: the files they name are linked to `module`'s tree (macros
+    /// are not expanded; what a declaration names is compiled under some cfg).
+    fn macro_modules(&mut self, module: ModuleId, tokens: &TokenStream, dirs: &Dirs, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        let (child, declaring) = dirs;
+        let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        let mut paths: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            match &tokens[i] {
+                TokenTree::Punct(p) if p.as_char() == '#' => {
+                    if let Some(TokenTree::Group(g)) = tokens.get(i + 1) {
+                        if g.delimiter() == Delimiter::Bracket {
+                            paths.extend(attribute_paths(g.stream()));
+                            i += 2;
+                            continue;
+                        }
+                    }
+                    paths.clear();
+                }
+                TokenTree::Ident(id) if id == "pub" => {
+                    i += 1;
+                    if let Some(TokenTree::Group(g)) = tokens.get(i) {
+                        if g.delimiter() == Delimiter::Parenthesis {
+                            i += 1;
+                        }
+                    }
+                    continue;
+                }
+                TokenTree::Ident(id) if id == "mod" => {
+                    let name = match tokens.get(i + 1) {
+                        Some(TokenTree::Ident(name)) => name.to_string(),
+                        _ => String::new(),
+                    };
+                    let name = name.strip_prefix("r#").unwrap_or(&name).to_string();
+                    match tokens.get(i + 2) {
+                        Some(TokenTree::Punct(p)) if p.as_char() == ';' && !name.is_empty() => {
+                            if paths.is_empty() {
+                                self.link(module, child, declaring, &name, None);
+                            }
+                            for path in std::mem::take(&mut paths) {
+                                self.link(module, child, declaring, &name, Some(&path));
+                            }
+                            i += 3;
+                            continue;
+                        }
+                        Some(TokenTree::Group(g))
+                            if g.delimiter() == Delimiter::Brace && !name.is_empty() =>
+                        {
+                            let dir = child.join(paths.first().map_or(name.as_str(), |p| p));
+                            let inner = (dir.clone(), dir);
+                            self.macro_modules(module, &g.stream(), &inner, depth + 1);
+                            paths.clear();
+                            i += 3;
+                            continue;
+                        }
+                        _ => paths.clear(),
+                    }
+                }
+                TokenTree::Group(g) => {
+                    self.macro_modules(module, &g.stream(), dirs, depth + 1);
+                    paths.clear();
+                }
+                _ => paths.clear(),
+            }
+            i += 1;
         }
     }
 
@@ -1244,6 +1438,39 @@ fn item_is_pub(item: &Item) -> bool {
         _ => return false,
     };
     !matches!(vis, syn::Visibility::Inherited)
+}
+
+/// The paths of `#[cfg_attr(pred, path = "x.rs")]` attributes.
+fn cfg_attr_paths(attrs: &[syn::Attribute]) -> Vec<String> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg_attr"))
+        .flat_map(|a| attribute_paths(a.meta.to_token_stream()))
+        .collect()
+}
+
+/// The file paths an attribute's contents (`path = "x.rs"`, `cfg_attr(pred, path = "x.rs")`)
+/// give a module.
+fn attribute_paths(tokens: TokenStream) -> Vec<String> {
+    use syn::punctuated::Punctuated;
+    let Ok(meta) = syn::parse2::<syn::Meta>(tokens) else {
+        return Vec::new();
+    };
+    match &meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => {
+            str_literal(&nv.value).into_iter().collect()
+        }
+        syn::Meta::List(list) if list.path.is_ident("cfg_attr") => list
+            .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+            .map(|args| {
+                args.into_iter()
+                    .skip(1)
+                    .flat_map(|m| attribute_paths(m.to_token_stream()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 /// `#[path = "x.rs"]`.

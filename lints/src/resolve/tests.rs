@@ -8,6 +8,15 @@ fn parse(src: &str) -> syn::File {
 
 /// A package of `(relative path, source)` files, resolved.
 fn with_package<R>(files: &[(&str, &str)], f: impl FnOnce(&DefMap<'_>) -> R) -> R {
+    with_targets(files, &crate::options::Targets::default(), f)
+}
+
+/// [`with_package`] with the targets its Cargo.toml declares.
+fn with_targets<R>(
+    files: &[(&str, &str)],
+    targets: &crate::options::Targets,
+    f: impl FnOnce(&DefMap<'_>) -> R,
+) -> R {
     let parsed: Vec<syn::File> = files.iter().map(|(_, s)| parse(s)).collect();
     let entries: Vec<(FileId, Option<PathBuf>, &syn::File, bool)> = files
         .iter()
@@ -18,6 +27,8 @@ fn with_package<R>(files: &[(&str, &str)], f: impl FnOnce(&DefMap<'_>) -> R) -> 
     let package = PackageFiles {
         files: &entries,
         package_name: Some("my-server"),
+        targets,
+        unparsed: &[],
         dependencies: vec![("rmcp".into(), "rmcp".into())],
         linked: Vec::new(),
     };
@@ -340,4 +351,71 @@ fn included_files_are_the_including_module() {
             assert_eq!(fn_name(defs, 4, "c").as_deref(), Some("crate::c"));
         },
     );
+}
+
+/// The files of the package its target roots reach, by index.
+fn in_tree(defs: &DefMap<'_>, count: usize) -> Vec<usize> {
+    (0..count)
+        .filter(|&i| defs.in_module_tree(FileId(i), 0))
+        .collect()
+}
+
+#[test]
+fn the_module_tree_follows_mod_path_inline_cfg_attr_and_macro_declarations() {
+    let files = [
+        (
+            "src/lib.rs",
+            "mod a;\n#[path = \"gen/x.rs\"] mod z;\nmod inline { mod deep; }\n\
+             #[cfg_attr(feature = \"f\", path = \"alt.rs\")] mod c;\n\
+             cfg_if::cfg_if! { if #[cfg(unix)] { mod unix; } else { #[path = \"win.rs\"] mod imp; } }\n\
+             my_macro! { pub(crate) mod wrapped { mod leaf; } }\n",
+        ),
+        ("src/a.rs", ""),
+        ("src/gen/x.rs", ""),
+        ("src/inline/deep.rs", ""),
+        ("src/alt.rs", ""),
+        ("src/unix.rs", "mod more;\n"),
+        ("src/unix/more.rs", ""),
+        ("src/win.rs", ""),
+        ("src/wrapped/leaf.rs", ""),
+        ("src/stale.rs", "mod stale_child;\n"),
+        ("src/stale/stale_child.rs", ""),
+        ("src/template.rs", "cfg_if::cfg_if! { if #[cfg(unix)] { mod t; } }\n"),
+        ("src/template/t.rs", ""),
+        ("examples/demo.rs", ""),
+        ("src/bin/tool.rs", ""),
+    ];
+    with_package(&files, |defs| {
+        assert_eq!(
+            in_tree(defs, files.len()),
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 13, 14]
+        );
+    });
+}
+
+#[test]
+fn declared_targets_are_roots_and_turned_off_kinds_are_not() {
+    use crate::options::{TargetKind, Targets};
+    let files = [
+        ("src/lib.rs", ""),
+        ("src/main.rs", ""),
+        ("src/bin/other.rs", ""),
+        // A crate root's `mod` children sit beside it, whatever its name.
+        ("src/cli/entry.rs", "mod helper;\n"),
+        ("src/cli/helper.rs", ""),
+        ("examples/demo.rs", ""),
+        ("src/orphan.rs", ""),
+    ];
+    let targets = Targets {
+        lib: None,
+        declared: vec![PathBuf::from("src/cli/./entry.rs")],
+        not_inferred: vec![TargetKind::Bin],
+    };
+    with_targets(&files, &targets, |defs| {
+        assert_eq!(in_tree(defs, files.len()), [0, 3, 4, 5]);
+    });
+    // Without any target root (a fixture, a partial checkout): every file.
+    with_package(&[("src/a.rs", ""), ("src/b.rs", "")], |defs| {
+        assert_eq!(in_tree(defs, 2), [0, 1]);
+    });
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use cargo_metadata::{Metadata, MetadataCommand};
 use globset::Glob;
-use lints::{Dependency, Manifest};
+use lints::{Dependency, Manifest, TargetKind, Targets};
 
 /// One workspace member.
 #[derive(Clone, Debug)]
@@ -46,6 +46,32 @@ impl Target {
                 "lib" | "rlib" | "dylib" | "cdylib" | "staticlib" | "proc-macro"
             )
         })
+    }
+}
+
+/// The crate roots cargo lists for a package, relative to its directory: the whole list, so
+/// no standard place is a root unless listed (`autobins = false` and the like are applied).
+fn cargo_targets(dir: &Path, targets: &[Target]) -> Targets {
+    let relative = |t: &Target| {
+        t.src_path
+            .strip_prefix(dir)
+            .map_or_else(|_| t.src_path.clone(), Path::to_path_buf)
+    };
+    Targets {
+        lib: targets.iter().find(|t| t.is_lib()).map(relative),
+        declared: targets
+            .iter()
+            .filter(|t| !t.is_lib())
+            .map(relative)
+            .collect(),
+        not_inferred: vec![
+            TargetKind::Lib,
+            TargetKind::Bin,
+            TargetKind::Example,
+            TargetKind::Test,
+            TargetKind::Bench,
+            TargetKind::Build,
+        ],
     }
 }
 
@@ -136,6 +162,7 @@ pub fn parse(json: &str) -> Result<Workspace, String> {
                     package_name: Some(p.name.to_string()),
                     package_version: Some(p.version.to_string()),
                     locked: None,
+                    targets: Default::default(),
                     dependencies: dependencies(&p.dependencies),
                 },
                 targets: p
@@ -152,6 +179,10 @@ pub fn parse(json: &str) -> Result<Workspace, String> {
                     })
                     .collect(),
             }
+        })
+        .map(|mut member| {
+            member.manifest.targets = cargo_targets(&member.dir, &member.targets);
+            member
         })
         .collect();
     let default_members = if metadata.workspace_default_members.is_available() {

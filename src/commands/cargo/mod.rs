@@ -490,6 +490,7 @@ fn only_under(discovery: &mut Discovery, paths: &[PathBuf], cwd: &Path) -> Vec<S
         .collect();
     for file in discovery.crates.iter_mut().flat_map(|c| &mut c.files) {
         file.report = given.iter().any(|g| file.path.starts_with(g));
+        file.named = given.contains(&file.path);
     }
     problems
 }
