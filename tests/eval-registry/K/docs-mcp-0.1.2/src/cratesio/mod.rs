@@ -1,0 +1,3 @@
+pub mod client;
+
+pub use client::*;

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+pub mod protocol;
+pub mod server;

@@ -1,0 +1,7 @@
+//! Server handler module
+//!
+//! Provides the MCP handler implementation.
+
+mod standard;
+
+pub use standard::*;

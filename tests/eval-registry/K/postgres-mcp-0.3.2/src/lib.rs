@@ -1,0 +1,4 @@
+mod mcp;
+mod pg;
+
+pub use pg::{Conns, PgMcp};
