@@ -316,6 +316,41 @@ pub fn resolve_type_item(
     resolve_type_depth(defs, module, ty, self_ty, 0)
 }
 
+/// The error type of a declared `Result`, with the module to resolve it in: `Result<T, E>` as
+/// written, or through crate aliases (`type AppResult<T> = Result<T, AppError>`, `AppError`
+/// resolved where the alias is). `None` when an alias leaves the error to a parameter of its own
+/// (`type Result<T, E = Error>`).
+pub fn declared_result_error<'t>(
+    defs: &DefMap<'t>,
+    module: ModuleId,
+    ty: &'t Type,
+) -> Option<(&'t Type, ModuleId)> {
+    let (mut ty, mut module) = (ty, module);
+    for _ in 0..4 {
+        if let Some(err) = crate::syntax::result_error_type(ty) {
+            return Some((err, module));
+        }
+        let Type::Path(p) = ty else { return None };
+        if p.qself.is_some() {
+            return None;
+        }
+        let Def::Item(id) = defs.resolve_path(module, &p.path, Ns::Types)? else {
+            return None;
+        };
+        let Item::Type(alias) = defs.item(id).syntax else {
+            return None;
+        };
+        if crate::syntax::result_error_type(&alias.ty).is_some_and(|err| {
+            matches!(err, Type::Path(e) if e.qself.is_none() && e.path.get_ident()
+                .is_some_and(|i| alias.generics.type_params().any(|tp| tp.ident == *i)))
+        }) {
+            return None;
+        }
+        (ty, module) = (&alias.ty, defs.item(id).module);
+    }
+    None
+}
+
 const WRAPPERS: &[&str] = &[
     "Box", "Arc", "Rc", "Mutex", "RwLock", "RefCell", "Cell", "Weak",
 ];

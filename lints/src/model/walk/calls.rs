@@ -17,11 +17,11 @@ use crate::resolve::{Def, Ns};
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning};
 use crate::source::Span;
 use crate::syntax::{
-    last_segment, pat_ident, path_segments, result_error_type, strip_await, strip_refs, tail_expr,
-    type_name, unwrap_future, variant_binding,
+    last_segment, pat_ident, path_segments, strip_await, strip_refs, tail_expr, type_name,
+    unwrap_future, variant_binding,
 };
 use crate::text::{message_with_macros, MessageText};
-use crate::types::{resolve_type_item, FnKey};
+use crate::types::{declared_result_error, resolve_type_item, FnKey};
 
 impl<'a> Walker<'a, '_> {
     /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`).
@@ -530,11 +530,11 @@ impl<'a> Walker<'a, '_> {
             return ErrorSource::Unknown;
         };
         let ty = unwrap_future(ty);
-        let Some(err) = result_error_type(ty) else {
+        let Some((err, module)) = declared_result_error(self.calls.defs, scope.module, ty) else {
             return ErrorSource::Unknown;
         };
         let self_ty = self.calls.types.self_type(scope);
-        match resolve_type_item(self.calls.defs, scope.module, err, self_ty) {
+        match resolve_type_item(self.calls.defs, module, err, self_ty) {
             Some(id) => ErrorSource::Local(id, None),
             None => type_name(err).map_or(ErrorSource::Unknown, ErrorSource::External),
         }

@@ -14,6 +14,7 @@ use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::ErrorSource;
 use crate::resolve::ItemKind;
 use crate::syntax::{result_error_type, strip_await, unwrap_future};
+use crate::types::{declared_result_error, resolve_type_item};
 
 /// The leaves of the value an expression evaluates to: the tails of blocks, both branches of an
 /// `if`, every arm of a `match`.
@@ -67,8 +68,16 @@ impl<'a> Walker<'a, '_> {
         let syn::ReturnType::Type(_, ty) = &sig.output else {
             return None;
         };
-        let err = result_error_type(unwrap_future(ty))?;
-        let id = self.resolver.type_item(err)?;
+        let ty = unwrap_future(ty);
+        let id = match result_error_type(ty) {
+            Some(err) => self.resolver.type_item(err)?,
+            // `-> AppResult<T>`: the alias's error, resolved where the alias is.
+            None => {
+                let scope = self.body.scope?;
+                let (err, module) = declared_result_error(self.calls.defs, scope.module, ty)?;
+                resolve_type_item(self.calls.defs, module, err, None)?
+            }
+        };
         (self.calls.defs.item(id).kind == ItemKind::Enum).then_some(id)
     }
 
