@@ -43,12 +43,8 @@ impl<'a> Walker<'a, '_> {
             .iter()
             .map(|a| message_with_macros(a, self.file, self.macros))
             .collect();
-        let continues_dispatch = self.picking_tool()
-            && args.iter().any(|a| {
-                self.request_params
-                    .iter()
-                    .any(|p| super::failure::names_local(a, p))
-            });
+        let continues_dispatch =
+            self.picking_tool() && args.iter().any(|a| self.carries_request(a));
         // The text passed in says what the callee's error is about ("Missing params").
         let pushed = self.facts.calls.len();
         self.push_edge(callee, span, None, &texts);
@@ -64,6 +60,22 @@ impl<'a> Walker<'a, '_> {
         edge.error_passed_to = self.error_passed_to.get(&address).cloned();
         edge.continues_dispatch = continues_dispatch;
         self.edge_of_call.insert(address, pushed);
+    }
+
+    /// Whether an argument names the request, or is a local holding the requested tool's name
+    /// (`let tool_name = params.name.clone(); registry.execute_tool(&tool_name, ..)`).
+    fn carries_request(&self, arg: &Expr) -> bool {
+        let names_request = |e: &Expr| {
+            self.request_params
+                .iter()
+                .any(|p| super::failure::names_local(e, p))
+        };
+        let tool_name = |init: &Expr| {
+            let field = through_borrowing_calls(init);
+            matches!(field, Expr::Field(f) if matches!(&f.member, syn::Member::Named(n) if n == "name"))
+                && names_request(field)
+        };
+        names_request(arg) || self.let_init(arg).is_some_and(tool_name)
     }
 
     /// Whether this code runs before a tool is picked: a dispatcher outside its tool arms, or
