@@ -6,7 +6,10 @@ declare_lint! {
     /// Finds the unknown-tool branch of a hand-written dispatcher (the fallback arm of the `match` over the
     /// tool name in `ServerHandler::call_tool`, or the miss of a registry lookup by the tool's name:
     /// `let Some(tool) = self.tools.get(&request.name) else { .. }`, a `None =>` arm, an
-    /// `.ok_or_else(..)`) when it answers with a tool result, `isError` or success,
+    /// `.ok_or_else(..)`; the last `else` of an `if name == "a"` / `if params.name.eq(&Tool::tool_name())`
+    /// chain; the same in a helper the dispatcher hands the request or the tool's name to, as in
+    /// `let tool_name = params.name.clone(); registry.execute_tool(&tool_name, args)`) when it
+    /// answers with a tool result, `isError` or success,
     /// instead of a protocol error. The spec's answer is a JSON-RPC error such as -32602 with the
     /// message `Unknown tool: <name>`. An unknown tool answered with any protocol error is not this lint.
     ///

@@ -40,6 +40,17 @@ impl ToolHandler for ReadNote {
     }
 }
 
+/// Notes are imported from the working tree only.
+fn check_relative(path: &str) -> Result<(), String> {
+    if path.starts_with('/') {
+        Err(format!(
+            "{path} is absolute; give a path relative to the notes directory"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// `import_note`: a note read from a file.
 pub struct ImportNote(pub std::sync::Arc<Notes>);
 
@@ -50,6 +61,7 @@ impl ToolHandler for ImportNote {
             .get("path")
             .and_then(Value::as_str)
             .ok_or_else(|| Error::validation("path is required"))?;
+        check_relative(path).map_err(Error::invalid_params)?;
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::internal(format!("cannot read {path}: {e}")))?;
         let title = match text.lines().next() {
