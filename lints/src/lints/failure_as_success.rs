@@ -12,8 +12,7 @@ declare_lint! {
     /// answer in the branch an outcome test takes on failure (the `else` of
     /// `if output.status.success()`, the `then` of `if r.is_err()`): `{"error": ..}` (not
     /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
-    /// opening with "Error:" (a `json!` value, its `.to_string()`, or the text the tool serialises
-    /// itself, `serde_json::to_string_pretty(&json!({..}))`); and, where the SDK sends a tool's value as the text of a success
+    /// opening with "Error:" (also serialised: `to_string(&json!(..))`); and, where the SDK sends a tool's value as the text of a success
     /// result, a value that carries its own `"isError": true` (`json!({"content": [..], "isError":
     /// true})`).
     ///
