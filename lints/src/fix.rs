@@ -43,6 +43,13 @@ pub fn message_for_fix(model: &Model, site: &ErrorSite) -> String {
         (None, Some(MessageText::Literal { value, .. })) if !value.trim().is_empty() => {
             format!("{value:?}")
         }
+        // `.map_err(Error::invalid_params)`: what failed and the error, as the fix writes it.
+        _ if matches!(site.origin, Origin::Constructor(_)) => {
+            return FixCx::new(model, site.span, site.file)
+                .filter(|cx| cx.find(&[]).target.is_some_and(|t| cx.is_point_free(t)))
+                .and_then(|cx| cx.error_in_scope())
+                .map_or_else(|| PLACEHOLDER_TEXT.to_string(), |scope| scope.message());
+        }
         _ => return PLACEHOLDER_TEXT.to_string(),
     };
     if !matches!(site.origin, Origin::HelperCall { .. }) {
