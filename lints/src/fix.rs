@@ -2014,10 +2014,9 @@ impl<'m> FixCx<'m> {
             self.rest_of_line(try_end),
         ) {
             laid
-        } else if let Some(call) = call_text
-            .as_ref()
-            .filter(|c| fits(inner, c) && lead + 1 + receiver.len() <= layout::MAX_WIDTH)
-        {
+        } else if let Some(call) = call_text.as_ref().filter(|c| {
+            fits(inner, c) && root_end + self.rest_of_line(try_end) <= layout::MAX_WIDTH
+        }) {
             format!(" {receiver}\n{pad}{call}")
         } else if let Some(block) = block(lead + 1, indent).filter(|_| root_end + first <= 95) {
             format!(" {block}")
@@ -2181,6 +2180,12 @@ impl<'m> FixCx<'m> {
         let (root, links) = chain_links(&call.receiver, text)?;
         let (root_start, _) = range(root);
         let root_text = text.get(range(root).0..range(root).1)?;
+        // A root whose arguments rustfmt broke ends with a block: the calls after it stand one
+        // per line (`chains.rs`: not all in one line), the last too; its closure's block goes
+        // under it.
+        if own_line && root_text.contains('\n') && !root_text.contains("//") {
+            return Some(self.replace((start, end), block(self.indent_at(dot).len())));
+        }
         if spans_or_comments(root_text)
             || !text[root_start..dot]
                 .lines()
@@ -2246,29 +2251,44 @@ impl<'m> FixCx<'m> {
         let assign = hang.or_else(|| {
             (let_line.starts_with("let ") && before.ends_with(" =")).then_some(before.len())
         });
-        let one_line = |(text, brace): &(String, String)| !text.contains('\n') && brace == " {";
-        // Where the `match` goes: after the `=` when `match <receiver>` fits there; else on the
-        // next line, indented, when `match <receiver> {` fits there (rustfmt's right-hand side
-        // on the next line: on the `let` line its first line would end with `(`); else where it
-        // was.
+        let (ok_arm, err_arm) = match &form.err_pattern {
+            Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
+            None => ("Some(value) => value".to_string(), "None".to_string()),
+        };
+        // Where the `match` goes, as rustfmt's `choose_rhs` puts a `let`'s right-hand side:
+        // after the `=`, unless on the next line (indented) its first line fits within the
+        // width less what follows the statement (`;`) and it is better there: two lines fewer,
+        // or a first line that no longer ends with `(`, `{` or `[`.
         let (head_start, space, indent, (scrutinee, brace)) = match assign {
             Some(eq_end) => {
                 let indent = self.indent_at(eq_end);
                 let on_let = self.scrutinee(receiver, self.column_at(eq_end) + 1, &indent);
                 let next_indent = format!("{indent}    ");
                 let on_next = self.scrutinee(receiver, next_indent.len(), &next_indent);
-                // On the `let` line its brace may go under it; not its arguments.
-                let fits_let = !on_let.0.contains('\n')
-                    && self.column_at(eq_end) + " match ".len() + on_let.0.len()
+                let head = |(cond, brace): &(String, String)| format!("match {cond}{brace}");
+                let (orig, next) = (head(&on_let), head(&on_next));
+                let first = |s: &str| s.lines().next().unwrap_or_default().to_string();
+                let fits_next =
+                    next_indent.len() + first(&next).chars().count() + self.rest_of_line(try_end)
                         <= layout::MAX_WIDTH;
-                if fits_let && hang.is_none() {
-                    (receiver_start, String::new(), indent, on_let)
-                } else if fits_let || (hang.is_some() && !one_line(&on_next)) {
-                    (eq_end, " ".to_string(), indent, on_let)
-                } else if one_line(&on_next) {
+                let lines = |head: &str, indent: usize| {
+                    head.matches('\n').count()
+                        + self
+                            .arm_body(form, arm, &err_arm, indent + 4)
+                            .matches('\n')
+                            .count()
+                };
+                let ends = |s: &str, c: char| first(s).trim_end().ends_with(c);
+                let better = lines(&orig, indent.len()) > lines(&next, next_indent.len()) + 1
+                    || ['(', '{', '[']
+                        .iter()
+                        .any(|c| ends(&orig, *c) && !ends(&next, *c));
+                if fits_next && better {
                     (eq_end, format!("\n{next_indent}"), next_indent, on_next)
-                } else {
+                } else if &self.text[eq_end..receiver_start] == " " {
                     (receiver_start, String::new(), indent, on_let)
+                } else {
+                    (eq_end, " ".to_string(), indent, on_let)
                 }
             }
             None => {
@@ -2277,11 +2297,51 @@ impl<'m> FixCx<'m> {
                 (receiver_start, String::new(), indent, at)
             }
         };
-        let (ok_arm, err_arm) = match &form.err_pattern {
-            Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
-            None => ("Some(value) => value".to_string(), "None".to_string()),
+        let arm_body = self.arm_body(form, arm, &err_arm, indent.len() + 4);
+        let comma = if arm_body.ends_with('}') { "" } else { "," };
+        // `x.map_err(..)?.len()`: a chain goes on after the `match`, under it; at the start of
+        // a statement the `match` needs parentheses to be an expression.
+        let rest = &self.text[try_end..];
+        let postfix = rest.trim_start().starts_with(['.', '?', '[']);
+        let starts_statement = self.text[..receiver_start]
+            .trim_end()
+            .chars()
+            .last()
+            .is_none_or(|c| matches!(c, ';' | '{' | '}'));
+        let (open, close) = if postfix && (starts_statement || !rest.trim_start().starts_with('.'))
+        {
+            ("(", ")")
+        } else {
+            ("", "")
         };
-        let arm_indent = indent.len() + 4;
+        // After a `match`, rustfmt puts each call of the chain on a line of its own.
+        let (after_end, after) = match self.postfix_calls(try_end) {
+            Some((calls, end)) if postfix && open.is_empty() && !calls.is_empty() => {
+                let lines: String = calls.iter().map(|c| format!("\n{indent}{c}")).collect();
+                (end, lines)
+            }
+            _ => (try_end, String::new()),
+        };
+        let tail = format!(
+            "{brace}\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body}{comma}\n{indent}}}{close}{after}"
+        );
+        if scrutinee == receiver {
+            vec![
+                self.replace((head_start, receiver_start), format!("{space}{open}match ")),
+                self.replace((receiver_end, after_end), tail),
+            ]
+        } else {
+            vec![self.replace(
+                (head_start, after_end),
+                format!("{space}{open}match {scrutinee}{tail}"),
+            )]
+        }
+    }
+
+    /// The body of the `match`'s error arm (`err_arm`, at `arm_indent`): the closure's block with
+    /// the site replaced by `return <arm>`, so statements and comments in it stay; or just the
+    /// return, in a block when it does not fit on the arm's line.
+    fn arm_body(&self, form: &TryForm<'_>, arm: &str, err_arm: &str, arm_indent: usize) -> String {
         // The arm: the closure's block with the site replaced, so statements and comments in it
         // stay; or just the return.
         // A block with more than the site in it (statements, comments) is kept around it.
@@ -2296,7 +2356,7 @@ impl<'m> FixCx<'m> {
             };
             !(around(block_start..site_start) && around(site_end..block_end))
         };
-        let arm_body = match form.handler {
+        match form.handler {
             Some(Expr::Block(b)) if keeps_block(b) => {
                 let (block_start, block_end) = range(b);
                 let (site_start, site_end) = range(form.site);
@@ -2349,51 +2409,28 @@ impl<'m> FixCx<'m> {
                     }
                 }
             }
-        };
-        let comma = if arm_body.ends_with('}') { "" } else { "," };
-        // `x.map_err(..)?.len()`: a chain goes on after the `match`, under it; at the start of
-        // a statement the `match` needs parentheses to be an expression.
-        let rest = &self.text[try_end..];
-        let postfix = rest.trim_start().starts_with(['.', '?', '[']);
-        let starts_statement = self.text[..receiver_start]
-            .trim_end()
-            .chars()
-            .last()
-            .is_none_or(|c| matches!(c, ';' | '{' | '}'));
-        let (open, close) = if postfix && (starts_statement || !rest.trim_start().starts_with('.'))
-        {
-            ("(", ")")
-        } else {
-            ("", "")
-        };
-        // After a `match`, rustfmt puts each call of the chain on a line of its own.
-        let (after_end, after) = match self.postfix_calls(try_end) {
-            Some((calls, end)) if postfix && open.is_empty() && !calls.is_empty() => {
-                let lines: String = calls.iter().map(|c| format!("\n{indent}{c}")).collect();
-                (end, lines)
-            }
-            _ => (try_end, String::new()),
-        };
-        let tail = format!(
-            "{brace}\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body}{comma}\n{indent}}}{close}{after}"
-        );
-        if scrutinee == receiver {
-            vec![
-                self.replace((head_start, receiver_start), format!("{space}{open}match ")),
-                self.replace((receiver_end, after_end), tail),
-            ]
-        } else {
-            vec![self.replace(
-                (head_start, after_end),
-                format!("{space}{open}match {scrutinee}{tail}"),
-            )]
         }
     }
 
-    /// The receiver as the scrutinee of a `match` at column `col`, and what opens the arms: a method
-    /// chain rustfmt had broken joins the `match` line when it fits there (`match self.x.lock()
-    /// {`), else keeps one call per line with the brace under `match`.
+    /// The receiver as the scrutinee of a `match` at column `col`, and what opens the arms, as
+    /// rustfmt's `rewrite_match`: the scrutinee gets the line's width after `match ` (whatever
+    /// follows the `match`), laid out as rustfmt lays out a chain ([`chain_at`]); the brace
+    /// stays on its last line when that line only closes delimiters, or when the scrutinee is one
+    /// line and ` {` fits after it; else it goes under `match`. A receiver with a comment, or a
+    /// link over several lines, keeps its text: a chain rustfmt had broken joins the `match`
+    /// line when it fits there, else keeps one call per line with the brace under `match`.
     fn scrutinee(&self, receiver: &str, col: usize, indent: &str) -> (String, String) {
+        let width = layout::MAX_WIDTH.saturating_sub(col + "match ".len());
+        if let Some(cond) = chain_at(receiver, indent.len(), col + "match ".len()) {
+            let brace = if last_line_extendable(&cond) {
+                " {".to_string()
+            } else if cond.contains('\n') || cond.chars().count() + " {".len() > width {
+                format!("\n{indent}{{")
+            } else {
+                " {".to_string()
+            };
+            return (cond, brace);
+        }
         let lines: Vec<&str> = receiver.split('\n').collect();
         let chain = lines.len() > 1
             && !receiver.contains("//")
@@ -3452,6 +3489,55 @@ fn try_at(body: &syn::Block, start: usize) -> Option<(&syn::ExprTry, bool)> {
 /// Whether `text` spans lines or holds a comment.
 fn spans_or_comments(text: &str) -> bool {
     text.contains('\n') || text.contains("//") || text.contains("/*")
+}
+
+/// `receiver` laid out as rustfmt lays out a method chain (`chains.rs`) starting at column `at`
+/// of a block indented by `indent`, with the rest of the line as its width: the root laid out
+/// in that width; after a root broken over lines (block-like) the links go one per line at the
+/// block's indent; after a root on one line the chain stays on the line when it fits there, and
+/// within `chain_width` (60) with more than one link; else one link per line, indented. `None`
+/// for a receiver with a comment or a link over several lines.
+fn chain_at(receiver: &str, indent: usize, at: usize) -> Option<String> {
+    if receiver.contains("//") || receiver.contains("/*") {
+        return None;
+    }
+    let expr = syn::parse_str::<Expr>(receiver).ok()?;
+    let (root, links) = chain_links(&expr, receiver)?;
+    let root_text = receiver.get(range(root).0..range(root).1)?;
+    let root = layout::expr_at(root_text, indent, at, 0);
+    if links.is_empty() {
+        return Some(root);
+    }
+    let width = layout::MAX_WIDTH.saturating_sub(at);
+    let one_line: String = std::iter::once(root.as_str())
+        .chain(links.iter().copied())
+        .collect();
+    let budget = match links.len() {
+        1 => width,
+        _ => width.min(layout::CHAIN_WIDTH),
+    };
+    if !root.contains('\n') && one_line.chars().count() <= budget {
+        return Some(one_line);
+    }
+    let pad = " ".repeat(if root.contains('\n') {
+        indent
+    } else {
+        indent + 4
+    });
+    let mut out = root;
+    for link in links {
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str(link);
+    }
+    Some(out)
+}
+
+/// rustfmt's `last_line_extendable`: the last line only closes delimiters (or `?`s).
+fn last_line_extendable(text: &str) -> bool {
+    let last = text.rsplit('\n').next().unwrap_or_default();
+    last.chars()
+        .all(|c| matches!(c, '(' | ')' | ']' | '}' | '?' | '>') || c.is_whitespace())
 }
 
 /// A method chain's root and its links as written (`.get("n")`, `.await`, `.ok_or(x)?`, each
