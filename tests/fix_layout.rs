@@ -158,6 +158,8 @@ const PMCP_CHAINS: &[&str] = &[
     "let v = std::fs::read_to_string(PATH).map_err(CLOSURE).map(|t| t.len())?;\n        Ok(Value::from(v))",
     "let v = tokio::fs::read_to_string(PATH).await.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(Value::from(v))",
     "let v = tokio::fs::read_to_string(PATH).await.map_err(CLOSURE).map(|t| t.len())?;\n        Ok(Value::from(v))",
+    "std::fs::read_to_string(PATH).map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(Value::Null)",
+    "tokio::fs::read_to_string(PATH).await.map_err(CLOSURE).map(|t| t.len())?;\n        Ok(Value::Null)",
     "Ok(Value::from(std::fs::read_to_string(PATH).map(|t| t.len()).map_err(CLOSURE)?))",
     "Ok(Value::from(tokio::fs::read_to_string(PATH).await.map_err(CLOSURE).map(|t| t.len())?))",
     "if PATH.is_empty() {\n            return Ok(Value::from(std::fs::read_to_string(PATH).map_err(CLOSURE).map(|t| t.len())?));\n        }\n        Ok(Value::Null)",
@@ -183,6 +185,7 @@ const RMCP_CHAINS: &[&str] = &[
     // into `unwrap_or_else` as the tail, in a `let` and in a `return`, after an awaited root.
     "let v = std::fs::read_to_string(PATH).map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v.to_string())]))",
     "let v = tokio::fs::read_to_string(PATH).await.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v.to_string())]))",
+    "tokio::fs::read_to_string(PATH).await.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![]))",
     "Ok(tokio::fs::read_to_string(PATH).await.map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![])))",
     "let result = tokio::fs::read_to_string(PATH).await.map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![]));\n        Ok(result)",
     "if PATH.is_empty() {\n            return Ok(std::fs::read_to_string(PATH).map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![])));\n        }\n        Ok(CallToolResult::success(vec![]))",
@@ -290,10 +293,10 @@ fn measure_chains(krate: &ChainCrate) {
     let mut file = krate.header.to_string();
     let mut cases = 0;
     for chain in krate.chains {
-        // By hand: only the shapes holding `FIX_LAYOUT_ONLY` (a wide sweep of them all would
+        // By hand: only the shapes holding one of `FIX_LAYOUT_ONLY` (`|` between them; a wide sweep of them all would
         // pass the parser's file size limit).
         if let Ok(only) = std::env::var("FIX_LAYOUT_ONLY") {
-            if !chain.contains(&only) || chain.contains('@') {
+            if !only.split('|').any(|o| chain.contains(o)) || chain.contains('@') {
                 continue;
             }
         }

@@ -1912,14 +1912,11 @@ impl<'m> FixCx<'m> {
     }
 
     /// `let x = receiver.map_err(|e| target)?;` with `target`, the closure's whole body, replaced
-    /// by `value` that no longer fits where it was, laid out as rustfmt would (rustfmt's choice
-    /// between the right-hand side on the `let` line and on the next, as measured by
-    /// `tests/fix_layout.rs`): the statement on one line; else the right-hand side on the next
-    /// line; else the chain broken before the call; else the closure body in a block (`|e| {\n
-    /// value\n}`) after the root or under it, on the `let` line or the next; else the root's
-    /// arguments broken, or the closure on a line of its own in the call. Only for a receiver
-    /// that is not itself a method chain (one whose arguments rustfmt broke is laid out again);
-    /// `None` otherwise (the value is laid out where it stands).
+    /// by `value` that no longer fits where it was, laid out as rustfmt would: the chain laid
+    /// out after the `=` and on the next line ([`Chain::laid_out`]), and rustfmt's `choose_rhs`
+    /// between the two. Only for a receiver that is not itself a method chain (one whose
+    /// arguments rustfmt broke is laid out again); `None` otherwise (the value is laid out
+    /// where it stands).
     fn closure_body_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
         let (form, false) = self.find(&[]).try_form? else {
             return None;
@@ -1945,7 +1942,9 @@ impl<'m> FixCx<'m> {
         // A call whose arguments rustfmt had broken is laid out again from one line; the call
         // after it must stand on the receiver's last line.
         let receiver = match written.contains('\n') {
-            true if !spans_or_comments(&written.replace('\n', " ")) => layout::flat(written)?,
+            true if !spans_or_comments(&written.replace('\n', " ")) => {
+                layout::flat(written).unwrap_or_else(|| written.to_string())
+            }
             true => return None,
             false => written.to_string(),
         };
@@ -1973,137 +1972,44 @@ impl<'m> FixCx<'m> {
         let (_, eq_end) = range(&local.init.as_ref()?.eq_token);
         let indent = self.indent_at(let_start).len();
         let lead = self.column_at(eq_end);
-        // rustfmt counts a chain's closing `?` twice on a line (`chains.rs`: in the total before
-        // the last call and in that call's width).
-        let rest = self.rest_of_line(try_end) + tail.matches('?').count();
-        let fits = |col: usize, code: &str| col + code.len() + rest <= layout::MAX_WIDTH;
-        let call_text = layout::flat(value).map(|flat| format!("{head}{flat}{tail}"));
-        let inner = indent + 4;
-        let whole = call_text.as_ref().map(|c| format!("{receiver}{c}"));
-        // The closure's block under `{receiver}{head}{` written at `at` of a line indented by
-        // `indent`, when that line fits.
-        let block = |at: usize, indent: usize| {
-            (at + receiver.len() + head.len() + "{".len() <= layout::MAX_WIDTH).then(|| {
-                let laid = layout::expr_at(value, indent + 4, indent + 4, 0);
-                format!(
-                    "{receiver}{head}{{\n{}{laid}\n{}}}{tail}",
-                    " ".repeat(indent + 4),
-                    " ".repeat(indent)
-                )
-            })
-        };
-        let (pad, deeper) = (" ".repeat(inner), " ".repeat(inner + 4));
-        // Where the root would end on the `let` line, and the call's first line with the
-        // closure's block (`.map_err(|e| {`). Measured with rustfmt 1.9 (tests/fix_layout.rs),
-        // a closure that needs a block: it stays on the root's line while the two end by column
-        // 95; the right-hand side goes to the next line up to 103; from 104 the call goes under
-        // the root, which stays on the `let` line while it fits.
-        let (root_end, first) = (lead + 1 + receiver.len(), head.len() + "{".len());
-        // Measured against rustfmt (tests/fix_layout.rs): on a line of its own the right-hand
-        // side takes one column less; a root that does not fit on the `let` line sends the
-        // right-hand side to the next one (its first line would end with `(`), broken there.
-        let replacement = if let Some(whole) = whole.as_ref().filter(|w| fits(lead + 1, w)) {
-            format!(" {whole}")
-        } else if let Some(whole) = whole.as_ref().filter(|w| fits(inner + 1, w)) {
-            format!("\n{pad}{whole}")
-        } else if let Some(laid) = Self::narrow_last_call(
-            (lead, indent),
-            receiver,
-            (head, tail),
-            value,
-            self.rest_of_line(try_end),
-        ) {
-            laid
-        } else if let Some(call) = call_text.as_ref().filter(|c| {
-            fits(inner, c) && root_end + self.rest_of_line(try_end) <= layout::MAX_WIDTH
-        }) {
-            format!(" {receiver}\n{pad}{call}")
-        } else if let Some(block) = block(lead + 1, indent).filter(|_| root_end + first <= 95) {
-            format!(" {block}")
-        } else if root_end + first >= 104 && root_end < layout::MAX_WIDTH {
-            let laid = layout::expr_at(value, inner + 4, inner + 4, 0);
-            format!(" {receiver}\n{pad}{head}{{\n{deeper}{laid}\n{pad}}}{tail}")
-        } else if let Some(call) = call_text.as_ref().filter(|c| fits(inner + 4, c)) {
-            format!("\n{pad}{receiver}\n{deeper}{call}")
-        } else if let Some(block) =
-            block(inner, inner).filter(|_| inner + receiver.len() + first <= 95)
-        {
-            format!("\n{pad}{block}")
-        } else {
-            // Neither line holds the call after the root: rustfmt breaks the root's arguments
-            // on the `let` line, the call under its last line.
-            let root = layout::expr_at(receiver, indent, lead + 1, 0);
-            if !root.contains('\n') || !root.ends_with(')') {
-                return None;
-            }
-            let own = " ".repeat(indent);
-            // Else the closure on a line of its own inside the call, on the next line.
-            let (open, params) = head.split_at(head.find('(')? + 1);
-            let alone = layout::flat(value)
-                .map(|flat| format!("{params}{flat},"))
-                .filter(|alone| {
-                    inner + receiver.len() + open.len() <= layout::MAX_WIDTH
-                        && inner + 4 + alone.len() <= layout::MAX_WIDTH
-                });
-            match (call_text.filter(|c| fits(indent, c)), alone) {
-                (Some(call), _) => format!(" {root}\n{own}{call}"),
-                (None, Some(alone)) => {
-                    format!("\n{pad}{receiver}{open}\n{deeper}{alone}\n{pad}{tail}")
-                }
-                (None, None) => {
-                    let laid = layout::expr_at(value, inner, inner, 0);
-                    format!(" {root}\n{own}{head}{{\n{pad}{laid}\n{own}}}{tail}")
-                }
-            }
-        };
-        Some(self.replace((eq_end, try_end), replacement))
-    }
-
-    /// The right-hand side of `let x = receiver.map_err(|e| value)?;` (`lead` the column after
-    /// `=`, `indent` the `let`'s) when rustfmt's chain takes its fallback: the last call, tried
-    /// on the root's line, fails when the `?`s leave it no width (`chains.rs`,
-    /// `format_last_child`: the line's width `w` less the root `r` is more than the `?`s `t`, so
-    /// the chain is "all in one line", but less than `3t`, as `ChainItem::rewrite` takes the
-    /// `?`s off its shape again), so rustfmt lays the call out again in the `let` line's shape:
-    /// `w - 2t` columns, and a closure block indented from the `let`, not from the call. Then
-    /// `choose_rhs` takes the right-hand side on the next line when it has two fewer lines
-    /// there (the value on one line under the root). Measured with rustfmt 1.9: the root
-    /// ending at column 97 for one `?` and a `;`, never at 96, 98 or 99. `None` for any other
-    /// width.
-    fn narrow_last_call(
-        (lead, indent): (usize, usize),
-        receiver: &str,
-        (head, tail): (&str, &str),
-        value: &str,
-        trail: usize,
-    ) -> Option<String> {
+        let trail = self.rest_of_line(try_end);
         let tries = tail.len() - tail.trim_end_matches('?').len();
-        let width = layout::MAX_WIDTH.checked_sub(lead + 1 + trail)?;
-        let slack = width.checked_sub(receiver.len())?;
-        if tries == 0 || slack <= tries || slack >= 3 * tries {
-            return None;
-        }
-        let close = &tail[..tail.len() - tries];
-        let (inner, tries) = (indent + 4, &tail[tail.len() - tries..]);
-        let (pad, deeper) = (" ".repeat(inner), " ".repeat(inner + 4));
-        let flat = layout::flat(value);
-        let call = flat.as_ref().map(|flat| format!("{head}{flat}{close}"));
-        let narrow = width - 2 * tries.len();
-        if let Some(call) = call.as_ref().filter(|c| c.len() <= narrow) {
-            return Some(format!(" {receiver}\n{pad}{call}{tries}"));
-        }
-        // On the next line the value keeps one line under the root: two lines fewer.
-        let rest = trail + tries.len();
-        if let Some(call) =
-            call.filter(|c| inner + 4 + c.len() + tries.len() + rest <= layout::MAX_WIDTH)
-        {
-            return Some(format!("\n{pad}{receiver}\n{deeper}{call}{tries}"));
-        }
-        let laid = layout::expr_at(value, inner, inner, 0);
-        let own = " ".repeat(indent);
-        Some(format!(
-            " {receiver}\n{pad}{head}{{\n{pad}{laid}\n{own}}}{close}{tries}"
-        ))
+        let (open, params) = head.split_at(head.find('(')? + 1);
+        let chain = Chain {
+            root: receiver,
+            links: &[],
+            head: open,
+            params,
+            value,
+            close: &tail[..tail.len() - tries],
+            tries,
+        };
+        let inner = indent + 4;
+        // rustfmt's `choose_rhs`: the right-hand side after the `=`, unless on the next line it
+        // fits (its first line within the width less the `;`) and is better there: on one
+        // line, two lines fewer, or a first line that no longer ends with `(`, `{` or `[`.
+        let orig = chain.laid_out(lead + 1, indent, trail);
+        let next = chain
+            .laid_out(inner, inner, trail)
+            .filter(|n| inner + n.lines().next().map_or(0, str::len) + trail <= layout::MAX_WIDTH);
+        let first_ends = |s: &str, c: char| s.lines().next().is_some_and(|l| l.ends_with(c));
+        let replacement = match (orig, next) {
+            (Some(orig), _) if !orig.contains('\n') => format!(" {orig}"),
+            (Some(orig), Some(next))
+                if next.contains('\n')
+                    && orig.matches('\n').count() <= next.matches('\n').count() + 1
+                    && !['(', '{', '[']
+                        .iter()
+                        .any(|c| first_ends(&orig, *c) && !first_ends(&next, *c)) =>
+            {
+                format!(" {orig}")
+            }
+            (_, Some(next)) => format!("\n{}{next}", pad(inner)),
+            (Some(orig), None) => format!(" {orig}"),
+            (None, None) => return None,
+        };
+        let replacement = format!("{replacement}{}", "?".repeat(tries));
+        Some(self.replace((eq_end, try_end), replacement))
     }
 
     /// `receiver.method(|e| target)?` in a method chain, `target` (the closure's whole body)
@@ -2144,9 +2050,20 @@ impl<'m> FixCx<'m> {
             .chars()
             .take_while(|c| *c == '?')
             .count();
+        // On its root's line the call's `?`s count three times (see `closure_body_block`), and
+        // a chain of more than one call stays within `chain_width` (60).
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let on_root_line = !self.text[line_start..start].trim_start().starts_with('.');
+        let chain_start = chain_links(&call.receiver, self.text)
+            .filter(|(_, links)| on_root_line && !links.is_empty())
+            .map(|(root, _)| self.column_at(range(root).0));
         if flat.as_ref().is_some_and(|flat| {
-            self.column_at(start) + flat.len() + self.rest_of_line(end) + tries_after
-                <= layout::MAX_WIDTH
+            let end_col = self.column_at(start) + flat.len() + self.rest_of_line(end);
+            end_col + tries_after * if on_root_line { 2 } else { 1 } <= layout::MAX_WIDTH
+                && chain_start.is_none_or(|c| {
+                    end_col - self.rest_of_line(range(call).1) - c + 2 * tries_after
+                        <= layout::CHAIN_WIDTH
+                })
         }) {
             return None;
         }
@@ -2194,43 +2111,18 @@ impl<'m> FixCx<'m> {
         {
             return None;
         }
-        let indent = self.indent_at(root_start).len();
-        let lead = self.column_at(root_start);
-        let width = layout::MAX_WIDTH.saturating_sub(lead);
-        let before: usize = root_text.len() + links.iter().map(|l| l.len()).sum::<usize>() + tries;
-        let budget = if links.is_empty() {
-            width
-        } else {
-            width.min(60)
+        let chain = Chain {
+            root: root_text,
+            links: &links,
+            head,
+            params,
+            value,
+            close,
+            tries,
         };
-        let first_line = format!("{head}{params}{{");
-        let overflow = before < budget && first_line.len() <= budget - before;
-        let joined: String = std::iter::once(root_text)
-            .chain(links.iter().copied())
-            .collect();
-        let overflowed = format!("{joined}{head}{params}{}{close}", block(indent));
-        let inner = indent + 4;
-        let own = flat.map(|flat| format!("{head}{params}{flat}{close}"));
-        // rustfmt counts the chain's closing `?`s twice (see `closure_body_block`).
-        let rest = 2 * tries + self.rest_of_line(call_end + tries);
-        let own = own.filter(|own| inner + own.len() + rest <= layout::MAX_WIDTH);
-        let fits_own = own.is_some();
-        let vertical = |last: &str| {
-            let mut out = root_text.to_string();
-            for link in links.iter().copied().chain(std::iter::once(last)) {
-                out.push('\n');
-                out.push_str(&" ".repeat(inner));
-                out.push_str(link);
-            }
-            out
-        };
-        let replacement = if overflow && (overflowed.lines().count() >= 5 || !fits_own) {
-            overflowed
-        } else if let Some(own) = own {
-            vertical(&own)
-        } else {
-            vertical(&format!("{head}{params}{}{close}", block(inner)))
-        };
+        let (indent, lead) = (self.indent_at(root_start).len(), self.column_at(root_start));
+        // The chain's width: the line's, less what follows the chain there (`;`, `,`).
+        let replacement = chain.laid_out(lead, indent, self.rest_of_line(call_end + tries))?;
         Some(self.replace((root_start, call_end), replacement))
     }
 
@@ -3531,6 +3423,160 @@ fn chain_at(receiver: &str, indent: usize, at: usize) -> Option<String> {
         out.push_str(link);
     }
     Some(out)
+}
+
+/// A method chain whose last call takes a closure: `root`, the calls before the last (`links`,
+/// each on one line), and the last call `head` (`.map_err(`), `params` (`|e| `), the closure's
+/// body `value`, `close` (`)`) and its `?`s.
+struct Chain<'a> {
+    root: &'a str,
+    links: &'a [&'a str],
+    head: &'a str,
+    params: &'a str,
+    value: &'a str,
+    close: &'a str,
+    tries: usize,
+}
+
+impl Chain<'_> {
+    /// The chain (its `?`s left out) laid out as rustfmt lays it out (`chains.rs`) starting at
+    /// column `col` of a block indented by `indent`, `trail` columns following it on its last
+    /// line (`;`, `,`). The root takes the chain's width (the line's less `trail`); a root
+    /// that does not fit there is broken (`layout::expr_at`) and, ending with a block, has the
+    /// calls one per line under its last line. After a root on one line the last call is tried
+    /// on the root's line (`format_last_child`), when the root and the calls before it leave
+    /// room there (within `chain_width`, 60, with more than one call); it stays there when its
+    /// first line fits that room and it takes five lines or more, or no more lines than on a
+    /// line of its own; else one call per line, indented. When the `?`s leave the last call no
+    /// room on the root's line, rustfmt lays it out in the chain's own shape, on a line of its
+    /// own. The last call's `?`s count three times on the root's line (in the total before it,
+    /// in its one-line shape and in its own width), twice on a line of its own.
+    fn laid_out(&self, col: usize, indent: usize, trail: usize) -> Option<String> {
+        let max = layout::MAX_WIDTH as isize;
+        let tries = self.tries as isize;
+        let width = max - (col + trail) as isize;
+        let flat = layout::flat(self.value);
+        let links_len = self.links.iter().map(|l| l.len()).sum::<usize>() as isize;
+        let root = self.root;
+        let root_fits = !root.contains('\n') && root.len() as isize <= width;
+        if root_fits {
+            let inner = indent + 4;
+            let before = root.len() as isize + links_len + tries;
+            let one_line_budget = match self.links.len() {
+                0 => width,
+                _ => width.min(layout::CHAIN_WIDTH as isize),
+            } - before;
+            let joined: String = std::iter::once(root)
+                .chain(self.links.iter().copied())
+                .collect();
+            let vertical = |last: &str| {
+                let mut out = root.to_string();
+                for link in self.links.iter().copied().chain(std::iter::once(last)) {
+                    out.push('\n');
+                    out.push_str(&pad(inner));
+                    out.push_str(link);
+                }
+                out
+            };
+            let own_room = max - (inner + trail) as isize - 2 * tries;
+            return Some(if one_line_budget > 0 {
+                match self.last_call(width - 2 * tries - before, indent, flat.as_deref()) {
+                    Some(same) => {
+                        let lines = same.lines().count();
+                        let could_fit =
+                            same.lines().next().map_or(0, str::len) as isize <= one_line_budget;
+                        let own = self.last_call(own_room, inner, flat.as_deref())?;
+                        if could_fit && (lines >= 5 || own.lines().count() >= lines) {
+                            format!("{joined}{same}")
+                        } else {
+                            vertical(&own)
+                        }
+                    }
+                    None => {
+                        vertical(&self.last_call(width - 2 * tries, indent, flat.as_deref())?)
+                    }
+                }
+            } else {
+                vertical(&self.last_call(own_room, inner, flat.as_deref())?)
+            });
+        }
+        // A root broken over lines ends with a block: the calls go under its last line.
+        let broken = layout::expr_at(root, indent, col, 0);
+        if !broken.contains('\n') || !last_line_extendable(&broken) {
+            return None;
+        }
+        // The last call tried after the root's last line (`)`), then on a line of its own.
+        let after = (indent + 1) as isize + tries;
+        let same = self.last_call(
+            max - indent as isize - tries - after - tries,
+            indent,
+            flat.as_deref(),
+        );
+        let own = self.last_call(
+            max - (indent + trail) as isize - 2 * tries,
+            indent,
+            flat.as_deref(),
+        )?;
+        let last = match same {
+            Some(same)
+                if (same.lines().next().map_or(0, str::len) as isize <= width - after
+                    && same.lines().count() >= 5)
+                    || own.lines().count() >= same.lines().count() =>
+            {
+                same
+            }
+            _ => own,
+        };
+        let mut out = broken;
+        for link in self
+            .links
+            .iter()
+            .copied()
+            .chain(std::iter::once(last.as_str()))
+        {
+            out.push('\n');
+            out.push_str(&pad(indent));
+            out.push_str(link);
+        }
+        Some(out)
+    }
+
+    /// The last call laid out in `room` columns (its `?`s not counted), its closure's block
+    /// indented from `indent`: on one line; else the closure's block after `head(|e| ` when
+    /// the closure keeps a column for it there; else the closure on a line of its own inside
+    /// the call (`overflow.rs`: the overflow failed, the list goes vertical). `None` for no room.
+    fn last_call(&self, room: isize, indent: usize, flat: Option<&str>) -> Option<String> {
+        if room < 0 {
+            return None;
+        }
+        let (head, params, close) = (self.head, self.params, self.close);
+        let block = |indent: usize| {
+            let laid = layout::expr_at(self.value, indent + 4, indent + 4, 0);
+            format!("{{\n{}{laid}\n{}}}", pad(indent + 4), pad(indent))
+        };
+        if let Some(one) = flat.map(|f| format!("{head}{params}{f}{close}")) {
+            if one.len() as isize <= room {
+                return Some(one);
+            }
+        }
+        if (head.len() + params.len() + 2) as isize <= room {
+            return Some(format!("{head}{params}{}{close}", block(indent)));
+        }
+        let own = indent + 4;
+        let closure = flat
+            .map(|f| format!("{params}{f}"))
+            .filter(|c| own + c.len() + ",".len() <= layout::MAX_WIDTH)
+            .unwrap_or_else(|| format!("{params}{}", block(own)));
+        Some(format!(
+            "{head}\n{}{closure},\n{}{close}",
+            pad(own),
+            pad(indent)
+        ))
+    }
+}
+
+fn pad(n: usize) -> String {
+    " ".repeat(n)
 }
 
 /// rustfmt's `last_line_extendable`: the last line only closes delimiters (or `?`s).
