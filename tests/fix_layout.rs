@@ -235,7 +235,7 @@ fn rmcp_sites() -> Vec<String> {
         .collect()
 }
 
-/// The names bound to the path and the nesting depths a shape is tried with: three name lengths
+/// The names bound to the path and the nesting depths a shape is tried with: six name lengths
 /// at depths 0, 1 and 3; for a shape with `@` after its root, names as long as it takes for the
 /// root to end at each column from 94 to 100 on the `let` line (at 8 + 4 × depth columns).
 fn paths(chain: &str) -> Vec<(String, usize)> {
@@ -253,6 +253,11 @@ fn paths(chain: &str) -> Vec<(String, usize)> {
                 }
                 for path in ["p", "path_of_the_note", "the_path_of_the_note_to_read_here"] {
                     out.push((path.to_string(), depth));
+                }
+                // Names long enough to bring a chain's root near the end of its line, where
+                // the `?`s and the `;` decide (found by a sweep of every length up to 60).
+                for len in [45, 51, 55] {
+                    out.push((format!("p{}", "x".repeat(len - 4 * depth - 1)), depth));
                 }
             }
             Some(at) => {

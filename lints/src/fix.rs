@@ -1939,6 +1939,16 @@ impl<'m> FixCx<'m> {
         let written = self.text.get(receiver_start..receiver_end)?;
         let dot = receiver_end + self.text[receiver_end..].find('.')?;
         let (head, tail) = (self.text.get(dot..start)?, self.text.get(end..try_end)?);
+        // A closure rustfmt had put on a line of its own inside the call (`.map_err(\n |e| ..,\n)`)
+        // is laid out again from one line.
+        let (head, tail) = match head.split_once('\n') {
+            Some((open, params)) if open.ends_with('(') && !spans_or_comments(params.trim()) => {
+                let close = tail.trim_start().trim_start_matches(',').trim_start();
+                (format!("{open}{}", params.trim_start()), close.to_string())
+            }
+            _ => (head.to_string(), tail.to_string()),
+        };
+        let (head, tail) = (head.as_str(), tail.as_str());
         // A call whose arguments rustfmt had broken is laid out again from one line; the call
         // after it must stand on the receiver's last line.
         let receiver = match written.contains('\n') {
@@ -1992,18 +2002,9 @@ impl<'m> FixCx<'m> {
         let next = chain
             .laid_out(inner, inner, trail)
             .filter(|n| inner + n.lines().next().map_or(0, str::len) + trail <= layout::MAX_WIDTH);
-        let first_ends = |s: &str, c: char| s.lines().next().is_some_and(|l| l.ends_with(c));
         let replacement = match (orig, next) {
             (Some(orig), _) if !orig.contains('\n') => format!(" {orig}"),
-            (Some(orig), Some(next))
-                if next.contains('\n')
-                    && orig.matches('\n').count() <= next.matches('\n').count() + 1
-                    && !['(', '{', '[']
-                        .iter()
-                        .any(|c| first_ends(&orig, *c) && !first_ends(&next, *c)) =>
-            {
-                format!(" {orig}")
-            }
+            (Some(orig), Some(next)) if !prefer_next_line(&orig, &next) => format!(" {orig}"),
             (_, Some(next)) => format!("\n{}{next}", pad(inner)),
             (Some(orig), None) => format!(" {orig}"),
             (None, None) => return None,
@@ -2072,9 +2073,18 @@ impl<'m> FixCx<'m> {
         let (closure_start, _) = range(closure);
         let (_, call_end) = range(call);
         let dot = receiver_end + text[receiver_end..].find('.')?;
+        // A closure rustfmt had put on a line of its own inside the call (`.map_err(\n |e| ..,\n)`)
+        // is laid out again from one line.
         let head = text.get(dot..closure_start)?;
         let params = text.get(closure_start..start)?;
         let close = text.get(end..call_end)?;
+        let own_line_closure = head.trim_end().ends_with('(') && head.trim_end().len() < head.len();
+        let (head, close) = if own_line_closure && !spans_or_comments(head.trim_end()) {
+            let close = close.trim_start().trim_start_matches(',').trim_start();
+            (head.trim_end(), close)
+        } else {
+            (head, close)
+        };
         if [head, params, close].iter().any(|t| spans_or_comments(t)) {
             return None;
         }
@@ -2123,7 +2133,50 @@ impl<'m> FixCx<'m> {
         let (indent, lead) = (self.indent_at(root_start).len(), self.column_at(root_start));
         // The chain's width: the line's, less what follows the chain there (`;`, `,`).
         let replacement = chain.laid_out(lead, indent, self.rest_of_line(call_end + tries))?;
+        // The body of a match arm goes into a block on the next line when it is better there
+        // (`matches.rs`, `rewrite_match_body`: rustfmt's `prefer_next_line`).
+        if let Some(arm) = self.arm_with_body((root_start, call_end + tries)) {
+            let on_arm_line = self.text[..root_start]
+                .trim_end_matches([' ', '\t'])
+                .ends_with("=>");
+            let inner = indent + 4;
+            let next = chain.laid_out(inner, inner, 0)?;
+            if on_arm_line && replacement.contains('\n') && prefer_next_line(&replacement, &next) {
+                let end = arm.comma.as_ref().map_or(call_end + tries, |c| range(c).1);
+                let tries = "?".repeat(tries);
+                return Some(self.replace(
+                    (root_start, end),
+                    format!("{{\n{}{next}{tries}\n{}}}", pad(inner), pad(indent)),
+                ));
+            }
+        }
         Some(self.replace((root_start, call_end), replacement))
+    }
+
+    /// The match arm whose body is `body`.
+    fn arm_with_body(&self, body: (usize, usize)) -> Option<&'m syn::Arm> {
+        struct Arms<'a, 'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: Option<&'a syn::Arm>,
+        }
+        impl<'a> Visit<'a> for Arms<'a, '_> {
+            fn visit_arm(&mut self, arm: &'a syn::Arm) {
+                if range(&*arm.body) == self.target {
+                    self.found = Some(arm);
+                }
+                visit::visit_arm(self, arm);
+            }
+            searches_around_target!('a);
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut arms = Arms {
+            target: body,
+            extents: &self.extents,
+            found: None,
+        };
+        arms.visit_block(self.located.body);
+        arms.found
     }
 
     /// `receiver.map_err(|e| site)?` → `match receiver { Ok(value) => value, Err(e) => <arm> }`,
@@ -3452,6 +3505,18 @@ impl Chain<'_> {
     /// own. The last call's `?`s count three times on the root's line (in the total before it,
     /// in its one-line shape and in its own width), twice on a line of its own.
     fn laid_out(&self, col: usize, indent: usize, trail: usize) -> Option<String> {
+        // rustfmt's `wrap_str`: the first line within the chain's width, the others within the
+        // line's, the last (its `?`s included) before what follows it.
+        let laid = self.laid_out_unchecked(col, indent, trail)?;
+        let lines: Vec<&str> = laid.lines().collect();
+        let fits = col + lines[0].len() + trail <= layout::MAX_WIDTH
+            && lines[1..].iter().all(|l| l.len() <= layout::MAX_WIDTH)
+            && (lines.len() == 1
+                || lines[lines.len() - 1].len() + self.tries + trail <= layout::MAX_WIDTH);
+        fits.then_some(laid)
+    }
+
+    fn laid_out_unchecked(&self, col: usize, indent: usize, trail: usize) -> Option<String> {
         let max = layout::MAX_WIDTH as isize;
         let tries = self.tries as isize;
         let width = max - (col + trail) as isize;
@@ -3573,6 +3638,18 @@ impl Chain<'_> {
             pad(indent)
         ))
     }
+}
+
+/// rustfmt's `prefer_next_line`: code on the next line (`next`) is better than where it starts
+/// (`orig`) when it is one line there, two lines fewer, or its first line no longer ends with
+/// `(`, `{` or `[`.
+fn prefer_next_line(orig: &str, next: &str) -> bool {
+    let ends = |s: &str, c: char| s.lines().next().is_some_and(|l| l.trim_end().ends_with(c));
+    !next.contains('\n')
+        || orig.matches('\n').count() > next.matches('\n').count() + 1
+        || ['(', '{', '[']
+            .iter()
+            .any(|c| ends(orig, *c) && !ends(next, *c))
 }
 
 fn pad(n: usize) -> String {
