@@ -1964,24 +1964,7 @@ impl<'m> FixCx<'m> {
         {
             return None;
         }
-        // The `let` this is the value of.
-        struct Lets<'a>(Option<&'a syn::Local>, (usize, usize));
-        impl<'a> Visit<'a> for Lets<'a> {
-            fn visit_local(&mut self, l: &'a syn::Local) {
-                if l.init.as_ref().is_some_and(|i| range(&*i.expr) == self.1) {
-                    self.0 = Some(l);
-                }
-                visit::visit_local(self, l);
-            }
-            fn visit_item(&mut self, _: &'a Item) {}
-        }
-        let mut lets = Lets(None, range(form.try_expr));
-        lets.visit_block(self.located.body);
-        let local = lets.0?;
-        let (let_start, _) = range(local);
-        let (_, eq_end) = range(&local.init.as_ref()?.eq_token);
-        let indent = self.indent_at(let_start).len();
-        let lead = self.column_at(eq_end);
+        let (eq_end, indent) = self.let_of(range(form.try_expr))?;
         let trail = self.rest_of_line(try_end);
         let tries = tail.len() - tail.trim_end_matches('?').len();
         let (open, params) = head.split_at(head.find('(')? + 1);
@@ -1994,36 +1977,61 @@ impl<'m> FixCx<'m> {
             close: &tail[..tail.len() - tries],
             tries,
         };
+        let replacement = self.let_value(&chain, eq_end, indent, trail)?;
+        let replacement = format!("{replacement}{}", "?".repeat(tries));
+        Some(self.replace((eq_end, try_end), replacement))
+    }
+
+    /// The `let` whose value is `init`: where its `=` ends, and its indentation.
+    fn let_of(&self, init: (usize, usize)) -> Option<(usize, usize)> {
+        struct Lets<'a>(Option<&'a syn::Local>, (usize, usize));
+        impl<'a> Visit<'a> for Lets<'a> {
+            fn visit_local(&mut self, l: &'a syn::Local) {
+                if l.init.as_ref().is_some_and(|i| range(&*i.expr) == self.1) {
+                    self.0 = Some(l);
+                }
+                visit::visit_local(self, l);
+            }
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut lets = Lets(None, init);
+        lets.visit_block(self.located.body);
+        let local = lets.0?;
+        let (_, eq_end) = range(&local.init.as_ref()?.eq_token);
+        Some((eq_end, self.indent_at(range(local).0).len()))
+    }
+
+    /// A `let`'s value `chain` (its `?`s left out), with what follows the `=` on its line, as
+    /// rustfmt's `choose_rhs` puts it: after the `=`, unless on the next line (indented) it fits
+    /// and is better there ([`prefer_next_line`]).
+    fn let_value(
+        &self,
+        chain: &Chain,
+        eq_end: usize,
+        indent: usize,
+        trail: usize,
+    ) -> Option<String> {
         let inner = indent + 4;
-        // rustfmt's `choose_rhs`: the right-hand side after the `=`, unless on the next line it
-        // fits (its first line within the width less the `;`) and is better there: on one
-        // line, two lines fewer, or a first line that no longer ends with `(`, `{` or `[`.
-        let orig = chain.laid_out(lead + 1, indent, trail);
-        let next = chain
-            .laid_out(inner, inner, trail)
-            .filter(|n| inner + n.lines().next().map_or(0, str::len) + trail <= layout::MAX_WIDTH);
-        let replacement = match (orig, next) {
+        let orig = chain.laid_out(self.column_at(eq_end) + 1, indent, trail);
+        let next = chain.laid_out(inner, inner, trail);
+        Some(match (orig, next) {
             (Some(orig), _) if !orig.contains('\n') => format!(" {orig}"),
             (Some(orig), Some(next)) if !prefer_next_line(&orig, &next) => format!(" {orig}"),
             (_, Some(next)) => format!("\n{}{next}", pad(inner)),
             (Some(orig), None) => format!(" {orig}"),
             (None, None) => return None,
-        };
-        let replacement = format!("{replacement}{}", "?".repeat(tries));
-        Some(self.replace((eq_end, try_end), replacement))
+        })
     }
 
     /// `receiver.method(|e| target)?` in a method chain, `target` (the closure's whole body)
     /// replaced by `value`, which no longer fits on its line: laid out as rustfmt does. A
     /// closure whose body is a call takes a block when the call does not fit on one line
     /// (`closures.rs`, `rewrite_closure_expr`), so the closure becomes `|e| {\n value\n}`. A
-    /// call in the middle of a chain keeps its line. The chain's last call (`chains.rs`,
-    /// `format_last_child`) stays on the chain's first line, its block below, when the root and
-    /// the calls before it take less than the chain's budget there (the line's width, and at
-    /// most `chain_width`, 60, with more than one call) and the call's first line fits in what
-    /// is left; unless the call on a line of its own keeps the value on one line and the block
-    /// would take fewer than five lines: then, and when it does not fit on the first line, one
-    /// call per line. `None` for other shapes (a link or the root over several lines, a comment).
+    /// call in the middle of a chain, or after a root rustfmt broke over lines, keeps its line
+    /// and takes its block under it; the chain's last call after a root on one line is laid out
+    /// with the chain by rustfmt's rules ([`Chain::laid_out`]), and a match arm's body goes into
+    /// a block on the next line when rustfmt prefers it there. `None` for other shapes (a link
+    /// or the root over several lines, a comment).
     fn chain_closure_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
         struct Calls<'a>(
             Option<(&'a syn::ExprMethodCall, &'a syn::ExprClosure)>,
@@ -2045,14 +2053,15 @@ impl<'m> FixCx<'m> {
         let (call, closure) = calls.0?;
         // A value rustfmt cannot keep on one line takes a block wherever it stands.
         let flat = layout::flat(value);
-        // The `?`s after the call count twice (see `closure_body_block`).
+        // The `?`s after the call.
         let tries_after = self.text[end..]
             .trim_start_matches(')')
             .chars()
             .take_while(|c| *c == '?')
             .count();
-        // On its root's line the call's `?`s count three times (see `closure_body_block`), and
-        // a chain of more than one call stays within `chain_width` (60).
+        // The value stays where it is when it fits there: on its root's line the call's `?`s
+        // count three times (see `Chain::laid_out`), and a chain of more than one call stays
+        // within `chain_width` (60).
         let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
         let on_root_line = !self.text[line_start..start].trim_start().starts_with('.');
         let chain_start = chain_links(&call.receiver, self.text)
@@ -2130,9 +2139,45 @@ impl<'m> FixCx<'m> {
             close,
             tries,
         };
+        // rustfmt gives a `return`'s operand one column less (see `layout::return_operand_at`).
+        let after_return = self.text[..root_start]
+            .trim_end_matches([' ', '\t'])
+            .strip_suffix("return")
+            .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+        let trail = self.rest_of_line(call_end + tries) + usize::from(after_return);
+        // A match arm's block that holds only the chain: rustfmt flattens it (`matches.rs`,
+        // `flatten_arm_body`) and puts the chain on the arm's line when it is no better in
+        // the block.
+        if let Some((arm_start, (block_start, block_end))) =
+            self.arm_block_of((root_start, call_end + tries))
+        {
+            let (arm_indent, inner) = (
+                self.indent_at(arm_start).len(),
+                self.indent_at(root_start).len(),
+            );
+            let orig = chain.laid_out(self.column_at(block_start), arm_indent, ",".len());
+            let next = chain.laid_out(inner, inner, 0)?;
+            return Some(match orig {
+                Some(orig) if !orig.contains('\n') || !prefer_next_line(&orig, &next) => {
+                    let comma = if self.text[block_end..].trim_start().starts_with(',') {
+                        ""
+                    } else {
+                        ","
+                    };
+                    let tries = "?".repeat(tries);
+                    self.replace((block_start, block_end), format!("{orig}{tries}{comma}"))
+                }
+                _ => self.replace((root_start, call_end), next),
+            });
+        }
+        // A `let`'s value goes after the `=` or on the next line.
+        if let Some((eq_end, indent)) = self.let_of((root_start, call_end + tries)) {
+            let replacement = self.let_value(&chain, eq_end, indent, trail)?;
+            return Some(self.replace((eq_end, call_end), replacement));
+        }
         let (indent, lead) = (self.indent_at(root_start).len(), self.column_at(root_start));
         // The chain's width: the line's, less what follows the chain there (`;`, `,`).
-        let replacement = chain.laid_out(lead, indent, self.rest_of_line(call_end + tries))?;
+        let replacement = chain.laid_out(lead, indent, trail)?;
         // The body of a match arm goes into a block on the next line when it is better there
         // (`matches.rs`, `rewrite_match_body`: rustfmt's `prefer_next_line`).
         if let Some(arm) = self.arm_with_body((root_start, call_end + tries)) {
@@ -2151,6 +2196,48 @@ impl<'m> FixCx<'m> {
             }
         }
         Some(self.replace((root_start, call_end), replacement))
+    }
+
+    /// The match arm whose body is a block holding only `expr` (no statement, no comment): where
+    /// the arm starts, and the block.
+    fn arm_block_of(&self, expr: (usize, usize)) -> Option<(usize, (usize, usize))> {
+        struct Arms<'a, 'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: Option<&'a syn::Arm>,
+        }
+        impl<'a> Visit<'a> for Arms<'a, '_> {
+            fn visit_arm(&mut self, arm: &'a syn::Arm) {
+                if let Expr::Block(b) = &*arm.body {
+                    if let [syn::Stmt::Expr(e, None)] = b.block.stmts.as_slice() {
+                        if range(e) == self.target && b.label.is_none() && b.attrs.is_empty() {
+                            self.found = Some(arm);
+                        }
+                    }
+                }
+                visit::visit_arm(self, arm);
+            }
+            searches_around_target!('a);
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut arms = Arms {
+            target: expr,
+            extents: &self.extents,
+            found: None,
+        };
+        arms.visit_block(self.located.body);
+        let arm = arms.found?;
+        let block = range(&*arm.body);
+        let inside = |r: std::ops::Range<usize>| {
+            self.text
+                .get(r)
+                .is_some_and(|t| !t.contains("//") && !t.contains("/*"))
+        };
+        let on_arm_line = self.text[..block.0]
+            .trim_end_matches([' ', '\t'])
+            .ends_with("=>");
+        (on_arm_line && inside(block.0..expr.0) && inside(expr.1..block.1))
+            .then(|| (range(arm).0, block))
     }
 
     /// The match arm whose body is `body`.
