@@ -240,7 +240,15 @@ fn rmcp_sites() -> Vec<String> {
 /// root to end at each column from 94 to 100 on the `let` line (at 8 + 4 × depth columns).
 fn paths(chain: &str) -> Vec<(String, usize)> {
     let mut out = Vec::new();
-    for depth in [0, 1, 3] {
+    // By hand: other depths (`FIX_LAYOUT_DEPTHS=2,4`).
+    let depths: Vec<usize> = match std::env::var("FIX_LAYOUT_DEPTHS") {
+        Ok(d) => d
+            .split(',')
+            .map(|d| d.parse().expect("FIX_LAYOUT_DEPTHS"))
+            .collect(),
+        Err(_) => vec![0, 1, 3],
+    };
+    for depth in depths {
         match chain.find('@') {
             None => {
                 // By hand, a wider sweep: every name length up to `FIX_LAYOUT_WIDE`.
