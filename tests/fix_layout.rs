@@ -5,8 +5,10 @@
 //! out, so that no layout is stable). And whole fixes in method chains: a pmcp crate of tools
 //! whose chains hold a closure the fixes lengthen (MCP001's `Error::tool_rejected(.., None)`,
 //! MCP003's text), made rustfmt-clean by rustfmt, fixed with `--fix --unsafe-fixes`, must be
-//! what rustfmt leaves alone, tool for tool. Needs a rustfmt binary (every rustup toolchain has
-//! it).
+//! what rustfmt leaves alone, tool for tool: one- and two-call chains (the closure's call last
+//! or first, after a root or an awaited one) in `let`s, statements, tails and `return`s, and
+//! roots ending at every column from 94 to 100; rmcp's the same, its `?` made a `match`. Needs
+//! a rustfmt binary (every rustup toolchain has it).
 
 mod common;
 
@@ -150,6 +152,24 @@ const PMCP_CHAINS: &[&str] = &[
     // More binding lengths, for where rustfmt puts a `let`'s right-hand side.
     "let the_text_of_the_note = std::fs::read_to_string(PATH).map_err(CLOSURE)?;\n        Ok(Value::from(the_text_of_the_note))",
     "let the_text_of_the_file_that_was_read_from_the_disk = std::fs::read_to_string(PATH).map_err(CLOSURE)?;\n        Ok(Value::from(the_text_of_the_file_that_was_read_from_the_disk))",
+    // Two calls, the closure's first or last, after a sync or an awaited root; in a `let`, as
+    // the tail's `Ok(..)` and in a `return`.
+    "let v = std::fs::read_to_string(PATH).map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(Value::from(v))",
+    "let v = std::fs::read_to_string(PATH).map_err(CLOSURE).map(|t| t.len())?;\n        Ok(Value::from(v))",
+    "let v = tokio::fs::read_to_string(PATH).await.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(Value::from(v))",
+    "let v = tokio::fs::read_to_string(PATH).await.map_err(CLOSURE).map(|t| t.len())?;\n        Ok(Value::from(v))",
+    "std::fs::read_to_string(PATH).map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(Value::Null)",
+    "tokio::fs::read_to_string(PATH).await.map_err(CLOSURE).map(|t| t.len())?;\n        Ok(Value::Null)",
+    "Ok(Value::from(std::fs::read_to_string(PATH).map(|t| t.len()).map_err(CLOSURE)?))",
+    "Ok(Value::from(tokio::fs::read_to_string(PATH).await.map_err(CLOSURE).map(|t| t.len())?))",
+    "if PATH.is_empty() {\n            return Ok(Value::from(std::fs::read_to_string(PATH).map_err(CLOSURE).map(|t| t.len())?));\n        }\n        Ok(Value::Null)",
+    "if PATH.is_empty() {\n            return Ok(Value::from(tokio::fs::read_to_string(PATH).await.map(|t| t.len()).map_err(CLOSURE)?));\n        }\n        Ok(Value::Null)",
+    // Roots ending at columns 94..=100 (`@` marks the root's end; the path's name is as long
+    // as it takes).
+    "let v = std::fs::read_to_string(PATH)@.map_err(CLOSURE)?;\n        Ok(Value::from(v))",
+    "let v = std::fs::read_to_string(PATH)@.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(Value::from(v))",
+    "let v = std::fs::read_to_string(PATH)@.map_err(CLOSURE).map(|t| t.len())?;\n        Ok(Value::from(v))",
+    "let v = tokio::fs::read_to_string(PATH).await@.map_err(CLOSURE)?;\n        Ok(Value::from(v))",
 ];
 
 /// The same for an rmcp tool, whose MCP001 fix makes the `?` a `match` and whose MCP002 and
@@ -160,6 +180,21 @@ const RMCP_CHAINS: &[&str] = &[
     "let the_text_of_the_file_that_was_read = std::fs::read_to_string(PATH).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(the_text_of_the_file_that_was_read)]))",
     "Ok(std::fs::read_to_string(PATH).map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![])))",
     "let result = std::fs::read_to_string(PATH).map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![Content::text(\"failed\")]));\n        Ok(result)",
+    // Two calls (see `PMCP_CHAINS`): the `?` made a `match` in a `let` (MCP001 has no fix for
+    // a `map_err` mid-chain or a `?` inside the tail's `Ok(..)`), and MCP002's text written
+    // into `unwrap_or_else` as the tail, in a `let` and in a `return`, after an awaited root.
+    "let v = std::fs::read_to_string(PATH).map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v.to_string())]))",
+    "let v = tokio::fs::read_to_string(PATH).await.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v.to_string())]))",
+    "tokio::fs::read_to_string(PATH).await.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![]))",
+    "Ok(tokio::fs::read_to_string(PATH).await.map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![])))",
+    "let result = tokio::fs::read_to_string(PATH).await.map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![]));\n        Ok(result)",
+    "if PATH.is_empty() {\n            return Ok(std::fs::read_to_string(PATH).map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![])));\n        }\n        Ok(CallToolResult::success(vec![]))",
+    "if PATH.is_empty() {\n            return Ok(tokio::fs::read_to_string(PATH).await.map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![])));\n        }\n        Ok(CallToolResult::success(vec![]))",
+    // Roots ending at columns 94..=100.
+    "let v = std::fs::read_to_string(PATH)@.map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v)]))",
+    "let v = std::fs::read_to_string(PATH)@.map(|t| t.len()).map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v.to_string())]))",
+    "let v = tokio::fs::read_to_string(PATH).await@.map_err(CLOSURE)?;\n        Ok(CallToolResult::success(vec![Content::text(v)]))",
+    "let result = std::fs::read_to_string(PATH)@.map(|t| CallToolResult::success(vec![Content::text(t)])).unwrap_or_else(|e| CallToolResult::error(vec![]));\n        Ok(result)",
 ];
 
 /// Messages of several lengths, as `format!("<words>: {e}")`.
@@ -200,6 +235,54 @@ fn rmcp_sites() -> Vec<String> {
         .collect()
 }
 
+/// The names bound to the path and the nesting depths a shape is tried with: six name lengths
+/// at depths 0, 1 and 3; for a shape with `@` after its root, names as long as it takes for the
+/// root to end at each column from 94 to 100 on the `let` line (at 8 + 4 × depth columns).
+fn paths(chain: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    // By hand: other depths (`FIX_LAYOUT_DEPTHS=2,4`).
+    let depths: Vec<usize> = match std::env::var("FIX_LAYOUT_DEPTHS") {
+        Ok(d) => d
+            .split(',')
+            .map(|d| d.parse().expect("FIX_LAYOUT_DEPTHS"))
+            .collect(),
+        Err(_) => vec![0, 1, 3],
+    };
+    for depth in depths {
+        match chain.find('@') {
+            None => {
+                // By hand, a wider sweep: every name length up to `FIX_LAYOUT_WIDE`.
+                if let Ok(n) = std::env::var("FIX_LAYOUT_WIDE") {
+                    let n: usize = n.parse().expect("FIX_LAYOUT_WIDE: a number");
+                    for len in 1..=n {
+                        out.push((format!("p{}", "x".repeat(len - 1)), depth));
+                    }
+                    continue;
+                }
+                for path in ["p", "path_of_the_note", "the_path_of_the_note_to_read_here"] {
+                    out.push((path.to_string(), depth));
+                }
+                // Names long enough to bring a chain's root near the end of its line, where
+                // the `?`s and the `;` decide (found by a sweep of every length up to 60).
+                for len in [45, 51, 55] {
+                    out.push((format!("p{}", "x".repeat(len - 4 * depth - 1)), depth));
+                }
+            }
+            Some(at) => {
+                let before = &chain[..at];
+                let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+                let fixed = 8 + 4 * depth + line.len() - "PATH".len();
+                for column in 94..=100 {
+                    // `p_` and as many `x`s as the column takes.
+                    let path = format!("p_{}", "x".repeat(column - fixed - 2));
+                    out.push((path, depth));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// One SDK's crate of generated tools.
 struct ChainCrate {
     deps: &'static [(&'static str, &'static str)],
@@ -223,6 +306,13 @@ fn measure_chains(krate: &ChainCrate) {
     let mut file = krate.header.to_string();
     let mut cases = 0;
     for chain in krate.chains {
+        // By hand: only the shapes holding one of `FIX_LAYOUT_ONLY` (`|` between them; a wide sweep of them all would
+        // pass the parser's file size limit).
+        if let Ok(only) = std::env::var("FIX_LAYOUT_ONLY") {
+            if !only.split('|').any(|o| chain.contains(o)) || chain.contains('@') {
+                continue;
+            }
+        }
         // A shape without `CLOSURE` holds its own site: once per name length and depth.
         let sites = if chain.contains("CLOSURE") {
             &krate.sites[..]
@@ -230,17 +320,20 @@ fn measure_chains(krate: &ChainCrate) {
             &krate.sites[..1]
         };
         for site in sites {
-            for path in ["p", "path_of_the_note", "the_path_of_the_note_to_read_here"] {
-                for depth in [0, 1, 3] {
+            for (path, depth) in paths(chain) {
+                {
                     let open: String = (0..depth).map(|_| "if true {\n").collect();
                     let close: String = (0..depth).map(|_| "}\n").collect();
-                    let body = chain.replace("CLOSURE", site).replace("PATH", path);
+                    let body = chain
+                        .replace('@', "")
+                        .replace("CLOSURE", site)
+                        .replace("PATH", &path);
                     let body = format!("{open}{body}\n{close}");
                     file.push_str(
                         &krate
                             .tool
                             .replace("{n}", &cases.to_string())
-                            .replace("{path}", path)
+                            .replace("{path}", &path)
                             .replace("{body}", &body),
                     );
                     cases += 1;
@@ -282,6 +375,17 @@ fn measure_chains(krate: &ChainCrate) {
         .first()
         .expect("the fixes changed the file")
         .1;
+    // By hand: the clean, fixed and reformatted crates written to `FIX_LAYOUT_DUMP`.
+    if let Ok(dir) = std::env::var("FIX_LAYOUT_DUMP") {
+        let name = krate.deps[0].0;
+        std::fs::write(format!("{dir}/{name}.clean.rs"), &clean).unwrap();
+        std::fs::write(format!("{dir}/{name}.fixed.rs"), fixed).unwrap();
+        std::fs::write(
+            format!("{dir}/{name}.rustfmt.rs"),
+            common::rustfmt(fixed).unwrap(),
+        )
+        .unwrap();
+    }
     // Every case has a fix that lengthens its closure.
     assert!(
         result.applied.len() >= cases,
@@ -354,6 +458,7 @@ fn rmcp_fixes_in_method_chains_are_laid_out_as_rustfmt_does() {
     });
 }
 
-/// Cases whose layout is not rustfmt's yet: none (the column-97 shape is
-/// `narrow_last_call` in `lints/src/fix.rs`).
+/// Cases whose layout is not rustfmt's yet: none (the column-97 shape is `narrow_last_call` in
+/// `lints/src/fix.rs`; two-call chains after a root rustfmt broke are `chain_closure_block`; the
+/// `match` of rmcp's fix is `scrutinee` and `chain_at`).
 const KNOWN_CHAIN_GAPS: &[&str] = &[];

@@ -1973,14 +1973,11 @@ impl<'m> FixCx<'m> {
     }
 
     /// `let x = receiver.map_err(|e| target)?;` with `target`, the closure's whole body, replaced
-    /// by `value` that no longer fits where it was, laid out as rustfmt would (rustfmt's choice
-    /// between the right-hand side on the `let` line and on the next, as measured by
-    /// `tests/fix_layout.rs`): the statement on one line; else the right-hand side on the next
-    /// line; else the chain broken before the call; else the closure body in a block (`|e| {\n
-    /// value\n}`) after the root or under it, on the `let` line or the next; else the root's
-    /// arguments broken, or the closure on a line of its own in the call. Only for a receiver
-    /// that is not itself a method chain (one whose arguments rustfmt broke is laid out again);
-    /// `None` otherwise (the value is laid out where it stands).
+    /// by `value` that no longer fits where it was, laid out as rustfmt would: the chain laid
+    /// out after the `=` and on the next line ([`Chain::laid_out`]), and rustfmt's `choose_rhs`
+    /// between the two. Only for a receiver that is not itself a method chain (one whose
+    /// arguments rustfmt broke is laid out again); `None` otherwise (the value is laid out
+    /// where it stands).
     fn closure_body_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
         let (form, false) = self.find(&[]).try_form? else {
             return None;
@@ -2003,10 +2000,22 @@ impl<'m> FixCx<'m> {
         let written = self.text.get(receiver_start..receiver_end)?;
         let dot = receiver_end + self.text[receiver_end..].find('.')?;
         let (head, tail) = (self.text.get(dot..start)?, self.text.get(end..try_end)?);
+        // A closure rustfmt had put on a line of its own inside the call (`.map_err(\n |e| ..,\n)`)
+        // is laid out again from one line.
+        let (head, tail) = match head.split_once('\n') {
+            Some((open, params)) if open.ends_with('(') && !spans_or_comments(params.trim()) => {
+                let close = tail.trim_start().trim_start_matches(',').trim_start();
+                (format!("{open}{}", params.trim_start()), close.to_string())
+            }
+            _ => (head.to_string(), tail.to_string()),
+        };
+        let (head, tail) = (head.as_str(), tail.as_str());
         // A call whose arguments rustfmt had broken is laid out again from one line; the call
         // after it must stand on the receiver's last line.
         let receiver = match written.contains('\n') {
-            true if !spans_or_comments(&written.replace('\n', " ")) => layout::flat(written)?,
+            true if !spans_or_comments(&written.replace('\n', " ")) => {
+                layout::flat(written).unwrap_or_else(|| written.to_string())
+            }
             true => return None,
             false => written.to_string(),
         };
@@ -2016,7 +2025,26 @@ impl<'m> FixCx<'m> {
         {
             return None;
         }
-        // The `let` this is the value of.
+        let (eq_end, indent) = self.let_of(range(form.try_expr))?;
+        let trail = self.rest_of_line(try_end);
+        let tries = tail.len() - tail.trim_end_matches('?').len();
+        let (open, params) = head.split_at(head.find('(')? + 1);
+        let chain = Chain {
+            root: receiver,
+            links: &[],
+            head: open,
+            params,
+            value,
+            close: &tail[..tail.len() - tries],
+            tries,
+        };
+        let replacement = self.let_value(&chain, eq_end, indent, trail)?;
+        let replacement = format!("{replacement}{}", "?".repeat(tries));
+        Some(self.replace((eq_end, try_end), replacement))
+    }
+
+    /// The `let` whose value is `init`: where its `=` ends, and its indentation.
+    fn let_of(&self, init: (usize, usize)) -> Option<(usize, usize)> {
         struct Lets<'a>(Option<&'a syn::Local>, (usize, usize));
         impl<'a> Visit<'a> for Lets<'a> {
             fn visit_local(&mut self, l: &'a syn::Local) {
@@ -2027,158 +2055,44 @@ impl<'m> FixCx<'m> {
             }
             fn visit_item(&mut self, _: &'a Item) {}
         }
-        let mut lets = Lets(None, range(form.try_expr));
+        let mut lets = Lets(None, init);
         lets.visit_block(self.located.body);
         let local = lets.0?;
-        let (let_start, _) = range(local);
         let (_, eq_end) = range(&local.init.as_ref()?.eq_token);
-        let indent = self.indent_at(let_start).len();
-        let lead = self.column_at(eq_end);
-        // rustfmt counts a chain's closing `?` twice on a line (`chains.rs`: in the total before
-        // the last call and in that call's width).
-        let rest = self.rest_of_line(try_end) + tail.matches('?').count();
-        let fits = |col: usize, code: &str| col + code.len() + rest <= layout::MAX_WIDTH;
-        let call_text = layout::flat(value).map(|flat| format!("{head}{flat}{tail}"));
-        let inner = indent + 4;
-        let whole = call_text.as_ref().map(|c| format!("{receiver}{c}"));
-        // The closure's block under `{receiver}{head}{` written at `at` of a line indented by
-        // `indent`, when that line fits.
-        let block = |at: usize, indent: usize| {
-            (at + receiver.len() + head.len() + "{".len() <= layout::MAX_WIDTH).then(|| {
-                let laid = layout::expr_at(value, indent + 4, indent + 4, 0);
-                format!(
-                    "{receiver}{head}{{\n{}{laid}\n{}}}{tail}",
-                    " ".repeat(indent + 4),
-                    " ".repeat(indent)
-                )
-            })
-        };
-        let (pad, deeper) = (" ".repeat(inner), " ".repeat(inner + 4));
-        // Where the root would end on the `let` line, and the call's first line with the
-        // closure's block (`.map_err(|e| {`). Measured with rustfmt 1.9 (tests/fix_layout.rs),
-        // a closure that needs a block: it stays on the root's line while the two end by column
-        // 95; the right-hand side goes to the next line up to 103; from 104 the call goes under
-        // the root, which stays on the `let` line while it fits.
-        let (root_end, first) = (lead + 1 + receiver.len(), head.len() + "{".len());
-        // Measured against rustfmt (tests/fix_layout.rs): on a line of its own the right-hand
-        // side takes one column less; a root that does not fit on the `let` line sends the
-        // right-hand side to the next one (its first line would end with `(`), broken there.
-        let replacement = if let Some(whole) = whole.as_ref().filter(|w| fits(lead + 1, w)) {
-            format!(" {whole}")
-        } else if let Some(whole) = whole.as_ref().filter(|w| fits(inner + 1, w)) {
-            format!("\n{pad}{whole}")
-        } else if let Some(laid) = Self::narrow_last_call(
-            (lead, indent),
-            receiver,
-            (head, tail),
-            value,
-            self.rest_of_line(try_end),
-        ) {
-            laid
-        } else if let Some(call) = call_text
-            .as_ref()
-            .filter(|c| fits(inner, c) && lead + 1 + receiver.len() <= layout::MAX_WIDTH)
-        {
-            format!(" {receiver}\n{pad}{call}")
-        } else if let Some(block) = block(lead + 1, indent).filter(|_| root_end + first <= 95) {
-            format!(" {block}")
-        } else if root_end + first >= 104 && root_end < layout::MAX_WIDTH {
-            let laid = layout::expr_at(value, inner + 4, inner + 4, 0);
-            format!(" {receiver}\n{pad}{head}{{\n{deeper}{laid}\n{pad}}}{tail}")
-        } else if let Some(call) = call_text.as_ref().filter(|c| fits(inner + 4, c)) {
-            format!("\n{pad}{receiver}\n{deeper}{call}")
-        } else if let Some(block) =
-            block(inner, inner).filter(|_| inner + receiver.len() + first <= 95)
-        {
-            format!("\n{pad}{block}")
-        } else {
-            // Neither line holds the call after the root: rustfmt breaks the root's arguments
-            // on the `let` line, the call under its last line.
-            let root = layout::expr_at(receiver, indent, lead + 1, 0);
-            if !root.contains('\n') || !root.ends_with(')') {
-                return None;
-            }
-            let own = " ".repeat(indent);
-            // Else the closure on a line of its own inside the call, on the next line.
-            let (open, params) = head.split_at(head.find('(')? + 1);
-            let alone = layout::flat(value)
-                .map(|flat| format!("{params}{flat},"))
-                .filter(|alone| {
-                    inner + receiver.len() + open.len() <= layout::MAX_WIDTH
-                        && inner + 4 + alone.len() <= layout::MAX_WIDTH
-                });
-            match (call_text.filter(|c| fits(indent, c)), alone) {
-                (Some(call), _) => format!(" {root}\n{own}{call}"),
-                (None, Some(alone)) => {
-                    format!("\n{pad}{receiver}{open}\n{deeper}{alone}\n{pad}{tail}")
-                }
-                (None, None) => {
-                    let laid = layout::expr_at(value, inner, inner, 0);
-                    format!(" {root}\n{own}{head}{{\n{pad}{laid}\n{own}}}{tail}")
-                }
-            }
-        };
-        Some(self.replace((eq_end, try_end), replacement))
+        Some((eq_end, self.indent_at(range(local).0).len()))
     }
 
-    /// The right-hand side of `let x = receiver.map_err(|e| value)?;` (`lead` the column after
-    /// `=`, `indent` the `let`'s) when rustfmt's chain takes its fallback: the last call, tried
-    /// on the root's line, fails when the `?`s leave it no width (`chains.rs`,
-    /// `format_last_child`: the line's width `w` less the root `r` is more than the `?`s `t`, so
-    /// the chain is "all in one line", but less than `3t`, as `ChainItem::rewrite` takes the
-    /// `?`s off its shape again), so rustfmt lays the call out again in the `let` line's shape:
-    /// `w - 2t` columns, and a closure block indented from the `let`, not from the call. Then
-    /// `choose_rhs` takes the right-hand side on the next line when it has two fewer lines
-    /// there (the value on one line under the root). Measured with rustfmt 1.9: the root
-    /// ending at column 97 for one `?` and a `;`, never at 96, 98 or 99. `None` for any other
-    /// width.
-    fn narrow_last_call(
-        (lead, indent): (usize, usize),
-        receiver: &str,
-        (head, tail): (&str, &str),
-        value: &str,
+    /// A `let`'s value `chain` (its `?`s left out), with what follows the `=` on its line, as
+    /// rustfmt's `choose_rhs` puts it: after the `=`, unless on the next line (indented) it fits
+    /// and is better there ([`prefer_next_line`]).
+    fn let_value(
+        &self,
+        chain: &Chain,
+        eq_end: usize,
+        indent: usize,
         trail: usize,
     ) -> Option<String> {
-        let tries = tail.len() - tail.trim_end_matches('?').len();
-        let width = layout::MAX_WIDTH.checked_sub(lead + 1 + trail)?;
-        let slack = width.checked_sub(receiver.len())?;
-        if tries == 0 || slack <= tries || slack >= 3 * tries {
-            return None;
-        }
-        let close = &tail[..tail.len() - tries];
-        let (inner, tries) = (indent + 4, &tail[tail.len() - tries..]);
-        let (pad, deeper) = (" ".repeat(inner), " ".repeat(inner + 4));
-        let flat = layout::flat(value);
-        let call = flat.as_ref().map(|flat| format!("{head}{flat}{close}"));
-        let narrow = width - 2 * tries.len();
-        if let Some(call) = call.as_ref().filter(|c| c.len() <= narrow) {
-            return Some(format!(" {receiver}\n{pad}{call}{tries}"));
-        }
-        // On the next line the value keeps one line under the root: two lines fewer.
-        let rest = trail + tries.len();
-        if let Some(call) =
-            call.filter(|c| inner + 4 + c.len() + tries.len() + rest <= layout::MAX_WIDTH)
-        {
-            return Some(format!("\n{pad}{receiver}\n{deeper}{call}{tries}"));
-        }
-        let laid = layout::expr_at(value, inner, inner, 0);
-        let own = " ".repeat(indent);
-        Some(format!(
-            " {receiver}\n{pad}{head}{{\n{pad}{laid}\n{own}}}{close}{tries}"
-        ))
+        let inner = indent + 4;
+        let orig = chain.laid_out(self.column_at(eq_end) + 1, indent, trail);
+        let next = chain.laid_out(inner, inner, trail);
+        Some(match (orig, next) {
+            (Some(orig), _) if !orig.contains('\n') => format!(" {orig}"),
+            (Some(orig), Some(next)) if !prefer_next_line(&orig, &next) => format!(" {orig}"),
+            (_, Some(next)) => format!("\n{}{next}", pad(inner)),
+            (Some(orig), None) => format!(" {orig}"),
+            (None, None) => return None,
+        })
     }
 
     /// `receiver.method(|e| target)?` in a method chain, `target` (the closure's whole body)
     /// replaced by `value`, which no longer fits on its line: laid out as rustfmt does. A
     /// closure whose body is a call takes a block when the call does not fit on one line
     /// (`closures.rs`, `rewrite_closure_expr`), so the closure becomes `|e| {\n value\n}`. A
-    /// call in the middle of a chain keeps its line. The chain's last call (`chains.rs`,
-    /// `format_last_child`) stays on the chain's first line, its block below, when the root and
-    /// the calls before it take less than the chain's budget there (the line's width, and at
-    /// most `chain_width`, 60, with more than one call) and the call's first line fits in what
-    /// is left; unless the call on a line of its own keeps the value on one line and the block
-    /// would take fewer than five lines: then, and when it does not fit on the first line, one
-    /// call per line. `None` for other shapes (a link or the root over several lines, a comment).
+    /// call in the middle of a chain, or after a root rustfmt broke over lines, keeps its line
+    /// and takes its block under it; the chain's last call after a root on one line is laid out
+    /// with the chain by rustfmt's rules ([`Chain::laid_out`]), and a match arm's body goes into
+    /// a block on the next line when rustfmt prefers it there. `None` for other shapes (a link
+    /// or the root over several lines, a comment).
     fn chain_closure_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
         struct Calls<'a>(
             Option<(&'a syn::ExprMethodCall, &'a syn::ExprClosure)>,
@@ -2200,15 +2114,27 @@ impl<'m> FixCx<'m> {
         let (call, closure) = calls.0?;
         // A value rustfmt cannot keep on one line takes a block wherever it stands.
         let flat = layout::flat(value);
-        // The `?`s after the call count twice (see `closure_body_block`).
+        // The `?`s after the call.
         let tries_after = self.text[end..]
             .trim_start_matches(')')
             .chars()
             .take_while(|c| *c == '?')
             .count();
+        // The value stays where it is when it fits there: on its root's line the call's `?`s
+        // count three times (see `Chain::laid_out`), and a chain of more than one call stays
+        // within `chain_width` (60).
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let on_root_line = !self.text[line_start..start].trim_start().starts_with('.');
+        let chain_start = chain_links(&call.receiver, self.text)
+            .filter(|(_, links)| on_root_line && !links.is_empty())
+            .map(|(root, _)| self.column_at(range(root).0));
         if flat.as_ref().is_some_and(|flat| {
-            self.column_at(start) + flat.len() + self.rest_of_line(end) + tries_after
-                <= layout::MAX_WIDTH
+            let end_col = self.column_at(start) + flat.len() + self.rest_of_line(end);
+            end_col + tries_after * if on_root_line { 2 } else { 1 } <= layout::MAX_WIDTH
+                && chain_start.is_none_or(|c| {
+                    end_col - self.rest_of_line(range(call).1) - c + 2 * tries_after
+                        <= layout::CHAIN_WIDTH
+                })
         }) {
             return None;
         }
@@ -2217,9 +2143,18 @@ impl<'m> FixCx<'m> {
         let (closure_start, _) = range(closure);
         let (_, call_end) = range(call);
         let dot = receiver_end + text[receiver_end..].find('.')?;
+        // A closure rustfmt had put on a line of its own inside the call (`.map_err(\n |e| ..,\n)`)
+        // is laid out again from one line.
         let head = text.get(dot..closure_start)?;
         let params = text.get(closure_start..start)?;
         let close = text.get(end..call_end)?;
+        let own_line_closure = head.trim_end().ends_with('(') && head.trim_end().len() < head.len();
+        let (head, close) = if own_line_closure && !spans_or_comments(head.trim_end()) {
+            let close = close.trim_start().trim_start_matches(',').trim_start();
+            (head.trim_end(), close)
+        } else {
+            (head, close)
+        };
         if [head, params, close].iter().any(|t| spans_or_comments(t)) {
             return None;
         }
@@ -2242,6 +2177,12 @@ impl<'m> FixCx<'m> {
         let (root, links) = chain_links(&call.receiver, text)?;
         let (root_start, _) = range(root);
         let root_text = text.get(range(root).0..range(root).1)?;
+        // A root whose arguments rustfmt broke ends with a block: the calls after it stand one
+        // per line (`chains.rs`: not all in one line), the last too; its closure's block goes
+        // under it.
+        if own_line && root_text.contains('\n') && !root_text.contains("//") {
+            return Some(self.replace((start, end), block(self.indent_at(dot).len())));
+        }
         if spans_or_comments(root_text)
             || !text[root_start..dot]
                 .lines()
@@ -2250,44 +2191,140 @@ impl<'m> FixCx<'m> {
         {
             return None;
         }
-        let indent = self.indent_at(root_start).len();
-        let lead = self.column_at(root_start);
-        let width = layout::MAX_WIDTH.saturating_sub(lead);
-        let before: usize = root_text.len() + links.iter().map(|l| l.len()).sum::<usize>() + tries;
-        let budget = if links.is_empty() {
-            width
-        } else {
-            width.min(60)
+        let chain = Chain {
+            root: root_text,
+            links: &links,
+            head,
+            params,
+            value,
+            close,
+            tries,
         };
-        let first_line = format!("{head}{params}{{");
-        let overflow = before < budget && first_line.len() <= budget - before;
-        let joined: String = std::iter::once(root_text)
-            .chain(links.iter().copied())
-            .collect();
-        let overflowed = format!("{joined}{head}{params}{}{close}", block(indent));
-        let inner = indent + 4;
-        let own = flat.map(|flat| format!("{head}{params}{flat}{close}"));
-        // rustfmt counts the chain's closing `?`s twice (see `closure_body_block`).
-        let rest = 2 * tries + self.rest_of_line(call_end + tries);
-        let own = own.filter(|own| inner + own.len() + rest <= layout::MAX_WIDTH);
-        let fits_own = own.is_some();
-        let vertical = |last: &str| {
-            let mut out = root_text.to_string();
-            for link in links.iter().copied().chain(std::iter::once(last)) {
-                out.push('\n');
-                out.push_str(&" ".repeat(inner));
-                out.push_str(link);
+        // rustfmt gives a `return`'s operand one column less (see `layout::return_operand_at`).
+        let after_return = self.text[..root_start]
+            .trim_end_matches([' ', '\t'])
+            .strip_suffix("return")
+            .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+        let trail = self.rest_of_line(call_end + tries) + usize::from(after_return);
+        // A match arm's block that holds only the chain: rustfmt flattens it (`matches.rs`,
+        // `flatten_arm_body`) and puts the chain on the arm's line when it is no better in
+        // the block.
+        if let Some((arm_start, (block_start, block_end))) =
+            self.arm_block_of((root_start, call_end + tries))
+        {
+            let (arm_indent, inner) = (
+                self.indent_at(arm_start).len(),
+                self.indent_at(root_start).len(),
+            );
+            let orig = chain.laid_out(self.column_at(block_start), arm_indent, ",".len());
+            let next = chain.laid_out(inner, inner, 0)?;
+            return Some(match orig {
+                Some(orig) if !orig.contains('\n') || !prefer_next_line(&orig, &next) => {
+                    let comma = if self.text[block_end..].trim_start().starts_with(',') {
+                        ""
+                    } else {
+                        ","
+                    };
+                    let tries = "?".repeat(tries);
+                    self.replace((block_start, block_end), format!("{orig}{tries}{comma}"))
+                }
+                _ => self.replace((root_start, call_end), next),
+            });
+        }
+        // A `let`'s value goes after the `=` or on the next line.
+        if let Some((eq_end, indent)) = self.let_of((root_start, call_end + tries)) {
+            let replacement = self.let_value(&chain, eq_end, indent, trail)?;
+            return Some(self.replace((eq_end, call_end), replacement));
+        }
+        let (indent, lead) = (self.indent_at(root_start).len(), self.column_at(root_start));
+        // The chain's width: the line's, less what follows the chain there (`;`, `,`).
+        let replacement = chain.laid_out(lead, indent, trail)?;
+        // The body of a match arm goes into a block on the next line when it is better there
+        // (`matches.rs`, `rewrite_match_body`: rustfmt's `prefer_next_line`).
+        if let Some(arm) = self.arm_with_body((root_start, call_end + tries)) {
+            let on_arm_line = self.text[..root_start]
+                .trim_end_matches([' ', '\t'])
+                .ends_with("=>");
+            let inner = indent + 4;
+            let next = chain.laid_out(inner, inner, 0)?;
+            if on_arm_line && replacement.contains('\n') && prefer_next_line(&replacement, &next) {
+                let end = arm.comma.as_ref().map_or(call_end + tries, |c| range(c).1);
+                let tries = "?".repeat(tries);
+                return Some(self.replace(
+                    (root_start, end),
+                    format!("{{\n{}{next}{tries}\n{}}}", pad(inner), pad(indent)),
+                ));
             }
-            out
-        };
-        let replacement = if overflow && (overflowed.lines().count() >= 5 || !fits_own) {
-            overflowed
-        } else if let Some(own) = own {
-            vertical(&own)
-        } else {
-            vertical(&format!("{head}{params}{}{close}", block(inner)))
-        };
+        }
         Some(self.replace((root_start, call_end), replacement))
+    }
+
+    /// The match arm whose body is a block holding only `expr` (no statement, no comment): where
+    /// the arm starts, and the block.
+    fn arm_block_of(&self, expr: (usize, usize)) -> Option<(usize, (usize, usize))> {
+        struct Arms<'a, 'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: Option<&'a syn::Arm>,
+        }
+        impl<'a> Visit<'a> for Arms<'a, '_> {
+            fn visit_arm(&mut self, arm: &'a syn::Arm) {
+                if let Expr::Block(b) = &*arm.body {
+                    if let [syn::Stmt::Expr(e, None)] = b.block.stmts.as_slice() {
+                        if range(e) == self.target && b.label.is_none() && b.attrs.is_empty() {
+                            self.found = Some(arm);
+                        }
+                    }
+                }
+                visit::visit_arm(self, arm);
+            }
+            searches_around_target!('a);
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut arms = Arms {
+            target: expr,
+            extents: &self.extents,
+            found: None,
+        };
+        arms.visit_block(self.located.body);
+        let arm = arms.found?;
+        let block = range(&*arm.body);
+        let inside = |r: std::ops::Range<usize>| {
+            self.text
+                .get(r)
+                .is_some_and(|t| !t.contains("//") && !t.contains("/*"))
+        };
+        let on_arm_line = self.text[..block.0]
+            .trim_end_matches([' ', '\t'])
+            .ends_with("=>");
+        (on_arm_line && inside(block.0..expr.0) && inside(expr.1..block.1))
+            .then(|| (range(arm).0, block))
+    }
+
+    /// The match arm whose body is `body`.
+    fn arm_with_body(&self, body: (usize, usize)) -> Option<&'m syn::Arm> {
+        struct Arms<'a, 'x> {
+            target: (usize, usize),
+            extents: &'x BlockExtents,
+            found: Option<&'a syn::Arm>,
+        }
+        impl<'a> Visit<'a> for Arms<'a, '_> {
+            fn visit_arm(&mut self, arm: &'a syn::Arm) {
+                if range(&*arm.body) == self.target {
+                    self.found = Some(arm);
+                }
+                visit::visit_arm(self, arm);
+            }
+            searches_around_target!('a);
+            fn visit_item(&mut self, _: &'a Item) {}
+        }
+        let mut arms = Arms {
+            target: body,
+            extents: &self.extents,
+            found: None,
+        };
+        arms.visit_block(self.located.body);
+        arms.found
     }
 
     /// `receiver.map_err(|e| site)?` → `match receiver { Ok(value) => value, Err(e) => <arm> }`,
@@ -2307,29 +2344,44 @@ impl<'m> FixCx<'m> {
         let assign = hang.or_else(|| {
             (let_line.starts_with("let ") && before.ends_with(" =")).then_some(before.len())
         });
-        let one_line = |(text, brace): &(String, String)| !text.contains('\n') && brace == " {";
-        // Where the `match` goes: after the `=` when `match <receiver>` fits there; else on the
-        // next line, indented, when `match <receiver> {` fits there (rustfmt's right-hand side
-        // on the next line: on the `let` line its first line would end with `(`); else where it
-        // was.
+        let (ok_arm, err_arm) = match &form.err_pattern {
+            Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
+            None => ("Some(value) => value".to_string(), "None".to_string()),
+        };
+        // Where the `match` goes, as rustfmt's `choose_rhs` puts a `let`'s right-hand side:
+        // after the `=`, unless on the next line (indented) its first line fits within the
+        // width less what follows the statement (`;`) and it is better there: two lines fewer,
+        // or a first line that no longer ends with `(`, `{` or `[`.
         let (head_start, space, indent, (scrutinee, brace)) = match assign {
             Some(eq_end) => {
                 let indent = self.indent_at(eq_end);
                 let on_let = self.scrutinee(receiver, self.column_at(eq_end) + 1, &indent);
                 let next_indent = format!("{indent}    ");
                 let on_next = self.scrutinee(receiver, next_indent.len(), &next_indent);
-                // On the `let` line its brace may go under it; not its arguments.
-                let fits_let = !on_let.0.contains('\n')
-                    && self.column_at(eq_end) + " match ".len() + on_let.0.len()
+                let head = |(cond, brace): &(String, String)| format!("match {cond}{brace}");
+                let (orig, next) = (head(&on_let), head(&on_next));
+                let first = |s: &str| s.lines().next().unwrap_or_default().to_string();
+                let fits_next =
+                    next_indent.len() + first(&next).chars().count() + self.rest_of_line(try_end)
                         <= layout::MAX_WIDTH;
-                if fits_let && hang.is_none() {
-                    (receiver_start, String::new(), indent, on_let)
-                } else if fits_let || (hang.is_some() && !one_line(&on_next)) {
-                    (eq_end, " ".to_string(), indent, on_let)
-                } else if one_line(&on_next) {
+                let lines = |head: &str, indent: usize| {
+                    head.matches('\n').count()
+                        + self
+                            .arm_body(form, arm, &err_arm, indent + 4)
+                            .matches('\n')
+                            .count()
+                };
+                let ends = |s: &str, c: char| first(s).trim_end().ends_with(c);
+                let better = lines(&orig, indent.len()) > lines(&next, next_indent.len()) + 1
+                    || ['(', '{', '[']
+                        .iter()
+                        .any(|c| ends(&orig, *c) && !ends(&next, *c));
+                if fits_next && better {
                     (eq_end, format!("\n{next_indent}"), next_indent, on_next)
-                } else {
+                } else if &self.text[eq_end..receiver_start] == " " {
                     (receiver_start, String::new(), indent, on_let)
+                } else {
+                    (eq_end, " ".to_string(), indent, on_let)
                 }
             }
             None => {
@@ -2338,11 +2390,51 @@ impl<'m> FixCx<'m> {
                 (receiver_start, String::new(), indent, at)
             }
         };
-        let (ok_arm, err_arm) = match &form.err_pattern {
-            Some(p) => ("Ok(value) => value".to_string(), format!("Err({p})")),
-            None => ("Some(value) => value".to_string(), "None".to_string()),
+        let arm_body = self.arm_body(form, arm, &err_arm, indent.len() + 4);
+        let comma = if arm_body.ends_with('}') { "" } else { "," };
+        // `x.map_err(..)?.len()`: a chain goes on after the `match`, under it; at the start of
+        // a statement the `match` needs parentheses to be an expression.
+        let rest = &self.text[try_end..];
+        let postfix = rest.trim_start().starts_with(['.', '?', '[']);
+        let starts_statement = self.text[..receiver_start]
+            .trim_end()
+            .chars()
+            .last()
+            .is_none_or(|c| matches!(c, ';' | '{' | '}'));
+        let (open, close) = if postfix && (starts_statement || !rest.trim_start().starts_with('.'))
+        {
+            ("(", ")")
+        } else {
+            ("", "")
         };
-        let arm_indent = indent.len() + 4;
+        // After a `match`, rustfmt puts each call of the chain on a line of its own.
+        let (after_end, after) = match self.postfix_calls(try_end) {
+            Some((calls, end)) if postfix && open.is_empty() && !calls.is_empty() => {
+                let lines: String = calls.iter().map(|c| format!("\n{indent}{c}")).collect();
+                (end, lines)
+            }
+            _ => (try_end, String::new()),
+        };
+        let tail = format!(
+            "{brace}\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body}{comma}\n{indent}}}{close}{after}"
+        );
+        if scrutinee == receiver {
+            vec![
+                self.replace((head_start, receiver_start), format!("{space}{open}match ")),
+                self.replace((receiver_end, after_end), tail),
+            ]
+        } else {
+            vec![self.replace(
+                (head_start, after_end),
+                format!("{space}{open}match {scrutinee}{tail}"),
+            )]
+        }
+    }
+
+    /// The body of the `match`'s error arm (`err_arm`, at `arm_indent`): the closure's block with
+    /// the site replaced by `return <arm>`, so statements and comments in it stay; or just the
+    /// return, in a block when it does not fit on the arm's line.
+    fn arm_body(&self, form: &TryForm<'_>, arm: &str, err_arm: &str, arm_indent: usize) -> String {
         // The arm: the closure's block with the site replaced, so statements and comments in it
         // stay; or just the return.
         // A block with more than the site in it (statements, comments) is kept around it.
@@ -2357,7 +2449,7 @@ impl<'m> FixCx<'m> {
             };
             !(around(block_start..site_start) && around(site_end..block_end))
         };
-        let arm_body = match form.handler {
+        match form.handler {
             Some(Expr::Block(b)) if keeps_block(b) => {
                 let (block_start, block_end) = range(b);
                 let (site_start, site_end) = range(form.site);
@@ -2410,51 +2502,28 @@ impl<'m> FixCx<'m> {
                     }
                 }
             }
-        };
-        let comma = if arm_body.ends_with('}') { "" } else { "," };
-        // `x.map_err(..)?.len()`: a chain goes on after the `match`, under it; at the start of
-        // a statement the `match` needs parentheses to be an expression.
-        let rest = &self.text[try_end..];
-        let postfix = rest.trim_start().starts_with(['.', '?', '[']);
-        let starts_statement = self.text[..receiver_start]
-            .trim_end()
-            .chars()
-            .last()
-            .is_none_or(|c| matches!(c, ';' | '{' | '}'));
-        let (open, close) = if postfix && (starts_statement || !rest.trim_start().starts_with('.'))
-        {
-            ("(", ")")
-        } else {
-            ("", "")
-        };
-        // After a `match`, rustfmt puts each call of the chain on a line of its own.
-        let (after_end, after) = match self.postfix_calls(try_end) {
-            Some((calls, end)) if postfix && open.is_empty() && !calls.is_empty() => {
-                let lines: String = calls.iter().map(|c| format!("\n{indent}{c}")).collect();
-                (end, lines)
-            }
-            _ => (try_end, String::new()),
-        };
-        let tail = format!(
-            "{brace}\n{indent}    {ok_arm},\n{indent}    {err_arm} => {arm_body}{comma}\n{indent}}}{close}{after}"
-        );
-        if scrutinee == receiver {
-            vec![
-                self.replace((head_start, receiver_start), format!("{space}{open}match ")),
-                self.replace((receiver_end, after_end), tail),
-            ]
-        } else {
-            vec![self.replace(
-                (head_start, after_end),
-                format!("{space}{open}match {scrutinee}{tail}"),
-            )]
         }
     }
 
-    /// The receiver as the scrutinee of a `match` at column `col`, and what opens the arms: a method
-    /// chain rustfmt had broken joins the `match` line when it fits there (`match self.x.lock()
-    /// {`), else keeps one call per line with the brace under `match`.
+    /// The receiver as the scrutinee of a `match` at column `col`, and what opens the arms, as
+    /// rustfmt's `rewrite_match`: the scrutinee gets the line's width after `match ` (whatever
+    /// follows the `match`), laid out as rustfmt lays out a chain ([`chain_at`]); the brace
+    /// stays on its last line when that line only closes delimiters, or when the scrutinee is one
+    /// line and ` {` fits after it; else it goes under `match`. A receiver with a comment, or a
+    /// link over several lines, keeps its text: a chain rustfmt had broken joins the `match`
+    /// line when it fits there, else keeps one call per line with the brace under `match`.
     fn scrutinee(&self, receiver: &str, col: usize, indent: &str) -> (String, String) {
+        let width = layout::MAX_WIDTH.saturating_sub(col + "match ".len());
+        if let Some(cond) = chain_at(receiver, indent.len(), col + "match ".len()) {
+            let brace = if last_line_extendable(&cond) {
+                " {".to_string()
+            } else if cond.contains('\n') || cond.chars().count() + " {".len() > width {
+                format!("\n{indent}{{")
+            } else {
+                " {".to_string()
+            };
+            return (cond, brace);
+        }
         let lines: Vec<&str> = receiver.split('\n').collect();
         let chain = lines.len() > 1
             && !receiver.contains("//")
@@ -3513,6 +3582,233 @@ fn try_at(body: &syn::Block, start: usize) -> Option<(&syn::ExprTry, bool)> {
 /// Whether `text` spans lines or holds a comment.
 fn spans_or_comments(text: &str) -> bool {
     text.contains('\n') || text.contains("//") || text.contains("/*")
+}
+
+/// `receiver` laid out as rustfmt lays out a method chain (`chains.rs`) starting at column `at`
+/// of a block indented by `indent`, with the rest of the line as its width: the root laid out
+/// in that width; after a root broken over lines (block-like) the links go one per line at the
+/// block's indent; after a root on one line the chain stays on the line when it fits there, and
+/// within `chain_width` (60) with more than one link; else one link per line, indented. `None`
+/// for a receiver with a comment or a link over several lines.
+fn chain_at(receiver: &str, indent: usize, at: usize) -> Option<String> {
+    if receiver.contains("//") || receiver.contains("/*") {
+        return None;
+    }
+    let expr = syn::parse_str::<Expr>(receiver).ok()?;
+    let (root, links) = chain_links(&expr, receiver)?;
+    let root_text = receiver.get(range(root).0..range(root).1)?;
+    let root = layout::expr_at(root_text, indent, at, 0);
+    if links.is_empty() {
+        return Some(root);
+    }
+    let width = layout::MAX_WIDTH.saturating_sub(at);
+    let one_line: String = std::iter::once(root.as_str())
+        .chain(links.iter().copied())
+        .collect();
+    let budget = match links.len() {
+        1 => width,
+        _ => width.min(layout::CHAIN_WIDTH),
+    };
+    if !root.contains('\n') && one_line.chars().count() <= budget {
+        return Some(one_line);
+    }
+    let pad = " ".repeat(if root.contains('\n') {
+        indent
+    } else {
+        indent + 4
+    });
+    let mut out = root;
+    for link in links {
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str(link);
+    }
+    Some(out)
+}
+
+/// A method chain whose last call takes a closure: `root`, the calls before the last (`links`,
+/// each on one line), and the last call `head` (`.map_err(`), `params` (`|e| `), the closure's
+/// body `value`, `close` (`)`) and its `?`s.
+struct Chain<'a> {
+    root: &'a str,
+    links: &'a [&'a str],
+    head: &'a str,
+    params: &'a str,
+    value: &'a str,
+    close: &'a str,
+    tries: usize,
+}
+
+impl Chain<'_> {
+    /// The chain (its `?`s left out) laid out as rustfmt lays it out (`chains.rs`) starting at
+    /// column `col` of a block indented by `indent`, `trail` columns following it on its last
+    /// line (`;`, `,`). The root takes the chain's width (the line's less `trail`); a root
+    /// that does not fit there is broken (`layout::expr_at`) and, ending with a block, has the
+    /// calls one per line under its last line. After a root on one line the last call is tried
+    /// on the root's line (`format_last_child`), when the root and the calls before it leave
+    /// room there (within `chain_width`, 60, with more than one call); it stays there when its
+    /// first line fits that room and it takes five lines or more, or no more lines than on a
+    /// line of its own; else one call per line, indented. When the `?`s leave the last call no
+    /// room on the root's line, rustfmt lays it out in the chain's own shape, on a line of its
+    /// own. The last call's `?`s count three times on the root's line (in the total before it,
+    /// in its one-line shape and in its own width), twice on a line of its own.
+    fn laid_out(&self, col: usize, indent: usize, trail: usize) -> Option<String> {
+        // rustfmt's `wrap_str`: the first line within the chain's width, the others within the
+        // line's, the last (its `?`s included) before what follows it.
+        let laid = self.laid_out_unchecked(col, indent, trail)?;
+        let lines: Vec<&str> = laid.lines().collect();
+        let fits = col + lines[0].len() + trail <= layout::MAX_WIDTH
+            && lines[1..].iter().all(|l| l.len() <= layout::MAX_WIDTH)
+            && (lines.len() == 1
+                || lines[lines.len() - 1].len() + self.tries + trail <= layout::MAX_WIDTH);
+        fits.then_some(laid)
+    }
+
+    fn laid_out_unchecked(&self, col: usize, indent: usize, trail: usize) -> Option<String> {
+        let max = layout::MAX_WIDTH as isize;
+        let tries = self.tries as isize;
+        let width = max - (col + trail) as isize;
+        let flat = layout::flat(self.value);
+        let links_len = self.links.iter().map(|l| l.len()).sum::<usize>() as isize;
+        let root = self.root;
+        let root_fits = !root.contains('\n') && root.len() as isize <= width;
+        if root_fits {
+            let inner = indent + 4;
+            let before = root.len() as isize + links_len + tries;
+            let one_line_budget = match self.links.len() {
+                0 => width,
+                _ => width.min(layout::CHAIN_WIDTH as isize),
+            } - before;
+            let joined: String = std::iter::once(root)
+                .chain(self.links.iter().copied())
+                .collect();
+            let vertical = |last: &str| {
+                let mut out = root.to_string();
+                for link in self.links.iter().copied().chain(std::iter::once(last)) {
+                    out.push('\n');
+                    out.push_str(&pad(inner));
+                    out.push_str(link);
+                }
+                out
+            };
+            let own_room = max - (inner + trail) as isize - 2 * tries;
+            return Some(if one_line_budget > 0 {
+                match self.last_call(width - 2 * tries - before, indent, flat.as_deref()) {
+                    Some(same) => {
+                        let lines = same.lines().count();
+                        let could_fit =
+                            same.lines().next().map_or(0, str::len) as isize <= one_line_budget;
+                        let own = self.last_call(own_room, inner, flat.as_deref())?;
+                        if could_fit && (lines >= 5 || own.lines().count() >= lines) {
+                            format!("{joined}{same}")
+                        } else {
+                            vertical(&own)
+                        }
+                    }
+                    None => {
+                        vertical(&self.last_call(width - 2 * tries, indent, flat.as_deref())?)
+                    }
+                }
+            } else {
+                vertical(&self.last_call(own_room, inner, flat.as_deref())?)
+            });
+        }
+        // A root broken over lines ends with a block: the calls go under its last line.
+        let broken = layout::expr_at(root, indent, col, 0);
+        if !broken.contains('\n') || !last_line_extendable(&broken) {
+            return None;
+        }
+        // The last call tried after the root's last line (`)`), then on a line of its own.
+        let after = (indent + 1) as isize + tries;
+        let same = self.last_call(
+            max - indent as isize - tries - after - tries,
+            indent,
+            flat.as_deref(),
+        );
+        let own = self.last_call(
+            max - (indent + trail) as isize - 2 * tries,
+            indent,
+            flat.as_deref(),
+        )?;
+        let last = match same {
+            Some(same)
+                if (same.lines().next().map_or(0, str::len) as isize <= width - after
+                    && same.lines().count() >= 5)
+                    || own.lines().count() >= same.lines().count() =>
+            {
+                same
+            }
+            _ => own,
+        };
+        let mut out = broken;
+        for link in self
+            .links
+            .iter()
+            .copied()
+            .chain(std::iter::once(last.as_str()))
+        {
+            out.push('\n');
+            out.push_str(&pad(indent));
+            out.push_str(link);
+        }
+        Some(out)
+    }
+
+    /// The last call laid out in `room` columns (its `?`s not counted), its closure's block
+    /// indented from `indent`: on one line; else the closure's block after `head(|e| ` when
+    /// the closure keeps a column for it there; else the closure on a line of its own inside
+    /// the call (`overflow.rs`: the overflow failed, the list goes vertical). `None` for no room.
+    fn last_call(&self, room: isize, indent: usize, flat: Option<&str>) -> Option<String> {
+        if room < 0 {
+            return None;
+        }
+        let (head, params, close) = (self.head, self.params, self.close);
+        let block = |indent: usize| {
+            let laid = layout::expr_at(self.value, indent + 4, indent + 4, 0);
+            format!("{{\n{}{laid}\n{}}}", pad(indent + 4), pad(indent))
+        };
+        if let Some(one) = flat.map(|f| format!("{head}{params}{f}{close}")) {
+            if one.len() as isize <= room {
+                return Some(one);
+            }
+        }
+        if (head.len() + params.len() + 2) as isize <= room {
+            return Some(format!("{head}{params}{}{close}", block(indent)));
+        }
+        let own = indent + 4;
+        let closure = flat
+            .map(|f| format!("{params}{f}"))
+            .filter(|c| own + c.len() + ",".len() <= layout::MAX_WIDTH)
+            .unwrap_or_else(|| format!("{params}{}", block(own)));
+        Some(format!(
+            "{head}\n{}{closure},\n{}{close}",
+            pad(own),
+            pad(indent)
+        ))
+    }
+}
+
+/// rustfmt's `prefer_next_line`: code on the next line (`next`) is better than where it starts
+/// (`orig`) when it is one line there, two lines fewer, or its first line no longer ends with
+/// `(`, `{` or `[`.
+fn prefer_next_line(orig: &str, next: &str) -> bool {
+    let ends = |s: &str, c: char| s.lines().next().is_some_and(|l| l.trim_end().ends_with(c));
+    !next.contains('\n')
+        || orig.matches('\n').count() > next.matches('\n').count() + 1
+        || ['(', '{', '[']
+            .iter()
+            .any(|c| ends(orig, *c) && !ends(next, *c))
+}
+
+fn pad(n: usize) -> String {
+    " ".repeat(n)
+}
+
+/// rustfmt's `last_line_extendable`: the last line only closes delimiters (or `?`s).
+fn last_line_extendable(text: &str) -> bool {
+    let last = text.rsplit('\n').next().unwrap_or_default();
+    last.chars()
+        .all(|c| matches!(c, '(' | ')' | ']' | '}' | '?' | '>') || c.is_whitespace())
 }
 
 /// A method chain's root and its links as written (`.get("n")`, `.await`, `.ok_or(x)?`, each

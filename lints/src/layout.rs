@@ -15,6 +15,8 @@ use syn::Expr;
 pub const MAX_WIDTH: usize = 100;
 /// rustfmt's `fn_call_width` and `array_width` under the default small heuristics.
 const LIST_WIDTH: usize = 60;
+/// rustfmt's `chain_width` under the default small heuristics.
+pub const CHAIN_WIDTH: usize = 60;
 /// rustfmt's `struct_lit_width`.
 const STRUCT_WIDTH: usize = 18;
 const INDENT: usize = 4;
