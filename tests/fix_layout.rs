@@ -219,6 +219,8 @@ fn pmcp_sites() -> Vec<String> {
     }
     // MCP002: the empty text filled with what failed and the error.
     sites.push("|e| Error::tool_rejected(\"\", None)".to_string());
+    // Point-free (`.map_err(Error::internal)`): the fix writes the closure.
+    sites.push("Error::internal".to_string());
     sites
 }
 

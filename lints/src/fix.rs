@@ -175,14 +175,15 @@ fn error_value_fix(
         }
         _ => return None,
     };
-    let (mut value, names) = cx.error_snippet(&value, message);
+    let (value, names) = cx.error_snippet(&value, message);
     let mut applicability = applicability;
-    if cx.is_point_free(target) {
+    let edit = if cx.is_point_free(target) {
         // Point-free: the constructor took the error itself; the closure names it.
-        value = format!("|{POINT_FREE_BINDING}| {value}");
         applicability = applicability.max_risk(Applicability::MaybeIncorrect);
-    }
-    let edit = cx.replace_in_closure_laid_out(range(target), &value);
+        cx.point_free_closure(range(target), &value)
+    } else {
+        cx.replace_in_closure_laid_out(range(target), &value)
+    };
     let mut edits = vec![edit];
     edits.extend(names.use_edit(cx));
     Some(cx.finish(Fix {
@@ -2094,24 +2095,53 @@ impl<'m> FixCx<'m> {
     /// a block on the next line when rustfmt prefers it there. `None` for other shapes (a link
     /// or the root over several lines, a comment).
     fn chain_closure_block(&self, (start, end): (usize, usize), value: &str) -> Option<Edit> {
+        self.chain_closure_laid_out((start, end), value, false)
+    }
+
+    /// `.map_err(Error::invalid_params)` made `.map_err(|e| <value>)`, laid out as a closure
+    /// the fix lengthened ([`Self::chain_closure_block`]), or in place when it fits.
+    fn point_free_closure(&self, (start, end): (usize, usize), value: &str) -> Edit {
+        self.chain_closure_laid_out((start, end), value, true)
+            .unwrap_or_else(|| {
+                let closure = format!("|{POINT_FREE_BINDING}| {value}");
+                self.replace_laid_out((start, end), &closure)
+            })
+    }
+
+    /// [`Self::chain_closure_block`]; with `point_free`, `start..end` is the fn path given to the
+    /// call, to become a closure of `value`.
+    fn chain_closure_laid_out(
+        &self,
+        (start, end): (usize, usize),
+        value: &str,
+        point_free: bool,
+    ) -> Option<Edit> {
         struct Calls<'a>(
-            Option<(&'a syn::ExprMethodCall, &'a syn::ExprClosure)>,
+            Option<(&'a syn::ExprMethodCall, usize)>,
             (usize, usize),
+            bool,
         );
         impl<'a> Visit<'a> for Calls<'a> {
             fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
-                if let (Some(Expr::Closure(c)), 1) = (m.args.first(), m.args.len()) {
-                    if range(&*c.body) == self.1 {
-                        self.0 = Some((m, c));
+                match (m.args.first(), m.args.len(), self.2) {
+                    (Some(Expr::Closure(c)), 1, false) if range(&*c.body) == self.1 => {
+                        self.0 = Some((m, range(c).0));
                     }
+                    (Some(arg @ Expr::Path(_)), 1, true) if range(arg) == self.1 => {
+                        self.0 = Some((m, self.1 .0));
+                    }
+                    _ => {}
                 }
                 visit::visit_expr_method_call(self, m);
             }
             fn visit_item(&mut self, _: &'a Item) {}
         }
-        let mut calls = Calls(None, (start, end));
+        let mut calls = Calls(None, (start, end), point_free);
         calls.visit_block(self.located.body);
-        let (call, closure) = calls.0?;
+        let (call, closure_start) = calls.0?;
+        let new_params = format!("|{POINT_FREE_BINDING}| ");
+        // What the edit puts before the body: the closure's parameters, when the fix writes them.
+        let lead_in = if point_free { new_params.as_str() } else { "" };
         // A value rustfmt cannot keep on one line takes a block wherever it stands.
         let flat = layout::flat(value);
         // The `?`s after the call.
@@ -2129,7 +2159,8 @@ impl<'m> FixCx<'m> {
             .filter(|(_, links)| on_root_line && !links.is_empty())
             .map(|(root, _)| self.column_at(range(root).0));
         if flat.as_ref().is_some_and(|flat| {
-            let end_col = self.column_at(start) + flat.len() + self.rest_of_line(end);
+            let end_col =
+                self.column_at(start) + lead_in.len() + flat.len() + self.rest_of_line(end);
             end_col + tries_after * if on_root_line { 2 } else { 1 } <= layout::MAX_WIDTH
                 && chain_start.is_none_or(|c| {
                     end_col - self.rest_of_line(range(call).1) - c + 2 * tries_after
@@ -2140,13 +2171,16 @@ impl<'m> FixCx<'m> {
         }
         let text = self.text;
         let (_, receiver_end) = range(&*call.receiver);
-        let (closure_start, _) = range(closure);
         let (_, call_end) = range(call);
         let dot = receiver_end + text[receiver_end..].find('.')?;
         // A closure rustfmt had put on a line of its own inside the call (`.map_err(\n |e| ..,\n)`)
         // is laid out again from one line.
         let head = text.get(dot..closure_start)?;
-        let params = text.get(closure_start..start)?;
+        let params = if point_free {
+            new_params.as_str()
+        } else {
+            text.get(closure_start..start)?
+        };
         let close = text.get(end..call_end)?;
         let own_line_closure = head.trim_end().ends_with('(') && head.trim_end().len() < head.len();
         let (head, close) = if own_line_closure && !spans_or_comments(head.trim_end()) {
@@ -2172,7 +2206,12 @@ impl<'m> FixCx<'m> {
         let own_line = text[line_start..dot].trim().is_empty();
         // A call in the middle of the chain: its block under it.
         if after[tries..].trim_start().starts_with('.') {
-            return own_line.then(|| self.replace((start, end), block(self.indent_at(dot).len())));
+            return own_line.then(|| {
+                self.replace(
+                    (start, end),
+                    format!("{lead_in}{}", block(self.indent_at(dot).len())),
+                )
+            });
         }
         let (root, links) = chain_links(&call.receiver, text)?;
         let (root_start, _) = range(root);
@@ -2181,7 +2220,10 @@ impl<'m> FixCx<'m> {
         // per line (`chains.rs`: not all in one line), the last too; its closure's block goes
         // under it.
         if own_line && root_text.contains('\n') && !root_text.contains("//") {
-            return Some(self.replace((start, end), block(self.indent_at(dot).len())));
+            return Some(self.replace(
+                (start, end),
+                format!("{lead_in}{}", block(self.indent_at(dot).len())),
+            ));
         }
         if spans_or_comments(root_text)
             || !text[root_start..dot]
