@@ -267,14 +267,9 @@ impl<'a> Types<'a> {
         let syn::ReturnType::Type(_, ty) = self.returns.get(&f)? else {
             return None;
         };
-        let Type::Path(p) = &**ty else { return None };
-        let last = p.path.segments.last()?;
-        if last.ident != "Result" {
-            return None;
-        }
-        let err = type_arguments(&last.arguments).nth(1)?;
         let scope = self.scope_of(f)?;
-        resolve_type_item(defs, scope.module, err, self.self_type(scope))
+        let (err, module) = declared_result_error(defs, scope.module, ty)?;
+        resolve_type_item(defs, module, err, self.self_type(scope))
     }
 
     pub fn return_type(&self, defs: &DefMap<'a>, f: FnKey) -> Option<ItemId> {

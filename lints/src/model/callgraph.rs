@@ -1015,10 +1015,7 @@ pub fn bind_scrutinee(
     // `Err(e)` of `match render(uri)`: `e` is the error type `render` declares.
     if let Pat::TupleStruct(t) = pat {
         if t.elems.len() == 1 && t.path.is_ident("Err") {
-            let err = match resolver.call_target(scrutinee, locals) {
-                Some(Target::Fn(f)) => resolver.types.error_type(resolver.defs, f),
-                _ => None,
-            };
+            let err = declared_error_of(resolver, scrutinee, locals, 0);
             return bind_pattern(resolver, locals, &t.elems[0], err, 0);
         }
     }
@@ -1030,6 +1027,31 @@ pub fn bind_scrutinee(
         }
     }
     bind_pattern(resolver, locals, pat, ty, 0);
+}
+
+/// The error type of a `Result` value: the one its call declares, or, for a `match` whose arms
+/// give the value (`match method { "tools/call" => call_tool(..), .. }`), the one an arm's call
+/// declares (every arm has the same type).
+fn declared_error_of(
+    resolver: &Resolver<'_, '_>,
+    value: &Expr,
+    locals: &Locals,
+    depth: usize,
+) -> Option<ItemId> {
+    match strip_await(value) {
+        Expr::Match(m) if depth < 4 => m.arms.iter().find_map(|a| {
+            declared_error_of(
+                resolver,
+                crate::syntax::tail_expr(&a.body),
+                locals,
+                depth + 1,
+            )
+        }),
+        other => match resolver.call_target(other, locals) {
+            Some(Target::Fn(f)) => resolver.types.error_type(resolver.defs, f),
+            _ => None,
+        },
+    }
 }
 
 fn strip_pat_refs(pat: &Pat) -> &Pat {

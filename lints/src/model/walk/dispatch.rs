@@ -78,6 +78,28 @@ impl<'a> Walker<'a, '_> {
         true
     }
 
+    /// `match response { .., Err(e) => .. }` where `let response = match method { "tools/call"
+    /// => self.call_tool(req).await, .. }`: the `Err` arm answers the tool call's failures too
+    /// (the mapping sits after the dispatch), so it is walked as part of the tool-call arm.
+    pub(super) fn answers_after_dispatch(&self, m: &syn::ExprMatch, value: &Expr) -> bool {
+        self.arm.is_none()
+            && !std::ptr::eq(value, &*m.expr)
+            && matches!(strip_await(value), Expr::Match(d)
+                if d.arms.iter().any(|a| self.dialect.is_tool_call_arm(&a.pat)))
+    }
+
+    /// Walks `f` as the tool-call arm of a request handler.
+    pub(super) fn in_tool_call_answer(&mut self, f: impl FnOnce(&mut Self)) {
+        let outer = self.arm.replace(SiteContext::Tool {
+            tools: vec![crate::model::site::TOOL_CALL_ARM.to_string()],
+            helper: None,
+        });
+        let in_arm = std::mem::replace(&mut self.in_tool_call_arm, true);
+        f(self);
+        self.in_tool_call_arm = in_arm;
+        self.arm = outer;
+    }
+
     /// `if name == "a" { .. } else if name == "b" { .. } else { unknown }` in a dispatcher.
     pub(super) fn dispatch_if(&mut self, i: &'a syn::ExprIf) -> bool {
         let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();

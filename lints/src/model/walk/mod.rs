@@ -548,14 +548,21 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         let lookup = is_lookup(&m.expr);
         let scrutinee = self.resolver.type_of(&m.expr, &self.locals);
         let mut err_answers = Vec::new();
+        // `match response { Err(e) => .. }`: what `response` was bound to says `e`'s type.
+        let value = self.let_init(&m.expr).unwrap_or(&m.expr);
+        let after_dispatch = self.answers_after_dispatch(m, value);
         for arm in &m.arms {
             self.locals.push_scope();
-            bind_scrutinee(&self.resolver, &mut self.locals, &arm.pat, &m.expr);
+            bind_scrutinee(&self.resolver, &mut self.locals, &arm.pat, value);
             let tag = scrutinee.and_then(|e| self.variant_tag(e, &arm.pat, &m.arms));
             let inner = tag.or_else(|| self.variant.clone());
             let outer_tag = std::mem::replace(&mut self.variant, inner);
             let sites_before = self.facts.sites.len();
-            self.match_arm(m, arm, lookup);
+            if after_dispatch && variant_binding(&arm.pat, "Err").is_some() {
+                self.in_tool_call_answer(|w| w.match_arm(m, arm, lookup));
+            } else {
+                self.match_arm(m, arm, lookup);
+            }
             if let Some(binding) = variant_binding(&arm.pat, "Err") {
                 let answer = self.err_answer(
                     failure::Branch::Expr(&arm.body),

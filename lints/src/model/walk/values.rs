@@ -132,12 +132,13 @@ impl<'a> Walker<'a, '_> {
         for arm in &mm.arms {
             let value = tail_expr(&arm.body);
             // The fn returns a plain integer: each arm's value is the code as written (a
-            // literal or a const), whatever the SDK wraps codes in.
-            let (Some(variant), Some(code)) = (
-                self.variant_tag(e, &arm.pat, &mm.arms),
-                self.index.eval_int(value),
-            ) else {
+            // literal or a const), whatever the SDK wraps codes in. An arm whose code the source
+            // does not state (`Error::Rpc { code, .. } => *code`) gives no site.
+            let Some(variant) = self.variant_tag(e, &arm.pat, &mm.arms) else {
                 return None;
+            };
+            let Some(code) = self.index.eval_int(value) else {
+                continue;
             };
             arms.push(ArmCode {
                 variant,
@@ -147,7 +148,7 @@ impl<'a> Walker<'a, '_> {
                 written_in: Some((file, body)),
             });
         }
-        Some(arms)
+        (!arms.is_empty()).then_some(arms)
     }
 }
 
