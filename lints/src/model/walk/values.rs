@@ -134,9 +134,7 @@ impl<'a> Walker<'a, '_> {
             // The fn returns a plain integer: each arm's value is the code as written (a
             // literal or a const), whatever the SDK wraps codes in. An arm whose code the source
             // does not state (`Error::Rpc { code, .. } => *code`) gives no site.
-            let Some(variant) = self.variant_tag(e, &arm.pat, &mm.arms) else {
-                return None;
-            };
+            let variant = self.variant_tag(e, &arm.pat, &mm.arms)?;
             let Some(code) = self.index.eval_int(value) else {
                 continue;
             };
