@@ -72,6 +72,9 @@ declare_lint! {
     ///   or answers a failed outcome test: the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
     ///   failures) and is not reported. A value with its own `"isError": true` counts the same way,
     ///   and only as a `json!` written in the tool: one a helper builds and returns is not followed.
+    /// - When serialising the tool's own value fails, a fallback literal that says nothing of a
+    ///   failure (`.unwrap_or_else(|_| "{}".into())`) is taken for a placeholder and not reported;
+    ///   whether it says so is read from its words ("error", "fail", "cannot", ..).
     /// - An `Err` arm that recovers on purpose (serves a cached value, falls back to a default) is
     ///   reported too; suppress it with a reason.
     /// - A batch tool that reports per-item failures inside an overall success result may be right to do
@@ -146,6 +149,7 @@ fn check(cx: &mut LintContext<'_>) {
             || site.path.lookup_miss
             || !site.context.is_tool()
             || !failure
+            || quiet_server_fault(site)
         {
             continue;
         }
@@ -220,6 +224,26 @@ fn says_it_failed(site: &ErrorSite) -> bool {
         opening.starts_with("error:") || opening.starts_with("error -")
     });
     json_failure || (site.answer_members.is_empty() && text_failure)
+}
+
+/// Serialising the server's own value failed and the fallback, a literal, says nothing of a
+/// failure (`to_string_pretty(&res).unwrap_or_else(|_| "{}".into())`, "Spawned successfully."):
+/// a placeholder for a server fault, not a failure told as success. A fallback that says it
+/// failed (`{"error": "serialization failed"}`, "Error formatting rates") is still reported.
+fn quiet_server_fault(site: &ErrorSite) -> bool {
+    site.path.server_fault
+        && !site.path.uses_error
+        && !says_it_failed(site)
+        && !site.texts.is_empty()
+        && site.texts.iter().all(|t| match t {
+            MessageText::Literal { value, .. } => {
+                let text = value.to_lowercase();
+                !["error", "fail", "unable", "could not", "cannot"]
+                    .iter()
+                    .any(|w| text.contains(w))
+            }
+            _ => false,
+        })
 }
 
 /// The value of a JSON answer's top-level member, as written.
