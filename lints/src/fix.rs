@@ -1921,30 +1921,11 @@ impl<'m> FixCx<'m> {
     /// as rustfmt lays out an arm ([`layout::arm_body_at`]; a block drops the arm's comma).
     /// `None` when the range is in no such arm.
     fn arm_laid_out(&self, (start, end): (usize, usize), code: &str) -> Option<Edit> {
-        struct Arms<'a, 'x> {
-            target: (usize, usize),
-            extents: &'x BlockExtents,
-            found: Option<&'a syn::Arm>,
-        }
-        impl<'a> Visit<'a> for Arms<'a, '_> {
-            fn visit_arm(&mut self, arm: &'a syn::Arm) {
-                let (s, e) = range(&*arm.body);
-                if s <= self.target.0 && self.target.1 <= e {
-                    self.found = Some(arm);
-                }
-                visit::visit_arm(self, arm);
-            }
-            // An arm whose body holds the range is in the blocks that hold it.
-            searches_around_target!('a);
-            fn visit_item(&mut self, _: &'a Item) {}
-        }
-        let mut arms = Arms {
-            target: (start, end),
-            extents: &self.extents,
-            found: None,
-        };
-        arms.visit_block(self.located.body);
-        let arm = arms.found?;
+        // An arm whose body holds the range is in the blocks that hold it.
+        let arm = self.innermost_arm((start, end), |arm, (start, end)| {
+            let (s, e) = range(&*arm.body);
+            s <= start && end <= e
+        })?;
         let (body_start, body_end) = range(&*arm.body);
         let written = self.text.get(body_start..body_end)?;
         let before = self.text[..body_start].trim_end_matches([' ', '\t']);
@@ -2304,32 +2285,12 @@ impl<'m> FixCx<'m> {
     /// The match arm whose body is a block holding only `expr` (no statement, no comment): where
     /// the arm starts, and the block.
     fn arm_block_of(&self, expr: (usize, usize)) -> Option<(usize, (usize, usize))> {
-        struct Arms<'a, 'x> {
-            target: (usize, usize),
-            extents: &'x BlockExtents,
-            found: Option<&'a syn::Arm>,
-        }
-        impl<'a> Visit<'a> for Arms<'a, '_> {
-            fn visit_arm(&mut self, arm: &'a syn::Arm) {
-                if let Expr::Block(b) = &*arm.body {
-                    if let [syn::Stmt::Expr(e, None)] = b.block.stmts.as_slice() {
-                        if range(e) == self.target && b.label.is_none() && b.attrs.is_empty() {
-                            self.found = Some(arm);
-                        }
-                    }
-                }
-                visit::visit_arm(self, arm);
-            }
-            searches_around_target!('a);
-            fn visit_item(&mut self, _: &'a Item) {}
-        }
-        let mut arms = Arms {
-            target: expr,
-            extents: &self.extents,
-            found: None,
-        };
-        arms.visit_block(self.located.body);
-        let arm = arms.found?;
+        let arm = self.innermost_arm(expr, |arm, target| {
+            matches!(&*arm.body, Expr::Block(b)
+                if b.label.is_none()
+                    && b.attrs.is_empty()
+                    && matches!(b.block.stmts.as_slice(), [syn::Stmt::Expr(e, None)] if range(e) == target))
+        })?;
         let block = range(&*arm.body);
         let inside = |r: std::ops::Range<usize>| {
             self.text
@@ -2345,14 +2306,25 @@ impl<'m> FixCx<'m> {
 
     /// The match arm whose body is `body`.
     fn arm_with_body(&self, body: (usize, usize)) -> Option<&'m syn::Arm> {
+        self.innermost_arm(body, |arm, target| range(&*arm.body) == target)
+    }
+
+    /// The innermost match arm around `target` (searched in the blocks that hold it) for which
+    /// `is(arm, target)` holds.
+    fn innermost_arm(
+        &self,
+        target: (usize, usize),
+        is: fn(&syn::Arm, (usize, usize)) -> bool,
+    ) -> Option<&'m syn::Arm> {
         struct Arms<'a, 'x> {
             target: (usize, usize),
             extents: &'x BlockExtents,
+            is: fn(&syn::Arm, (usize, usize)) -> bool,
             found: Option<&'a syn::Arm>,
         }
         impl<'a> Visit<'a> for Arms<'a, '_> {
             fn visit_arm(&mut self, arm: &'a syn::Arm) {
-                if range(&*arm.body) == self.target {
+                if (self.is)(arm, self.target) {
                     self.found = Some(arm);
                 }
                 visit::visit_arm(self, arm);
@@ -2361,8 +2333,9 @@ impl<'m> FixCx<'m> {
             fn visit_item(&mut self, _: &'a Item) {}
         }
         let mut arms = Arms {
-            target: body,
+            target,
             extents: &self.extents,
+            is,
             found: None,
         };
         arms.visit_block(self.located.body);

@@ -457,7 +457,11 @@ impl<'a> Walker<'a, '_> {
             }
             fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
                 if self.depth < 4 {
-                    if let Some(init) = self.walker.let_init(&Expr::Path(p.clone())) {
+                    let init = p
+                        .path
+                        .get_ident()
+                        .and_then(|i| self.walker.lets.get(&i.to_string()));
+                    if let Some(init) = init.copied() {
                         self.depth += 1;
                         self.visit_expr(init);
                         self.depth -= 1;
