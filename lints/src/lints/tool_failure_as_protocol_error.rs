@@ -1,6 +1,9 @@
+use std::collections::HashMap;
+
 use crate::codes;
-use crate::model::site::{Channel, Origin};
 use crate::context::LintContext;
+use crate::model::site::{Channel, ErrorSite, Origin};
+use crate::source::{FileId, Span};
 
 declare_lint! {
     /// ### What it does
@@ -221,32 +224,64 @@ declare_lint! {
     check: Some(check),
 }
 
+/// Whether `site` is a tool failure sent as a protocol error: its code when it is.
+fn reported_code(cx: &LintContext<'_>, site: &ErrorSite) -> Option<i64> {
+    let code = site.code?;
+    let skipped = site.is_text_argument()
+        || site.channel != Channel::Protocol
+        || !site.context.is_tool()
+        || code == codes::INVALID_PARAMS
+        || code == codes::METHOD_NOT_FOUND
+        // -32042 (URL elicitation required), -32021 (missing client capability): the
+        // target spec defines them for a tool to send.
+        || codes::classify(code, cx.options.target_protocol) == codes::CodeClass::Defined
+        || site.path.server_fault
+        // A client capability the client never declared: a protocol-level check.
+        || site.path.client_declaration;
+    (!skipped).then_some(code)
+}
+
+/// `JSON-RPC error -32603 (Internal error)`, or for several codes `JSON-RPC error -32700
+/// (Parse error), -32001 or -32003`.
+fn written_codes(codes: &[i64]) -> String {
+    let one = |c: &i64| match codes::name(*c) {
+        Some(n) => format!("{c} ({n})"),
+        None => c.to_string(),
+    };
+    let mut text = String::from("JSON-RPC error ");
+    for (i, c) in codes.iter().enumerate() {
+        if i > 0 {
+            text.push_str(if i + 1 == codes.len() { " or " } else { ", " });
+        }
+        text.push_str(&one(c));
+    }
+    text
+}
+
 fn check(cx: &mut LintContext<'_>) {
+    // A construction whose code is picked per variant (`error(id, e.error_code(), ..)`) is one
+    // site per variant at one place: one finding there, naming every code a failure gets.
+    let mut codes_at: HashMap<(FileId, Span), Vec<i64>> = HashMap::new();
+    for site in &cx.model.sites {
+        if let Some(code) = reported_code(cx, site) {
+            let codes = codes_at.entry((site.file, site.span)).or_default();
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+    }
     for site in &cx.model.sites {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        let Some(code) = site.code else { continue };
-        if site.is_text_argument()
-            || site.channel != Channel::Protocol
-            || !site.context.is_tool()
-            || code == codes::INVALID_PARAMS
-            || code == codes::METHOD_NOT_FOUND
-            // -32042 (URL elicitation required), -32021 (missing client capability): the
-            // target spec defines them for a tool to send.
-            || codes::classify(code, cx.options.target_protocol) == codes::CodeClass::Defined
-            || site.path.server_fault
-            // A client capability the client never declared: a protocol-level check.
-            || site.path.client_declaration
-        {
+        let Some(codes) = reported_code(cx, site).and_then(|_| codes_at.remove(&(site.file, site.span))) else {
             continue;
-        }
+        };
         let tools_report = site.context.tools_subject("reports");
-        let code_name = codes::name(code).map_or(String::new(), |n| format!(" ({n})"));
         let mut d = cx
             .site_diagnostic(
                 site,
-                format!("{tools_report} a tool failure as JSON-RPC error {code}{code_name}"),
+                format!("{tools_report} a tool failure as {}", written_codes(&codes)),
             )
             .with_label("the model never sees this message: hosts log protocol errors")
             .with_help(format!(

@@ -517,9 +517,18 @@ fn analyse(
         let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
             continue;
         };
-        let passed = variants
-            .entry(site.body)
-            .or_insert_with(|| reach.tool_variants_into(site.body, &bodies, edges, &returned));
+        let from_callee;
+        let passed = match site.errors_of {
+            Some(b) => {
+                from_callee = returned
+                    .of(b)
+                    .map(|(e, vs)| vs.iter().map(|v| (e, v.clone())).collect());
+                &from_callee
+            }
+            None => variants
+                .entry(site.body)
+                .or_insert_with(|| reach.tool_variants_into(site.body, &bodies, edges, &returned)),
+        };
         if let Some(passed) = passed {
             if !passed.is_empty() && !passed.iter().any(|(e, v)| tag.admits(*e, v)) {
                 site.context = SiteContext::Unreached;

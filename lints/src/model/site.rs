@@ -257,6 +257,9 @@ pub struct ErrorSite {
     /// Built in a `match` arm over a crate enum: the variants that reach it (a `From` impl or a
     /// `to_mcp(&self)` mapping), so a call that passes one variant gets only its arm.
     pub variant: Option<VariantTag>,
+    /// Built where the error a crate fn returned is answered (`Err(e)` of `match
+    /// process_request(..)`): only the variants that fn can return reach it.
+    pub errors_of: Option<BodyId>,
     /// Other places that explain it: where a helper builds it, or the tool calls that reach it.
     pub related: Vec<(FileId, Span, String)>,
     /// The top-level members of a JSON answer (`json!({"error": e.to_string()})`), as key and

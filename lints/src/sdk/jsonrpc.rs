@@ -62,6 +62,10 @@ impl Dialect for JsonRpc {
         self.facts.routers.iter().any(|(f, _)| *f == file.0)
     }
 
+    fn routes_tool_calls_in(&self, f: crate::types::FnKey) -> bool {
+        self.facts.routers.iter().any(|(_, key)| *key == f as usize)
+    }
+
     fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind> {
         self.facts.handler_kind(f)
     }

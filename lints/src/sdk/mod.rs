@@ -439,6 +439,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether crate fn `f` routes JSON-RPC methods with a `"tools/call"` branch of its own (a
+    /// hand-rolled server's `process_request`): what its caller does with its `Err` answers
+    /// the tool call's failures too.
+    fn routes_tool_calls_in(&self, _f: crate::types::FnKey) -> bool {
+        false
+    }
+
     fn handler_kind(&self, f: &FnItem<'_>) -> Option<HandlerKind>;
 
     /// The wire name of a tool handler.

@@ -79,13 +79,38 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// `match response { .., Err(e) => .. }` where `let response = match method { "tools/call"
-    /// => self.call_tool(req).await, .. }`: the `Err` arm answers the tool call's failures too
-    /// (the mapping sits after the dispatch), so it is walked as part of the tool-call arm.
-    pub(super) fn answers_after_dispatch(&self, m: &syn::ExprMatch, value: &Expr) -> bool {
-        self.arm.is_none()
-            && !std::ptr::eq(value, &*m.expr)
-            && matches!(strip_await(value), Expr::Match(d)
-                if d.arms.iter().any(|a| self.dialect.is_tool_call_arm(&a.pat)))
+    /// => self.call_tool(req).await, .. }`, or `match process_request(&req).await { .., Err(e)
+    /// => .. }` where `process_request` holds that dispatch: the `Err` arm answers the tool
+    /// call's failures too (the mapping sits after the dispatch), so it is walked as part of
+    /// the tool-call arm. `Some(errors_of)`: the body whose errors the arm receives, when a
+    /// crate fn returned them (its variants are the ones that reach the arm).
+    pub(super) fn answers_after_dispatch(
+        &self,
+        m: &syn::ExprMatch,
+        value: &Expr,
+    ) -> Option<Option<crate::model::ids::BodyId>> {
+        if self.arm.is_some() {
+            return None;
+        }
+        match strip_await(value) {
+            Expr::Match(d)
+                if !std::ptr::eq(value, &*m.expr)
+                    && d.arms.iter().any(|a| self.dialect.is_tool_call_arm(&a.pat)) =>
+            {
+                Some(None)
+            }
+            call @ (Expr::Call(_) | Expr::MethodCall(_)) => {
+                match self.resolver.call_target(call, &self.locals) {
+                    Some(crate::model::callgraph::Target::Fn(f))
+                        if self.dialect.routes_tool_calls_in(f) =>
+                    {
+                        Some(self.calls.body_of.get(&f).copied())
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// Walks `f` as the tool-call arm of a request handler.

@@ -408,6 +408,7 @@ impl<'a> Walker<'a, '_> {
             path,
             body: self.body.id,
             variant: None,
+            errors_of: None,
             related: Vec::new(),
             answer_members: members,
         };

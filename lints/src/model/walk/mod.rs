@@ -136,6 +136,9 @@ pub struct Walker<'a, 'm> {
     in_tool_call_arm: bool,
     /// Inside a `match` arm over a crate enum: the variants that reach it.
     variant: Option<VariantTag>,
+    /// Inside the `Err` arm answering what a crate fn returned (see
+    /// [`ErrorSite::errors_of`]).
+    errors_of: Option<BodyId>,
     /// What this body returns as its error value, so far.
     returned: ReturnedErrors,
     /// The expressions in return position (leaves of the tail and of `return` values).
@@ -211,6 +214,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             consumed: std::collections::HashSet::new(),
             in_tool_call_arm: false,
             variant: None,
+            errors_of: None,
             returns_override: None,
             protocol_args: 0,
             code_calls: 0,
@@ -337,6 +341,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 path,
                 body: self.body.id,
                 variant: self.variant.clone(),
+                errors_of: self.errors_of,
                 related,
                 answer_members: Vec::new(),
             },
@@ -558,8 +563,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             let inner = tag.or_else(|| self.variant.clone());
             let outer_tag = std::mem::replace(&mut self.variant, inner);
             let sites_before = self.facts.sites.len();
-            if after_dispatch && variant_binding(&arm.pat, "Err").is_some() {
+            if let (Some(errors_of), Some(_)) = (after_dispatch, variant_binding(&arm.pat, "Err")) {
+                let outer = std::mem::replace(&mut self.errors_of, errors_of);
                 self.in_tool_call_answer(|w| w.match_arm(m, arm, lookup));
+                self.errors_of = outer;
             } else {
                 self.match_arm(m, arm, lookup);
             }
