@@ -81,6 +81,10 @@ pub fn tool_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
     let SiteContext::Tool { helper, .. } = &site.context else {
         return None;
     };
+    // The same answer serves the unknown tool, which must stay a protocol error.
+    if site.answers_unknown_tool {
+        return None;
+    }
     if !matches!(site.origin, Origin::Constructor(_)) {
         return None;
     }

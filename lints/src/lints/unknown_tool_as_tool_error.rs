@@ -67,6 +67,13 @@ declare_lint! {
     ///   (`tools.get(name)`), a `find` over the entries, or a crate method whose value is such a
     ///   lookup of its argument (`index.dispatch_for(name)` returning `self.dispatch.get(name)`). A
     ///   lookup buried deeper in a helper (a loop, a lookup after other work) is not seen.
+    /// - A catch-all that gives an `Err` value the dispatch's `let` keeps (`let result = match name
+    ///   { .., other => Err(format!("unknown tool: {other}")) }; match result { Ok(t) => ..,
+    ///   Err(e) => tool_error(id, &e) }`) is judged by what the one unguarded `Err(e)` arm builds,
+    ///   and reported at the catch-all's value, without a fix. With several `Err` arms, or after a
+    ///   guard that already answered names outside the tool list (`if !is_known(name) { return
+    ///   .. }`, which leaves the catch-all unreachable as far as the source tells), nothing is
+    ///   reported.
     /// - A hand-rolled server's own result type is a tool result by its shape (a `content` field and
     ///   an `is_error` / `isError` one) or its name (`*ToolResult*`, `*ToolResponse*`).
     /// - SEP-2145 (pending) would make an unknown tool a tool execution error. Projects that follow it

@@ -47,7 +47,9 @@ use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
 use kept_walks::{item_fingerprint, KeptWalks, WalkEnv, WalkReuse};
 use reach::Reach;
-use site::{CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext};
+use site::{
+    CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, Origin, PanicSite, SiteContext,
+};
 use summary::{ErrorVariants, Summaries};
 use walk::Walker;
 
@@ -468,8 +470,13 @@ fn analyse(
     // Phase: call graph.
     let graph = CallGraph::build(&bodies, &walked.edges);
     // Phase: per-fn summaries.
+    // `Err` values a later arm answers take that answer's channel once every site is known.
+    let (answered_later, walked_sites): (Vec<_>, Vec<_>) = walked
+        .sites
+        .into_iter()
+        .partition(|(s, _)| matches!(s.origin, Origin::AnsweredLater { .. }));
     let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
-        walked.sites.into_iter().unzip();
+        walked_sites.into_iter().unzip();
     let returned = ErrorVariants::compute(&walked.returned);
     let summaries = Summaries::compute(&graph.body_calls(&walked.edges, &returned), &sites);
     // Phase: tool context.
@@ -558,6 +565,11 @@ fn analyse(
     }
     let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     sites.extend(delegated);
+    let answers = answered_later
+        .into_iter()
+        .filter_map(|(value, context)| answer_of_later_arm(value, context?, &mut sites))
+        .collect::<Vec<_>>();
+    sites.extend(answers);
     // Phase: answers. Failure text that reaches a tool's success answer through a `let` or a
     // helper's returned value.
     let context_of = |b: BodyId, arm: Option<&SiteContext>| reach.context_of(body_of(b), arm);
@@ -596,6 +608,42 @@ fn analyse(
         result_calls: walked.result_calls,
         in_tree,
     }
+}
+
+/// The site an [`Origin::AnsweredLater`] value becomes: the first isError result or protocol
+/// error its `Err` arm builds (itself, or through a helper), at the value, in the value's own
+/// context (the unknown tool's); `None` when the arm builds neither.
+fn answer_of_later_arm(
+    value: ErrorSite,
+    context: SiteContext,
+    sites: &mut [ErrorSite],
+) -> Option<ErrorSite> {
+    let Origin::AnsweredLater { answered_at } = value.origin else {
+        return None;
+    };
+    let answer = sites.iter_mut().find(|s| {
+        s.body == value.body
+            && s.file == value.file
+            && answered_at.start <= s.span.start
+            && s.span.end <= answered_at.end
+            && matches!(s.channel, Channel::ToolError | Channel::Protocol)
+    })?;
+    answer.answers_unknown_tool = true;
+    Some(ErrorSite {
+        span: value.span,
+        answers_unknown_tool: false,
+        origin: Origin::AnsweredLater {
+            answered_at: answer.span,
+        },
+        context,
+        related: vec![(
+            answer.file,
+            answer.span,
+            "the `Err` is answered here".to_string(),
+        )],
+        answer_members: Vec::new(),
+        ..answer.clone()
+    })
 }
 
 /// Code sites of consts used by an error type's own constructors, moved to the const's

@@ -110,7 +110,7 @@ impl ErrorSite {
     pub fn is_delegated(&self) -> bool {
         matches!(
             self.origin,
-            Origin::HelperCall { .. } | Origin::TextArgument { .. }
+            Origin::HelperCall { .. } | Origin::TextArgument { .. } | Origin::AnsweredLater { .. }
         )
     }
 
@@ -134,6 +134,7 @@ impl ErrorSite {
             } => format!("`{constructor}` in helper `{helper}`"),
             Origin::QuestionMark => "`?`".to_string(),
             Origin::TextArgument { helper, .. } => format!("`{helper}(..)`"),
+            Origin::AnsweredLater { .. } => "`Err(..)`".to_string(),
         }
     }
 }
@@ -162,6 +163,11 @@ pub enum Origin {
     QuestionMark,
     /// A call passing the text of a result or error a helper builds (`fail(id, "..")`).
     TextArgument { helper: String, built_at: Span },
+    /// An `Err` value that a later `match`'s `Err` arm answers (`let result = match name { ..,
+    /// _ => Err(..) }; match result { Err(e) => tool_error(&e) }`): what the arm at `answered_at`
+    /// builds is this value's answer. Walks record it with the arm's span; the model gives it
+    /// the answer's channel and code, or drops it when the arm builds no answer.
+    AnsweredLater { answered_at: Span },
 }
 
 /// Facts about the failure path an expression is on.
@@ -260,6 +266,9 @@ pub struct ErrorSite {
     /// Built where the error a crate fn returned is answered (`Err(e)` of `match
     /// process_request(..)`): only the variants that fn can return reach it.
     pub errors_of: Option<BodyId>,
+    /// Built in an `Err` arm that also answers the unknown tool's `Err` value (see
+    /// [`Origin::AnsweredLater`]): a rewrite for the tools' failures would answer that one too.
+    pub answers_unknown_tool: bool,
     /// Other places that explain it: where a helper builds it, or the tool calls that reach it.
     pub related: Vec<(FileId, Span, String)>,
     /// The top-level members of a JSON answer (`json!({"error": e.to_string()})`), as key and

@@ -18,30 +18,9 @@ impl<'a> Walker<'a, '_> {
     /// The tool-name `match` of a dispatcher: literal arms are tools, the catch-all is the
     /// unknown-tool branch.
     pub(super) fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
-        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
-        let scrutinee = m.expr.to_token_stream_string();
-        // A helper routing by a tool name of its own (`match tool { "lint" => .., other => .. }`).
-        let tool_router = self.arm.is_none()
-            && self.body.kind != Some(HandlerKind::Other)
-            && (mentions_ident(&scrutinee, "tool") || mentions_ident(&scrutinee, "tool_name"));
-        if !dispatcher && !self.in_tool_call_arm && !tool_router {
+        let Some(scrutinee) = self.tool_dispatch(m) else {
             return false;
-        }
-        if !scrutinee.contains("name") && !tool_router {
-            return false;
-        }
-        let literal_arms = m
-            .arms
-            .iter()
-            .filter(|a| literal_names(&a.pat).is_some())
-            .count();
-        let catch_all = m
-            .arms
-            .iter()
-            .any(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a));
-        if literal_arms == 0 || !catch_all {
-            return false;
-        }
+        };
         self.visit_expr(&m.expr);
         for arm in &m.arms {
             let context = match (literal_names(&arm.pat), catch_all_binding(&arm.pat)) {
@@ -76,6 +55,93 @@ impl<'a> Walker<'a, '_> {
             self.in_tool_call_arm = in_tool_call_arm;
         }
         true
+    }
+
+    /// Whether `m` is a tool-name dispatch here (literal arms for tools and a catch-all for
+    /// the unknown one): its scrutinee's text when it is.
+    fn tool_dispatch(&self, m: &syn::ExprMatch) -> Option<String> {
+        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
+        let scrutinee = m.expr.to_token_stream_string();
+        // A helper routing by a tool name of its own (`match tool { "lint" => .., other => .. }`).
+        let tool_router = self.arm.is_none()
+            && self.body.kind != Some(HandlerKind::Other)
+            && (mentions_ident(&scrutinee, "tool") || mentions_ident(&scrutinee, "tool_name"));
+        if !dispatcher && !self.in_tool_call_arm && !tool_router {
+            return None;
+        }
+        if !scrutinee.contains("name") && !tool_router {
+            return None;
+        }
+        let literal_arms = m
+            .arms
+            .iter()
+            .filter(|a| literal_names(&a.pat).is_some())
+            .count();
+        let catch_all = m
+            .arms
+            .iter()
+            .any(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a));
+        (literal_arms > 0 && catch_all).then_some(scrutinee)
+    }
+
+    /// `let result = match name { "a" => .., _ => Err(format!("unknown tool: {name}")) };
+    /// match result { .., Err(e) => tool_error(id, &e) }`: the dispatch's catch-all gives an
+    /// `Err` value that the later `Err` arm answers. That value and its unknown-tool context.
+    pub(super) fn unknown_tool_err_value(
+        &self,
+        value: &'a Expr,
+    ) -> Option<(&'a Expr, SiteContext)> {
+        let Expr::Match(d) = value else {
+            return None;
+        };
+        let scrutinee = self.tool_dispatch(d)?;
+        let arm = d
+            .arms
+            .iter()
+            .find(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a))?;
+        let tail = arm_value(&arm.body)?;
+        let Expr::Call(c) = tail else {
+            return None;
+        };
+        if !matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) {
+            return None;
+        }
+        if self.name_guarded_before(d) {
+            return None;
+        }
+        let binding = match catch_all_binding(&arm.pat)? {
+            b if b == "_" => name_expression(&scrutinee),
+            b => b,
+        };
+        Some((tail, SiteContext::UnknownToolArm { binding }))
+    }
+
+    /// `if !is_tool_available(tool_name, ..) { return Err(method_not_found(tool_name)); }` before
+    /// the dispatch `d`, at the top of the body: the names the dispatch's catch-all could get
+    /// were answered already, so the catch-all is likely unreachable (the source cannot tell).
+    fn name_guarded_before(&self, d: &syn::ExprMatch) -> bool {
+        let crate::model::bodies::BodyCode::Block(block) = self.body.code else {
+            return false;
+        };
+        let scrutinee = d.expr.to_token_stream_string();
+        let Some(name) = scrutinee
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .find(|w| !w.is_empty() && w.contains("name") || *w == "tool")
+        else {
+            return false;
+        };
+        let at = self.file.span_of(d).start;
+        block.stmts.iter().any(|stmt| {
+            let syn::Stmt::Expr(Expr::If(i), _) = stmt else {
+                return false;
+            };
+            self.file.span_of(i).end <= at
+                && mentions_ident(&i.cond.to_token_stream_string(), name)
+                && matches!(
+                    i.then_branch.stmts.last(),
+                    Some(syn::Stmt::Expr(Expr::Return(_), _))
+                )
+        })
     }
 
     /// `match response { .., Err(e) => .. }` where `let response = match method { "tools/call"
@@ -274,6 +340,19 @@ impl<'a> Walker<'a, '_> {
         self.add_site(t, span, channel, code, content, Origin::QuestionMark);
         self.arm = outer;
         true
+    }
+}
+
+/// The value an arm gives its `match` (a block's tail); `None` when it returns instead.
+fn arm_value(expr: &Expr) -> Option<&Expr> {
+    match expr {
+        Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => arm_value(e),
+            _ => None,
+        },
+        Expr::Return(_) => None,
+        Expr::Paren(p) => arm_value(&p.expr),
+        other => Some(other),
     }
 }
 

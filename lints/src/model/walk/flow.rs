@@ -409,6 +409,7 @@ impl<'a> Walker<'a, '_> {
             body: self.body.id,
             variant: None,
             errors_of: None,
+            answers_unknown_tool: false,
             related: Vec::new(),
             answer_members: members,
         };

@@ -35,8 +35,8 @@ use crate::model::bodies::{BodyCode, BodyInfo};
 use crate::model::callgraph::{bind_pattern, bind_scrutinee, CrateCalls, Locals, Resolver};
 use crate::model::ids::BodyId;
 use crate::model::site::{
-    BodyAnswers, CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, ReturnedErrors,
-    SiteContext, VariantTag,
+    BodyAnswers, CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, PathFacts,
+    ReturnedErrors, SiteContext, VariantTag,
 };
 use crate::resolve::ItemId;
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
@@ -342,6 +342,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 body: self.body.id,
                 variant: self.variant.clone(),
                 errors_of: self.errors_of,
+                answers_unknown_tool: false,
                 related,
                 answer_members: Vec::new(),
             },
@@ -361,6 +362,32 @@ impl<'a, 'm> Walker<'a, 'm> {
             .iter()
             .find(|p| crate::syntax::mentions_ident(&tokens, p))
             .map(|p| SiteContext::UnknownToolArm { binding: p.clone() })
+    }
+
+    /// An `Err` value the `Err` arm `answer` answers (see [`Origin::AnsweredLater`]).
+    fn answered_later(&mut self, err: &Expr, context: SiteContext, answer: &Expr) {
+        let site = ErrorSite {
+            file: self.body.file,
+            span: self.file.span_of(err),
+            channel: Channel::ToolError,
+            code: None,
+            text_param: None,
+            texts: Vec::new(),
+            message_source: None,
+            empty_content: false,
+            origin: Origin::AnsweredLater {
+                answered_at: self.file.span_of(answer),
+            },
+            context: SiteContext::Unreached,
+            path: PathFacts::default(),
+            body: self.body.id,
+            variant: None,
+            errors_of: None,
+            answers_unknown_tool: false,
+            related: Vec::new(),
+            answer_members: Vec::new(),
+        };
+        self.facts.sites.push((site, Some(context)));
     }
 
     fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {
@@ -556,6 +583,21 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         // `match response { Err(e) => .. }`: what `response` was bound to says `e`'s type.
         let value = self.let_init(&m.expr).unwrap_or(&m.expr);
         let after_dispatch = self.answers_after_dispatch(m, value);
+        // One `Err(e)` arm, unguarded, takes every error value: with several or a pattern
+        // inside, which arm the unknown tool's value reaches is not read here.
+        let mut err_arms = m
+            .arms
+            .iter()
+            .filter(|a| variant_binding(&a.pat, "Err").is_some());
+        let one_err_arm = match (err_arms.next(), err_arms.next()) {
+            (Some(a), None) => a.guard.is_none() && takes_any_error(&a.pat),
+            _ => false,
+        };
+        let unknown_err = if std::ptr::eq(value, &*m.expr) || !one_err_arm {
+            None
+        } else {
+            self.unknown_tool_err_value(value)
+        };
         for arm in &m.arms {
             self.locals.push_scope();
             bind_scrutinee(&self.resolver, &mut self.locals, &arm.pat, value);
@@ -569,6 +611,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 self.errors_of = outer;
             } else {
                 self.match_arm(m, arm, lookup);
+            }
+            if let (Some((err, context)), Some(_)) =
+                (&unknown_err, variant_binding(&arm.pat, "Err"))
+            {
+                self.answered_later(err, context.clone(), &arm.body);
             }
             if let Some(binding) = variant_binding(&arm.pat, "Err") {
                 let answer = self.err_answer(
@@ -838,5 +885,17 @@ fn through_newtype_wrapper<'p>(pat: &'p Pat, ty: &'p syn::Type) -> (&'p Pat, &'p
     match (ts.elems.len(), args.next(), args.next()) {
         (1, Some(inner), None) if wrapper.ident == written.ident => (&ts.elems[0], inner),
         _ => (pat, ty),
+    }
+}
+
+/// `Err(e)`, `Err(_)`: an arm that takes every error value.
+fn takes_any_error(pat: &Pat) -> bool {
+    match pat {
+        Pat::TupleStruct(ts) if ts.elems.len() == 1 => {
+            matches!(&ts.elems[0], Pat::Ident(i) if i.subpat.is_none())
+                || matches!(&ts.elems[0], Pat::Wild(_))
+        }
+        Pat::Reference(r) => takes_any_error(&r.pat),
+        _ => false,
     }
 }
