@@ -1,0 +1,4 @@
+pub mod config;
+pub mod just;
+pub mod mcp;
+pub mod template;

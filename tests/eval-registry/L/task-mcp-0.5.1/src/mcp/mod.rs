@@ -1,0 +1,4 @@
+mod server;
+
+pub use server::TaskMcpServer;
+pub use server::run;

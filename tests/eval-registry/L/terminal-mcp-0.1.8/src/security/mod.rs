@@ -1,0 +1,3 @@
+// src/main.rs
+pub mod audit;
+pub mod detect;

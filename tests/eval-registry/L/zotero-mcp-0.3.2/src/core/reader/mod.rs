@@ -1,0 +1,10 @@
+pub mod annotations;
+pub mod attachments;
+pub mod collections;
+pub mod conn;
+pub mod fulltext;
+pub mod items;
+pub mod pool;
+pub mod recent;
+pub mod search;
+pub mod tags;

@@ -1,0 +1,2 @@
+pub mod collections;
+pub mod tags;

@@ -1,0 +1,5 @@
+pub mod attachments;
+pub mod citations;
+pub mod enrichment;
+pub mod search;
+pub mod writes;
