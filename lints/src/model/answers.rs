@@ -140,6 +140,18 @@ pub fn success_answers(
             s.channel == Channel::ToolSuccess && !s.path.in_fallback,
         ));
     }
+    // Success answers on a failure path are judged themselves (`Err(Rejection(r)) =>
+    // Ok(CallToolResult::success(vec![text(body)]))`): what reaches them is that one failure.
+    let judged_answers: HashSet<(usize, usize, usize)> = sites
+        .iter()
+        .filter(|s| {
+            s.channel == Channel::ToolSuccess
+                && s.path.on_failure_path
+                && !s.path.server_fault
+                && !s.path.lookup_miss
+        })
+        .map(|s| (s.file.0, s.span.start, s.span.end))
+        .collect();
     let mut summaries = Summaries {
         bodies,
         done: vec![None; bodies.len()],
@@ -150,6 +162,9 @@ pub fn success_answers(
     for (b, answers) in bodies.iter().enumerate() {
         let consumer = BodyId(b);
         for success in &answers.success {
+            if judged_answers.contains(&(success.file.0, success.span.start, success.span.end)) {
+                continue;
+            }
             let reached = summaries.eval(consumer, &success.sources, 0);
             for r in reached.reached {
                 let (site, own_arm) = &bodies[r.body.0].answers[r.answer];
