@@ -131,7 +131,8 @@ declare_lint! {
     ///   context (`answered_city(&extra)`, an MRTR answer of the wrong kind) or a method of the
     ///   server's own state given nothing but it (`self.auth.authenticate(extra.auth_info.as_ref())`,
     ///   the request's credentials); what the request carries and a test of it: rmcp's
-    ///   `RequestContext` (its `extensions`, `peer`, `meta`) and the HTTP request's `Parts` in
+    ///   `RequestContext` (its `extensions`, `peer`, `meta`), the client's `Peer<RoleServer>` a
+    ///   helper is given (`notify_progress` failing), and the HTTP request's `Parts` in
     ///   them or taken as `Extension(parts): Extension<Parts>` (a missing `Authorization` header),
     ///   values bound from those (`if let Some(claims) = claims_of(&ctx.extensions)`) and their
     ///   comparisons with literals (`claims.role == "admin"`); not what the server's own state

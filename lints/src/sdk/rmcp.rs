@@ -109,7 +109,9 @@ impl Dialect for Rmcp {
     fn is_request_context_type(&self, path: &[String]) -> bool {
         let last = |name: &str| path.last().is_some_and(|l| l == name);
         match path.first().map(String::as_str) {
-            Some("rmcp") => last("RequestContext"),
+            // The context, and the client's `Peer` it carries (a helper given `&Peer<RoleServer>`
+            // makes round trips to the client: notifications, sampling, roots).
+            Some("rmcp") => last("RequestContext") || last("Peer"),
             Some("http" | "axum" | "actix_web") => {
                 last("Parts") && path.iter().any(|s| s == "request")
             }
