@@ -215,6 +215,12 @@ declare_lint! {
     ///   own constructor such as `RpcError::internal(msg)` returning `Self { code: INTERNAL_ERROR, .. }`)
     ///   built in the `"tools/call"` branch or a function it reaches. A positive code is an HTTP API's
     ///   unless the object also has a `"jsonrpc"` member.
+    /// - Any SDK: an error type of the crate that carries the wire code in a field (`AppError {
+    ///   rpc_code: ErrorCode, .. }`, put on the wire by `ErrorData::new(self.rpc_code, ..)` in a
+    ///   method or `From` impl) is judged where a constructor chooses the code
+    ///   (`Self::new(ErrorCode::INTERNAL_ERROR, detail)` in `fn upstream(..)`), once, with the tool
+    ///   calls that reach it attached. A constructor reached only through a `?` that converts another
+    ///   crate's error into it (`From<jira_core::JiraError> for AppError`) is not followed.
     pub LINT,
     name: "tool_failure_as_protocol_error",
     code: "MCP001",

@@ -1085,6 +1085,9 @@ pub struct CrateCalls<'r, 'a> {
     pub error_constructors: HashMap<FnKey, ErrorConstructor>,
     /// The crate types those constructors belong to.
     pub error_types: std::collections::HashSet<ItemId>,
+    /// Crate types that carry a wire code a conversion puts on the wire ([`code_carriers`]):
+    /// their constructors choose the code, so a failure is reported where one is chosen.
+    pub carriers: std::collections::HashSet<ItemId>,
     /// Each crate fn's block and file (to read a code a method returns).
     pub blocks: HashMap<FnKey, (&'a syn::Block, crate::source::FileId)>,
     /// Each file's source text (`None` when not UTF-8), by `FileId`.
@@ -1245,10 +1248,103 @@ pub fn through_borrowing_calls(expr: &Expr) -> &Expr {
 /// `f` as a crate error type's own constructor of a protocol error: an associated fn returning
 /// `Self` whose value is `Self { code, message }` (or the type by name) as its dialect reads
 /// such a literal, with the code static or a parameter and the message from a parameter.
+/// Crate types that carry a wire code in a field, by the field: a method of the type passes
+/// `self.<field>` as the code of an SDK protocol error (`fn to_mcp(self) -> ErrorData {
+/// ErrorData::new(self.rpc_code, ..) }`), or a `From` impl passes `e.<field>`. Their
+/// constructors then choose the code ([`error_constructor`]).
+pub fn code_carriers<'d, 'i, 'a: 'i>(
+    fns: &[&FnItem<'a>],
+    types: &Types<'_>,
+    defs: &DefMap<'_>,
+    dialect_of: &dyn Fn(crate::source::FileId) -> Option<&'d dyn Dialect>,
+    index_of: &dyn Fn(crate::source::FileId) -> &'i Index<'a>,
+) -> HashMap<ItemId, String> {
+    let mut carriers = HashMap::new();
+    for f in fns {
+        if f.is_test {
+            continue;
+        }
+        let Some(scope) = types.scope_of(f.sig as FnKey) else {
+            continue;
+        };
+        // The value whose field is read: `self` in a method of the type, or a `From` impl's
+        // one parameter, with the crate type it has.
+        let (value, ty) = match (&f.owner, f.sig.inputs.first()) {
+            (Owner::Inherent { .. }, Some(syn::FnArg::Receiver(_))) => {
+                ("self".to_string(), types.self_type(scope))
+            }
+            (Owner::Trait { trait_name, .. }, Some(syn::FnArg::Typed(t)))
+                if trait_name == "From" && f.sig.inputs.len() == 1 =>
+            {
+                let Pat::Ident(name) = &*t.pat else { continue };
+                let ty = resolve_type_item(defs, scope.module, &t.ty, None);
+                (name.ident.to_string(), ty)
+            }
+            _ => continue,
+        };
+        let (Some(ty), Some(dialect)) = (ty, dialect_of(f.file)) else {
+            continue;
+        };
+        let mut finder = CarriedCode {
+            value: &value,
+            dialect,
+            index: index_of(f.file),
+            field: None,
+        };
+        syn::visit::Visit::visit_block(&mut finder, f.block);
+        if let Some(field) = finder.field {
+            carriers.insert(ty, field);
+        }
+    }
+    carriers
+}
+
+/// Finds `ErrorData::new(<value>.<field>, ..)`: an SDK protocol error whose code the source
+/// does not state, built with a field of `value` as an argument.
+struct CarriedCode<'v, 'd, 'i, 'a> {
+    value: &'v str,
+    dialect: &'d dyn Dialect,
+    index: &'i Index<'a>,
+    field: Option<String>,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for CarriedCode<'_, '_, '_, '_> {
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        let built =
+            self.dialect
+                .construction_of_call(call, self.index, &crate::sdk::ReturnFacts::UNKNOWN);
+        if let Some(Construction::ProtocolError { code: None, .. }) = built {
+            let field = call.args.iter().find_map(|a| {
+                // `ErrorCode(self.code)`: the newtype around the code.
+                let a = match strip_refs(a) {
+                    Expr::Call(w) if w.args.len() == 1 => strip_refs(&w.args[0]),
+                    other => other,
+                };
+                match a {
+                    Expr::Field(fe) => match (&*fe.base, &fe.member) {
+                        (Expr::Path(p), syn::Member::Named(name))
+                            if p.path.is_ident(self.value) =>
+                        {
+                            Some(name.to_string())
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            });
+            if field.is_some() {
+                self.field = field;
+            }
+        }
+        syn::visit::visit_expr_call(self, call);
+    }
+}
+
 pub fn error_constructor(
     f: &FnItem<'_>,
     dialect: &dyn Dialect,
     index: &Index<'_>,
+    carried: Option<&str>,
 ) -> Option<ErrorConstructor> {
     let Owner::Inherent { self_ty } = &f.owner else {
         return None;
@@ -1266,10 +1362,22 @@ pub fn error_constructor(
     if !named || s.rest.is_some() {
         return None;
     }
-    let Some(Construction::ProtocolError { code, message, .. }) =
-        dialect.construction_of_self_struct(s, self_ty, index)
-    else {
-        return None;
+    // The type is the protocol error (`Self { code: INVALID_PARAMS, message }`), or carries the
+    // code a conversion puts on the wire (`Self { rpc_code: ErrorCode::INVALID_PARAMS, .. }`).
+    let (code, message, code_field) = match dialect.construction_of_self_struct(s, self_ty, index) {
+        Some(Construction::ProtocolError { code, message, .. }) => (code, message, "code"),
+        _ => {
+            let field = carried?;
+            let expr = s.fields.iter().find_map(|fv| match &fv.member {
+                syn::Member::Named(id) if id == field => Some(&fv.expr),
+                _ => None,
+            })?;
+            let code = dialect
+                .code_use(expr, index)
+                .map(|c| c.value)
+                .or_else(|| index.eval_int(expr));
+            (code, None, field)
+        }
     };
     let params = crate::syntax::typed_param_names(f.sig);
     // The one parameter an expression mentions.
@@ -1285,7 +1393,7 @@ pub fn error_constructor(
         }
     };
     let code_expr = s.fields.iter().find_map(|fv| match &fv.member {
-        syn::Member::Named(id) if id == "code" => Some(&fv.expr),
+        syn::Member::Named(id) if id == code_field => Some(&fv.expr),
         _ => None,
     });
     let code_param = match code {

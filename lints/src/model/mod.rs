@@ -492,7 +492,19 @@ fn analyse(
     for (tool, protocol) in builds_tool_result.iter_mut().zip(&builds_protocol_error) {
         *tool &= !protocol;
     }
-    let reach = Reach::compute(&bodies, &walked.edges, &graph, &builds_tool_result);
+    let mut reach = Reach::compute(&bodies, &walked.edges, &graph, &builds_tool_result);
+    // A constructor of a type that carries its wire code (`AppError::validation(..)` choosing
+    // -32602) is where the code is chosen and the fix goes, whoever else calls it: its sites are
+    // reported there, with the tool calls attached, not re-reported at each call.
+    for b in &bodies {
+        let carrier = b
+            .scope
+            .and_then(|scope| calls.types.self_type(scope))
+            .is_some_and(|t| calls.carriers.contains(&t));
+        if carrier {
+            reach.shared[b.id.0] = false;
+        }
+    }
     let edges = &walked.edges;
     let body_of = |id: BodyId| -> &BodyInfo<'_> { &bodies[id.0] };
     let mut sites: Vec<ErrorSite> = sites
@@ -993,11 +1005,19 @@ where
         .enumerate()
         .map(|(i, f)| (f.sig as *const syn::Signature, BodyId(i)))
         .collect();
+    let carriers = callgraph::code_carriers(fns, types, defs, dialect_of, index_of);
     let error_constructors: HashMap<FnKey, _> = fns
         .iter()
         .filter_map(|f| {
-            let ctor = callgraph::error_constructor(f, dialect_of(f.file)?, index_of(f.file))?;
-            Some((f.sig as *const syn::Signature, ctor))
+            let key = f.sig as *const syn::Signature;
+            let carried = types
+                .scope_of(key)
+                .and_then(|scope| types.self_type(scope))
+                .and_then(|t| carriers.get(&t))
+                .map(String::as_str);
+            let ctor =
+                callgraph::error_constructor(f, dialect_of(f.file)?, index_of(f.file), carried)?;
+            Some((key, ctor))
         })
         .collect();
     let error_types = error_constructors
@@ -1016,6 +1036,7 @@ where
         facts,
         error_constructors,
         error_types,
+        carriers: carriers.into_keys().collect(),
         blocks,
         sources: files.iter().map(|f| f.source.clone()).collect(),
     }

@@ -421,9 +421,14 @@ impl<'a> Walker<'a, '_> {
             return false;
         };
         let arg = |i: Option<usize>| i.and_then(|i| args.and_then(|a| a.iter().nth(i)));
-        let code = ctor
-            .code
-            .or_else(|| arg(ctor.code_param).and_then(|a| self.index.eval_int(a)));
+        let code = ctor.code.or_else(|| {
+            arg(ctor.code_param).and_then(|a| {
+                self.dialect
+                    .code_use(a, self.index)
+                    .map(|c| c.value)
+                    .or_else(|| self.index.eval_int(a))
+            })
+        });
         let built = Construction::ProtocolError {
             constructor: ctor.name.clone(),
             code,
