@@ -1,0 +1,7 @@
+pub mod cache;
+pub mod epub;
+pub mod tools;
+
+pub use cache::EpubCache;
+pub use epub::types::*;
+pub use epub::EpubError;
