@@ -51,8 +51,11 @@ declare_lint! {
     /// code alone does not tell.
     ///
     /// ### Known problems
-    /// - Codes are resolved through literals, `ErrorCode::NAME` and consts of this crate; a code computed
-    ///   at run time or taken from another crate is not seen.
+    /// - Codes are resolved through literals, `ErrorCode::NAME` and consts of this crate, and through
+    ///   a crate fn that picks one per variant of the error it matches (`fn rpc_code(&self) -> i32`,
+    ///   or the code element of `fn map_error(e: &Error) -> (i32, String)` bound by `let (code,
+    ///   message) = map_error(&e)`), reported at the arm; a code computed otherwise at run time or
+    ///   taken from another crate is not seen.
     /// - A literal in the range that is not an MCP error code but sits in a code position (a custom
     ///   JSON-RPC layer, an HTTP bridge) is reported; suppress it with a reason.
     ///

@@ -249,18 +249,23 @@ fn reported_code(cx: &LintContext<'_>, site: &ErrorSite) -> Option<i64> {
 }
 
 /// `JSON-RPC error -32603 (Internal error)`, or for several codes `JSON-RPC error -32700
-/// (Parse error), -32001 or -32003`.
+/// (Parse error), -32001 or -32003` (beyond four, `.. or 9 other codes`).
 fn written_codes(codes: &[i64]) -> String {
     let one = |c: &i64| match codes::name(*c) {
         Some(n) => format!("{c} ({n})"),
         None => c.to_string(),
     };
+    // A long mapping is named by its first codes.
+    const SHOWN: usize = 4;
     let mut text = String::from("JSON-RPC error ");
-    for (i, c) in codes.iter().enumerate() {
+    for (i, c) in codes.iter().take(SHOWN).enumerate() {
         if i > 0 {
             text.push_str(if i + 1 == codes.len() { " or " } else { ", " });
         }
         text.push_str(&one(c));
+    }
+    if codes.len() > SHOWN {
+        text.push_str(&format!(" or {} other codes", codes.len() - SHOWN));
     }
     text
 }

@@ -100,10 +100,12 @@ impl Dialect for JsonRpc {
             JsonBuilt::Protocol {
                 code,
                 code_span,
+                code_local,
                 message,
             } => MacroBuilt::Protocol {
                 code,
                 code_span,
+                code_local,
                 message,
                 name,
             },
@@ -520,6 +522,8 @@ enum JsonBuilt {
     Protocol {
         code: Option<i64>,
         code_span: Option<Span>,
+        /// `"code": code`: the local the code is read from.
+        code_local: Option<String>,
         message: MessageText,
     },
     ToolResult {
@@ -550,6 +554,10 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
             Some(Json::Int(v, span)) => (Some(*v), Some(*span)),
             _ => (None, None),
         };
+        let code_local = match error.get("code") {
+            Some(Json::Expr(Expr::Path(p))) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        };
         // `{"error": {"code": 404, ..}}` is an HTTP API's error, not JSON-RPC's; beside
         // `"jsonrpc": "2.0"` any code is the application's JSON-RPC error code (1001).
         let jsonrpc_code = code.is_none_or(|c| c < 0) || value.get("jsonrpc").is_some();
@@ -557,6 +565,7 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
             return Some(JsonBuilt::Protocol {
                 code,
                 code_span,
+                code_local,
                 message: error
                     .get("message")
                     .map_or(MessageText::Absent, |m| m.text(file)),

@@ -150,6 +150,8 @@ pub enum MacroBuilt {
         code: Option<i64>,
         /// Where the code is written, when it is a literal inside the macro.
         code_span: Option<crate::source::Span>,
+        /// The local the code is read from when the macro does not state it (`"code": code`).
+        code_local: Option<String>,
         message: MessageText,
         name: String,
     },

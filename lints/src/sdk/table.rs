@@ -221,6 +221,7 @@ impl Dialect for TableDialect {
             MacroBuilt::Protocol {
                 code: m.code,
                 code_span: m.code_span,
+                code_local: None,
                 message: m.message,
                 name: m.name,
             }

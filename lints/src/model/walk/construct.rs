@@ -572,10 +572,38 @@ impl<'a> Walker<'a, '_> {
             Some(MacroBuilt::Protocol {
                 code,
                 code_span,
+                code_local,
                 message,
                 name,
             }) => {
                 let span = self.file.span_of(mac);
+                // `"code": code` with `code` picked per variant: one site per arm.
+                let arms = code_local
+                    .filter(|_| code.is_none() && self.variant.is_none())
+                    .and_then(|name| self.code_locals.get(&name).cloned());
+                if let Some(arms) = arms {
+                    for arm in arms {
+                        if self.comparison == 0 && self.tool_values == 0 {
+                            let at = arm.written_in.unwrap_or((self.body.file, self.body.id));
+                            self.code_site_in(at, arm.span, arm.value, arm.written, false);
+                        }
+                        self.variant = Some(arm.variant);
+                        let content = ContentFacts {
+                            empty: false,
+                            texts: vec![message.clone()],
+                        };
+                        self.add_site(
+                            mac,
+                            span,
+                            Channel::Protocol,
+                            Some(arm.value),
+                            content,
+                            Origin::Constructor(name.clone()),
+                        );
+                    }
+                    self.variant = None;
+                    return true;
+                }
                 if let (Some(value), Some(code_span)) = (code, code_span) {
                     self.code_site(code_span, value, value.to_string(), false);
                 }

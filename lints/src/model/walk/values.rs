@@ -9,6 +9,7 @@ use syn::{Expr, Pat};
 use super::{ArmCode, Walker};
 use crate::model::callgraph::Target;
 use crate::syntax::tail_expr;
+use crate::types::FnKey;
 
 impl<'a> Walker<'a, '_> {
     /// `let PAT = match scrutinee { .. }`: records the names of PAT whose value is a code in
@@ -18,7 +19,19 @@ impl<'a> Walker<'a, '_> {
         for (name, _) in &names {
             self.code_locals.remove(name);
         }
-        let Some(Expr::Match(m)) = local.init.as_ref().map(|i| strip_parens(&i.expr)) else {
+        let init = local.init.as_ref().map(|i| strip_parens(&i.expr));
+        // `let (code, message) = map_error(&e);`: the codes a crate fn returns per variant.
+        if let Some(call @ (Expr::Call(_) | Expr::MethodCall(_))) = init {
+            if let Some(Target::Fn(f)) = self.resolver.call_target(call, &self.locals) {
+                for (name, element) in names {
+                    if let Some(arms) = self.arm_codes_returned_by(f, element) {
+                        self.code_locals.insert(name, arms);
+                    }
+                }
+            }
+            return;
+        }
+        let Some(Expr::Match(m)) = init else {
             return;
         };
         // Only a scrutinee of a crate enum says which variant reaches which arm.
@@ -111,26 +124,71 @@ impl<'a> Walker<'a, '_> {
         else {
             return None;
         };
+        self.arm_codes_returned_by(f, None)
+    }
+
+    /// The codes crate fn `f` returns per variant of the enum it matches: `fn rpc_code(&self) ->
+    /// i32 { match self { .. } }`, or `fn map_error(e: &Error) -> (i32, String) { match e { ..
+    /// } }` with `element` the tuple element that is the code. Per arm, the code and the
+    /// variants that get it.
+    fn arm_codes_returned_by(&self, f: FnKey, element: Option<usize>) -> Option<Vec<ArmCode>> {
         let types = self.calls.types;
         let syn::ReturnType::Type(_, ret) = types.return_syntax(f)? else {
             return None;
         };
-        let integer = crate::syntax::type_name(ret)
-            .is_some_and(|n| matches!(n.as_str(), "i16" | "i32" | "i64" | "isize"));
-        let e = types.self_type(types.scope_of(f)?)?;
+        let is_code_type = |t: &syn::Type| {
+            crate::syntax::type_name(t)
+                .is_some_and(|n| matches!(n.as_str(), "i16" | "i32" | "i64" | "isize"))
+        };
+        let integer = match (element, &**ret) {
+            (None, t) => is_code_type(t),
+            (Some(i), syn::Type::Tuple(t)) => t.elems.iter().nth(i).is_some_and(is_code_type),
+            _ => false,
+        };
+        let scope = types.scope_of(f)?;
         let (block, file) = *self.calls.blocks.get(&f)?;
-        self.read_from(file);
-        let body = self.calls.body(f)?;
-        let source = self.calls.sources.get(file.0)?.as_ref()?;
         let Some(syn::Stmt::Expr(Expr::Match(mm), None)) = block.stmts.last() else {
             return None;
         };
-        if !integer || !crate::syntax::is_self(strip_self_refs(&mm.expr)) {
+        if !integer {
             return None;
         }
+        // The enum matched: `self` in a method of it, or the fn's one parameter.
+        let scrutinee = strip_self_refs(&mm.expr);
+        let e = if crate::syntax::is_self(scrutinee) {
+            types.self_type(scope)?
+        } else {
+            // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
+            let sig = unsafe { &*f };
+            let [syn::FnArg::Typed(param)] = sig.inputs.iter().collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            let (Pat::Ident(name), Expr::Path(p)) = (&*param.pat, scrutinee) else {
+                return None;
+            };
+            if !p.path.is_ident(&name.ident) {
+                return None;
+            }
+            let ty = match &*param.ty {
+                syn::Type::Reference(r) => &*r.elem,
+                other => other,
+            };
+            crate::types::resolve_type_item(self.calls.defs, scope.module, ty, None)?
+        };
+        self.read_from(file);
+        let body = self.calls.body(f)?;
+        let source = self.calls.sources.get(file.0)?.as_ref()?;
         let mut arms = Vec::new();
         for arm in &mm.arms {
             let value = tail_expr(&arm.body);
+            let value = match (element, value) {
+                (None, v) => v,
+                (Some(i), Expr::Tuple(t)) => match t.elems.iter().nth(i) {
+                    Some(v) => v,
+                    None => continue,
+                },
+                _ => continue,
+            };
             // The fn returns a plain integer: each arm's value is the code as written (a
             // literal or a const), whatever the SDK wraps codes in. An arm whose code the source
             // does not state (`Error::Rpc { code, .. } => *code`) gives no site.
