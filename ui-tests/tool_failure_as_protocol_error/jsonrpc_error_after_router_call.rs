@@ -4,7 +4,8 @@
 // e.error_code(), e.to_string()) }`, where `process_request` holds the `"tools/call"` branch.
 // The `Err` arm answers the tool call's failures too, so it is judged as the tool-call arm: a
 // tool's pool failure leaves as -32001 (MCP001 at the construction, naming each code a failure
-// gets there; MCP004 at the legacy codes the mapping picks). The same mapping of a router with
+// gets there; MCP004 at the legacy codes the mapping picks; the unknown tool's `MethodNotFound`
+// leaves as -32601, unknown_tool_wrong_code's). The same mapping of a router with
 // no `"tools/call"` branch (an admin endpoint) answers no tool: silent.
 use serde_json::{json, Value};
 
@@ -77,7 +78,7 @@ async fn handle_tools_call(req: &JsonRpcRequest, pool: &Pool) -> McpResult<Value
     let client = pool.acquire().await?;
     match name {
         "count_rows" => Ok(json!({ "content": [{ "type": "text", "text": client.to_string() }] })),
-        other => Err(McpError::MethodNotFound(other.to_string())),
+        other => Err(McpError::MethodNotFound(other.to_string())), //~ unknown_tool_wrong_code
     }
 }
 

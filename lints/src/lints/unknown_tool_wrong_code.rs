@@ -66,6 +66,11 @@ declare_lint! {
     ///   SDK answers by itself (rmcp's `ToolRouter`, pmcp's and mcp-attr's generated dispatch) are
     ///   outside your code and not reported.
     /// - A message built at run time (`format!`, a variable) is assumed to name the tool.
+    /// - An unknown tool answered with an `Err` of the crate's error enum
+    ///   (`_ => Err(AppError::Internal(format!("Unknown tool: {name}")))`) is judged by the code a
+    ///   caller's mapping gives that variant (`let (code, message) = map_error(&e)` after the router
+    ///   call), and reported at the `Err`; a variant built by a helper fn, or the miss of a lookup
+    ///   turned into an error by `?`, is not followed there.
     ///
     /// ### Spec
     /// - `docs/specification/2026-07-28/server/tools.mdx` (Error Handling): protocol errors cover

@@ -471,10 +471,13 @@ fn analyse(
     let graph = CallGraph::build(&bodies, &walked.edges);
     // Phase: per-fn summaries.
     // `Err` values a later arm answers take that answer's channel once every site is known.
-    let (answered_later, walked_sites): (Vec<_>, Vec<_>) = walked
-        .sites
-        .into_iter()
-        .partition(|(s, _)| matches!(s.origin, Origin::AnsweredLater { .. }));
+    let (answered_later, walked_sites): (Vec<_>, Vec<_>) =
+        walked.sites.into_iter().partition(|(s, _)| {
+            matches!(
+                s.origin,
+                Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
+            )
+        });
     let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
         walked_sites.into_iter().unzip();
     let returned = ErrorVariants::compute(&walked.returned);
@@ -577,9 +580,13 @@ fn analyse(
     }
     let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     sites.extend(delegated);
+    let through: Vec<&[BodyId]> = walked.returned.iter().map(|r| &r.through[..]).collect();
     let answers = answered_later
         .into_iter()
-        .filter_map(|(value, context)| answer_of_later_arm(value, context?, &mut sites))
+        .filter_map(|(value, context)| match value.origin {
+            Origin::AnsweredLater { .. } => answer_of_later_arm(value, context?, &mut sites),
+            _ => answer_of_returned_unknown_tool(value, context?, &sites, &through),
+        })
         .collect::<Vec<_>>();
     sites.extend(answers);
     // Phase: answers. Failure text that reaches a tool's success answer through a `let` or a
@@ -641,9 +648,14 @@ fn answer_of_later_arm(
             && matches!(s.channel, Channel::ToolError | Channel::Protocol)
     })?;
     answer.answers_unknown_tool = true;
-    Some(ErrorSite {
+    Some(as_answered(&value, context, answer))
+}
+
+/// `value` as the site its answer makes: the answer's channel and code at the value, in the
+/// value's context, with the answer as a related location.
+fn as_answered(value: &ErrorSite, context: SiteContext, answer: &ErrorSite) -> ErrorSite {
+    ErrorSite {
         span: value.span,
-        answers_unknown_tool: false,
         origin: Origin::AnsweredLater {
             answered_at: answer.span,
         },
@@ -654,8 +666,54 @@ fn answer_of_later_arm(
             "the `Err` is answered here".to_string(),
         )],
         answer_members: Vec::new(),
+        answers_unknown_tool: false,
+        errors_of: None,
         ..answer.clone()
-    })
+    }
+}
+
+/// The site an [`Origin::ReturnedUnknownTool`] value becomes: what a caller's mapping of the
+/// errors it receives (`Err(e) => { let (code, message) = map_error(&e); json!(..) }` after
+/// `handle_request(..)`, see [`ErrorSite::errors_of`]) builds for that variant, when the errors it
+/// receives pass through the value's body; `None` when no mapping answers it.
+fn answer_of_returned_unknown_tool(
+    value: ErrorSite,
+    context: SiteContext,
+    sites: &[ErrorSite],
+    through: &[&[BodyId]],
+) -> Option<ErrorSite> {
+    let Origin::ReturnedUnknownTool {
+        error_enum,
+        variant,
+    } = &value.origin
+    else {
+        return None;
+    };
+    let answer = sites.iter().find(|s| {
+        matches!(s.channel, Channel::ToolError | Channel::Protocol)
+            && s.variant
+                .as_ref()
+                .is_none_or(|tag| tag.admits(*error_enum, variant))
+            && s.errors_of
+                .is_some_and(|from| passes_errors_of(from, value.body, through))
+    })?;
+    Some(as_answered(&value, context, answer))
+}
+
+/// Whether the errors `from` returns include those of `body` (itself, or a body it passes
+/// errors on from, transitively).
+fn passes_errors_of(from: BodyId, body: BodyId, through: &[&[BodyId]]) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![from];
+    while let Some(b) = stack.pop() {
+        if b == body {
+            return true;
+        }
+        if seen.insert(b) {
+            stack.extend(through.get(b.0).copied().unwrap_or(&[]));
+        }
+    }
+    false
 }
 
 /// Code sites of consts used by an error type's own constructors, moved to the const's

@@ -110,7 +110,10 @@ impl ErrorSite {
     pub fn is_delegated(&self) -> bool {
         matches!(
             self.origin,
-            Origin::HelperCall { .. } | Origin::TextArgument { .. } | Origin::AnsweredLater { .. }
+            Origin::HelperCall { .. }
+                | Origin::TextArgument { .. }
+                | Origin::AnsweredLater { .. }
+                | Origin::ReturnedUnknownTool { .. }
         )
     }
 
@@ -134,7 +137,9 @@ impl ErrorSite {
             } => format!("`{constructor}` in helper `{helper}`"),
             Origin::QuestionMark => "`?`".to_string(),
             Origin::TextArgument { helper, .. } => format!("`{helper}(..)`"),
-            Origin::AnsweredLater { .. } => "`Err(..)`".to_string(),
+            Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. } => {
+                "`Err(..)`".to_string()
+            }
         }
     }
 }
@@ -168,6 +173,11 @@ pub enum Origin {
     /// builds is this value's answer. Walks record it with the arm's span; the model gives it
     /// the answer's channel and code, or drops it when the arm builds no answer.
     AnsweredLater { answered_at: Span },
+    /// The unknown tool's `Err` value, a variant of the crate enum the body fails with, returned
+    /// to its callers (`_ => Err(EpubError::ParseError(format!("Unknown tool: {name}")))`):
+    /// where a caller's mapping answers that variant is this value's answer. Walks record it;
+    /// the model gives it that answer's channel and code, or drops it.
+    ReturnedUnknownTool { error_enum: ItemId, variant: String },
 }
 
 /// Facts about the failure path an expression is on.

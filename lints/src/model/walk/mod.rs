@@ -366,18 +366,25 @@ impl<'a, 'm> Walker<'a, 'm> {
 
     /// An `Err` value the `Err` arm `answer` answers (see [`Origin::AnsweredLater`]).
     fn answered_later(&mut self, err: &Expr, context: SiteContext, answer: &Expr) {
+        let origin = Origin::AnsweredLater {
+            answered_at: self.file.span_of(answer),
+        };
+        self.answered_elsewhere(err, origin, context);
+    }
+
+    /// A value whose answer is built elsewhere, in `context`: the model gives it that answer's
+    /// channel and code once every site is known, or drops it.
+    fn answered_elsewhere(&mut self, value: &Expr, origin: Origin, context: SiteContext) {
         let site = ErrorSite {
             file: self.body.file,
-            span: self.file.span_of(err),
+            span: self.file.span_of(value),
             channel: Channel::ToolError,
             code: None,
             text_param: None,
             texts: Vec::new(),
             message_source: None,
             empty_content: false,
-            origin: Origin::AnsweredLater {
-                answered_at: self.file.span_of(answer),
-            },
+            origin,
             context: SiteContext::Unreached,
             path: PathFacts::default(),
             body: self.body.id,

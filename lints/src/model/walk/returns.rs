@@ -11,7 +11,7 @@ use syn::{Expr, Stmt};
 
 use super::Walker;
 use crate::model::ids::{BodyId, ItemId};
-use crate::model::site::ErrorSource;
+use crate::model::site::{ErrorSource, Origin, SiteContext};
 use crate::resolve::ItemKind;
 use crate::syntax::{result_error_type, strip_await, unwrap_future};
 use crate::types::{declared_result_error, resolve_type_item};
@@ -93,7 +93,10 @@ impl<'a> Walker<'a, '_> {
                     && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
             {
                 match self.resolver.variant_of(&c.args[0], &self.locals) {
-                    Some((id, v)) if id == e => self.returned_variant(v),
+                    Some((id, v)) if id == e => {
+                        self.unknown_tool_variant(expr, id, &v);
+                        self.returned_variant(v)
+                    }
                     _ => self.returned.unknown = true,
                 }
             }
@@ -122,6 +125,19 @@ impl<'a> Walker<'a, '_> {
             }
             _ => self.returned.unknown = true,
         }
+    }
+
+    /// In the unknown-tool branch, the variant returned is that answer (see
+    /// [`Origin::ReturnedUnknownTool`]).
+    fn unknown_tool_variant(&mut self, value: &Expr, error_enum: ItemId, variant: &str) {
+        let Some(context @ SiteContext::UnknownToolArm { .. }) = self.arm.clone() else {
+            return;
+        };
+        let origin = Origin::ReturnedUnknownTool {
+            error_enum,
+            variant: variant.to_string(),
+        };
+        self.answered_elsewhere(value, origin, context);
     }
 
     fn returned_variant(&mut self, v: String) {
