@@ -221,6 +221,9 @@ declare_lint! {
     ///   (`Self::new(ErrorCode::INTERNAL_ERROR, detail)` in `fn upstream(..)`), once, with the tool
     ///   calls that reach it attached. A constructor reached only through a `?` that converts another
     ///   crate's error into it (`From<jira_core::JiraError> for AppError`) is not followed.
+    /// - An error mapping's arm for a variant of the crate's error enum (`#[derive(thiserror::Error)]`)
+    ///   that no code builds (no `Error::Variant(..)` outside patterns, no `#[from]` field) is not
+    ///   reported: no tool call reaches it. Whether code builds it is read by name.
     pub LINT,
     name: "tool_failure_as_protocol_error",
     code: "MCP001",

@@ -13,6 +13,7 @@
 
 pub mod answers;
 pub mod bodies;
+mod built_variants;
 pub mod callgraph;
 pub mod ids;
 mod kept_walks;
@@ -49,6 +50,7 @@ use kept_walks::{item_fingerprint, KeptWalks, WalkEnv, WalkReuse};
 use reach::Reach;
 use site::{
     CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, Origin, PanicSite, SiteContext,
+    VariantTag,
 };
 use summary::{ErrorVariants, Summaries};
 use walk::Walker;
@@ -535,6 +537,7 @@ fn analyse(
     // An arm of an error mapping (`From<AppError>`, `to_mcp(&self)`) is tool context only for
     // the variants tool code passes in.
     let mut variants: HashMap<BodyId, Option<Vec<(ItemId, String)>>> = HashMap::new();
+    let mut built = built_variants::BuiltVariants::new(files);
     for site in &mut sites {
         let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
             continue;
@@ -553,6 +556,12 @@ fn analyse(
         };
         if let Some(passed) = passed {
             if !passed.is_empty() && !passed.iter().any(|(e, v)| tag.admits(*e, v)) {
+                site.context = SiteContext::Unreached;
+            }
+        }
+        // The arm of variants no code ever builds.
+        if let VariantTag::Is(e, vs) = tag {
+            if !vs.iter().any(|v| built.is_built(&defs, *e, v)) {
                 site.context = SiteContext::Unreached;
             }
         }

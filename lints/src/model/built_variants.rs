@@ -1,0 +1,128 @@
+//! Which variants of a crate enum the code ever builds: an arm of an error mapping for a variant
+//! nothing builds (`PgMcpError::InternalError(ie) => McpError::internal_error(..)` where no
+//! `InternalError(..)` is ever made) answers no tool call.
+
+use std::collections::HashMap;
+
+use syn::visit::Visit;
+
+use super::ModelFile;
+use crate::resolve::{DefMap, ItemId};
+
+/// Answers [`BuiltVariants::is_built`], reading the files once per variant asked about.
+pub struct BuiltVariants<'f> {
+    files: &'f [ModelFile],
+    known: HashMap<(ItemId, String), bool>,
+}
+
+impl<'f> BuiltVariants<'f> {
+    pub fn new(files: &'f [ModelFile]) -> BuiltVariants<'f> {
+        BuiltVariants {
+            files,
+            known: HashMap::new(),
+        }
+    }
+
+    /// Whether any code builds variant `variant` of enum `e`: an expression path, call or struct
+    /// literal naming it (`Error::Internal(..)`, `Self::Internal`, a bare `Internal` of a glob
+    /// import), a macro whose tokens name it, or a `#[from]` field (a `?` builds it). By name,
+    /// so it errs towards "built": only a variant no code names counts as never built.
+    pub fn is_built(&mut self, defs: &DefMap<'_>, e: ItemId, variant: &str) -> bool {
+        let key = (e, variant.to_string());
+        if let Some(&known) = self.known.get(&key) {
+            return known;
+        }
+        let built = match defs.item(e).syntax {
+            // Only an error enum's variants are all built by code: any other enum's may come
+            // from the tool's arguments (`#[derive(Deserialize)] enum FileOp { Read, Write }`).
+            syn::Item::Enum(item) if derives_error_only(item) => {
+                from_field(item, variant) || self.named_in_code(&item.ident.to_string(), variant)
+            }
+            _ => true,
+        };
+        self.known.insert(key, built);
+        built
+    }
+
+    fn named_in_code(&self, enum_name: &str, variant: &str) -> bool {
+        self.files.iter().any(|f| {
+            let (Some(source), Some(syntax)) = (&f.source, &f.syntax) else {
+                return false;
+            };
+            if !source.text.contains(variant) {
+                return false;
+            }
+            let mut finder = Builds {
+                enum_name,
+                variant,
+                found: false,
+            };
+            finder.visit_file(syntax);
+            finder.found
+        })
+    }
+}
+
+/// `#[derive(Debug, thiserror::Error)]`, and nothing that builds values from outside
+/// (`Deserialize`, `FromStr`-like derives such as strum's `EnumString`).
+fn derives_error_only(item: &syn::ItemEnum) -> bool {
+    let mut derived = Vec::new();
+    for attr in item.attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let _ = attr.parse_nested_meta(|m| {
+            if let Some(last) = m.path.segments.last() {
+                derived.push(last.ident.to_string());
+            }
+            Ok(())
+        });
+    }
+    derived.iter().any(|d| d == "Error")
+        && !derived
+            .iter()
+            .any(|d| d.contains("Deserialize") || d.contains("EnumString") || d.contains("FromStr"))
+}
+
+/// `Variant(#[from] io::Error)`: the derived `From` builds it.
+fn from_field(item: &syn::ItemEnum, variant: &str) -> bool {
+    item.variants.iter().any(|v| {
+        v.ident == variant
+            && v.fields
+                .iter()
+                .any(|f| f.attrs.iter().any(|a| a.path().is_ident("from")))
+    })
+}
+
+struct Builds<'n> {
+    enum_name: &'n str,
+    variant: &'n str,
+    found: bool,
+}
+
+impl Builds<'_> {
+    fn names(&self, path: &syn::Path) -> bool {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        match segs.as_slice() {
+            [.., last] if last != self.variant => false,
+            [_] => true,
+            [.., owner, _] => owner == self.enum_name || owner == "Self",
+            [] => false,
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Builds<'_> {
+    /// Patterns inspect a value; they build nothing.
+    fn visit_pat(&mut self, _: &'ast syn::Pat) {}
+
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        self.found |= self.names(&p.path);
+    }
+
+    fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
+        self.found |= self.names(&s.path);
+        syn::visit::visit_expr_struct(self, s);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.found |= m.tokens.to_string().contains(self.variant);
+    }
+}
