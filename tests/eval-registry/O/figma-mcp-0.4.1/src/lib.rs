@@ -1,0 +1,5 @@
+pub mod figma;
+pub mod server;
+pub mod error;
+
+pub use error::{Error, Result};

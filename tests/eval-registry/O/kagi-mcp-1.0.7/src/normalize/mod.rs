@@ -1,0 +1,2 @@
+pub mod official;
+pub mod session;

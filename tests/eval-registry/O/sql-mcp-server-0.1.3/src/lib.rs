@@ -1,0 +1,4 @@
+pub mod cli;
+pub mod db;
+pub mod mcp;
+pub mod tunnel;
