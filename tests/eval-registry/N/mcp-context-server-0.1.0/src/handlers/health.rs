@@ -1,0 +1,6 @@
+use crate::protocol::ToolResult;
+
+/// Stub: health check.
+pub async fn handle() -> ToolResult {
+    ToolResult::text(r#"{"status":"ok"}"#)
+}

@@ -1,0 +1,3 @@
+pub mod mcp;
+
+pub use mcp::repository::set_repository;

@@ -1,0 +1,3 @@
+pub mod ssh_commands;
+
+pub use ssh_commands::McpSSHCommands;
