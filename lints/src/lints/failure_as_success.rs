@@ -68,6 +68,11 @@ declare_lint! {
     /// tool with a `?` in it, whose meaning would change).
     ///
     /// ### Known problems
+    /// - A failure value is followed through `let`s, `Ok(value)` / `Some(value)` arms over a value
+    ///   the body holds, crate fns that return it, and crate helpers that make a success result of
+    ///   a parameter (`fn tool_success(value: Value) -> Value { json!({"content": [..]}) }`); a
+    ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
+    ///   neither answer and is not judged.
     /// - An answer that says it failed counts outside a failure path only when it is returned early
     ///   or answers a failed outcome test: the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
     ///   failures) and is not reported. A value with its own `"isError": true` counts the same way,

@@ -9,7 +9,9 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::model::ids::BodyId;
-use crate::model::site::{AnswerSource, BodyAnswers, Callee, Channel, ErrorSite, SiteContext};
+use crate::model::site::{
+    AnswerSource, BodyAnswers, Callee, Channel, ErrorSite, SiteContext, SuccessAnswer,
+};
 
 /// How many answer values one summary keeps.
 const MAX_REACHED: usize = 256;
@@ -157,18 +159,61 @@ pub fn success_answers(
         done: vec![None; bodies.len()],
         active: vec![false; bodies.len()],
     };
-    let mut seen: HashSet<(usize, usize, usize)> = HashSet::new();
-    let mut out = Vec::new();
+    // Each place a value is answered as success: a body's own success answers, and the calls
+    // into a helper that answers its parameter as success (`Ok(value) => Ok(tool_success(value))`
+    // with `fn tool_success(value: Value) -> Value { json!({"content": [{"text": ..value..}]}) }`),
+    // with the caller's argument.
+    let mut uses: Vec<AnsweredAt<'_>> = Vec::new();
+    let mut answers_param: HashMap<BodyId, Vec<(usize, &SuccessAnswer)>> = HashMap::new();
     for (b, answers) in bodies.iter().enumerate() {
-        let consumer = BodyId(b);
         for success in &answers.success {
             if judged_answers.contains(&(success.file.0, success.span.start, success.span.end)) {
                 continue;
             }
-            let reached = summaries.eval(consumer, &success.sources, 0);
+            uses.push(AnsweredAt {
+                consumer: BodyId(b),
+                sources: std::borrow::Cow::Borrowed(&success.sources),
+                arm: success.arm.clone(),
+                success,
+            });
+            for p in summaries.eval(BodyId(b), &success.sources, 0).params {
+                answers_param
+                    .entry(BodyId(b))
+                    .or_default()
+                    .push((p, success));
+            }
+        }
+    }
+    if !answers_param.is_empty() {
+        for (b, answers) in bodies.iter().enumerate() {
+            let all = answers
+                .returned
+                .iter()
+                .chain(answers.success.iter().flat_map(|s| &s.sources));
+            let mut calls = Vec::new();
+            for source in all {
+                helper_calls(source, &answers_param, &mut calls, 0);
+            }
+            for (arg, arm, success) in calls {
+                uses.push(AnsweredAt {
+                    consumer: BodyId(b),
+                    sources: std::borrow::Cow::Owned(arg.clone()),
+                    arm: arm.clone(),
+                    success,
+                });
+            }
+        }
+    }
+    let mut seen: HashSet<(usize, usize, usize)> = HashSet::new();
+    let mut out = Vec::new();
+    for at in uses {
+        let consumer = at.consumer;
+        let success = at.success;
+        {
+            let reached = summaries.eval(consumer, &at.sources, 0);
             for r in reached.reached {
                 let (site, own_arm) = &bodies[r.body.0].answers[r.answer];
-                let arm = own_arm.as_ref().or(r.arm.as_ref()).or(success.arm.as_ref());
+                let arm = own_arm.as_ref().or(r.arm.as_ref()).or(at.arm.as_ref());
                 let context = match arm {
                     Some(arm) => arm.clone(),
                     None => context_of(consumer, None),
@@ -190,7 +235,7 @@ pub fn success_answers(
                     continue;
                 }
                 let mut site = site.clone();
-                if r.body != consumer {
+                if r.body != consumer || matches!(at.sources, std::borrow::Cow::Owned(_)) {
                     site.related.push((
                         success.file,
                         success.span,
@@ -203,4 +248,44 @@ pub fn success_answers(
         }
     }
     out
+}
+
+/// A place where a value is answered as success, and where that value comes from.
+struct AnsweredAt<'b> {
+    consumer: BodyId,
+    sources: std::borrow::Cow<'b, [AnswerSource]>,
+    arm: Option<SiteContext>,
+    success: &'b SuccessAnswer,
+}
+
+/// The calls among `source` (and the arguments it passes on) into helpers that answer a
+/// parameter as success: the argument given there, the call's arm, and the helper's answer.
+fn helper_calls<'b>(
+    source: &'b AnswerSource,
+    answers_param: &HashMap<BodyId, Vec<(usize, &'b SuccessAnswer)>>,
+    out: &mut Vec<(
+        &'b Vec<AnswerSource>,
+        &'b Option<SiteContext>,
+        &'b SuccessAnswer,
+    )>,
+    depth: usize,
+) {
+    let AnswerSource::Call { callee, arm, args } = source else {
+        return;
+    };
+    if depth > MAX_CALL_DEPTH {
+        return;
+    }
+    for b in callee.bodies() {
+        for (p, success) in answers_param.get(b).into_iter().flatten() {
+            if let Some(arg) = args.get(*p) {
+                out.push((arg, arm, success));
+            }
+        }
+    }
+    for arg in args {
+        for inner in arg {
+            helper_calls(inner, answers_param, out, depth + 1);
+        }
+    }
 }

@@ -578,7 +578,12 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
         }
     }
     let content = value.get("content")?;
-    let is_error = matches!(value.get("isError"), Some(Json::Bool(true)));
+    let is_error = match value.get("isError") {
+        None | Some(Json::Bool(false)) => false,
+        Some(Json::Bool(true)) => true,
+        // `"isError": is_error`: decided at run time, so neither answer is known here.
+        Some(_) => return None,
+    };
     let content = match content {
         Json::Array(items) => {
             let texts: Vec<MessageText> = items

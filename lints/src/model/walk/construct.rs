@@ -631,6 +631,16 @@ impl<'a> Walker<'a, '_> {
                 } else {
                     Channel::ToolSuccess
                 };
+                // A hand-rolled success result (`json!({"content": [{"type": "text", "text":
+                // text}]})`): the values it is built from are what it answers with.
+                if channel == Channel::ToolSuccess {
+                    let macros = self.macros;
+                    for value in macros.get(mac) {
+                        if !matches!(value, Expr::Lit(_)) {
+                            self.note_success_content(value, span);
+                        }
+                    }
+                }
                 self.add_site(mac, span, channel, None, content, Origin::Constructor(name));
             }
             None => return false,

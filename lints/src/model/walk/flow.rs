@@ -550,9 +550,41 @@ impl<'a> Visit<'a> for Lets<'a, '_> {
         }
         visit::visit_local(self, local);
     }
+    /// `match result { Ok(value) => Ok(wrap(value)), .. }`: in its arm, `value` is the payload
+    /// of what `result` holds, so it comes from where that value comes from (an `Err` has no
+    /// answer of its own there).
+    fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+        for arm in &m.arms {
+            if let Some(name) = payload_binding(&arm.pat) {
+                let extent = self.1.span_of(arm);
+                self.0.push(Let {
+                    name,
+                    start: extent.start,
+                    scope_end: extent.end,
+                    init: &m.expr,
+                });
+            }
+        }
+        visit::visit_expr_match(self, m);
+    }
     fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
     fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
     fn visit_item(&mut self, _: &'a syn::Item) {}
+}
+
+/// `Ok(value)` / `Some(value)`: the name bound to the payload.
+fn payload_binding(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::TupleStruct(ts)
+            if ts.elems.len() == 1 && (ts.path.is_ident("Ok") || ts.path.is_ident("Some")) =>
+        {
+            match &ts.elems[0] {
+                Pat::Ident(i) if i.subpat.is_none() => Some(i.ident.to_string()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The values of the body's `return`s (not in closures or nested items).
