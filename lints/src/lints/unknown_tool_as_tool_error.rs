@@ -75,7 +75,9 @@ declare_lint! {
     ///   .. }`, which leaves the catch-all unreachable as far as the source tells), nothing is
     ///   reported.
     /// - A hand-rolled server's own result type is a tool result by its shape (a `content` field and
-    ///   an `is_error` / `isError` one) or its name (`*ToolResult*`, `*ToolResponse*`).
+    ///   an `is_error` / `isError` one) or, when the crate does not define it, its name
+    ///   (`*ToolResult*`, `*ToolResponse*`); a crate type so named but shaped as an outcome
+    ///   (`ToolResponse { success, data, error }`) is not one: its caller decides the answer.
     /// - SEP-2145 (pending) would make an unknown tool a tool execution error. Projects that follow it
     ///   turn the lint off with `unknown_tool_as_tool_error = "allow"` under `[lints]` (or `-A MCP007`),
     ///   or suppress the one arm with a reason.

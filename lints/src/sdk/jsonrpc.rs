@@ -669,11 +669,13 @@ fn construction_of_call<'e>(call: &'e ExprCall, index: &Index<'_>) -> Option<Con
 }
 
 /// The server's own tool-result type: a crate struct of that shape
-/// ([`Index::tool_result_types`]), or one named for it.
+/// ([`Index::tool_result_types`]), or one named for it whose shape the crate does not show (a
+/// crate type named so but shaped otherwise, `ToolResponse { success, data, error }`, is the
+/// tools' own outcome, which a caller answers one way or the other).
 fn is_tool_result_type(name: &str, index: &Index<'_>) -> bool {
     index.tool_result_types.contains(name)
-        || name.contains("ToolResult")
-        || name.contains("ToolResponse")
+        || (!index.local_types.contains(name)
+            && (name.contains("ToolResult") || name.contains("ToolResponse")))
 }
 
 /// `error_response(..)`, `McpResponse::error(..)`: a function or constructor named for an error.
