@@ -74,6 +74,10 @@ declare_lint! {
     ///   guard that already answered names outside the tool list (`if !is_known(name) { return
     ///   .. }`, which leaves the catch-all unreachable as far as the source tells), nothing is
     ///   reported.
+    /// - A catch-all `Err` the dispatcher returns (`_ => Err(format!("Unknown tool: {name}"))` in
+    ///   `fn call_tool(..) -> Result<Value, String>`) is judged by what its caller builds in the one
+    ///   `Err(e)` arm of its `match` over the call (`Err(e) => tool_error(id, &e)`), or by a router's
+    ///   mapping of that error; reported at the `Err`, without a fix.
     /// - A hand-rolled server's own result type is a tool result by its shape (a `content` field and
     ///   an `is_error` / `isError` one) or, when the crate does not define it, its name
     ///   (`*ToolResult*`, `*ToolResponse*`); a crate type so named but shaped as an outcome

@@ -477,9 +477,15 @@ fn analyse(
         walked.sites.into_iter().partition(|(s, _)| {
             matches!(
                 s.origin,
-                Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
+                Origin::AnsweredLater { .. }
+                    | Origin::ReturnedUnknownTool { .. }
+                    | Origin::ErrArmOf { .. }
             )
         });
+    let (err_arms, answered_later): (Vec<_>, Vec<_>) = answered_later
+        .into_iter()
+        .partition(|(s, _)| matches!(s.origin, Origin::ErrArmOf { .. }));
+    let err_arms: Vec<ErrorSite> = err_arms.into_iter().map(|(s, _)| s).collect();
     let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
         walked_sites.into_iter().unzip();
     let returned = ErrorVariants::compute(&walked.returned);
@@ -594,7 +600,7 @@ fn analyse(
         .into_iter()
         .filter_map(|(value, context)| match value.origin {
             Origin::AnsweredLater { .. } => answer_of_later_arm(value, context?, &mut sites),
-            _ => answer_of_returned_unknown_tool(value, context?, &sites, &through),
+            _ => answer_of_returned_unknown_tool(value, context?, &sites, &err_arms, &through),
         })
         .collect::<Vec<_>>();
     sites.extend(answers);
@@ -664,7 +670,9 @@ fn answer_of_later_arm(
 /// value's context, with the answer as a related location.
 fn as_answered(value: &ErrorSite, context: SiteContext, answer: &ErrorSite) -> ErrorSite {
     ErrorSite {
+        file: value.file,
         span: value.span,
+        body: value.body,
         origin: Origin::AnsweredLater {
             answered_at: answer.span,
         },
@@ -681,30 +689,54 @@ fn as_answered(value: &ErrorSite, context: SiteContext, answer: &ErrorSite) -> E
     }
 }
 
-/// The site an [`Origin::ReturnedUnknownTool`] value becomes: what a caller's mapping of the
-/// errors it receives (`Err(e) => { let (code, message) = map_error(&e); json!(..) }` after
-/// `handle_request(..)`, see [`ErrorSite::errors_of`]) builds for that variant, when the errors it
-/// receives pass through the value's body; `None` when no mapping answers it.
+/// The site an [`Origin::ReturnedUnknownTool`] value becomes: what a caller builds for it,
+/// either where it maps the errors a router returns (`Err(e) => { let (code, message) =
+/// map_error(&e); json!(..) }` after `handle_request(..)`, see [`ErrorSite::errors_of`]) for that
+/// variant, or in the one `Err(e)` arm of a `match` over what a fn passing the value on returned
+/// (`match dispatch(name, ..) { Err(e) => tool_error(id, &e) }`); `None` when nothing answers it.
 fn answer_of_returned_unknown_tool(
     value: ErrorSite,
     context: SiteContext,
     sites: &[ErrorSite],
+    err_arms: &[ErrorSite],
     through: &[&[BodyId]],
 ) -> Option<ErrorSite> {
-    let Origin::ReturnedUnknownTool {
-        error_enum,
-        variant,
-    } = &value.origin
-    else {
+    let Origin::ReturnedUnknownTool { variant } = &value.origin else {
         return None;
     };
-    let answer = sites.iter().find(|s| {
+    let answers = |s: &ErrorSite| {
         matches!(s.channel, Channel::ToolError | Channel::Protocol)
-            && s.variant
-                .as_ref()
-                .is_none_or(|tag| tag.admits(*error_enum, variant))
+            && !matches!(
+                s.origin,
+                Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
+            )
+            && match (&s.variant, variant) {
+                (Some(tag), Some((e, v))) => tag.admits(*e, v),
+                (Some(_), None) => false,
+                (None, _) => true,
+            }
+    };
+    let mapped = sites.iter().find(|s| {
+        answers(s)
             && s.errors_of
                 .is_some_and(|from| passes_errors_of(from, value.body, through))
+    });
+    let answer = mapped.or_else(|| {
+        err_arms.iter().find_map(|arm| {
+            let Origin::ErrArmOf { callee } = arm.origin else {
+                return None;
+            };
+            if !passes_errors_of(callee, value.body, through) {
+                return None;
+            }
+            sites.iter().find(|s| {
+                answers(s)
+                    && s.body == arm.body
+                    && s.file == arm.file
+                    && arm.span.start <= s.span.start
+                    && s.span.end <= arm.span.end
+            })
+        })
     })?;
     Some(as_answered(&value, context, answer))
 }

@@ -114,6 +114,7 @@ impl ErrorSite {
                 | Origin::TextArgument { .. }
                 | Origin::AnsweredLater { .. }
                 | Origin::ReturnedUnknownTool { .. }
+                | Origin::ErrArmOf { .. }
         )
     }
 
@@ -137,9 +138,9 @@ impl ErrorSite {
             } => format!("`{constructor}` in helper `{helper}`"),
             Origin::QuestionMark => "`?`".to_string(),
             Origin::TextArgument { helper, .. } => format!("`{helper}(..)`"),
-            Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. } => {
-                "`Err(..)`".to_string()
-            }
+            Origin::AnsweredLater { .. }
+            | Origin::ReturnedUnknownTool { .. }
+            | Origin::ErrArmOf { .. } => "`Err(..)`".to_string(),
         }
     }
 }
@@ -177,7 +178,14 @@ pub enum Origin {
     /// to its callers (`_ => Err(EpubError::ParseError(format!("Unknown tool: {name}")))`):
     /// where a caller's mapping answers that variant is this value's answer. Walks record it;
     /// the model gives it that answer's channel and code, or drops it.
-    ReturnedUnknownTool { error_enum: ItemId, variant: String },
+    ReturnedUnknownTool {
+        /// The crate enum and variant it is, when it is one.
+        variant: Option<(ItemId, String)>,
+    },
+    /// Not a site: the `Err(e)` arm (its span is the site's) of a `match` over what crate fn
+    /// `callee` returned (`let result = dispatch(name, ..); match result { Err(e) =>
+    /// tool_error(id, &e) }`), where a [`Origin::ReturnedUnknownTool`] value of it is answered.
+    ErrArmOf { callee: BodyId },
 }
 
 /// Facts about the failure path an expression is on.

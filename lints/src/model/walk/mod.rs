@@ -288,7 +288,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             }
         }
         self.returned.error_enum = self.declared_error_enum();
-        if let (Some(_), BodyCode::Block(b)) = (self.returned.error_enum, self.body.code) {
+        if let BodyCode::Block(b) = self.body.code {
             returns::block_tails(b, &mut self.tails, 0);
         }
         match self.body.code {
@@ -370,6 +370,18 @@ impl<'a, 'm> Walker<'a, 'm> {
             answered_at: self.file.span_of(answer),
         };
         self.answered_elsewhere(err, origin, context);
+    }
+
+    /// The body of the crate fn a call (awaited or not) runs, when the source says which.
+    fn called_body(&self, value: &Expr) -> Option<BodyId> {
+        let call = crate::syntax::strip_await(value);
+        if !matches!(call, Expr::Call(_) | Expr::MethodCall(_)) {
+            return None;
+        }
+        match self.resolver.call_target(call, &self.locals)? {
+            crate::model::callgraph::Target::Fn(f) => self.calls.body(f),
+            _ => None,
+        }
     }
 
     /// A value whose answer is built elsewhere, in `context`: the model gives it that answer's
@@ -559,7 +571,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
-        if self.nested == 0 && self.returned.error_enum.is_some() {
+        if self.nested == 0 {
             if let Expr::Return(syn::ExprReturn {
                 expr: Some(value), ..
             }) = expr
@@ -623,6 +635,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 (&unknown_err, variant_binding(&arm.pat, "Err"))
             {
                 self.answered_later(err, context.clone(), &arm.body);
+            }
+            // Where what a crate fn returned is answered: its unknown-tool `Err` too.
+            if let (true, Some(_)) = (one_err_arm, variant_binding(&arm.pat, "Err")) {
+                if let Some(callee) = self.called_body(value) {
+                    let marker = Origin::ErrArmOf { callee };
+                    self.answered_elsewhere(&arm.body, marker, SiteContext::Unreached);
+                }
             }
             if let Some(binding) = variant_binding(&arm.pat, "Err") {
                 let answer = self.err_answer(

@@ -84,6 +84,12 @@ impl<'a> Walker<'a, '_> {
     /// A leaf of a value this body returns.
     pub(super) fn returned_value(&mut self, expr: &'a Expr) {
         let Some(e) = self.returned.error_enum else {
+            // `other => Err(format!("unknown tool: {other}"))` of a fn failing with text.
+            if matches!(strip_await(expr), Expr::Call(c)
+                if c.args.len() == 1 && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+            {
+                self.unknown_tool_value(expr, None);
+            }
             return;
         };
         match strip_await(expr) {
@@ -94,7 +100,7 @@ impl<'a> Walker<'a, '_> {
             {
                 match self.resolver.variant_of(&c.args[0], &self.locals) {
                     Some((id, v)) if id == e => {
-                        self.unknown_tool_variant(expr, id, &v);
+                        self.unknown_tool_value(expr, Some((id, v.clone())));
                         self.returned_variant(v)
                     }
                     _ => self.returned.unknown = true,
@@ -127,17 +133,13 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// In the unknown-tool branch, the variant returned is that answer (see
-    /// [`Origin::ReturnedUnknownTool`]).
-    fn unknown_tool_variant(&mut self, value: &Expr, error_enum: ItemId, variant: &str) {
+    /// In the unknown-tool branch, the `Err` returned (a variant of the crate's error enum, or
+    /// other error text) is that answer (see [`Origin::ReturnedUnknownTool`]).
+    fn unknown_tool_value(&mut self, value: &Expr, variant: Option<(ItemId, String)>) {
         let Some(context @ SiteContext::UnknownToolArm { .. }) = self.arm.clone() else {
             return;
         };
-        let origin = Origin::ReturnedUnknownTool {
-            error_enum,
-            variant: variant.to_string(),
-        };
-        self.answered_elsewhere(value, origin, context);
+        self.answered_elsewhere(value, Origin::ReturnedUnknownTool { variant }, context);
     }
 
     fn returned_variant(&mut self, v: String) {
