@@ -6,17 +6,17 @@ use std::collections::HashMap;
 
 use syn::visit::Visit;
 
-use super::ModelFile;
 use crate::resolve::{DefMap, ItemId};
 
 /// Answers [`BuiltVariants::is_built`], reading the files once per variant asked about.
 pub struct BuiltVariants<'f> {
-    files: &'f [ModelFile],
+    /// Each parsed file's text and tree.
+    files: Vec<(&'f str, &'f syn::File)>,
     known: HashMap<(ItemId, String), bool>,
 }
 
 impl<'f> BuiltVariants<'f> {
-    pub fn new(files: &'f [ModelFile]) -> BuiltVariants<'f> {
+    pub fn new(files: Vec<(&'f str, &'f syn::File)>) -> BuiltVariants<'f> {
         BuiltVariants {
             files,
             known: HashMap::new(),
@@ -45,11 +45,8 @@ impl<'f> BuiltVariants<'f> {
     }
 
     fn named_in_code(&self, enum_name: &str, variant: &str) -> bool {
-        self.files.iter().any(|f| {
-            let (Some(source), Some(syntax)) = (&f.source, &f.syntax) else {
-                return false;
-            };
-            if !source.text.contains(variant) {
+        self.files.iter().any(|(text, syntax)| {
+            if !text.contains(variant) {
                 return false;
             }
             let mut finder = Builds {

@@ -543,7 +543,12 @@ fn analyse(
     // An arm of an error mapping (`From<AppError>`, `to_mcp(&self)`) is tool context only for
     // the variants tool code passes in.
     let mut variants: HashMap<BodyId, Option<Vec<(ItemId, String)>>> = HashMap::new();
-    let mut built = built_variants::BuiltVariants::new(files);
+    let mut built = built_variants::BuiltVariants::new(
+        files
+            .iter()
+            .filter_map(|f| Some((f.source.as_deref()?.text.as_str(), f.syntax.as_ref()?)))
+            .collect(),
+    );
     for site in &mut sites {
         let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
             continue;
