@@ -78,6 +78,11 @@ declare_lint! {
     ///   `fn call_tool(..) -> Result<Value, String>`) is judged by what its caller builds in the one
     ///   `Err(e)` arm of its `match` over the call (`Err(e) => tool_error(id, &e)`), or by a router's
     ///   mapping of that error; reported at the `Err`, without a fix.
+    /// - A helper continues the dispatch when the dispatcher hands it the requested name: a field
+    ///   of the request, a local holding it (`let tool_name = params.name.clone()`, `let name =
+    ///   params.get("name").and_then(Value::as_str)..`), or the `name` field of the request decoded
+    ///   into a local (`let call: CallToolRequest = serde_json::from_value(params)?`), and no other
+    ///   code calls it.
     /// - A hand-rolled server's own result type is a tool result by its shape (a `content` field and
     ///   an `is_error` / `isError` one) or, when the crate does not define it, its name
     ///   (`*ToolResult*`, `*ToolResponse*`); a crate type so named but shaped as an outcome

@@ -72,10 +72,16 @@ impl<'a> Walker<'a, '_> {
         };
         let tool_name = |init: &Expr| {
             let field = through_borrowing_calls(init);
-            matches!(field, Expr::Field(f) if matches!(&f.member, syn::Member::Named(n) if n == "name"))
-                && names_request(field)
+            let name_field = matches!(field, Expr::Field(f)
+                if matches!(&f.member, syn::Member::Named(n) if n == "name"));
+            (name_field || json_name_member(init)) && names_request(field)
         };
-        names_request(arg) || self.let_init(arg).is_some_and(tool_name)
+        // `&call_request.name` where `let call_request = match serde_json::from_value(params)`:
+        // the `name` field of the request decoded into a local.
+        let decoded_name = matches!(through_borrowing_calls(arg), Expr::Field(f)
+            if matches!(&f.member, syn::Member::Named(n) if n == "name")
+                && self.let_init(&f.base).is_some_and(names_request));
+        names_request(arg) || decoded_name || self.let_init(arg).is_some_and(tool_name)
     }
 
     /// Whether this code runs before a tool is picked: a dispatcher outside its tool arms, or
@@ -763,4 +769,25 @@ fn value_binding(pat: &Pat) -> Option<String> {
         .iter()
         .find_map(|v| variant_binding(pat, v))
         .flatten()
+}
+
+/// `params.get("name").and_then(Value::as_str).unwrap_or("")`, `params["name"].as_str()`: the
+/// request's `name` member read out of its JSON, through the adapters that unwrap it.
+fn json_name_member(init: &Expr) -> bool {
+    let mut e = init;
+    loop {
+        e = match e {
+            Expr::MethodCall(m) if m.method == "get" && m.args.len() == 1 => {
+                return crate::syntax::str_literal(&m.args[0]).is_some_and(|s| s == "name");
+            }
+            Expr::Index(i) => {
+                return crate::syntax::str_literal(&i.index).is_some_and(|s| s == "name");
+            }
+            Expr::MethodCall(m) => &m.receiver,
+            Expr::Reference(r) => &r.expr,
+            Expr::Paren(p) => &p.expr,
+            Expr::Try(t) => &t.expr,
+            _ => return false,
+        };
+    }
 }
