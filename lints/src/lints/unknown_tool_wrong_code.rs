@@ -69,8 +69,10 @@ declare_lint! {
     /// - An unknown tool answered with an `Err` of the crate's error enum
     ///   (`_ => Err(AppError::Internal(format!("Unknown tool: {name}")))`) is judged by the code a
     ///   caller's mapping gives that variant (`let (code, message) = map_error(&e)` after the router
-    ///   call), and reported at the `Err`; a variant built by a helper fn, or the miss of a lookup
-    ///   turned into an error by `?`, is not followed there.
+    ///   call, or `let response = match method { "tools/call" => .., .. }`), and reported at the
+    ///   `Err`, as is a registry's miss turned into such an error by `?`
+    ///   (`self.tools.get(name).ok_or_else(|| Error::Tool(..))?`); a variant built by a helper fn
+    ///   is not followed there.
     ///
     /// ### Spec
     /// - `docs/specification/2026-07-28/server/tools.mdx` (Error Handling): protocol errors cover

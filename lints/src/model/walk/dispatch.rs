@@ -159,11 +159,13 @@ impl<'a> Walker<'a, '_> {
             return None;
         }
         match strip_await(value) {
-            Expr::Match(d)
-                if !std::ptr::eq(value, &*m.expr)
-                    && d.arms.iter().any(|a| self.dialect.is_tool_call_arm(&a.pat)) =>
-            {
-                Some(None)
+            Expr::Match(d) if !std::ptr::eq(value, &*m.expr) => {
+                let tool_call = d
+                    .arms
+                    .iter()
+                    .find(|a| self.dialect.is_tool_call_arm(&a.pat))?;
+                // The errors of the fn the tool-call arm calls, when it calls one.
+                Some(self.called_body(tail_expr(&tool_call.body)))
             }
             call @ (Expr::Call(_) | Expr::MethodCall(_)) => {
                 match self.resolver.call_target(call, &self.locals) {

@@ -373,7 +373,7 @@ impl<'a, 'm> Walker<'a, 'm> {
     }
 
     /// The body of the crate fn a call (awaited or not) runs, when the source says which.
-    fn called_body(&self, value: &Expr) -> Option<BodyId> {
+    pub(super) fn called_body(&self, value: &Expr) -> Option<BodyId> {
         let call = crate::syntax::strip_await(value);
         if !matches!(call, Expr::Call(_) | Expr::MethodCall(_)) {
             return None;

@@ -118,7 +118,21 @@ impl<'a> Walker<'a, '_> {
             return;
         };
         match self.operand_error_type(operand) {
-            ErrorSource::Local(id, Some(v)) if id == e => self.returned_variant(v),
+            ErrorSource::Local(id, Some(v)) if id == e => {
+                // `self.tools.get(name).ok_or_else(|| Error::Tool(format!("Unknown tool: ..")))?`:
+                // the registry's miss is the unknown tool's answer.
+                if let Expr::MethodCall(mc) = strip_await(operand) {
+                    let miss = mc.method.to_string().starts_with("ok_or");
+                    if let Some(name) = self.tool_registry_lookup(&mc.receiver).filter(|_| miss) {
+                        let context = SiteContext::UnknownToolArm { binding: name };
+                        let origin = Origin::ReturnedUnknownTool {
+                            variant: Some((id, v.clone())),
+                        };
+                        self.answered_elsewhere(operand, origin, context);
+                    }
+                }
+                self.returned_variant(v)
+            }
             ErrorSource::Local(id, None) if id == e => {
                 match self.called_fn(operand).and_then(|f| self.calls.body(f)) {
                     Some(b) => {
