@@ -213,7 +213,8 @@ declare_lint! {
     /// - Hand-rolled JSON-RPC: an error object (`json!({"error": {"code": .., "message": ..}})`, a
     ///   `*Error { code, message }` struct, an `error_response(id, code, ..)` helper, the error type's
     ///   own constructor such as `RpcError::internal(msg)` returning `Self { code: INTERNAL_ERROR, .. }`)
-    ///   built in the `"tools/call"` branch or a function it reaches. A positive code is an HTTP API's
+    ///   built in the `"tools/call"` branch (a `match` arm, or an `if method == "tools/call" { .. }`
+    ///   block) or a function it reaches. A positive code is an HTTP API's
     ///   unless the object also has a `"jsonrpc"` member.
     /// - Any SDK: an error type of the crate that carries the wire code in a field (`AppError {
     ///   rpc_code: ErrorCode, .. }`, put on the wire by `ErrorData::new(self.rpc_code, ..)` in a

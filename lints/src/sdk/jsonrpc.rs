@@ -62,6 +62,10 @@ impl Dialect for JsonRpc {
         self.facts.routers.iter().any(|(f, _)| *f == file.0)
     }
 
+    fn is_tool_call_test(&self, cond: &Expr) -> bool {
+        matches!(tools_call_test(cond), Some(syn::BinOp::Eq(_)))
+    }
+
     fn routes_tool_calls_in(&self, f: crate::types::FnKey) -> bool {
         self.facts.routers.iter().any(|(_, key)| *key == f as usize)
     }

@@ -441,6 +441,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether an `if` condition picks the `"tools/call"` method (`if request.method ==
+    /// "tools/call" { .. }`): its block answers tool calls.
+    fn is_tool_call_test(&self, _cond: &syn::Expr) -> bool {
+        false
+    }
+
     /// Whether crate fn `f` routes JSON-RPC methods with a `"tools/call"` branch of its own (a
     /// hand-rolled server's `process_request`): what its caller does with its `Err` answers
     /// the tool call's failures too.

@@ -255,8 +255,8 @@ impl<'a> Walker<'a, '_> {
     /// (`self.tools.get(&request.name)`, `.get(name.as_ref())`): its miss is the unknown-tool
     /// branch. The name expression, for the answer's message.
     pub(super) fn tool_registry_lookup(&self, scrutinee: &Expr) -> Option<String> {
-        let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) || self.in_tool_call_arm;
-        if !dispatcher || self.arm.is_some() {
+        // Before a tool is picked: a dispatcher, or a router's `"tools/call"` branch.
+        if !self.picking_tool() {
             return None;
         }
         let key_text = if is_lookup(scrutinee) {

@@ -658,6 +658,15 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        // `if request.method == "tools/call" { .. }` in a router: the block answers tool calls.
+        if self.arm.is_none() && self.dialect.is_tool_call_test(&i.cond) {
+            self.visit_expr(&i.cond);
+            self.in_tool_call_answer(|w| w.visit_block(&i.then_branch));
+            if let Some((_, e)) = &i.else_branch {
+                self.visit_expr(e);
+            }
+            return;
+        }
         // `if let Some(t) = &self.t`, also in a let chain: the bindings are in scope in the
         // `then` branch (and, harmlessly, in the `else`).
         self.locals.push_scope();
