@@ -1,0 +1,2 @@
+pub mod api;
+pub mod types;

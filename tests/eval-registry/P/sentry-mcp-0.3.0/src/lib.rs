@@ -1,0 +1,2 @@
+pub mod api_client;
+pub mod tools;
