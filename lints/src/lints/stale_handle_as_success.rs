@@ -49,6 +49,9 @@ declare_lint! {
     /// `Ok(String)` gets no fix.
     ///
     /// ### Known problems
+    /// - A lookup is a `get` / `remove`-like call on a map or set; one that resolves to a crate fn
+    ///   (an HTTP client's `self.client.get::<Page>(&url)`) is that fn, and a lookup only when the
+    ///   fn's value is a lookup of its argument.
     /// - A heuristic: the lint cannot tell a handle lookup from an optional lookup whose miss is a valid
     ///   answer ("no saved settings yet", a search without hits). Suppress those with a reason.
     /// - Only lookups written in the tool (or a helper it calls) are seen; a miss reported by another

@@ -995,7 +995,7 @@ impl<'a> Walker<'a, '_> {
     /// The `else` of `if let PAT = scrutinee` or `let PAT = scrutinee else`: a lookup miss when
     /// PAT is `Some(..)` on a lookup, a failure when PAT is `Ok(..)`.
     pub(super) fn visit_refuted(&mut self, pat: &Pat, scrutinee: &'a Expr, branch: &'a Expr) {
-        let lookup = is_lookup(scrutinee);
+        let lookup = self.is_map_lookup(scrutinee);
         let some = variant_binding(pat, "Some").is_some();
         if let (true, Some(name)) = (some, self.tool_registry_lookup(scrutinee)) {
             return self.visit_unknown_tool_branch(name, branch);
@@ -1041,7 +1041,7 @@ impl<'a> Walker<'a, '_> {
             self.drop_error_of(&l.expr);
         }
         self.visit_expr(&l.expr);
-        let lookup = is_lookup(&l.expr);
+        let lookup = self.is_map_lookup(&l.expr);
         // `if let Err(e) = x { here }`
         if let Some(binding) = variant_binding(&l.pat, "Err") {
             let kind = if lookup {
@@ -1119,7 +1119,7 @@ impl<'a> Walker<'a, '_> {
             }
         }
         self.visit_expr(&mc.receiver);
-        let lookup = is_lookup(&mc.receiver) && method.starts_with("ok_or");
+        let lookup = self.is_map_lookup(&mc.receiver) && method.starts_with("ok_or");
         let kind = if lookup {
             FrameKind::LookupMiss
         } else {
@@ -1466,6 +1466,30 @@ pub(super) fn is_serializing_call(expr: &Expr) -> bool {
 
 /// `x.get(&id)`, `map.remove(key)`: a lookup on a runtime key (not a string literal, which is
 /// reading a field of the arguments).
+impl Walker<'_, '_> {
+    /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
+    /// `self.client.get::<T>(&url)`): the source says which fn it is.
+    pub(super) fn is_map_lookup(&self, expr: &Expr) -> bool {
+        if !is_lookup(expr) {
+            return false;
+        }
+        let Some(call) = lookup_call(expr) else {
+            return true;
+        };
+        let method = call.method.to_string();
+        match self
+            .resolver
+            .method_target(&call.receiver, &method, &self.locals)
+        {
+            crate::model::callgraph::Target::Fn(f) => self
+                .calls
+                .fn_facts(f)
+                .is_some_and(|facts| facts.lookup_of_param.is_some()),
+            _ => true,
+        }
+    }
+}
+
 pub(super) fn is_lookup(expr: &Expr) -> bool {
     match strip_await(expr) {
         Expr::MethodCall(m) => {

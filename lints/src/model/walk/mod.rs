@@ -48,7 +48,7 @@ use crate::syntax::{
 use crate::text::MessageText;
 
 use calls::is_from_conversion;
-use failure::{is_lookup, Frame};
+use failure::Frame;
 
 /// One arm's code for a local that a `match` picks it into (see [`values`]).
 #[derive(Clone, Debug)]
@@ -596,7 +596,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return;
         }
         self.visit_expr(&m.expr);
-        let lookup = is_lookup(&m.expr);
+        let lookup = self.is_map_lookup(&m.expr);
         let scrutinee = self.resolver.type_of(&m.expr, &self.locals);
         let mut err_answers = Vec::new();
         // `match response { Err(e) => .. }`: what `response` was bound to says `e`'s type.
