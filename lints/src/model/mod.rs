@@ -11,6 +11,7 @@
 //! resolved edges) · [`walk`] (one body's facts) · [`summary`] · [`answers`] · [`reach`] · this
 //! one.
 
+pub mod answered_elsewhere;
 pub mod answers;
 pub mod bodies;
 mod built_variants;
@@ -49,8 +50,7 @@ use callgraph::{CallGraph, CrateCalls};
 use kept_walks::{item_fingerprint, KeptWalks, WalkEnv, WalkReuse};
 use reach::Reach;
 use site::{
-    CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, Origin, PanicSite, SiteContext,
-    VariantTag,
+    CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext, VariantTag,
 };
 use summary::{ErrorVariants, Summaries};
 use walk::Walker;
@@ -472,20 +472,8 @@ fn analyse(
     // Phase: call graph.
     let graph = CallGraph::build(&bodies, &walked.edges);
     // Phase: per-fn summaries.
-    // `Err` values a later arm answers take that answer's channel once every site is known.
-    let (answered_later, walked_sites): (Vec<_>, Vec<_>) =
-        walked.sites.into_iter().partition(|(s, _)| {
-            matches!(
-                s.origin,
-                Origin::AnsweredLater { .. }
-                    | Origin::ReturnedUnknownTool { .. }
-                    | Origin::ErrArmOf { .. }
-            )
-        });
-    let (err_arms, answered_later): (Vec<_>, Vec<_>) = answered_later
-        .into_iter()
-        .partition(|(s, _)| matches!(s.origin, Origin::ErrArmOf { .. }));
-    let err_arms: Vec<ErrorSite> = err_arms.into_iter().map(|(s, _)| s).collect();
+    // Values answered elsewhere take that answer's channel once every site is known.
+    let (pending, walked_sites) = answered_elsewhere::Pending::split(walked.sites);
     let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
         walked_sites.into_iter().unzip();
     let returned = ErrorVariants::compute(&walked.returned);
@@ -601,14 +589,7 @@ fn analyse(
     let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     sites.extend(delegated);
     let through: Vec<&[BodyId]> = walked.returned.iter().map(|r| &r.through[..]).collect();
-    let answers = answered_later
-        .into_iter()
-        .filter_map(|(value, context)| match value.origin {
-            Origin::AnsweredLater { .. } => answer_of_later_arm(value, context?, &mut sites),
-            _ => answer_of_returned_unknown_tool(value, context?, &sites, &err_arms, &through),
-        })
-        .collect::<Vec<_>>();
-    sites.extend(answers);
+    pending.resolve(&mut sites, &through);
     // Phase: answers. Failure text that reaches a tool's success answer through a `let` or a
     // helper's returned value.
     let context_of = |b: BodyId, arm: Option<&SiteContext>| reach.context_of(body_of(b), arm);
@@ -647,119 +628,6 @@ fn analyse(
         result_calls: walked.result_calls,
         in_tree,
     }
-}
-
-/// The site an [`Origin::AnsweredLater`] value becomes: the first isError result or protocol
-/// error its `Err` arm builds (itself, or through a helper), at the value, in the value's own
-/// context (the unknown tool's); `None` when the arm builds neither.
-fn answer_of_later_arm(
-    value: ErrorSite,
-    context: SiteContext,
-    sites: &mut [ErrorSite],
-) -> Option<ErrorSite> {
-    let Origin::AnsweredLater { answered_at } = value.origin else {
-        return None;
-    };
-    let answer = sites.iter_mut().find(|s| {
-        s.body == value.body
-            && s.file == value.file
-            && answered_at.start <= s.span.start
-            && s.span.end <= answered_at.end
-            && matches!(s.channel, Channel::ToolError | Channel::Protocol)
-    })?;
-    answer.answers_unknown_tool = true;
-    Some(as_answered(&value, context, answer))
-}
-
-/// `value` as the site its answer makes: the answer's channel and code at the value, in the
-/// value's context, with the answer as a related location.
-fn as_answered(value: &ErrorSite, context: SiteContext, answer: &ErrorSite) -> ErrorSite {
-    ErrorSite {
-        file: value.file,
-        span: value.span,
-        body: value.body,
-        origin: Origin::AnsweredLater {
-            answered_at: answer.span,
-        },
-        context,
-        related: vec![(
-            answer.file,
-            answer.span,
-            "the `Err` is answered here".to_string(),
-        )],
-        answer_members: Vec::new(),
-        answers_unknown_tool: false,
-        errors_of: None,
-        ..answer.clone()
-    }
-}
-
-/// The site an [`Origin::ReturnedUnknownTool`] value becomes: what a caller builds for it,
-/// either where it maps the errors a router returns (`Err(e) => { let (code, message) =
-/// map_error(&e); json!(..) }` after `handle_request(..)`, see [`ErrorSite::errors_of`]) for that
-/// variant, or in the one `Err(e)` arm of a `match` over what a fn passing the value on returned
-/// (`match dispatch(name, ..) { Err(e) => tool_error(id, &e) }`); `None` when nothing answers it.
-fn answer_of_returned_unknown_tool(
-    value: ErrorSite,
-    context: SiteContext,
-    sites: &[ErrorSite],
-    err_arms: &[ErrorSite],
-    through: &[&[BodyId]],
-) -> Option<ErrorSite> {
-    let Origin::ReturnedUnknownTool { variant } = &value.origin else {
-        return None;
-    };
-    let answers = |s: &ErrorSite| {
-        matches!(s.channel, Channel::ToolError | Channel::Protocol)
-            && !matches!(
-                s.origin,
-                Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
-            )
-            && match (&s.variant, variant) {
-                (Some(tag), Some((e, v))) => tag.admits(*e, v),
-                (Some(_), None) => false,
-                (None, _) => true,
-            }
-    };
-    let mapped = sites.iter().find(|s| {
-        answers(s)
-            && s.errors_of
-                .is_some_and(|from| passes_errors_of(from, value.body, through))
-    });
-    let answer = mapped.or_else(|| {
-        err_arms.iter().find_map(|arm| {
-            let Origin::ErrArmOf { callee } = arm.origin else {
-                return None;
-            };
-            if !passes_errors_of(callee, value.body, through) {
-                return None;
-            }
-            sites.iter().find(|s| {
-                answers(s)
-                    && s.body == arm.body
-                    && s.file == arm.file
-                    && arm.span.start <= s.span.start
-                    && s.span.end <= arm.span.end
-            })
-        })
-    })?;
-    Some(as_answered(&value, context, answer))
-}
-
-/// Whether the errors `from` returns include those of `body` (itself, or a body it passes
-/// errors on from, transitively).
-fn passes_errors_of(from: BodyId, body: BodyId, through: &[&[BodyId]]) -> bool {
-    let mut seen = HashSet::new();
-    let mut stack = vec![from];
-    while let Some(b) = stack.pop() {
-        if b == body {
-            return true;
-        }
-        if seen.insert(b) {
-            stack.extend(through.get(b.0).copied().unwrap_or(&[]));
-        }
-    }
-    false
 }
 
 /// Code sites of consts used by an error type's own constructors, moved to the const's
