@@ -222,6 +222,10 @@ declare_lint! {
     ///   (`Self::new(ErrorCode::INTERNAL_ERROR, detail)` in `fn upstream(..)`), once, with the tool
     ///   calls that reach it attached. A constructor reached only through a `?` that converts another
     ///   crate's error into it (`From<jira_core::JiraError> for AppError`) is not followed.
+    /// - A helper's protocol error that its tool callers replace (`Err(err) =>
+    ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`) is reported at the
+    ///   replacement only; one they pass on (`Err(err) => Err(err)`, or rebuilt with the error's own
+    ///   code) at the helper.
     /// - An error mapping's arm for a variant of the crate's error enum (`#[derive(thiserror::Error)]`)
     ///   that no code builds (no `Error::Variant(..)` outside patterns, no `#[from]` field) is not
     ///   reported: no tool call reaches it. Whether code builds it is read by name.

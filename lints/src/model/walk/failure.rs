@@ -675,9 +675,15 @@ impl<'a> Walker<'a, '_> {
             return ErrAnswer::Answered;
         };
         let passes = branch.passes_on(name);
-        let rebuilt = self.facts.sites[sites_from..]
-            .iter()
-            .any(|(s, _)| s.channel == Channel::Protocol && s.path.uses_error);
+        // A protocol error rebuilt from the error passes it on when its code comes from it
+        // (`McpError::new(e.code(), ..)`); one with a code of its own
+        // (`McpError::internal_error(format!("Search error: {e}"), None)`) replaces it, and is
+        // the one answer that goes out.
+        let rebuilt = self.facts.sites[sites_from..].iter().any(|(s, _)| {
+            s.channel == Channel::Protocol
+                && s.path.uses_error
+                && (s.code.is_none() || s.variant.is_some())
+        });
         if passes || rebuilt {
             return ErrAnswer::PassedOn;
         }
