@@ -433,8 +433,11 @@ impl<'a> Walker<'a, '_> {
             .any(|a| match crate::syntax::strip_refs(a) {
                 Expr::Path(p) => p.path.get_ident().is_some_and(|name| {
                     let at = self.file.span_of(p).start;
-                    flow.let_before(&name.to_string(), at)
-                        .is_some_and(|init| mentions_ident(&init.to_token_stream_string(), binding))
+                    let name = name.to_string();
+                    flow.let_before(&name, at).is_some_and(|init| {
+                        mentions_ident(&init.to_token_stream_string(), binding)
+                            || self.filled_from(&name, binding)
+                    })
                 }),
                 // `CacheResponse::error(msg).to_json()`: the receiver's own arguments.
                 inner @ (Expr::Call(_) | Expr::MethodCall(_)) => {
@@ -442,6 +445,45 @@ impl<'a> Walker<'a, '_> {
                 }
                 _ => false,
             })
+    }
+
+    /// Whether the body fills the local `name` with the error `binding` (`let mut obj =
+    /// Map::new(); obj.insert("error".into(), json!(e.to_string()));`).
+    fn filled_from(&self, name: &str, binding: &str) -> bool {
+        struct Fills<'n> {
+            name: &'n str,
+            binding: &'n str,
+            found: bool,
+        }
+        impl<'v> Visit<'v> for Fills<'_> {
+            fn visit_expr_method_call(&mut self, mc: &'v syn::ExprMethodCall) {
+                let fills = matches!(
+                    mc.method.to_string().as_str(),
+                    "insert" | "push" | "push_str" | "extend" | "append"
+                );
+                if fills
+                    && super::failure::names_local(&mc.receiver, self.name)
+                    && mc
+                        .args
+                        .iter()
+                        .any(|a| mentions_ident(&a.to_token_stream_string(), self.binding))
+                {
+                    self.found = true;
+                }
+                visit::visit_expr_method_call(self, mc);
+            }
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        let BodyCode::Block(block) = self.body.code else {
+            return false;
+        };
+        let mut fills = Fills {
+            name,
+            binding,
+            found: false,
+        };
+        fills.visit_block(block);
+        fills.found
     }
 
     /// Whether `expr` calls a crate fn whose only use of the error `binding` is being handed it
