@@ -72,7 +72,8 @@ declare_lint! {
     ///   the body holds, crate fns that return it, and crate helpers that make a success result of
     ///   a parameter (`fn tool_success(value: Value) -> Value { json!({"content": [..]}) }`); a
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
-    ///   neither answer and is not judged.
+    ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
+    ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
     /// - An answer that says it failed counts outside a failure path only when it is returned early
     ///   or answers a failed outcome test: the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
     ///   failures) and is not reported. A value with its own `"isError": true` counts the same way,

@@ -502,14 +502,19 @@ impl<'a> Walker<'a, '_> {
             ),
             _ => return false,
         };
-        let mentions = |e: &Expr| super::failure::names_local(e, binding);
+        // By tokens: inside `format!` the error is in the macro's tokens.
+        let mentions = |e: &Expr| mentions_ident(&e.to_token_stream_string(), binding);
+        // The error itself, or an `Err` made of it (`json_result(Err(e))`, `json_result(Err(
+        // AppleError::Transport(format!(".. {e}"))))`): the fn answers that failure its way.
+        let handed = |a: &Expr| {
+            super::failure::is_error_named(a, binding)
+                || matches!(a, Expr::Call(c) if c.args.len() == 1
+                    && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+        };
         self.edge_of_call.contains_key(&address)
             && !receiver.is_some_and(mentions)
             && args.iter().any(|a| mentions(a))
-            && args
-                .iter()
-                .filter(|a| mentions(a))
-                .all(|a| super::failure::is_error_named(a, binding))
+            && args.iter().filter(|a| mentions(a)).all(|a| handed(a))
     }
 
     /// The text values a success result's content holds (`x` of `vec![Content::text(x)]`), or
