@@ -178,6 +178,18 @@ pub fn is_to_string(expr: &Expr) -> bool {
     matches!(expr, Expr::MethodCall(m) if m.method == "to_string" && m.args.is_empty())
 }
 
+/// `Err(x)` as a value: `x`.
+pub fn err_payload(expr: &Expr) -> Option<&Expr> {
+    match expr {
+        Expr::Call(c)
+            if c.args.len() == 1 && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
+        {
+            Some(&c.args[0])
+        }
+        _ => None,
+    }
+}
+
 /// `Err(e)` / `Err(_)` / `Err(..)`: `Some(binding)` (binding `None` when not an ident).
 pub fn variant_binding(pat: &Pat, variant: &str) -> Option<Option<String>> {
     match pat {

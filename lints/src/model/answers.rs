@@ -170,18 +170,20 @@ pub fn success_answers(
             if judged_answers.contains(&(success.file.0, success.span.start, success.span.end)) {
                 continue;
             }
-            uses.push(AnsweredAt {
-                consumer: BodyId(b),
-                sources: std::borrow::Cow::Borrowed(&success.sources),
-                arm: success.arm.clone(),
-                success,
-            });
-            for p in summaries.eval(BodyId(b), &success.sources, 0).params {
+            let summary = summaries.eval(BodyId(b), &success.sources, 0);
+            for p in summary.params {
                 answers_param
                     .entry(BodyId(b))
                     .or_default()
                     .push((p, success));
             }
+            uses.push(AnsweredAt {
+                consumer: BodyId(b),
+                reached: summary.reached,
+                arm: success.arm.as_ref(),
+                success,
+                via_helper: false,
+            });
         }
     }
     if !answers_param.is_empty() {
@@ -197,9 +199,10 @@ pub fn success_answers(
             for (arg, arm, success) in calls {
                 uses.push(AnsweredAt {
                     consumer: BodyId(b),
-                    sources: std::borrow::Cow::Owned(arg.clone()),
-                    arm: arm.clone(),
+                    reached: summaries.eval(BodyId(b), arg, 0).reached,
+                    arm: arm.as_ref(),
                     success,
+                    via_helper: true,
                 });
             }
         }
@@ -207,44 +210,40 @@ pub fn success_answers(
     let mut seen: HashSet<(usize, usize, usize)> = HashSet::new();
     let mut out = Vec::new();
     for at in uses {
-        let consumer = at.consumer;
-        let success = at.success;
-        {
-            let reached = summaries.eval(consumer, &at.sources, 0);
-            for r in reached.reached {
-                let (site, own_arm) = &bodies[r.body.0].answers[r.answer];
-                let arm = own_arm.as_ref().or(r.arm.as_ref()).or(at.arm.as_ref());
-                let context = match arm {
-                    Some(arm) => arm.clone(),
-                    None => context_of(consumer, None),
-                };
-                if !context.answers_tool_calls() {
-                    continue;
-                }
-                let key = (site.file.0, site.span.start, site.span.end);
-                // A result built around it, or one it wraps (`ToolOutput::Result(error(..))`),
-                // is judged as itself.
-                let inside_judged = holders.get(&site.file.0).is_some_and(|spans| {
-                    spans.iter().any(|&(start, end, open)| {
-                        let inside = start <= site.span.start && site.span.end <= end;
-                        let around = site.span.start <= start && end <= site.span.end;
-                        around || (inside && !(open && site.path.in_fallback))
-                    })
-                });
-                if inside_judged || !seen.insert(key) {
-                    continue;
-                }
-                let mut site = site.clone();
-                if r.body != consumer || matches!(at.sources, std::borrow::Cow::Owned(_)) {
-                    site.related.push((
-                        success.file,
-                        success.span,
-                        "answered as a success result here".to_string(),
-                    ));
-                }
-                site.context = context;
-                out.push(site);
+        let (consumer, success) = (at.consumer, at.success);
+        for r in at.reached {
+            let (site, own_arm) = &bodies[r.body.0].answers[r.answer];
+            let arm = own_arm.as_ref().or(r.arm.as_ref()).or(at.arm);
+            let context = match arm {
+                Some(arm) => arm.clone(),
+                None => context_of(consumer, None),
+            };
+            if !context.answers_tool_calls() {
+                continue;
             }
+            let key = (site.file.0, site.span.start, site.span.end);
+            // A result built around it, or one it wraps (`ToolOutput::Result(error(..))`),
+            // is judged as itself.
+            let inside_judged = holders.get(&site.file.0).is_some_and(|spans| {
+                spans.iter().any(|&(start, end, open)| {
+                    let inside = start <= site.span.start && site.span.end <= end;
+                    let around = site.span.start <= start && end <= site.span.end;
+                    around || (inside && !(open && site.path.in_fallback))
+                })
+            });
+            if inside_judged || !seen.insert(key) {
+                continue;
+            }
+            let mut site = site.clone();
+            if r.body != consumer || at.via_helper {
+                site.related.push((
+                    success.file,
+                    success.span,
+                    "answered as a success result here".to_string(),
+                ));
+            }
+            site.context = context;
+            out.push(site);
         }
     }
     out
@@ -253,9 +252,13 @@ pub fn success_answers(
 /// A place where a value is answered as success, and where that value comes from.
 struct AnsweredAt<'b> {
     consumer: BodyId,
-    sources: std::borrow::Cow<'b, [AnswerSource]>,
-    arm: Option<SiteContext>,
+    /// The answers that reach it.
+    reached: Vec<Reached>,
+    /// The dispatch arm it sits in.
+    arm: Option<&'b SiteContext>,
     success: &'b SuccessAnswer,
+    /// Answered by a helper the consumer hands the value to.
+    via_helper: bool,
 }
 
 /// The calls among `source` (and the arguments it passes on) into helpers that answer a

@@ -96,12 +96,12 @@ struct Builds<'n> {
 
 impl Builds<'_> {
     fn names(&self, path: &syn::Path) -> bool {
-        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        match segs.as_slice() {
-            [.., last] if last != self.variant => false,
-            [_] => true,
-            [.., owner, _] => owner == self.enum_name || owner == "Self",
-            [] => false,
+        let mut segs = path.segments.iter().rev();
+        match (segs.next(), segs.next()) {
+            (Some(last), _) if last.ident != self.variant => false,
+            (Some(_), None) => true,
+            (Some(_), Some(owner)) => owner.ident == self.enum_name || owner.ident == "Self",
+            (None, _) => false,
         }
     }
 }

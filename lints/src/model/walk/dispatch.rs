@@ -100,12 +100,7 @@ impl<'a> Walker<'a, '_> {
             .iter()
             .find(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a))?;
         let tail = arm_value(&arm.body)?;
-        let Expr::Call(c) = tail else {
-            return None;
-        };
-        if !matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) {
-            return None;
-        }
+        crate::syntax::err_payload(tail)?;
         if self.name_guarded_before(d) {
             return None;
         }
@@ -126,7 +121,7 @@ impl<'a> Walker<'a, '_> {
         let scrutinee = d.expr.to_token_stream_string();
         let Some(name) = scrutinee
             .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .find(|w| !w.is_empty() && w.contains("name") || *w == "tool")
+            .find(|w| w.contains("name") || *w == "tool")
         else {
             return false;
         };

@@ -507,9 +507,7 @@ impl<'a> Walker<'a, '_> {
         // The error itself, or an `Err` made of it (`json_result(Err(e))`, `json_result(Err(
         // AppleError::Transport(format!(".. {e}"))))`): the fn answers that failure its way.
         let handed = |a: &Expr| {
-            super::failure::is_error_named(a, binding)
-                || matches!(a, Expr::Call(c) if c.args.len() == 1
-                    && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+            super::failure::is_error_named(a, binding) || crate::syntax::err_payload(a).is_some()
         };
         self.edge_of_call.contains_key(&address)
             && !receiver.is_some_and(mentions)

@@ -624,26 +624,26 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             let inner = tag.or_else(|| self.variant.clone());
             let outer_tag = std::mem::replace(&mut self.variant, inner);
             let sites_before = self.facts.sites.len();
-            if let (Some(errors_of), Some(_)) = (after_dispatch, variant_binding(&arm.pat, "Err")) {
-                let outer = std::mem::replace(&mut self.errors_of, errors_of);
-                self.in_tool_call_answer(|w| w.match_arm(m, arm, lookup));
-                self.errors_of = outer;
-            } else {
-                self.match_arm(m, arm, lookup);
+            let err_binding = variant_binding(&arm.pat, "Err");
+            match (after_dispatch, &err_binding) {
+                (Some(errors_of), Some(_)) => {
+                    let outer = std::mem::replace(&mut self.errors_of, errors_of);
+                    self.in_tool_call_answer(|w| w.match_arm(m, arm, lookup));
+                    self.errors_of = outer;
+                }
+                _ => self.match_arm(m, arm, lookup),
             }
-            if let (Some((err, context)), Some(_)) =
-                (&unknown_err, variant_binding(&arm.pat, "Err"))
-            {
-                self.answered_later(err, context.clone(), &arm.body);
-            }
-            // Where what a crate fn returned is answered: its unknown-tool `Err` too.
-            if let (true, Some(_)) = (one_err_arm, variant_binding(&arm.pat, "Err")) {
-                if let Some(callee) = self.called_body(value) {
+            if err_binding.is_some() {
+                if let Some((err, context)) = &unknown_err {
+                    self.answered_later(err, context.clone(), &arm.body);
+                }
+                // Where what a crate fn returned is answered: its unknown-tool `Err` too.
+                if let Some(callee) = one_err_arm.then(|| self.called_body(value)).flatten() {
                     let marker = Origin::ErrArmOf { callee };
                     self.answered_elsewhere(&arm.body, marker, SiteContext::Unreached);
                 }
             }
-            if let Some(binding) = variant_binding(&arm.pat, "Err") {
+            if let Some(binding) = err_binding {
                 let answer = self.err_answer(
                     failure::Branch::Expr(&arm.body),
                     binding.as_deref(),

@@ -13,7 +13,7 @@ use super::Walker;
 use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{ErrorSource, Origin, SiteContext};
 use crate::resolve::ItemKind;
-use crate::syntax::{result_error_type, strip_await, unwrap_future};
+use crate::syntax::{err_payload, result_error_type, strip_await, unwrap_future};
 use crate::types::{declared_result_error, resolve_type_item};
 
 /// The leaves of the value an expression evaluates to: the tails of blocks, both branches of an
@@ -85,10 +85,8 @@ impl<'a> Walker<'a, '_> {
     pub(super) fn returned_value(&mut self, expr: &'a Expr) {
         let Some(e) = self.returned.error_enum else {
             // `other => Err(format!("unknown tool: {other}"))` of a fn failing with text.
-            if matches!(strip_await(expr), Expr::Call(c)
-                if c.args.len() == 1 && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
-            {
-                self.unknown_tool_value(expr, None);
+            if err_payload(strip_await(expr)).is_some() {
+                self.unknown_tool_value(expr, None, self.arm.clone());
             }
             return;
         };
@@ -100,7 +98,7 @@ impl<'a> Walker<'a, '_> {
             {
                 match self.resolver.variant_of(&c.args[0], &self.locals) {
                     Some((id, v)) if id == e => {
-                        self.unknown_tool_value(expr, Some((id, v.clone())));
+                        self.unknown_tool_value(expr, Some((id, v.clone())), self.arm.clone());
                         self.returned_variant(v)
                     }
                     _ => self.returned.unknown = true,
@@ -125,10 +123,7 @@ impl<'a> Walker<'a, '_> {
                     let miss = mc.method.to_string().starts_with("ok_or");
                     if let Some(name) = self.tool_registry_lookup(&mc.receiver).filter(|_| miss) {
                         let context = SiteContext::UnknownToolArm { binding: name };
-                        let origin = Origin::ReturnedUnknownTool {
-                            variant: Some((id, v.clone())),
-                        };
-                        self.answered_elsewhere(operand, origin, context);
+                        self.unknown_tool_value(operand, Some((id, v.clone())), Some(context));
                     }
                 }
                 self.returned_variant(v)
@@ -147,10 +142,15 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// In the unknown-tool branch, the `Err` returned (a variant of the crate's error enum, or
-    /// other error text) is that answer (see [`Origin::ReturnedUnknownTool`]).
-    fn unknown_tool_value(&mut self, value: &Expr, variant: Option<(ItemId, String)>) {
-        let Some(context @ SiteContext::UnknownToolArm { .. }) = self.arm.clone() else {
+    /// In the unknown-tool branch (`context`), the `Err` returned (a variant of the crate's error
+    /// enum, or other error text) is that answer (see [`Origin::ReturnedUnknownTool`]).
+    fn unknown_tool_value(
+        &mut self,
+        value: &Expr,
+        variant: Option<(ItemId, String)>,
+        context: Option<SiteContext>,
+    ) {
+        let Some(context @ SiteContext::UnknownToolArm { .. }) = context else {
             return;
         };
         self.answered_elsewhere(value, Origin::ReturnedUnknownTool { variant }, context);
