@@ -12,9 +12,9 @@ declare_lint! {
     /// answer in the branch an outcome test takes on failure (the `else` of
     /// `if output.status.success()`, the `then` of `if r.is_err()`): `{"error": ..}` (not
     /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
-    /// opening with "Error:" (also serialised: `to_string(&json!(..))`); and, where the SDK sends a tool's value as the text of a success
-    /// result, a value that carries its own `"isError": true` (`json!({"content": [..], "isError":
-    /// true})`).
+    /// opening with "Error:", "Failed to", "Could not", "Unable to" or "Cannot" (also serialised:
+    /// `to_string(&json!(..))`); and, where the SDK sends a tool's value as the text of a success
+    /// result, a value with its own `"isError": true`.
     ///
     /// ### Why is this bad?
     /// The result says the call succeeded: hosts count it as a success, and the model may read the error
@@ -74,6 +74,9 @@ declare_lint! {
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    /// - A text says it failed by how it opens, past a marker such as "❌ **": the same words
+    ///   further in may be the data's, and an empty outcome ("No pages matched") or a miss told
+    ///   in other words ("Page \"{title}\" has no content") is not read as a failure.
     /// - An answer that says it failed counts outside a failure path only when it is returned early
     ///   or answers a failed outcome test: the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
     ///   failures) and is not reported. A value with its own `"isError": true` counts the same way,
@@ -212,7 +215,7 @@ fn check(cx: &mut LintContext<'_>) {
 
 /// An answer that says it failed: a JSON object whose `"error"` member is set (not `null` or
 /// `None`), whose `"success"` / `"ok"` member is `false`, or whose `"status"` is `"error"`; a text
-/// that opens with "Error:" / "Error -". A tool's data may hold such words (a validator's report,
+/// that opens (past a marker such as "❌ **") with one of [`FAILURE_OPENINGS`]. A tool's data may hold such words (a validator's report,
 /// a test run's failures), so this counts only for an early `return`.
 fn says_it_failed(site: &ErrorSite) -> bool {
     let member = |key: &str| member(site, key);
@@ -226,11 +229,28 @@ fn says_it_failed(site: &ErrorSite) -> bool {
             MessageText::Format { pieces, .. } => pieces.first().map_or("", String::as_str),
             _ => "",
         };
-        let opening = opening.trim_start().to_lowercase();
-        opening.starts_with("error:") || opening.starts_with("error -")
+        // Past a marker the text opens with ("❌ **Error:** ..", "## Failed to ..").
+        let opening = opening
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        FAILURE_OPENINGS.iter().any(|o| opening.starts_with(o))
     });
     json_failure || (site.answer_members.is_empty() && text_failure)
 }
+
+/// How a text that says the call failed opens ("Error: ..", "Failed to read ..", "Could not
+/// find .."). Words inside a text do not count: a tool's data may name errors.
+const FAILURE_OPENINGS: &[&str] = &[
+    "error:",
+    "error -",
+    "failed to ",
+    "failed:",
+    "could not ",
+    "couldn't ",
+    "unable to ",
+    "cannot ",
+    "can't ",
+];
 
 /// Serialising the server's own value failed and the fallback, a literal, says nothing of a
 /// failure (`to_string_pretty(&res).unwrap_or_else(|_| "{}".into())`, "Spawned successfully."):
