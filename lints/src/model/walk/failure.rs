@@ -1560,6 +1560,40 @@ fn block_answers_err(b: &syn::Block) -> bool {
 /// (`output.status.success()`, `resp.status().is_success()`, `r.is_ok()`), `Some(false)` when
 /// it holds on failure (`r.is_err()`, `status.is_server_error()`).
 fn outcome_test(cond: &Expr) -> Option<bool> {
+    // `reply.success`, `status.ok`: an outcome's own flag.
+    if let Expr::Field(f) = cond {
+        return match &f.member {
+            syn::Member::Named(n) if n == "success" || n == "ok" || n == "succeeded" => Some(true),
+            syn::Member::Named(n) if n == "failed" => Some(false),
+            _ => None,
+        };
+    }
+    // `x == Some(true)` / `x == true` is `x`, `x != Some(true)` its negation.
+    if let Expr::Binary(b) = cond {
+        let is_true = |e: &Expr| {
+            let e = match e {
+                Expr::Call(c)
+                    if c.args.len() == 1
+                        && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Some")) =>
+                {
+                    &c.args[0]
+                }
+                e => e,
+            };
+            matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(t), .. }) if t.value)
+        };
+        return match b.op {
+            syn::BinOp::Eq(_) if is_true(&b.right) => outcome_test(&b.left),
+            syn::BinOp::Ne(_) if is_true(&b.right) => outcome_test(&b.left).map(|s| !s),
+            _ => None,
+        };
+    }
+    // A reply's `"success"` member read as a bool: `reply["success"].as_bool() == Some(true)`,
+    // `reply.get("success").and_then(|v| v.as_bool()).unwrap_or(false)`, `get_bool(&reply,
+    // "success", false)`.
+    if reads_bool_member(cond, "success") || reads_bool_member(cond, "ok") {
+        return Some(true);
+    }
     let Expr::MethodCall(mc) = cond else {
         return None;
     };
@@ -1577,6 +1611,32 @@ fn outcome_test(cond: &Expr) -> Option<bool> {
         .then_some(true),
         _ => None,
     }
+}
+
+/// Whether `cond` reads the JSON member `key` as a bool: the string literal `key` and an
+/// `as_bool` (or a crate fn whose name says bool) in one expression.
+fn reads_bool_member(cond: &Expr, key: &str) -> bool {
+    struct Reads<'k> {
+        key: &'k str,
+        member: bool,
+        as_bool: bool,
+    }
+    impl<'v> Visit<'v> for Reads<'_> {
+        fn visit_lit_str(&mut self, l: &'v syn::LitStr) {
+            self.member |= l.value() == self.key;
+        }
+        fn visit_ident(&mut self, i: &'v proc_macro2::Ident) {
+            let i = i.to_string();
+            self.as_bool |= i == "as_bool" || i.split('_').any(|w| w == "bool");
+        }
+    }
+    let mut r = Reads {
+        key,
+        member: false,
+        as_bool: false,
+    };
+    r.visit_expr(cond);
+    r.member && r.as_bool
 }
 
 /// A condition without its leading `!`s, and whether there was an odd number of them.
