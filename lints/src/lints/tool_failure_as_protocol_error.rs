@@ -120,8 +120,8 @@ declare_lint! {
     ///   its result shape cannot be told); not for a bare error object another fn wraps, a struct
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.
     /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
-    ///   channel, a `JoinError`, cancellation, serializing the server's own output, building an
-    ///   elicitation schema. They are recognised heuristically from the failing call and the message
+    ///   channel, a `JoinError`, cancellation, serializing the server's own output (also rmcp's
+    ///   `Content::json(value)`), building an elicitation schema. They are recognised heuristically from the failing call and the message
     ///   text. Add markers (method or function names, or words in the message) under `[lints]` with
     ///   `tool_failure_as_protocol_error = { server-fault-markers = ["pool_timeout"] }`.
     /// - Failures of the request rather than of the tool are not reported either, decided by where
@@ -222,6 +222,9 @@ declare_lint! {
     ///   (`Self::new(ErrorCode::INTERNAL_ERROR, detail)` in `fn upstream(..)`), once, with the tool
     ///   calls that reach it attached. A constructor reached only through a `?` that converts another
     ///   crate's error into it (`From<jira_core::JiraError> for AppError`) is not followed.
+    /// - A mapping of a crate fn's error (`.map_err(..)`, a `From` conversion by `?` or
+    ///   `.map_err(ErrorData::from)`) is not reported when that fn returns `Ok(..)` on every path
+    ///   (no `?`, no `Err`, no macro that may return one): nothing fails there.
     /// - A helper's protocol error that its tool callers replace (`Err(err) =>
     ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`) is reported at the
     ///   replacement only; one they pass on (`Err(err) => Err(err)`, or rebuilt with the error's own

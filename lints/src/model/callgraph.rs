@@ -1092,6 +1092,9 @@ pub struct CrateCalls<'r, 'a> {
     pub blocks: HashMap<FnKey, (&'a syn::Block, crate::source::FileId)>,
     /// Each file's source text (`None` when not UTF-8), by `FileId`.
     pub sources: Vec<Option<std::sync::Arc<crate::source::SourceFile>>>,
+    /// Per fn body (by `BodyId`), whether it returns `Ok(..)` on every path, found when a
+    /// caller first asks.
+    pub never_errs: Vec<std::sync::OnceLock<bool>>,
 }
 
 impl CrateCalls<'_, '_> {

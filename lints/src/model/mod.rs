@@ -1011,6 +1011,7 @@ where
         carriers: carriers.into_keys().collect(),
         blocks,
         sources: files.iter().map(|f| f.source.clone()).collect(),
+        never_errs: fns.iter().map(|_| std::sync::OnceLock::new()).collect(),
     }
 }
 

@@ -626,6 +626,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether an SDK fn, by its path in the SDK (`rmcp::model::Content::json`), serialises the
+    /// value it is given: it fails only on the server's own values, a server fault.
+    fn is_serializing_fn(&self, _path: &[String]) -> bool {
+        false
+    }
+
     /// A match arm holding a tool call inside a general request handler
     /// (`RequestFromClient::CallToolRequest(params) =>`).
     fn is_tool_call_arm(&self, _pat: &syn::Pat) -> bool {

@@ -58,6 +58,12 @@ impl Dialect for Rmcp {
         return_facts(&self.names, kind, ret, index)
     }
 
+    /// `Content::json(v)` (every content type's `json`): `serde_json::to_string` of `v`,
+    /// `internal_error("fail to serialize response to json", ..)` on failure.
+    fn is_serializing_fn(&self, path: &[String]) -> bool {
+        matches!(path, [.., ty, f] if f == "json" && ["Content", "ContentBlock", "RawContent"].contains(&ty.as_str()))
+    }
+
     fn is_protocol_error_type(&self, ty: &Type) -> bool {
         self.names.is_error_type(ty)
     }

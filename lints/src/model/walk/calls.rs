@@ -215,6 +215,10 @@ impl<'a> Walker<'a, '_> {
     /// A conversion of `operand`'s error through the crate's `From` impls (`?`,
     /// `.map_err(McpError::from)`), with the operand's error type and the fn whose error it is.
     pub(super) fn conversion_edge(&mut self, operand: &'a Expr, span: Span) {
+        // `self.echo(t).await.map_err(ErrorData::from)` where `echo` never fails: no conversion.
+        if self.never_fails(operand) {
+            return;
+        }
         let source = self.operand_error_type(operand);
         self.push_edge(Callee::FromImpls(source), span, Some(operand), &[]);
         let errors_of = self.errors_of(operand);
@@ -629,7 +633,7 @@ pub(super) fn explicit_conversion(
 
 /// The leaves of the value an expression evaluates to (block tails, both branches of an `if`,
 /// every arm of a `match`), diverging ones left out.
-fn value_leaves<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
+pub(super) fn value_leaves<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
     if depth > 64 {
         return out.push(expr);
     }

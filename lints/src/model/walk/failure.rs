@@ -499,7 +499,22 @@ impl<'a> Walker<'a, '_> {
             }
             e = strip_await(&mc.receiver);
         }
-        false
+        // `Content::json(value)`: an SDK fn, by what its path resolves to (a crate's own
+        // `Content` is not the SDK's).
+        let (Expr::Call(c), Some(scope)) = (e, self.body.scope) else {
+            return false;
+        };
+        let Expr::Path(p) = &*c.func else {
+            return false;
+        };
+        match self
+            .calls
+            .defs
+            .resolve_path(scope.module, &p.path, Ns::Values)
+        {
+            Some(Def::External(path)) => self.dialect.is_serializing_fn(&path),
+            _ => false,
+        }
     }
 
     /// `String::from_utf8(buf)` where `buf` is a buffer this body made empty (also inside a
@@ -1110,6 +1125,13 @@ impl<'a> Walker<'a, '_> {
                 }
                 return true;
             }
+        }
+        // The receiver is a crate fn that never fails: its error closure never runs.
+        if matches!(method, "map_err" | "or_else" | "unwrap_or_else")
+            && self.never_fails(&mc.receiver)
+        {
+            self.visit_expr(&mc.receiver);
+            return true;
         }
         // `.ok_or("msg")`, `.map_err(|e| format!(..))` in a tool whose `Err` is an isError
         // result: the value is the isError text (whether `?` or the tail returns it).

@@ -61,7 +61,115 @@ pub(super) fn diverges(mac: &syn::Macro) -> bool {
     })
 }
 
+/// Macros that neither return from the fn nor hold a `?` of its own: formatting, logging,
+/// assertions (which panic, not fail).
+const NON_RETURNING_MACROS: &[&str] = &[
+    "format",
+    "format_args",
+    "vec",
+    "json",
+    "println",
+    "eprintln",
+    "print",
+    "eprint",
+    "debug",
+    "info",
+    "warn",
+    "error",
+    "trace",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "matches",
+    "concat",
+    "stringify",
+    "write",
+    "writeln",
+    "panic",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "event",
+    "span",
+    "include_str",
+    "env",
+];
+
+/// Whether every value `block` (a fn body) returns is `Ok(..)`: no `?`, no `return` of anything
+/// else, no macro that could return (`bail!`), and an `Ok(..)` in every tail position. Closures,
+/// `async` blocks and nested items have their own returns and are not looked into.
+pub(super) fn returns_only_ok(block: &syn::Block) -> bool {
+    struct Returns {
+        other: bool,
+    }
+    fn all_ok(value: &Expr) -> bool {
+        let mut leaves = Vec::new();
+        super::calls::value_leaves(value, &mut leaves, 0);
+        leaves.iter().all(|l| {
+            matches!(strip_await(l), Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+                if p.path.segments.last().is_some_and(|s| s.ident == "Ok")))
+        })
+    }
+    impl<'v> syn::visit::Visit<'v> for Returns {
+        fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {
+            self.other = true;
+        }
+        fn visit_expr_return(&mut self, r: &'v syn::ExprReturn) {
+            self.other |= r.expr.as_deref().is_none_or(|v| !all_ok(v));
+            syn::visit::visit_expr_return(self, r);
+        }
+        fn visit_macro(&mut self, m: &'v syn::Macro) {
+            let known = m
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| NON_RETURNING_MACROS.contains(&s.ident.to_string().as_str()));
+            self.other |= !known;
+        }
+        fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'v syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'v syn::Item) {}
+    }
+    let tail_ok = match block.stmts.last() {
+        // A `return ..;` last: the visit checks its value.
+        Some(Stmt::Expr(Expr::Return(_), Some(_))) => true,
+        Some(Stmt::Expr(e, None)) => all_ok(e),
+        _ => false,
+    };
+    let mut r = Returns { other: false };
+    syn::visit::Visit::visit_block(&mut r, block);
+    tail_ok && !r.other
+}
+
 impl<'a> Walker<'a, '_> {
+    /// Whether the call at the root of `operand` (through `.await`, `.map_err(..)`, `.map(..)`)
+    /// is of a crate fn that returns `Ok(..)` on every path ([`returns_only_ok`]): its error,
+    /// and any conversion or mapping of it, never happens.
+    pub(super) fn never_fails(&self, operand: &Expr) -> bool {
+        let mut e = strip_await(operand);
+        while let Expr::MethodCall(mc) = e {
+            if !matches!(
+                mc.method.to_string().as_str(),
+                "map_err" | "map" | "inspect" | "inspect_err"
+            ) {
+                break;
+            }
+            e = strip_await(&mc.receiver);
+        }
+        let Some(f) = self.called_fn(e) else {
+            return false;
+        };
+        let (Some(body), Some((block, file))) = (self.calls.body(f), self.calls.blocks.get(&f))
+        else {
+            return false;
+        };
+        self.read_from(*file);
+        *self.calls.never_errs[body.0].get_or_init(|| returns_only_ok(block))
+    }
+
     /// The crate enum a body's signature says it fails with.
     pub(super) fn declared_error_enum(&self) -> Option<ItemId> {
         let sig = self.body.sig?;
