@@ -223,12 +223,12 @@ pub fn mentions_ident(tokens: &str, ident: &str) -> bool {
         .any(|w| w == ident)
 }
 
-/// The value of a string literal expression (`"head"`).
 /// `json!(..)` or `serde_json::json!(..)`.
 pub fn is_json_macro(m: &syn::Macro) -> bool {
     m.path.segments.last().is_some_and(|s| s.ident == "json")
 }
 
+/// The value of a string literal expression (`"head"`).
 pub fn str_literal(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Lit(syn::ExprLit {

@@ -74,6 +74,9 @@ declare_lint! {
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    /// - A success result's content says it failed when its one block is a `json!` value that
+    ///   does (`Content::json(json!({"success": false, ..}))?`, `Content::text(json!(..).to_string())`,
+    ///   also through `serde_json::to_string(&json!(..))`); a value a local holds is not read.
     /// - A text says it failed by how it opens, past a marker such as "❌ **": the same words
     ///   further in may be the data's, and an empty outcome ("No pages matched") or a miss told
     ///   in other words ("Page \"{title}\" has no content") is not read as a failure.

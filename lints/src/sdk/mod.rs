@@ -654,6 +654,11 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         content::content_facts(expr, file)
     }
 
+    /// The `json!` value a result's content holds as its one block ([`content::json_answer`]).
+    fn json_answer(&self, content: &Expr) -> Option<syn::Macro> {
+        content::json_answer(content)
+    }
+
     /// The text value a success result's content block wraps (`x` of `Content::text(x)`).
     fn block_text_value<'e>(&self, block: &'e Expr) -> Option<&'e Expr> {
         content::block_text_value(block)

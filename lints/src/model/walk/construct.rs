@@ -175,6 +175,7 @@ impl<'a> Walker<'a, '_> {
                 if let (Channel::ToolSuccess, Some(c)) = (channel, content) {
                     self.note_success_content(c, span);
                 }
+                let sites_before = self.facts.sites.len();
                 self.add_site(
                     expr,
                     span,
@@ -183,6 +184,14 @@ impl<'a> Walker<'a, '_> {
                     facts,
                     Origin::Constructor(constructor),
                 );
+                // What a success result's one JSON block says (`{"success": false, ..}`).
+                let json = content
+                    .filter(|_| channel == Channel::ToolSuccess)
+                    .and_then(|c| self.dialect.json_answer(c));
+                if let (Some(mac), Some((site, _))) = (json, self.facts.sites.get_mut(sites_before))
+                {
+                    site.answer_members = crate::text::json_members(&mac);
+                }
             }
         }
     }
@@ -192,7 +201,7 @@ impl<'a> Walker<'a, '_> {
         let tail = through_output_wrapper(tail_expr(expr));
         let text = message_with_macros(tail, self.file, self.macros);
         let json_macro = match strip_to_string(tail) {
-            Expr::Macro(m) if m.mac.path.is_ident("json") => Some(&m.mac),
+            Expr::Macro(m) if crate::syntax::is_json_macro(&m.mac) => Some(&m.mac),
             _ => None,
         };
         let json = json_macro.map(|m| crate::text::json_texts(m, self.file));
