@@ -226,8 +226,9 @@ declare_lint! {
     ///   `.map_err(ErrorData::from)`) is not reported when that fn returns `Ok(..)` on every path
     ///   (no `?`, no `Err`, no macro that may return one): nothing fails there.
     /// - A helper's protocol error that its tool callers replace (`Err(err) =>
-    ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`) is reported at the
-    ///   replacement only; one they pass on (`Err(err) => Err(err)`, or rebuilt with the error's own
+    ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`, the same in a
+    ///   `map_err` closure, or `.map_err(AppError::Mcp).map_err(ErrorData::from)` through a `From`
+    ///   that is one construction of its own code) is reported at the replacement only; one they pass on (`Err(err) => Err(err)`, or rebuilt with the error's own
     ///   code) at the helper.
     /// - An error mapping's arm for a variant of the crate's error enum (`#[derive(thiserror::Error)]`)
     ///   that no code builds (no `Error::Variant(..)` outside patterns, no `#[from]` field) is not

@@ -1095,6 +1095,8 @@ pub struct CrateCalls<'r, 'a> {
     /// Per fn body (by `BodyId`), whether it returns `Ok(..)` on every path, found when a
     /// caller first asks.
     pub never_errs: Vec<std::sync::OnceLock<bool>>,
+    /// The crate's `fn from(x: T)` (`From<T>` impls), by the crate type `T`, found on first use.
+    pub from_fns: std::sync::OnceLock<HashMap<ItemId, Vec<FnKey>>>,
 }
 
 impl CrateCalls<'_, '_> {
@@ -1104,6 +1106,30 @@ impl CrateCalls<'_, '_> {
 
     pub fn fn_facts(&self, f: FnKey) -> Option<FnFacts> {
         self.body(f).and_then(|b| self.facts.get(b.0).copied())
+    }
+
+    /// The crate's `fn from(x: ty)`s: the `From<ty>` conversions of a crate type.
+    pub fn from_fns_of(&self, ty: ItemId) -> &[FnKey] {
+        let all = self.from_fns.get_or_init(|| {
+            let mut all: HashMap<ItemId, Vec<FnKey>> = HashMap::new();
+            for f in self.blocks.keys() {
+                // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
+                let sig = unsafe { &**f };
+                if sig.ident != "from" || sig.inputs.len() != 1 {
+                    continue;
+                }
+                let (Some(syn::FnArg::Typed(param)), Some(scope)) =
+                    (sig.inputs.first(), self.types.scope_of(*f))
+                else {
+                    continue;
+                };
+                if let Some(t) = resolve_type_item(self.defs, scope.module, &param.ty, None) {
+                    all.entry(t).or_default().push(*f);
+                }
+            }
+            all
+        });
+        all.get(&ty).map_or(&[], Vec::as_slice)
     }
 
     /// The protocol error each call of `f` builds, when `f` is an error type's constructor.

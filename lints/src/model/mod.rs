@@ -1012,6 +1012,7 @@ where
         blocks,
         sources: files.iter().map(|f| f.source.clone()).collect(),
         never_errs: fns.iter().map(|_| std::sync::OnceLock::new()).collect(),
+        from_fns: std::sync::OnceLock::new(),
     }
 }
 

@@ -14,7 +14,9 @@ use crate::model::site::{
     TOOL_CALL_ARM,
 };
 use crate::resolve::{Def, Ns};
-use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning};
+use crate::sdk::{
+    Construction, ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning,
+};
 use crate::source::Span;
 use crate::syntax::{
     last_segment, pat_ident, path_segments, strip_await, strip_refs, tail_expr, type_name,
@@ -220,11 +222,44 @@ impl<'a> Walker<'a, '_> {
             return;
         }
         let source = self.operand_error_type(operand);
+        let replacing = matches!(&source, ErrorSource::Local(ty, _) if self.conversion_replaces(*ty));
         self.push_edge(Callee::FromImpls(source), span, Some(operand), &[]);
         let errors_of = self.errors_of(operand);
         if let Some(edge) = self.facts.calls.last_mut() {
             edge.errors_of = errors_of;
         }
+        // `self.read(p).await.map_err(AppError::Mcp).map_err(ErrorData::from)` with a `From`
+        // that builds a fresh protocol error of its own code: `read`'s own error goes nowhere.
+        if replacing {
+            let mut root = strip_await(operand);
+            while let Expr::MethodCall(mc) = root {
+                if mc.method != "map_err" {
+                    break;
+                }
+                root = strip_await(&mc.receiver);
+            }
+            self.settle_error_of(root, &[super::failure::ErrAnswer::Answered]);
+        }
+    }
+
+    /// Whether the crate's `From<ty>` conversion into the protocol error is one SDK
+    /// construction with a code of its own (`ErrorData::internal_error(err.to_string(), None)`),
+    /// whatever the value converted: it replaces an error the value wraps.
+    fn conversion_replaces(&self, ty: ItemId) -> bool {
+        let [from] = self.calls.from_fns_of(ty)[..] else {
+            return false;
+        };
+        let Some((block, _)) = self.calls.blocks.get(&from) else {
+            return false;
+        };
+        let [syn::Stmt::Expr(Expr::Call(call), None)] = &block.stmts[..] else {
+            return false;
+        };
+        matches!(
+            self.dialect
+                .construction_of_call(call, self.index, &self.returns()),
+            Some(Construction::ProtocolError { code: Some(_), .. })
+        )
     }
 
     /// The last edge maps the error of `value` point-free (`.map_err(helper)`): it passes the

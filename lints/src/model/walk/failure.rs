@@ -1172,6 +1172,8 @@ impl<'a> Walker<'a, '_> {
                     let definite = !c.inputs.is_empty()
                         && !method.starts_with("ok_or")
                         && method != "unwrap_or";
+                    let sites_before = self.facts.sites.len();
+                    let error_name = binding.clone();
                     self.with_frame(
                         Frame {
                             kind,
@@ -1189,6 +1191,23 @@ impl<'a> Walker<'a, '_> {
                             }
                         },
                     );
+                    // `helper().map_err(|e| McpError::internal_error(format!("x failed: {e}"),
+                    // None))`: a protocol error of the closure's own code replaces the helper's,
+                    // which then goes nowhere (as in an `Err(e) =>` arm).
+                    let replaced = method == "map_err"
+                        && self.facts.sites[sites_before..].iter().any(|(s, _)| {
+                            s.channel == Channel::Protocol
+                                && s.code.is_some()
+                                && s.variant.is_none()
+                        });
+                    if replaced {
+                        let answer = self.err_answer(
+                            Branch::Expr(&c.body),
+                            error_name.as_deref(),
+                            sites_before,
+                        );
+                        self.settle_error_of(&mc.receiver, &[answer]);
+                    }
                 }
                 Expr::Path(p) => {
                     // `.map_err(internal)`, `.map_err(Self::to_mcp)`: a helper builds the error.
