@@ -1,0 +1,5 @@
+mod formatters;
+mod params;
+
+pub use formatters::*;
+pub use params::*;

@@ -1,0 +1,3 @@
+pub mod mcp_server;
+
+pub use mcp_server::LspMcpServer;
