@@ -68,7 +68,11 @@ declare_lint! {
     /// - Schema-level and value-level checks are told apart from the failing operation (an optional
     ///   field of a derived-schema request type, a JSON accessor, a deserialisation) and, where the
     ///   source cannot tell, from the message text: a value check on a hand-parsed JSON object that
-    ///   only says "missing" may be taken for a schema check.
+    ///   only says "missing" may be taken for a schema check. Decoding text into a type
+    ///   (`serde_json::from_str`) is schema-level; a type's own `FromStr` (`SortOrder::from_str(s)`,
+    ///   `s.parse::<SortOrder>()`) checks a value.
+    /// - A parser reaches the tool through a call or a path given to a combinator
+    ///   (`req.order.as_deref().map(parse_order).transpose()?`).
     /// - To target 2025-06-18 or older, where "Invalid arguments" is a protocol error, set
     ///   `target-protocol` (config) or `--target-protocol`; the lint is then off.
     ///

@@ -222,7 +222,8 @@ impl<'a> Walker<'a, '_> {
             return;
         }
         let source = self.operand_error_type(operand);
-        let replacing = matches!(&source, ErrorSource::Local(ty, _) if self.conversion_replaces(*ty));
+        let replacing =
+            matches!(&source, ErrorSource::Local(ty, _) if self.conversion_replaces(*ty));
         self.push_edge(Callee::FromImpls(source), span, Some(operand), &[]);
         let errors_of = self.errors_of(operand);
         if let Some(edge) = self.facts.calls.last_mut() {

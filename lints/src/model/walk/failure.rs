@@ -114,7 +114,6 @@ const SERVER_FAULT_WORDS: &[&str] = &[
 /// Calls that read the request's arguments as a whole (a failure is schema-level).
 const SCHEMA_CALLS: &[&str] = &[
     "from_value",
-    "from_str",
     "from_slice",
     "from_reader",
     "deserialize",
@@ -346,6 +345,7 @@ impl<'a> Walker<'a, '_> {
             schema_level: self.absent_optional == 0
                 && !causes.iter().any(|c| self.reads_optional_field(c))
                 && (cause_calls(SCHEMA_CALLS)
+                    || causes.iter().any(|c| deserializes_text(c))
                     || causes.iter().any(|c| reads_argument_field(c))
                     || mentions(SCHEMA_WORDS)
                     || self.frames.iter().any(|f| f.kind == FrameKind::WrongShape)
@@ -1357,6 +1357,38 @@ fn is_json_type_fallback(m: &syn::ExprMatch, pat: &Pat) -> bool {
 }
 
 /// Whether an expression (a failed operation) calls any of `names`.
+/// `serde_json::from_str(..)` (any format crate's, or imported bare): decoding the arguments
+/// into a type, which the schema answers. `SortOrder::from_str(s)` is a type's `FromStr`, a
+/// check of the value.
+fn deserializes_text(expr: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'v> Visit<'v> for Finder {
+        fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+            if let Expr::Path(p) = &*c.func {
+                let segs: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                let module_fn = match segs.as_slice() {
+                    [.., owner, f] if f == "from_str" => {
+                        !owner.starts_with(|c: char| c.is_uppercase()) && owner != "Self"
+                    }
+                    [f] => f == "from_str",
+                    _ => false,
+                };
+                self.0 |= module_fn;
+            }
+            visit::visit_expr_call(self, c);
+        }
+        fn visit_item(&mut self, _: &'v syn::Item) {}
+    }
+    let mut f = Finder(false);
+    f.visit_expr(expr);
+    f.0
+}
+
 pub(super) fn calls_any(expr: &Expr, names: &[&str]) -> bool {
     struct Finder<'n> {
         names: &'n [&'n str],

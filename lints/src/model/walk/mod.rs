@@ -769,6 +769,17 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             .resolver
             .method_target(&mc.receiver, &method, &self.locals);
         self.call_edge(target, mc, Some(&*mc.receiver), &mc.args);
+        // `req.order.as_deref().map(parse_sort_order).transpose()?`: a crate fn passed by
+        // path is called by the combinator, from here.
+        for arg in &mc.args {
+            if let Expr::Path(p) = arg {
+                let target = self.resolver.path_target(p, &self.locals);
+                if let Some(callee) = self.callee(target) {
+                    let span = self.file.span_of(arg);
+                    self.push_edge(callee, span, None, &[]);
+                }
+            }
+        }
         visit::visit_expr_method_call(self, mc);
     }
 
