@@ -1,7 +1,8 @@
 //@ dep: serde = { version = "1", features = ["derive"] }
 //@ dep: serde_json = "1"
 // Hand-rolled servers whose tool-call handler hands the requested tool's name to a helper that
-// matches it: read out of the request's JSON (`params.get("name").and_then(Value::as_str)`), or
+// matches it: read out of the request's JSON (`params.get("name").and_then(Value::as_str)`, also
+// through a local holding the request's `params`), or
 // the `name` field of the request decoded into a local (`let call: CallToolRequest =
 // serde_json::from_value(params)`). The helper continues the dispatch: its catch-all is the
 // unknown-tool answer. Not: a helper of the same shape given a name the server chose itself (a
@@ -52,6 +53,20 @@ fn handle_call_tool(id: Value, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
+fn run_tool(name: &str) -> Value {
+    match name {
+        "time" => json!({ "content": [{ "type": "text", "text": "12:00" }] }),
+        _ => json!({ "content": [{ "type": "text", "text": format!("No tool named {name}") }], "isError": true }), //~ unknown_tool_as_tool_error
+    }
+}
+
+/// Given the whole request: the name is read through a local holding its `params`.
+fn handle_call_request(request: &Value) -> Value {
+    let params = &request["params"];
+    let name = params["name"].as_str().unwrap_or_default().to_string();
+    json!({ "jsonrpc": "2.0", "id": request["id"].clone(), "result": run_tool(&name) })
+}
+
 /// The same shape, given a name the server chose: its catch-all answers no requested tool.
 fn probe(name: &str, args: &Value) -> Result<Value, String> {
     match name {
@@ -73,6 +88,7 @@ pub fn handle(request: Value) -> Value {
     let id = request["id"].clone();
     let params = request["params"].clone();
     match request["method"].as_str() {
+        Some("tools/call") if request["v3"] == true => handle_call_request(&request),
         Some("tools/call") if request["v2"] == true => handle_call_tool(id, params),
         Some("tools/call") => handle_call(id, params),
         Some("health") => health(id),

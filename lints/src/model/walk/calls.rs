@@ -72,11 +72,28 @@ impl<'a> Walker<'a, '_> {
                 .iter()
                 .any(|p| super::failure::names_local(e, p))
         };
+        // `params["name"]` where `let params = &request["params"]`: through the local.
+        let request_via_local = |e: &Expr| {
+            let mut root = e;
+            loop {
+                root = match root {
+                    Expr::MethodCall(m) => &m.receiver,
+                    Expr::Index(i) => &i.expr,
+                    Expr::Field(f) => &f.base,
+                    Expr::Reference(r) => &r.expr,
+                    Expr::Paren(p) => &p.expr,
+                    Expr::Try(t) => &t.expr,
+                    _ => break,
+                };
+            }
+            matches!(root, Expr::Path(_)) && self.let_init(root).is_some_and(names_request)
+        };
         let tool_name = |init: &Expr| {
             let field = through_borrowing_calls(init);
             let name_field = matches!(field, Expr::Field(f)
                 if matches!(&f.member, syn::Member::Named(n) if n == "name"));
-            (name_field || json_name_member(init)) && names_request(field)
+            (name_field || json_name_member(init))
+                && (names_request(field) || request_via_local(field))
         };
         // `&call_request.name` where `let call_request = match serde_json::from_value(params)`:
         // the `name` field of the request decoded into a local.
