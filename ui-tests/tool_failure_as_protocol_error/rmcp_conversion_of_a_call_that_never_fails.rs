@@ -3,7 +3,8 @@
 // A dispatcher that converts every method's error the same way
 // (`.map_err(AppError::Mcp).map_err(ErrorData::from)`, or a `map_err` closure) converts nothing
 // when the method returns `Ok(..)` on every path (its failures are isError results): there is no
-// finding there. A method with a `?`, an `Err` or a macro that may return one still fails.
+// finding there, nor when its one `?` is on serialising its own value (a server fault). A method
+// with another `?`, an `Err` or a macro that may return one still fails.
 use rmcp::{model::*, service::RequestContext, ErrorData, RoleServer, ServerHandler};
 
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +37,13 @@ impl Service {
             "" => Ok(CallToolResult::error(vec![Content::text("text must not be empty")])),
             t => Ok(CallToolResult::success(vec![Content::text(t.to_uppercase())])),
         }
+    }
+
+    /// Fails only when its own report does not serialise: a server fault, -32603 is right.
+    pub async fn report(&self, text: String) -> Result<CallToolResult, AppError> {
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "text": text }))
+            .map_err(std::io::Error::other)?;
+        Ok(CallToolResult::success(vec![Content::text(json)]))
     }
 
     pub async fn read(&self, path: String) -> Result<CallToolResult, AppError> {
@@ -72,6 +80,10 @@ impl ServerHandler for Service {
                 .upper(text)
                 .await
                 .map_err(|e| ErrorData::internal_error(format!("upper failed: {e}"), None)),
+            "report" => self
+                .report(text)
+                .await
+                .map_err(|e| ErrorData::internal_error(format!("report failed: {e}"), None)),
             "read" => self.read(text).await.map_err(ErrorData::from), //~ tool_failure_as_protocol_error
             _ => Err(ErrorData::invalid_params(format!("no tool named {}", request.name), None)),
         }

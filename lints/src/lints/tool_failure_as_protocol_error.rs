@@ -224,7 +224,8 @@ declare_lint! {
     ///   crate's error into it (`From<jira_core::JiraError> for AppError`) is not followed.
     /// - A mapping of a crate fn's error (`.map_err(..)`, a `From` conversion by `?` or
     ///   `.map_err(ErrorData::from)`) is not reported when that fn returns `Ok(..)` on every path
-    ///   (no `?`, no `Err`, no macro that may return one): nothing fails there.
+    ///   but serialising its own value (no other `?`, no `Err`, no macro that may return one):
+    ///   no tool failure reaches it.
     /// - A helper's protocol error that its tool callers replace (`Err(err) =>
     ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`, the same in a
     ///   `map_err` closure, or `.map_err(AppError::Mcp).map_err(ErrorData::from)` through a `From`

@@ -98,10 +98,12 @@ const NON_RETURNING_MACROS: &[&str] = &[
     "env",
 ];
 
-/// Whether every value `block` (a fn body) returns is `Ok(..)`: no `?`, no `return` of anything
-/// else, no macro that could return (`bail!`), and an `Ok(..)` in every tail position. Closures,
-/// `async` blocks and nested items have their own returns and are not looked into.
-pub(super) fn returns_only_ok(block: &syn::Block) -> bool {
+/// Whether every value `block` (a fn body) returns is `Ok(..)`: no `?` but on serialising the
+/// server's own value (`serde_json::to_string(&out)?`, a server fault wherever it is mapped), no
+/// `return` of anything else, no macro that could return (`bail!`), and an `Ok(..)` in every
+/// tail position. Closures, `async` blocks and nested items have their own returns and are not
+/// looked into.
+pub(super) fn only_ok_or_server_fault(block: &syn::Block) -> bool {
     struct Returns {
         other: bool,
     }
@@ -114,8 +116,10 @@ pub(super) fn returns_only_ok(block: &syn::Block) -> bool {
         })
     }
     impl<'v> syn::visit::Visit<'v> for Returns {
-        fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {
-            self.other = true;
+        fn visit_expr_try(&mut self, t: &'v syn::ExprTry) {
+            // `serde_json::to_string_pretty(&result)?`: only the server's own value fails.
+            self.other |= !super::failure::is_serializing_call(&t.expr);
+            syn::visit::visit_expr_try(self, t);
         }
         fn visit_expr_return(&mut self, r: &'v syn::ExprReturn) {
             self.other |= r.expr.as_deref().is_none_or(|v| !all_ok(v));
@@ -146,8 +150,9 @@ pub(super) fn returns_only_ok(block: &syn::Block) -> bool {
 
 impl<'a> Walker<'a, '_> {
     /// Whether the call at the root of `operand` (through `.await`, `.map_err(..)`, `.map(..)`)
-    /// is of a crate fn that returns `Ok(..)` on every path ([`returns_only_ok`]): its error,
-    /// and any conversion or mapping of it, never happens.
+    /// is of a crate fn that returns `Ok(..)` on every path but a server fault
+    /// ([`only_ok_or_server_fault`]): its error, and any conversion or mapping of it, is no
+    /// tool failure.
     pub(super) fn never_fails(&self, operand: &Expr) -> bool {
         let mut e = strip_await(operand);
         while let Expr::MethodCall(mc) = e {
@@ -167,7 +172,7 @@ impl<'a> Walker<'a, '_> {
             return false;
         };
         self.read_from(*file);
-        *self.calls.never_errs[body.0].get_or_init(|| returns_only_ok(block))
+        *self.calls.never_errs[body.0].get_or_init(|| only_ok_or_server_fault(block))
     }
 
     /// The crate enum a body's signature says it fails with.
