@@ -2,7 +2,7 @@
 //@ dep: serde_json = "1"
 // Hand-rolled servers whose tool-call handler hands the requested tool's name to a helper that
 // matches it: read out of the request's JSON (`params.get("name").and_then(Value::as_str)`, also
-// through a local holding the request's `params`), or
+// through locals holding the request's `params` or the name, bound by `let` or a `match`), or
 // the `name` field of the request decoded into a local (`let call: CallToolRequest =
 // serde_json::from_value(params)`). The helper continues the dispatch: its catch-all is the
 // unknown-tool answer. Not: a helper of the same shape given a name the server chose itself (a
@@ -67,6 +67,24 @@ fn handle_call_request(request: &Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": request["id"].clone(), "result": run_tool(&name) })
 }
 
+fn call_backend(name: &str) -> Value {
+    match name {
+        "date" => json!({ "content": [{ "type": "text", "text": "2026-12-04" }] }),
+        _ => json!({ "content": [{ "type": "text", "text": format!("No backend lists {name}") }], "isError": true }), //~ unknown_tool_as_tool_error
+    }
+}
+
+/// The name taken out of the request's `params` by a `match` and handed on through another local.
+fn handle_call_matched(request: &Value) -> Value {
+    let params = &request["params"];
+    let tool_name = match params.get("name") {
+        Some(Value::String(name)) => name.clone(),
+        _ => return json!({ "jsonrpc": "2.0", "id": request["id"].clone(), "error": { "code": -32602, "message": "tools/call needs a tool name" } }),
+    };
+    let name_for_backend = tool_name;
+    json!({ "jsonrpc": "2.0", "id": request["id"].clone(), "result": call_backend(&name_for_backend) })
+}
+
 /// The same shape, given a name the server chose: its catch-all answers no requested tool.
 fn probe(name: &str, args: &Value) -> Result<Value, String> {
     match name {
@@ -88,6 +106,7 @@ pub fn handle(request: Value) -> Value {
     let id = request["id"].clone();
     let params = request["params"].clone();
     match request["method"].as_str() {
+        Some("tools/call") if request["v4"] == true => handle_call_matched(&request),
         Some("tools/call") if request["v3"] == true => handle_call_request(&request),
         Some("tools/call") if request["v2"] == true => handle_call_tool(id, params),
         Some("tools/call") => handle_call(id, params),

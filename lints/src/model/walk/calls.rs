@@ -67,40 +67,69 @@ impl<'a> Walker<'a, '_> {
     /// Whether an argument names the request, or is a local holding the requested tool's name
     /// (`let tool_name = params.name.clone(); registry.execute_tool(&tool_name, ..)`).
     fn carries_request(&self, arg: &Expr) -> bool {
-        let names_request = |e: &Expr| {
-            self.request_params
-                .iter()
-                .any(|p| super::failure::names_local(e, p))
-        };
-        // `params["name"]` where `let params = &request["params"]`: through the local.
-        let request_via_local = |e: &Expr| {
-            let mut root = e;
-            loop {
-                root = match root {
-                    Expr::MethodCall(m) => &m.receiver,
-                    Expr::Index(i) => &i.expr,
-                    Expr::Field(f) => &f.base,
-                    Expr::Reference(r) => &r.expr,
-                    Expr::Paren(p) => &p.expr,
-                    Expr::Try(t) => &t.expr,
-                    _ => break,
-                };
-            }
-            matches!(root, Expr::Path(_)) && self.let_init(root).is_some_and(names_request)
-        };
-        let tool_name = |init: &Expr| {
-            let field = through_borrowing_calls(init);
-            let name_field = matches!(field, Expr::Field(f)
-                if matches!(&f.member, syn::Member::Named(n) if n == "name"));
-            (name_field || json_name_member(init))
-                && (names_request(field) || request_via_local(field))
-        };
         // `&call_request.name` where `let call_request = match serde_json::from_value(params)`:
         // the `name` field of the request decoded into a local.
         let decoded_name = matches!(through_borrowing_calls(arg), Expr::Field(f)
             if matches!(&f.member, syn::Member::Named(n) if n == "name")
-                && self.let_init(&f.base).is_some_and(names_request));
-        names_request(arg) || decoded_name || self.let_init(arg).is_some_and(tool_name)
+                && self.let_init(&f.base).is_some_and(|i| self.names_request(i)));
+        self.names_request(arg)
+            || decoded_name
+            || self
+                .let_init(arg)
+                .is_some_and(|init| self.requested_name(init, 0))
+    }
+
+    fn names_request(&self, e: &Expr) -> bool {
+        self.request_params
+            .iter()
+            .any(|p| super::failure::names_local(e, p))
+    }
+
+    /// The requested tool's name read out of the request: `params.name`, `params["name"]`,
+    /// `params.get("name")` (through adapters, and a `match` on it binding the value), where
+    /// `params` is the request or a local taken from it; or a local holding such a name
+    /// (`let tool_name_clone = tool_name;`), up to a few locals deep.
+    fn requested_name(&self, value: &Expr, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        let value = match through_borrowing_calls(value) {
+            // `match params.get("name") { Some(Value::String(name)) => name.clone(), _ => .. }`
+            Expr::Match(m) => &*m.expr,
+            other => other,
+        };
+        if let Some(init) = self.let_init(value) {
+            return self.requested_name(init, depth + 1);
+        }
+        let name_field = matches!(value, Expr::Field(f)
+            if matches!(&f.member, syn::Member::Named(n) if n == "name"));
+        (name_field || json_name_member(value)) && self.taken_from_request(value, depth)
+    }
+
+    /// Whether the value a read starts from is the request, or a local taken from it
+    /// (`let params = &request["params"]`, `match request.get("params") { Some(p) => p, .. }`).
+    fn taken_from_request(&self, read: &Expr, depth: usize) -> bool {
+        if self.names_request(read) {
+            return true;
+        }
+        let mut root = read;
+        loop {
+            root = match root {
+                Expr::MethodCall(m) => &m.receiver,
+                Expr::Index(i) => &i.expr,
+                Expr::Field(f) => &f.base,
+                Expr::Reference(r) => &r.expr,
+                Expr::Paren(p) => &p.expr,
+                Expr::Try(t) => &t.expr,
+                Expr::Match(m) => &m.expr,
+                _ => break,
+            };
+        }
+        depth <= 4
+            && matches!(root, Expr::Path(_))
+            && self
+                .let_init(root)
+                .is_some_and(|init| self.taken_from_request(init, depth + 1))
     }
 
     /// Whether this code runs before a tool is picked: a dispatcher outside its tool arms, or
