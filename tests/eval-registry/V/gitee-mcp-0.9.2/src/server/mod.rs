@@ -1,0 +1,2 @@
+pub mod stdio;
+pub mod sse;
