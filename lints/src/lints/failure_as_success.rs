@@ -74,6 +74,8 @@ declare_lint! {
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    /// - A helper that answers its parameter as an isError or a success result by what the value
+    ///   holds (`if is_error(&v) { structured_error(v) } else { structured(v) }`) is neither answer.
     /// - A success result's content says it failed when its one block is a `json!` value that
     ///   does (`Content::json(json!({"success": false, ..}))?`, `Content::text(json!(..).to_string())`,
     ///   also through `serde_json::to_string(&json!(..))`); a value a local holds is not read.

@@ -60,6 +60,9 @@ declare_lint! {
     /// you follow SEP-2145, allow the lint instead of fixing.
     ///
     /// ### Known problems
+    /// - A fallback arm that looks the name up again (`other => if let Some(p) =
+    ///   self.promoted.iter().find(|p| p.name == other) { .. } else { .. }`) answers an unknown
+    ///   tool only in its `else`; what the lookup finds is a tool.
     /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
     ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard, a helper
     ///   routing on a `tool` argument, and SDK constructors that name it (`tool_not_found`,

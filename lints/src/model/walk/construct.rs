@@ -172,8 +172,12 @@ impl<'a> Walker<'a, '_> {
                 } else {
                     Channel::ToolSuccess
                 };
-                if let (Channel::ToolSuccess, Some(c)) = (channel, content) {
-                    self.note_success_content(c, span);
+                match (channel, content) {
+                    (Channel::ToolSuccess, Some(c)) => self.note_success_content(c, span),
+                    (Channel::ToolError, Some(c)) if self.nested == 0 => {
+                        self.error_contents.push(c);
+                    }
+                    _ => {}
                 }
                 let sites_before = self.facts.sites.len();
                 self.add_site(

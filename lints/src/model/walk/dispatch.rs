@@ -23,6 +23,20 @@ impl<'a> Walker<'a, '_> {
         };
         self.visit_expr(&m.expr);
         for arm in &m.arms {
+            // `other => if let Some(t) = extra.find(other) { .. } else { .. }`: see
+            // `visit_unknown_tool_branch`.
+            if let (None, Some(binding), None) = (
+                literal_names(&arm.pat),
+                catch_all_binding(&arm.pat),
+                &arm.guard,
+            ) {
+                if second_lookup(&arm.body, &binding).is_some() {
+                    let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+                    self.visit_unknown_tool_branch(binding, &arm.body);
+                    self.in_tool_call_arm = in_tool_call_arm;
+                    continue;
+                }
+            }
             let context = match (literal_names(&arm.pat), catch_all_binding(&arm.pat)) {
                 (Some(names), _) => Some(SiteContext::Tool {
                     tools: names,
@@ -275,6 +289,27 @@ impl<'a> Walker<'a, '_> {
 
     /// Visits `branch` as the dispatcher's unknown-tool branch for the tool named `name`.
     pub(super) fn visit_unknown_tool_branch(&mut self, name: String, branch: &'a Expr) {
+        // `other => if let Some(t) = self.extra.iter().find(|t| t.name == other) { run(t) }
+        // else { Err(..) }`: a second lookup by the name. What it finds is a tool; only its
+        // miss is the unknown tool.
+        if let Some(i) = second_lookup(branch, &name) {
+            self.locals.push_scope();
+            for l in super::chained_lets(&i.cond) {
+                crate::model::callgraph::bind_scrutinee(
+                    &self.resolver,
+                    &mut self.locals,
+                    &l.pat,
+                    &l.expr,
+                );
+            }
+            self.visit_expr(&i.cond);
+            self.visit_block(&i.then_branch);
+            self.locals.pop_scope();
+            if let Some((_, missed)) = &i.else_branch {
+                self.visit_unknown_tool_branch(name, missed);
+            }
+            return;
+        }
         let outer = self
             .arm
             .replace(SiteContext::UnknownToolArm { binding: name });
@@ -511,4 +546,25 @@ pub(crate) fn lookup_of_param(f: &crate::index::FnItem<'_>) -> Option<u8> {
         })
         .position(|pat| crate::syntax::pat_ident(pat).is_some_and(|n| key == &n))
         .and_then(|i| u8::try_from(i).ok())
+}
+
+/// The `if let Some(x) = <lookup by the requested name> { .. } else { .. }` an unknown-tool
+/// branch is (alone in its block), when it is one.
+fn second_lookup<'e>(branch: &'e Expr, name: &str) -> Option<&'e syn::ExprIf> {
+    let branch = match branch {
+        Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+            syn::Stmt::Expr(e, None) => e,
+            _ => return None,
+        },
+        other => other,
+    };
+    let Expr::If(i) = branch else {
+        return None;
+    };
+    let Expr::Let(l) = &*i.cond else {
+        return None;
+    };
+    let some = matches!(&*l.pat, Pat::TupleStruct(ts) if ts.path.is_ident("Some"));
+    let by_name = super::failure::names_local(&l.expr, name);
+    (some && by_name && i.else_branch.is_some()).then_some(i)
 }

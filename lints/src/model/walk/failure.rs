@@ -955,8 +955,11 @@ impl<'a> Walker<'a, '_> {
                     cause: Some(&m.expr),
                     definite: false,
                 }),
+                // `match request.get("params") { None => .. }` before a tool is picked: the
+                // request lacks a member, a shape the `CallToolRequest` schema answers.
                 p if is_json_type_fallback(m, p)
-                    || (is_none_pat(p) && self.local_reads_argument_field(&m.expr)) =>
+                    || (is_none_pat(p) && self.local_reads_argument_field(&m.expr))
+                    || (is_none_pat(p) && self.picking_tool() && reads_argument_field(&m.expr)) =>
                 {
                     Some(Frame {
                         kind: FrameKind::WrongShape,
@@ -1356,7 +1359,6 @@ fn is_json_type_fallback(m: &syn::ExprMatch, pat: &Pat) -> bool {
         || (is_fallback_pat(pat) && m.arms.iter().any(|a| names_json_variant(&a.pat)))
 }
 
-/// Whether an expression (a failed operation) calls any of `names`.
 /// `serde_json::from_str(..)` (any format crate's, or imported bare): decoding the arguments
 /// into a type, which the schema answers. `SortOrder::from_str(s)` is a type's `FromStr`, a
 /// check of the value.
@@ -1389,6 +1391,7 @@ fn deserializes_text(expr: &Expr) -> bool {
     f.0
 }
 
+/// Whether an expression (a failed operation) calls any of `names`.
 pub(super) fn calls_any(expr: &Expr, names: &[&str]) -> bool {
     struct Finder<'n> {
         names: &'n [&'n str],

@@ -157,11 +157,24 @@ impl<'a> Walker<'a, '_> {
                 span,
             });
         }
+        // `if is_error(&v) { structured_error(v) } else { structured(v) }`: a parameter this
+        // body answers both ways is answered as its value says, at run time; neither answer.
+        let mut both_ways = Vec::new();
+        for content in std::mem::take(&mut self.error_contents) {
+            for value in self.content_values(content) {
+                for source in self.sources(&mut flow, value, None, 0) {
+                    if let AnswerSource::Param(i) = source {
+                        both_ways.push(i);
+                    }
+                }
+            }
+        }
         for (content, arm, span) in std::mem::take(&mut self.success_contents) {
             let mut sources = Vec::new();
             for value in self.content_values(content) {
                 sources.extend(self.sources(&mut flow, value, None, 0));
             }
+            sources.retain(|s| !matches!(s, AnswerSource::Param(i) if both_ways.contains(i)));
             success.push(SuccessAnswer {
                 sources,
                 arm,

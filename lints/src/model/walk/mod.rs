@@ -175,6 +175,8 @@ pub struct Walker<'a, 'm> {
     answer_points: HashMap<*const Expr, AnswerPoint<'a>>,
     /// The content of each success result this body builds, with its arm and span.
     success_contents: Vec<(&'a Expr, Option<SiteContext>, Span)>,
+    /// The contents of the isError results it builds (for the parameters it answers both ways).
+    error_contents: Vec<&'a Expr>,
     /// Other files whose syntax the walk read ([`BodyFacts::reads`]).
     reads: std::cell::RefCell<Vec<FileId>>,
 }
@@ -235,6 +237,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             tool_name_params: Vec::new(),
             answer_points: HashMap::new(),
             success_contents: Vec::new(),
+            error_contents: Vec::new(),
             reads: std::cell::RefCell::default(),
         }
     }
