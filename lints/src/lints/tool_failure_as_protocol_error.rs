@@ -134,7 +134,8 @@ declare_lint! {
     ///   `RequestContext` (its `extensions`, `peer`, `meta`), the client's `Peer<RoleServer>` a
     ///   helper is given (`notify_progress` failing), and the HTTP request's `Parts` in
     ///   them or taken as `Extension(parts): Extension<Parts>` (a missing `Authorization` header),
-    ///   values bound from those (`if let Some(claims) = claims_of(&ctx.extensions)`) and their
+    ///   values bound from those (`if let Some(claims) = claims_of(&ctx.extensions)`, a local a
+    ///   `let` takes from a tuple in each branch when every branch's value is the request's) and their
     ///   comparisons with literals (`claims.role == "admin"`); not what the server's own state
     ///   answers about them (a tenant's plan looked up by the request's tenant id); an SDK method that
     ///   serialises the server's own value (pmcp `MrtrSignal::into_meta_entry`); the server's own

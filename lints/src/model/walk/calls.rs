@@ -416,6 +416,25 @@ impl<'a> Walker<'a, '_> {
             Expr::MethodCall(mc) if self.is_request_context(&mc.receiver) => !self
                 .dialect
                 .request_context_checks_argument(&mc.method.to_string()),
+            // `ctx.peer.create_message(p).await.map(serde_json::to_value)`: `map` changes the
+            // value, never the error.
+            Expr::MethodCall(mc)
+                if mc.method == "map" && self.calls_request_context(&mc.receiver) =>
+            {
+                true
+            }
+            // A local the `let` took from one of several values, all the request's
+            // (`let (result, what) = match ask { A => (ctx.peer.x(..).await, ".."), .. }`).
+            // (A candidate may name a local of the same name again: a few levels only.)
+            Expr::Path(_) if self.let_init(expr).is_none() && self.candidate_depth.get() < 4 => {
+                let Some(values) = self.let_candidates(expr) else {
+                    return false;
+                };
+                self.candidate_depth.set(self.candidate_depth.get() + 1);
+                let all = values.iter().all(|v| self.calls_request_context(v));
+                self.candidate_depth.set(self.candidate_depth.get() - 1);
+                all
+            }
             // `on_request_extensions(&ctx.extensions).and_then(|e| e.get::<Claims>())`: an
             // `Option`/`Result` adapter over the request's value stays the request's.
             Expr::MethodCall(mc)

@@ -426,6 +426,18 @@ impl<'a> Walker<'a, '_> {
 
     /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
     /// body.
+    /// The values a local destructured from a tuple in each branch of its `let` can hold.
+    pub(super) fn let_candidates(&self, expr: &Expr) -> Option<&[&'a Expr]> {
+        match strip_refs(expr) {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|i| self.let_candidates.get(&i.to_string()))
+                .map(Vec::as_slice),
+            _ => None,
+        }
+    }
+
     pub(super) fn let_init(&self, expr: &Expr) -> Option<&'a Expr> {
         match strip_refs(expr) {
             Expr::Path(p) => p
@@ -1004,6 +1016,25 @@ impl<'a> Walker<'a, '_> {
         if let Pat::Type(pt) = &local.pat {
             if let Pat::Ident(pi) = &*pt.pat {
                 self.lets.insert(pi.ident.to_string(), &init.expr);
+            }
+        }
+        // `let (result, what) = match ask { A => (a, "x"), B => (b, "y") }`: each name's
+        // values, one per branch.
+        if let Pat::Tuple(t) = &local.pat {
+            let mut leaves = Vec::new();
+            super::calls::value_leaves(&init.expr, &mut leaves, 0);
+            for (i, elem) in t.elems.iter().enumerate() {
+                let Pat::Ident(pi) = elem else { continue };
+                let values: Option<Vec<&'a Expr>> = leaves
+                    .iter()
+                    .map(|l| match l {
+                        Expr::Tuple(tu) => tu.elems.iter().nth(i),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(values) = values.filter(|v| !v.is_empty()) {
+                    self.let_candidates.insert(pi.ident.to_string(), values);
+                }
             }
         }
         // `let Ok(x) = helper(..) else { .. }`: the error is not bound.

@@ -115,6 +115,10 @@ pub struct Walker<'a, 'm> {
     nested: usize,
     comparison: usize,
     lets: HashMap<String, &'a Expr>,
+    /// Locals a `let` destructured from tuples: each branch's value ([`Walker::let_candidates`]).
+    let_candidates: HashMap<String, Vec<&'a Expr>>,
+    /// How deep [`Walker::calls_request_context`] is in `let_candidates` (bounded).
+    candidate_depth: std::cell::Cell<u8>,
     /// The innermost `Err(..)` argument being visited in a tool-error body.
     err_arg: Option<&'a Expr>,
     /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
@@ -211,6 +215,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             nested: 0,
             comparison: 0,
             lets: HashMap::new(),
+            let_candidates: HashMap::new(),
+            candidate_depth: std::cell::Cell::new(0),
             err_arg: None,
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
