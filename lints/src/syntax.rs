@@ -160,6 +160,19 @@ pub fn strip_await(expr: &Expr) -> &Expr {
     }
 }
 
+/// The receiver under a chain of the named methods, through `.await`s
+/// (`self.read(p).await.map_err(AppError::Mcp)` through `map_err` is `self.read(p)`).
+pub fn through_methods<'e>(expr: &'e Expr, methods: &[&str]) -> &'e Expr {
+    let mut e = strip_await(expr);
+    while let Expr::MethodCall(mc) = e {
+        if !methods.iter().any(|m| mc.method == m) {
+            break;
+        }
+        e = strip_await(&mc.receiver);
+    }
+    e
+}
+
 /// The value a block or expression evaluates to (the tail of a block).
 pub fn tail_expr(expr: &Expr) -> &Expr {
     match expr {
@@ -221,6 +234,48 @@ pub fn mentions_ident(tokens: &str, ident: &str) -> bool {
     tokens
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .any(|w| w == ident)
+}
+
+/// The `json!` value an answer is, as written or as text: `json!({..})`, `json!({..}).to_string()`,
+/// `serde_json::to_string_pretty(&json!({..}))` and its fallback (`.unwrap_or_else(|_| ..)`,
+/// `.unwrap_or_default()`).
+pub fn answered_json(expr: &Expr) -> Option<&syn::Macro> {
+    match expr {
+        Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
+        Expr::MethodCall(m) if is_to_string(expr) => match &*m.receiver {
+            Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
+            _ => None,
+        },
+        Expr::MethodCall(m)
+            if matches!(
+                m.method.to_string().as_str(),
+                "unwrap_or_else" | "unwrap_or" | "unwrap_or_default" | "unwrap" | "expect"
+            ) =>
+        {
+            match &*m.receiver {
+                Expr::Call(c) => serialized_json(c),
+                _ => None,
+            }
+        }
+        Expr::Call(c) => serialized_json(c),
+        _ => None,
+    }
+}
+
+/// `serde_json::to_string(&json!({..}))`, `to_string_pretty`: the macro serialised.
+fn serialized_json(call: &syn::ExprCall) -> Option<&syn::Macro> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let serializes = p.path.segments.last().is_some_and(|s| {
+        s.ident == "to_string" || s.ident == "to_string_pretty" || s.ident == "to_vec"
+    }) && p.path.segments.len() >= 2;
+    match (serializes, call.args.first().map(crate::syntax::strip_refs)) {
+        (true, Some(Expr::Macro(j))) if call.args.len() == 1 && is_json_macro(&j.mac) => {
+            Some(&j.mac)
+        }
+        _ => None,
+    }
 }
 
 /// `json!(..)` or `serde_json::json!(..)`.

@@ -130,24 +130,12 @@ fn block_facts(expr: &Expr, file: &SourceFile) -> ContentFacts {
     }
 }
 
-/// The `json!` value a content vector's one block holds, when it is one:
-/// `vec![Content::json(json!({..})).map_err(..)?]`, `vec![Content::text(json!({..}).to_string())]`,
-/// `vec![Content::text(serde_json::to_string(&json!({..})).unwrap())]`. Its members are what the
+/// The `json!` value a content vector's one block (`block`, the one item of its `vec![..]`)
+/// holds, when it is one: `Content::json(json!({..})).map_err(..)?`,
+/// `Content::text(json!({..}).to_string())`,
+/// `Content::text(serde_json::to_string(&json!({..})).unwrap())`. Its members are what the
 /// answer says (an `"error"`, `"success": false`).
-pub fn json_answer(content: &Expr) -> Option<syn::Macro> {
-    let Expr::Macro(m) = content else {
-        return None;
-    };
-    if !m.mac.path.is_ident("vec") {
-        return None;
-    }
-    let items = m
-        .mac
-        .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
-        .ok()?;
-    let [block] = items.iter().collect::<Vec<_>>()[..] else {
-        return None;
-    };
+pub fn json_answer(block: &Expr) -> Option<&syn::Macro> {
     let mut block = block;
     loop {
         block = match block {
@@ -175,32 +163,7 @@ pub fn json_answer(content: &Expr) -> Option<syn::Macro> {
     if !content_type || (f != "json" && f != "text") {
         return None;
     }
-    json_value(c.args.first()?).cloned()
-}
-
-/// The `json!` a value is, as it is or serialised (`json!(..).to_string()`,
-/// `serde_json::to_string(&json!(..)).unwrap()`).
-fn json_value(e: &Expr) -> Option<&syn::Macro> {
-    match e {
-        Expr::Macro(m) if crate::syntax::is_json_macro(&m.mac) => Some(&m.mac),
-        Expr::Reference(r) => json_value(&r.expr),
-        Expr::Paren(p) => json_value(&p.expr),
-        Expr::MethodCall(mc)
-            if matches!(
-                mc.method.to_string().as_str(),
-                "to_string" | "unwrap" | "unwrap_or_default" | "expect" | "into"
-            ) =>
-        {
-            json_value(&mc.receiver)
-        }
-        Expr::Call(c) if c.args.len() == 1 => match call_path(c)?.as_slice() {
-            [.., f] if f == "to_string" || f == "to_string_pretty" || f == "to_value" => {
-                json_value(&c.args[0])
-            }
-            _ => None,
-        },
-        _ => None,
-    }
+    crate::syntax::answered_json(crate::syntax::strip_refs(c.args.first()?))
 }
 
 /// The text value one content block wraps (`x` of `Content::text(x)`, `TextContent::from(x)`,

@@ -654,9 +654,9 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         content::content_facts(expr, file)
     }
 
-    /// The `json!` value a result's content holds as its one block ([`content::json_answer`]).
-    fn json_answer(&self, content: &Expr) -> Option<syn::Macro> {
-        content::json_answer(content)
+    /// The `json!` value a result's one content block holds ([`content::json_answer`]).
+    fn json_answer<'e>(&self, block: &'e Expr) -> Option<&'e syn::Macro> {
+        content::json_answer(block)
     }
 
     /// The text value a success result's content block wraps (`x` of `Content::text(x)`).

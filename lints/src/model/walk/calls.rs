@@ -278,13 +278,7 @@ impl<'a> Walker<'a, '_> {
         // `self.read(p).await.map_err(AppError::Mcp).map_err(ErrorData::from)` with a `From`
         // that builds a fresh protocol error of its own code: `read`'s own error goes nowhere.
         if replacing {
-            let mut root = strip_await(operand);
-            while let Expr::MethodCall(mc) = root {
-                if mc.method != "map_err" {
-                    break;
-                }
-                root = strip_await(&mc.receiver);
-            }
+            let root = crate::syntax::through_methods(operand, &["map_err"]);
             self.settle_error_of(root, &[super::failure::ErrAnswer::Answered]);
         }
     }

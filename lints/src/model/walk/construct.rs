@@ -188,13 +188,23 @@ impl<'a> Walker<'a, '_> {
                     facts,
                     Origin::Constructor(constructor),
                 );
-                // What a success result's one JSON block says (`{"success": false, ..}`).
-                let json = content
-                    .filter(|_| channel == Channel::ToolSuccess)
-                    .and_then(|c| self.dialect.json_answer(c));
+                // What a success result's one JSON block says (`{"success": false, ..}`); the
+                // `vec![..]`'s items as the file's macro arguments were parsed.
+                let block = match content {
+                    Some(Expr::Macro(m))
+                        if channel == Channel::ToolSuccess && m.mac.path.is_ident("vec") =>
+                    {
+                        match self.macros.parsed(&m.mac) {
+                            Some([one]) => Some(one),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let json = block.and_then(|b| self.dialect.json_answer(b));
                 if let (Some(mac), Some((site, _))) = (json, self.facts.sites.get_mut(sites_before))
                 {
-                    site.answer_members = crate::text::json_members(&mac);
+                    site.answer_members = crate::text::json_members(mac);
                 }
             }
         }

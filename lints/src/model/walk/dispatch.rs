@@ -293,18 +293,10 @@ impl<'a> Walker<'a, '_> {
         // else { Err(..) }`: a second lookup by the name. What it finds is a tool; only its
         // miss is the unknown tool.
         if let Some(i) = second_lookup(branch, &name) {
-            self.locals.push_scope();
-            for l in super::chained_lets(&i.cond) {
-                crate::model::callgraph::bind_scrutinee(
-                    &self.resolver,
-                    &mut self.locals,
-                    &l.pat,
-                    &l.expr,
-                );
-            }
-            self.visit_expr(&i.cond);
-            self.visit_block(&i.then_branch);
-            self.locals.pop_scope();
+            self.with_if_bindings(&i.cond, |w| {
+                w.visit_expr(&i.cond);
+                w.visit_block(&i.then_branch);
+            });
             if let Some((_, missed)) = &i.else_branch {
                 self.visit_unknown_tool_branch(name, missed);
             }

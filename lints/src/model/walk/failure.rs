@@ -385,16 +385,27 @@ impl<'a> Walker<'a, '_> {
                 _ => break,
             };
         }
-        let (Expr::Call(c), Some(scope)) = (root, self.body.scope) else {
-            return false;
+        self.external_fn(root)
+            .is_some_and(|path| path.iter().take(3).eq(["std", "thread", "Builder"].iter()))
+    }
+
+    /// The item of another crate a call `f(..)` goes to, by its path there (`std::env::var`), as
+    /// name resolution finds it.
+    fn external_fn(&self, call: &Expr) -> Option<Vec<String>> {
+        let (Expr::Call(c), Some(scope)) = (call, self.body.scope) else {
+            return None;
         };
         let Expr::Path(p) = &*c.func else {
-            return false;
+            return None;
         };
-        matches!(
-            self.calls.defs.resolve_path(scope.module, &p.path, Ns::Values),
-            Some(Def::External(path)) if path.iter().take(3).eq(["std", "thread", "Builder"].iter())
-        )
+        match self
+            .calls
+            .defs
+            .resolve_path(scope.module, &p.path, Ns::Values)
+        {
+            Some(Def::External(path)) => Some(path),
+            _ => None,
+        }
     }
 
     /// `std::env::current_exe()`, `env::current_dir()`, `env::var("HOME")`, a scratch directory
@@ -409,23 +420,16 @@ impl<'a> Walker<'a, '_> {
             root = strip_await(&mc.receiver);
         }
         let root = self.let_init(root).unwrap_or(root);
-        let (Expr::Call(c), Some(scope)) = (root, self.body.scope) else {
-            return false;
-        };
-        let Expr::Path(p) = &*c.func else {
+        let Expr::Call(c) = root else {
             return false;
         };
         let own_values = c.args.iter().all(|a| matches!(a, Expr::Lit(_)));
         own_values
-            && matches!(
-                self.calls.defs.resolve_path(scope.module, &p.path, Ns::Values),
-                Some(Def::External(path))
-                    if (path.len() == 3 && path[..2] == ["std", "env"]) || path[0] == "tempfile"
-            )
+            && self.external_fn(root).is_some_and(|path| {
+                (path.len() == 3 && path[..2] == ["std", "env"]) || path[0] == "tempfile"
+            })
     }
 
-    /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
-    /// body.
     /// The values a local destructured from a tuple in each branch of its `let` can hold.
     pub(super) fn let_candidates(&self, expr: &Expr) -> Option<&[&'a Expr]> {
         match strip_refs(expr) {
@@ -438,6 +442,8 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
+    /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
+    /// body.
     pub(super) fn let_init(&self, expr: &Expr) -> Option<&'a Expr> {
         match strip_refs(expr) {
             Expr::Path(p) => p
@@ -513,20 +519,8 @@ impl<'a> Walker<'a, '_> {
         }
         // `Content::json(value)`: an SDK fn, by what its path resolves to (a crate's own
         // `Content` is not the SDK's).
-        let (Expr::Call(c), Some(scope)) = (e, self.body.scope) else {
-            return false;
-        };
-        let Expr::Path(p) = &*c.func else {
-            return false;
-        };
-        match self
-            .calls
-            .defs
-            .resolve_path(scope.module, &p.path, Ns::Values)
-        {
-            Some(Def::External(path)) => self.dialect.is_serializing_fn(&path),
-            _ => false,
-        }
+        self.external_fn(e)
+            .is_some_and(|path| self.dialect.is_serializing_fn(&path))
     }
 
     /// `String::from_utf8(buf)` where `buf` is a buffer this body made empty (also inside a

@@ -22,7 +22,7 @@ use crate::model::site::{
 use crate::sdk::HandlerKind;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{
-    is_json_macro, is_to_string, mentions_ident, pat_ident, path_segments, TokensString,
+    answered_json, is_to_string, mentions_ident, pat_ident, path_segments, TokensString,
 };
 use crate::text::{message_with_macros, MessageText};
 
@@ -670,46 +670,4 @@ fn struct_members(s: &syn::ExprStruct) -> Vec<(String, String)> {
             syn::Member::Unnamed(_) => None,
         })
         .collect()
-}
-
-/// The `json!` value an answer is, as written or as text: `json!({..})`, `json!({..}).to_string()`,
-/// `serde_json::to_string_pretty(&json!({..}))` and its fallback (`.unwrap_or_else(|_| ..)`,
-/// `.unwrap_or_default()`).
-fn answered_json(expr: &Expr) -> Option<&syn::Macro> {
-    match expr {
-        Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
-        Expr::MethodCall(m) if is_to_string(expr) => match &*m.receiver {
-            Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
-            _ => None,
-        },
-        Expr::MethodCall(m)
-            if matches!(
-                m.method.to_string().as_str(),
-                "unwrap_or_else" | "unwrap_or" | "unwrap_or_default" | "unwrap" | "expect"
-            ) =>
-        {
-            match &*m.receiver {
-                Expr::Call(c) => serialized_json(c),
-                _ => None,
-            }
-        }
-        Expr::Call(c) => serialized_json(c),
-        _ => None,
-    }
-}
-
-/// `serde_json::to_string(&json!({..}))`, `to_string_pretty`: the macro serialised.
-fn serialized_json(call: &syn::ExprCall) -> Option<&syn::Macro> {
-    let Expr::Path(p) = &*call.func else {
-        return None;
-    };
-    let serializes = p.path.segments.last().is_some_and(|s| {
-        s.ident == "to_string" || s.ident == "to_string_pretty" || s.ident == "to_vec"
-    }) && p.path.segments.len() >= 2;
-    match (serializes, call.args.first().map(crate::syntax::strip_refs)) {
-        (true, Some(Expr::Macro(j))) if call.args.len() == 1 && is_json_macro(&j.mac) => {
-            Some(&j.mac)
-        }
-        _ => None,
-    }
 }

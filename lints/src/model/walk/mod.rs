@@ -478,6 +478,20 @@ impl<'a, 'm> Walker<'a, 'm> {
     fn returns(&self) -> ReturnFacts {
         self.returns_override.unwrap_or(self.body.returns)
     }
+
+    /// `walk` with the bindings of an `if`'s condition in scope (`if let Some(t) = &self.t`, also
+    /// in a let chain).
+    fn with_if_bindings(&mut self, cond: &'a Expr, walk: impl FnOnce(&mut Self)) {
+        self.locals.push_scope();
+        let requests = self.request_contexts.len();
+        for l in chained_lets(cond) {
+            bind_scrutinee(&self.resolver, &mut self.locals, &l.pat, &l.expr);
+            self.bind_request_pattern(&l.pat, &l.expr);
+        }
+        walk(self);
+        self.request_contexts.truncate(requests);
+        self.locals.pop_scope();
+    }
 }
 
 impl<'a> Visit<'a> for Walker<'a, '_> {
@@ -676,17 +690,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             return;
         }
-        // `if let Some(t) = &self.t`, also in a let chain: the bindings are in scope in the
-        // `then` branch (and, harmlessly, in the `else`).
-        self.locals.push_scope();
-        let requests = self.request_contexts.len();
-        for l in chained_lets(&i.cond) {
-            bind_scrutinee(&self.resolver, &mut self.locals, &l.pat, &l.expr);
-            self.bind_request_pattern(&l.pat, &l.expr);
-        }
-        self.expr_if(i);
-        self.request_contexts.truncate(requests);
-        self.locals.pop_scope();
+        // The bindings are in scope in the `then` branch (and, harmlessly, in the `else`).
+        self.with_if_bindings(&i.cond, |w| w.expr_if(i));
     }
 
     fn visit_expr_while(&mut self, w: &'a syn::ExprWhile) {

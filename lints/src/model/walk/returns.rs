@@ -154,16 +154,8 @@ impl<'a> Walker<'a, '_> {
     /// ([`only_ok_or_server_fault`]): its error, and any conversion or mapping of it, is no
     /// tool failure.
     pub(super) fn never_fails(&self, operand: &Expr) -> bool {
-        let mut e = strip_await(operand);
-        while let Expr::MethodCall(mc) = e {
-            if !matches!(
-                mc.method.to_string().as_str(),
-                "map_err" | "map" | "inspect" | "inspect_err"
-            ) {
-                break;
-            }
-            e = strip_await(&mc.receiver);
-        }
+        let e =
+            crate::syntax::through_methods(operand, &["map_err", "map", "inspect", "inspect_err"]);
         let Some(f) = self.called_fn(e) else {
             return false;
         };
