@@ -127,7 +127,9 @@ declare_lint! {
     /// - Failures of the request rather than of the tool are not reported either, decided by where
     ///   the failing value comes from: a method of the SDK's request context, of a field of it or of
     ///   a value it handed out (turbomcp 2.x `ctx.request.require_tenant()?`, pmcp
-    ///   `extra.peer()` then `peer.sample(..)`, a client round trip), a crate fn given nothing but the
+    ///   `extra.peer()` then `peer.sample(..)`, a client round trip), what the client declared in
+    ///   `initialize` (`peer_info()`'s capabilities, tested inline or in a helper, either way round,
+    ///   also `if declared { return Ok(()); }` then the refusal), a crate fn given nothing but the
     ///   context (`answered_city(&extra)`, an MRTR answer of the wrong kind) or a method of the
     ///   server's own state given nothing but it (`self.auth.authenticate(extra.auth_info.as_ref())`,
     ///   the request's credentials); what the request carries and a test of it: rmcp's

@@ -40,7 +40,7 @@ pub(super) struct Frame<'a> {
 
 impl<'a> Frame<'a> {
     /// The branch an `if` takes when `cond` tells a failure: a failure path, not a definite one.
-    fn failed_condition(cond: &'a Expr) -> Frame<'a> {
+    pub(super) fn failed_condition(cond: &'a Expr) -> Frame<'a> {
         Frame {
             kind: FrameKind::Failure,
             binding: None,
@@ -847,6 +847,22 @@ impl<'a> Walker<'a, '_> {
             }
         }
         true
+    }
+
+    /// `if declared { return Ok(()); }` where the condition reads what the client declared in
+    /// `initialize`: the statements after it run when the client did not declare it, so they
+    /// are that check's failure path (the guard written the other way round from `if
+    /// !declared { return Err(..) }`). The condition, when `s` is such a guard.
+    pub(super) fn declaration_guard(&self, s: &'a syn::Stmt) -> Option<&'a Expr> {
+        let syn::Stmt::Expr(Expr::If(i), _) = s else {
+            return None;
+        };
+        let exits_ok = matches!(i.then_branch.stmts.last(), Some(syn::Stmt::Expr(Expr::Return(r), _))
+            if r.expr.as_deref().is_some_and(|v| matches!(v, Expr::Call(c)
+                if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Ok")))));
+        let negated = without_not(&i.cond).1;
+        (i.else_branch.is_none() && exits_ok && !negated && self.reads_client_declaration(&i.cond))
+            .then_some(&*i.cond)
     }
 
     /// `if output.status.success() { .. } else { here }`, `if !resp.status().is_success() { here }`:

@@ -723,7 +723,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.locals.push_scope();
         self.locals
             .bind_fns(crate::syntax::block_fns(b).map(|(_, f)| f));
-        visit::visit_block(self, b);
+        self.stmts(&b.stmts);
         self.locals.pop_scope();
     }
 
@@ -902,6 +902,21 @@ impl<'a> Walker<'a, '_> {
             return visit::visit_expr_if(self, i);
         };
         self.if_let(i, l);
+    }
+
+    /// A block's statements; those after a guard that returns `Ok` on what the client declared
+    /// are walked as that check's failure ([`Walker::declaration_guard`]).
+    fn stmts(&mut self, stmts: &'a [syn::Stmt]) {
+        for (k, s) in stmts.iter().enumerate() {
+            self.visit_stmt(s);
+            if let Some(cond) = self.declaration_guard(s) {
+                let frame = Frame::failed_condition(cond);
+                self.with_frame(frame, |w| {
+                    stmts[k + 1..].iter().for_each(|s| w.visit_stmt(s))
+                });
+                return;
+            }
+        }
     }
 
     /// Records the names a parameter's struct pattern binds to fields the generated schema leaves
