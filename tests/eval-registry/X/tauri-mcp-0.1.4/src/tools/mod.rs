@@ -1,0 +1,5 @@
+pub mod process;
+pub mod window;
+pub mod input;
+pub mod debug;
+pub mod ipc;

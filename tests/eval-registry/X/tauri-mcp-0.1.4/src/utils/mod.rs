@@ -1,0 +1,2 @@
+pub mod screenshot;
+pub mod platform;
