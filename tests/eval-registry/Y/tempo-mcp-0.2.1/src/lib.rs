@@ -1,0 +1,2 @@
+pub mod tempo;
+pub mod tools;
