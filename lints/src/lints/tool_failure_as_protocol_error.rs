@@ -120,8 +120,10 @@ declare_lint! {
     ///   its result shape cannot be told); not for a bare error object another fn wraps, a struct
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.
     /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
-    ///   channel, a `JoinError`, cancellation, serializing the server's own output (also rmcp's
-    ///   `Content::json(value)`), building an elicitation schema. They are recognised heuristically from the failing call and the message
+    ///   channel (also receiving on a channel the tool made, `let (tx, rx) = oneshot::channel();
+    ///   .. rx.await`), a `JoinError`, cancellation, serializing the server's own output (also rmcp's
+    ///   `Content::json(value)`, and an encoder writing into a buffer the tool made,
+    ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema. They are recognised heuristically from the failing call and the message
     ///   text. Add markers (method or function names, or words in the message) under `[lints]` with
     ///   `tool_failure_as_protocol_error = { server-fault-markers = ["pool_timeout"] }`.
     /// - Failures of the request rather than of the tool are not reported either, decided by where
@@ -152,7 +154,8 @@ declare_lint! {
     ///   error handling) cannot be told from the source: say so on the line, with the reason,
     ///   `// mcp-lint: allow(tool_failure_as_protocol_error) conformance: the client must show -32603`.
     ///   A suppression without a reason is `suppression_without_reason` (MCP903).
-    /// - Helpers are put into tool context through calls resolved by path, import and receiver type,
+    /// - Helpers are put into tool context through calls resolved by path, import and receiver type
+    ///   (also a crate fn handed on by path: `spawn_blocking(read_clipboard)`, `.map(parse)`),
     ///   and so are closures a constructor stores in a Fn-typed field (`Self { handler:
     ///   Box::new(handler) }`) when a tool calls that field (`(self.handler)(args)`);
     ///   a method called on a value whose type the source does not show (an untyped closure

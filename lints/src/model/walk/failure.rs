@@ -329,9 +329,11 @@ impl<'a> Walker<'a, '_> {
                 || causes
                     .iter()
                     .any(|c| is_serializing_call(c) || self.serializes_sdk_value(c))
-                || causes
-                    .iter()
-                    .any(|c| self.decodes_own_output(c) || self.writes_own_buffer(c))
+                || causes.iter().any(|c| {
+                    self.decodes_own_output(c)
+                        || self.writes_own_buffer(c)
+                        || self.receives_from_own_channel(c)
+                })
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || causes.iter().any(|c| self.reads_request_framing(c))
                 || causes.iter().any(|c| self.reads_own_process(c))
@@ -555,18 +557,23 @@ impl<'a> Walker<'a, '_> {
     /// I/O the request could have made fail). `engine::run(&mut buf, &config)` is given what to
     /// compute, which may be the model's, and is not.
     pub(super) fn writes_own_buffer(&self, cause: &Expr) -> bool {
+        let own = |a: &Expr| {
+            matches!(a, Expr::Reference(r) if r.mutability.is_some()
+                && self.own_buffer(&r.expr).is_some())
+        };
         let into_own_buffer = |args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>| {
-            args.len() == 1
-                && args.iter().all(|a| {
-                    matches!(a, Expr::Reference(r) if r.mutability.is_some()
-                        && self.own_buffer(&r.expr).is_some())
-                })
+            args.len() == 1 && args.iter().all(own)
         };
         let mut expr = strip_await(cause);
         for _ in 0..16 {
             expr = match expr {
                 Expr::MethodCall(mc) => {
-                    if into_own_buffer(&mc.args) && !reads_into(&mc.method.to_string()) {
+                    let method = mc.method.to_string();
+                    // `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`: an encoder
+                    // writing into the body's own buffer, whatever else it is given.
+                    let encodes = (method.starts_with("write") || method.starts_with("encode"))
+                        && mc.args.iter().any(own);
+                    if (into_own_buffer(&mc.args) || encodes) && !reads_into(&method) {
                         return true;
                     }
                     strip_await(&mc.receiver)
@@ -586,6 +593,24 @@ impl<'a> Walker<'a, '_> {
         false
     }
 
+    /// `rx.await`, `rx.recv().await`: receiving from a channel this body made, which fails only
+    /// when the body's own sender was dropped unsent (the worker it was moved into died).
+    fn receives_from_own_channel(&self, cause: &Expr) -> bool {
+        let own = |e: &Expr| {
+            matches!(strip_refs(e), Expr::Path(p) if p.path.get_ident()
+                .is_some_and(|i| self.own_receivers.contains(&i.to_string())))
+        };
+        match strip_await(cause) {
+            Expr::MethodCall(mc) => {
+                matches!(
+                    mc.method.to_string().as_str(),
+                    "recv" | "recv_async" | "blocking_recv" | "recv_timeout"
+                ) && own(&mc.receiver)
+            }
+            other => own(other),
+        }
+    }
+
     /// The local an argument decodes, when the body made it an empty buffer: `buf`,
     /// `cursor.into_inner()`, or a local bound to either.
     fn own_buffer(&self, arg: &Expr) -> Option<String> {
@@ -594,6 +619,15 @@ impl<'a> Walker<'a, '_> {
             expr = match expr {
                 Expr::MethodCall(mc) if mc.method == "into_inner" && mc.args.is_empty() => {
                     strip_refs(&mc.receiver)
+                }
+                // `Cursor::new(&mut buf)`.
+                Expr::Call(c)
+                    if c.args.len() == 1
+                        && matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2
+                            && p.path.segments.last().is_some_and(|s| s.ident == "new")
+                            && p.path.segments[p.path.segments.len() - 2].ident == "Cursor") =>
+                {
+                    strip_refs(&c.args[0])
                 }
                 Expr::Path(p) => {
                     let name = p.path.get_ident()?.to_string();
@@ -1026,6 +1060,13 @@ impl<'a> Walker<'a, '_> {
         if let Pat::Type(pt) = &local.pat {
             if let Pat::Ident(pi) = &*pt.pat {
                 self.lets.insert(pi.ident.to_string(), &init.expr);
+            }
+        }
+        // `let (tx, rx) = oneshot::channel();`: receiving fails only when the body's own
+        // sender is gone.
+        if let (Pat::Tuple(t), true) = (&local.pat, makes_channel(&init.expr)) {
+            if let Some(Pat::Ident(rx)) = t.elems.iter().nth(1) {
+                self.own_receivers.insert(rx.ident.to_string());
             }
         }
         // `let (result, what) = match ask { A => (a, "x"), B => (b, "y") }`: each name's
@@ -1671,6 +1712,22 @@ fn block_answers_err(b: &syn::Block) -> bool {
         other => other,
     };
     matches!(value, Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+}
+
+/// `oneshot::channel()`, `mpsc::channel(8)`, `mpsc::unbounded_channel()`, `sync_channel(0)`,
+/// `flume::bounded(1)`: a call that makes a channel's two ends.
+fn makes_channel(init: &Expr) -> bool {
+    let Expr::Call(c) = init else { return false };
+    let Expr::Path(p) = &*c.func else {
+        return false;
+    };
+    let segs = &p.path.segments;
+    let last = segs.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    match last.as_str() {
+        "channel" | "unbounded_channel" | "sync_channel" => true,
+        "bounded" | "unbounded" => segs.len() >= 2 && segs[segs.len() - 2].ident == "flume",
+        _ => false,
+    }
 }
 
 /// A test of an operation's outcome: `Some(true)` when it holds on success

@@ -119,6 +119,8 @@ pub struct Walker<'a, 'm> {
     let_candidates: HashMap<String, Vec<&'a Expr>>,
     /// How deep [`Walker::calls_request_context`] is in `let_candidates` (bounded).
     candidate_depth: std::cell::Cell<u8>,
+    /// The receiving ends of channels this body made (`let (tx, rx) = oneshot::channel()`).
+    own_receivers: std::collections::HashSet<String>,
     /// The innermost `Err(..)` argument being visited in a tool-error body.
     err_arg: Option<&'a Expr>,
     /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
@@ -217,6 +219,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             lets: HashMap::new(),
             let_candidates: HashMap::new(),
             candidate_depth: std::cell::Cell::new(0),
+            own_receivers: std::collections::HashSet::new(),
             err_arg: None,
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
@@ -570,6 +573,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 .find(|a| self.resolver.variant_of(a, &self.locals).is_some());
             let stored = self.slot_closures(&target, call.args.iter());
             self.call_edge(target, call, variant_arg, &call.args);
+            self.fns_passed_by_path(&call.args);
             if !stored.is_empty() {
                 // Each stored closure is a body of its own, run where the field is called.
                 for (i, arg) in call.args.iter().enumerate() {
@@ -783,17 +787,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             .resolver
             .method_target(&mc.receiver, &method, &self.locals);
         self.call_edge(target, mc, Some(&*mc.receiver), &mc.args);
-        // `req.order.as_deref().map(parse_sort_order).transpose()?`: a crate fn passed by
-        // path is called by the combinator, from here.
-        for arg in &mc.args {
-            if let Expr::Path(p) = arg {
-                let target = self.resolver.path_target(p, &self.locals);
-                if let Some(callee) = self.callee(target) {
-                    let span = self.file.span_of(arg);
-                    self.push_edge(callee, span, None, &[]);
-                }
-            }
-        }
+        self.fns_passed_by_path(&mc.args);
         visit::visit_expr_method_call(self, mc);
     }
 
@@ -902,6 +896,21 @@ impl<'a> Walker<'a, '_> {
             return visit::visit_expr_if(self, i);
         };
         self.if_let(i, l);
+    }
+
+    /// `req.order.as_deref().map(parse_sort_order).transpose()?`,
+    /// `tokio::task::spawn_blocking(read_clipboard)`: a crate fn passed by path is called by the
+    /// combinator or the callee, from here.
+    fn fns_passed_by_path(&mut self, args: &'a syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
+        for arg in args {
+            if let Expr::Path(p) = arg {
+                let target = self.resolver.path_target(p, &self.locals);
+                if let Some(callee) = self.callee(target) {
+                    let span = self.file.span_of(arg);
+                    self.push_edge(callee, span, None, &[]);
+                }
+            }
+        }
     }
 
     /// A block's statements; those after a guard that returns `Ok` on what the client declared
