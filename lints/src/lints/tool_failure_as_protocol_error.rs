@@ -219,9 +219,12 @@ declare_lint! {
     /// - Hand-rolled JSON-RPC: an error object (`json!({"error": {"code": .., "message": ..}})`, a
     ///   `*Error { code, message }` struct, an `error_response(id, code, ..)` helper, the error type's
     ///   own constructor such as `RpcError::internal(msg)` returning `Self { code: INTERNAL_ERROR, .. }`)
-    ///   built in the `"tools/call"` branch (a `match` arm, or an `if method == "tools/call" { .. }`
-    ///   block) or a function it reaches. A positive code is an HTTP API's
-    ///   unless the object also has a `"jsonrpc"` member.
+    ///   built in the `"tools/call"` branch (a `match` arm, an `if method == "tools/call" { .. }`
+    ///   block, or the handler registered by name: jsonrpc-core's `io.add_method("tools/call", |p|
+    ///   ..)`) or a function it reaches. A positive code is an HTTP API's
+    ///   unless the object also has a `"jsonrpc"` member. jsonrpc-core's own `Error` (18.0
+    ///   `types/error.rs`): `internal_error()` and `Error::new(ErrorCode::InternalError)` -32603,
+    ///   `Error { code: ErrorCode::ServerError(n), .. }` n, `invalid_request()` -32600.
     /// - Any SDK: an error type of the crate that carries the wire code in a field (`AppError {
     ///   rpc_code: ErrorCode, .. }`, put on the wire by `ErrorData::new(self.rpc_code, ..)` in a
     ///   method or `From` impl) is judged where a constructor chooses the code

@@ -111,7 +111,8 @@ declare_lint! {
     ///   `Error::new(ErrorCode::INVALID_PARAMS)`. ultrafast-mcp: `MCPError::invalid_params(..)` and
     ///   `MCPError::not_found(..)`, both sent as -32602.
     /// - Hand-rolled JSON-RPC: `"code": -32602` (or a const given to the response helper) in a tool; the
-    ///   dispatcher's schema-level rejections are not reported.
+    ///   dispatcher's schema-level rejections are not reported. On jsonrpc-core:
+    ///   `Error::invalid_params(msg)` and `invalid_params_with_details(msg, ..)`, -32602.
     pub LINT,
     name: "tool_input_as_invalid_params",
     code: "MCP006",

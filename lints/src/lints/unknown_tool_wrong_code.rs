@@ -98,6 +98,7 @@ declare_lint! {
     ///   `MCPError::method_not_found(..)`, its README's answer, is sent as -32603.
     /// - Hand-rolled JSON-RPC: the catch-all arm's error object with another code than -32602 (a literal or
     ///   a const given to the response helper), or a -32602 whose literal message does not name the tool.
+    ///   On jsonrpc-core: `Error::method_not_found()` (-32601, "Method not found").
     pub LINT,
     name: "unknown_tool_wrong_code",
     code: "MCP011",

@@ -1029,6 +1029,56 @@ pub fn bind_scrutinee(
     bind_pattern(resolver, locals, pat, ty, 0);
 }
 
+/// Binds the `let`s of `block` written before byte offset `before`, in source order (a later
+/// one shadows an earlier one of the same name): the locals a call at `before` sees, for a
+/// call resolved outside a walk of its body (a closure registered as a route that calls
+/// `server.call_tool(..)` on a clone of a struct the fn built).
+pub fn bind_lets_before(
+    resolver: &Resolver<'_, '_>,
+    locals: &mut Locals,
+    (sig, block): (&syn::Signature, &syn::Block),
+    before: usize,
+) {
+    for input in &sig.inputs {
+        if let syn::FnArg::Typed(t) = input {
+            bind_pattern(resolver, locals, &t.pat, resolver.type_item(&t.ty), 0);
+        }
+    }
+    struct Lets<'r, 'l, 'm, 'a> {
+        resolver: &'r Resolver<'m, 'a>,
+        locals: &'l mut Locals,
+        before: usize,
+    }
+    impl<'v> syn::visit::Visit<'v> for Lets<'_, '_, '_, '_> {
+        fn visit_local(&mut self, local: &'v syn::Local) {
+            let at = syn::spanned::Spanned::span(&local.pat).byte_range().start;
+            if at >= self.before {
+                return;
+            }
+            syn::visit::visit_local(self, local);
+            if let Some(init) = &local.init {
+                bind_scrutinee(self.resolver, self.locals, &local.pat, &init.expr);
+            }
+        }
+        // `if let Some(tools) = builder.tools { .. }`.
+        fn visit_expr_let(&mut self, l: &'v syn::ExprLet) {
+            if syn::spanned::Spanned::span(&l.pat).byte_range().start < self.before {
+                syn::visit::visit_expr_let(self, l);
+                bind_scrutinee(self.resolver, self.locals, &l.pat, &l.expr);
+            }
+        }
+        fn visit_item(&mut self, _: &'v syn::Item) {}
+    }
+    syn::visit::Visit::visit_block(
+        &mut Lets {
+            resolver,
+            locals,
+            before,
+        },
+        block,
+    );
+}
+
 /// The error type of a `Result` value: the one its call declares, or, for a `match` whose arms
 /// give the value (`match method { "tools/call" => call_tool(..), .. }`), the one an arm's call
 /// declares (every arm has the same type).

@@ -892,7 +892,15 @@ fn detect_dialects(
             types,
             scope: defs.fn_scope(f.sig),
         };
-        match resolver.call_target(call, &callgraph::Locals::default()) {
+        // `server.call_tool(..)` on a local: its type is what the fn's lets before it state.
+        let mut locals = callgraph::Locals::default();
+        if let syn::Expr::MethodCall(m) = call {
+            if !matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident("self")) {
+                let at = syn::spanned::Spanned::span(call).byte_range().start;
+                callgraph::bind_lets_before(&resolver, &mut locals, (f.sig, f.block), at);
+            }
+        }
+        match resolver.call_target(call, &locals) {
             Some(callgraph::Target::Fn(k)) => vec![k as usize],
             _ => Vec::new(),
         }

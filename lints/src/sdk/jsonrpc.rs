@@ -15,6 +15,9 @@ use crate::text::{message_from_expr, MessageText};
 
 /// The method name that routes tool calls.
 pub const TOOLS_CALL: &str = "tools/call";
+/// The root of jsonrpc-core (parity's JSON-RPC library), whose `IoHandler` such servers
+/// register their methods on and whose `Error` they answer with.
+const JSONRPC_CORE: &str = "jsonrpc_core";
 /// [`TOOLS_CALL`] as a string literal in source text: what a hand-rolled server's text holds
 /// (the route itself is looked for in the code only where the text has it).
 pub const TOOLS_CALL_LITERAL: &str = "\"tools/call\"";
@@ -29,6 +32,11 @@ pub const FRAMING_FIELDS: &[&str] = &["jsonrpc", "id"];
 #[derive(Debug)]
 pub struct JsonRpc {
     facts: Facts,
+    /// Local names of jsonrpc-core's `Error` (`use jsonrpc_core::Error as RpcError`), a
+    /// JSON-RPC library such servers answer with.
+    rpc_errors: HashSet<String>,
+    /// Local names of its `ErrorCode`: `ErrorCode::ServerError(-32000)` is a code, not an error.
+    rpc_codes: HashSet<String>,
 }
 
 /// The crate fns (by signature address) a call in fn `f` goes to, as name resolution finds
@@ -37,9 +45,66 @@ pub type ResolveCall<'r> = dyn Fn(&FnItem<'_>, &Expr) -> Vec<usize> + 'r;
 
 impl JsonRpc {
     pub fn new(index: &Index<'_>, resolve: &ResolveCall<'_>) -> JsonRpc {
+        let imported = |item: &str| -> HashSet<String> {
+            index
+                .all_imports()
+                .filter(|(local, path)| {
+                    path.first().is_some_and(|r| r == JSONRPC_CORE)
+                        && path.last().is_some_and(|l| l == item)
+                        && !index.local_types.contains(*local)
+                })
+                .map(|(local, _)| local.clone())
+                .collect()
+        };
         JsonRpc {
             facts: Facts::collect(index, resolve),
+            rpc_errors: imported("Error"),
+            rpc_codes: imported("ErrorCode"),
         }
+    }
+
+    /// `ErrorCode::ServerError(-32000)` of jsonrpc-core: a code an error is built with.
+    fn is_rpc_code(&self, segs: &[String]) -> bool {
+        match segs {
+            [first, .., ty, _] if first == JSONRPC_CORE => ty == "ErrorCode",
+            [ty, _] => self.rpc_codes.contains(ty),
+            _ => false,
+        }
+    }
+
+    /// `RpcError::invalid_params(msg)`, `jsonrpc_core::Error::method_not_found()`,
+    /// `Error::new(ErrorCode::InternalError)`: jsonrpc-core's constructors (18.0
+    /// `types/error.rs`), each with the code it sends.
+    fn rpc_error_call<'e>(
+        &self,
+        call: &'e ExprCall,
+        index: &Index<'_>,
+    ) -> Option<Construction<'e>> {
+        let Expr::Path(p) = &*call.func else {
+            return None;
+        };
+        let segs = crate::syntax::path_segments(&p.path);
+        let [.., ty, method] = segs.as_slice() else {
+            return None;
+        };
+        let rooted = segs.first().is_some_and(|r| r == JSONRPC_CORE) && ty == "Error";
+        if !(rooted || segs.len() == 2 && self.rpc_errors.contains(ty)) {
+            return None;
+        }
+        let (code, message) = match method.as_str() {
+            "parse_error" => (-32700, None),
+            "invalid_request" | "invalid_version" => (-32600, None),
+            "method_not_found" => (-32601, None),
+            "invalid_params" | "invalid_params_with_details" => (-32602, call.args.first()),
+            "internal_error" => (-32603, None),
+            "new" => (rpc_error_code(call.args.first()?, index)?, None),
+            _ => return None,
+        };
+        Some(Construction::ProtocolError {
+            constructor: format!("{ty}::{method}"),
+            code: Some(code),
+            message,
+        })
     }
 
     /// Whether the crate's code has a `"tools/call"` route (a match arm or an `if` on it).
@@ -66,6 +131,12 @@ impl Dialect for JsonRpc {
         matches!(tools_call_test(cond), Some(syn::BinOp::Eq(_)))
     }
 
+    fn tool_call_route<'e>(&self, mc: &'e syn::ExprMethodCall) -> Option<&'e Expr> {
+        registered_method(mc)
+            .filter(|(method, _)| method == TOOLS_CALL)
+            .map(|(_, handler)| handler)
+    }
+
     fn routes_tool_calls_in(&self, f: crate::types::FnKey) -> bool {
         self.facts.routers.iter().any(|(_, key)| *key == f as usize)
     }
@@ -89,7 +160,13 @@ impl Dialect for JsonRpc {
         index: &Index<'_>,
         _returns: &ReturnFacts,
     ) -> Option<Construction<'e>> {
-        construction_of_call(call, index)
+        if matches!(&*call.func, Expr::Path(p)
+            if self.is_rpc_code(&crate::syntax::path_segments(&p.path)))
+        {
+            return None;
+        }
+        self.rpc_error_call(call, index)
+            .or_else(|| construction_of_call(call, index))
     }
 
     fn construction_of_macro(
@@ -127,6 +204,25 @@ impl Dialect for JsonRpc {
         index: &Index<'_>,
     ) -> Option<Construction<'e>> {
         let name = s.path.segments.last()?.ident.to_string();
+        // `RpcError { code: ErrorCode::ServerError(-32000), message, data: None }`.
+        let rooted = s
+            .path
+            .segments
+            .first()
+            .is_some_and(|r| r.ident == JSONRPC_CORE);
+        if rooted || self.rpc_errors.contains(&name) {
+            let field = |n: &str| {
+                s.fields.iter().find_map(|f| match &f.member {
+                    syn::Member::Named(id) if id == n => Some(&f.expr),
+                    _ => None,
+                })
+            };
+            return Some(Construction::ProtocolError {
+                constructor: format!("{name} {{ .. }}"),
+                code: field("code").and_then(|c| rpc_error_code(c, index)),
+                message: field("message"),
+            });
+        }
         construction_of_struct(s, &name, index)
     }
 
@@ -157,7 +253,10 @@ impl Dialect for JsonRpc {
             return None;
         };
         let segs = crate::syntax::path_segments(&p.path);
-        if !names_error(&segs) || segs.iter().any(|s| s.contains("ToolResult")) {
+        if !names_error(&segs)
+            || segs.iter().any(|s| s.contains("ToolResult"))
+            || self.is_rpc_code(&segs)
+        {
             return None;
         }
         protocol_error_with_code_at(call, code_at()?, None)
@@ -290,6 +389,20 @@ impl<'v> Visit<'v> for ToolsCallBranches<'v> {
         syn::visit::visit_arm(self, arm);
     }
 
+    /// `io.add_method("tools/call", |p| ..)`: the handler registered for `tools/call` is the
+    /// route; those registered for other MCP methods are method handlers.
+    fn visit_expr_method_call(&mut self, mc: &'v syn::ExprMethodCall) {
+        if let Some((method, handler)) = registered_method(mc) {
+            if method == TOOLS_CALL {
+                self.branches += 1;
+                collect_route_calls(handler, &mut self.callees);
+            } else if method.contains('/') {
+                collect_route_calls(handler, &mut self.method_callees);
+            }
+        }
+        syn::visit::visit_expr_method_call(self, mc);
+    }
+
     fn visit_expr_if(&mut self, i: &'v syn::ExprIf) {
         match tools_call_test(&i.cond) {
             Some(syn::BinOp::Eq(_)) => {
@@ -374,6 +487,59 @@ fn collect_calls<'v>(expr: &'v Expr, out: &mut Vec<&'v Expr>) {
         }
     }
     Calls(out).visit_expr(expr);
+}
+
+/// The calls of crate fns inside a registered handler: `f(..)` and `x.f(..)` on any receiver
+/// (the handler is a closure that captured the server: `server.call_tool(..)`), resolved by
+/// the types the enclosing fn's locals state.
+fn collect_route_calls<'v>(handler: &'v Expr, out: &mut Vec<&'v Expr>) {
+    struct Calls<'o, 'v>(&'o mut Vec<&'v Expr>);
+    impl<'v> Visit<'v> for Calls<'_, 'v> {
+        fn visit_expr(&mut self, e: &'v Expr) {
+            if matches!(e, Expr::MethodCall(_))
+                || matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(_)))
+            {
+                self.0.push(e);
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    Calls(out).visit_expr(handler);
+}
+
+/// `io.add_method("tools/call", handler)`, `protocol.request_handler("tools/call", handler)`:
+/// a method registered by its name, a string literal first, the handler last.
+fn registered_method(mc: &syn::ExprMethodCall) -> Option<(String, &Expr)> {
+    let (Some(Expr::Lit(l)), Some(handler)) = (mc.args.first(), mc.args.last()) else {
+        return None;
+    };
+    let syn::Lit::Str(name) = &l.lit else {
+        return None;
+    };
+    let handler_like = matches!(handler, Expr::Closure(_) | Expr::Path(_) | Expr::Call(_));
+    (mc.args.len() >= 2 && handler_like).then(|| (name.value(), handler))
+}
+
+/// jsonrpc-core's `ErrorCode::InvalidParams`, `ErrorCode::ServerError(-32000)`: its code.
+fn rpc_error_code(expr: &Expr, index: &Index<'_>) -> Option<i64> {
+    let variant = |p: &syn::Path| p.segments.last().map(|s| s.ident.to_string());
+    match expr {
+        Expr::Path(p) => match variant(&p.path)?.as_str() {
+            "ParseError" => Some(-32700),
+            "InvalidRequest" => Some(-32600),
+            "MethodNotFound" => Some(-32601),
+            "InvalidParams" => Some(-32602),
+            "InternalError" => Some(-32603),
+            _ => None,
+        },
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) if variant(&p.path)? == "ServerError" && c.args.len() == 1 => {
+                index.eval_int(&c.args[0])
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// An MCP method name pattern (`"resources/read"`, `Some("prompts/get")`).

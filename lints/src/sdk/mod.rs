@@ -447,6 +447,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// `io.add_method("tools/call", |params| ..)`: a registration of the handler that answers
+    /// tool calls by the method's name; the handler argument, when `mc` is one.
+    fn tool_call_route<'e>(&self, _mc: &'e ExprMethodCall) -> Option<&'e Expr> {
+        None
+    }
+
     /// Whether crate fn `f` routes JSON-RPC methods with a `"tools/call"` branch of its own (a
     /// hand-rolled server's `process_request`): what its caller does with its `Err` answers
     /// the tool call's failures too.

@@ -747,6 +747,16 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
+        // `io.add_method("tools/call", |params| ..)`: the handler answers tool calls.
+        if let Some(route) = self
+            .dialect
+            .tool_call_route(mc)
+            .filter(|_| self.arm.is_none())
+        {
+            self.visit_expr(&mc.receiver);
+            self.in_tool_call_answer(|w| w.visit_expr(route));
+            return;
+        }
         if let Some(closure) = self.dialect.handler_closure_of_method(mc) {
             self.facts
                 .closures
