@@ -58,6 +58,10 @@ declare_lint! {
     ///   taken from another crate is not seen.
     /// - A literal in the range that is not an MCP error code but sits in a code position (a custom
     ///   JSON-RPC layer, an HTTP bridge) is reported; suppress it with a reason.
+    /// - A hand-rolled server's error object counts where an MCP handler reaches it: the router
+    ///   (its answer to an unknown method or to a request it cannot dispatch), a tool, or a helper
+    ///   either calls; an error helper only `main`'s stdio bridge calls, outside the router, is not
+    ///   seen (an HTTP API answering with the same shape is not MCP).
     ///
     /// ### Spec
     /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155; new in 2026-07-28,

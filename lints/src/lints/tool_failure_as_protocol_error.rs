@@ -235,6 +235,11 @@ declare_lint! {
     ///   `.map_err(ErrorData::from)`) is not reported when that fn returns `Ok(..)` on every path
     ///   but serialising its own value (no other `?`, no `Err`, no macro that may return one):
     ///   no tool failure reaches it.
+    /// - A hand-rolled `"tools/call"` route that refuses a request before it picks a tool (`let
+    ///   Some(name) = params.get("name") else { return error(..) }`, `let Some(project) =
+    ///   project else`: no name, no project selected) fails on the request or the server's
+    ///   state, not on a tool: not reported, inline or through a helper the `else` calls (which
+    ///   is no tool dispatcher). What the route gets back from the dispatch call is the tool's.
     /// - A helper's protocol error that its tool callers replace (`Err(err) =>
     ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`, the same in a
     ///   `map_err` closure, or `.map_err(AppError::Mcp).map_err(ErrorData::from)` through a `From`
@@ -266,7 +271,9 @@ fn reported_code(cx: &LintContext<'_>, site: &ErrorSite) -> Option<i64> {
         || codes::classify(code, cx.options.target_protocol) == codes::CodeClass::Defined
         || site.path.server_fault
         // A client capability the client never declared: a protocol-level check.
-        || site.path.client_declaration;
+        || site.path.client_declaration
+        // The `"tools/call"` route failing before it picked a tool: the request's failure.
+        || site.path.request_failure;
     (!skipped).then_some(code)
 }
 

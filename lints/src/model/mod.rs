@@ -600,13 +600,15 @@ fn analyse(
         |file: FileId| dialect_of(file).is_some_and(|d| d.only_handler_code_counts());
     sites.retain(|s| !(handler_only(s.file) && s.context == SiteContext::Unreached));
     // A const of the error type's own vocabulary is the server's error object's code wherever
-    // the type is sent from.
+    // the type is sent from; a code in a helper any MCP handler reaches is the server's
+    // (the router's answer to an unknown method, a stdio bridge's).
     let codes = walked
         .codes
         .into_iter()
         .filter(|c| {
             !handler_only(c.file)
                 || c.definition.is_some()
+                || reach.reached_from_handler(c.body)
                 || reach.context_of(body_of(c.body), None) != SiteContext::Unreached
         })
         .collect();

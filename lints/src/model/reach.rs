@@ -22,7 +22,49 @@ pub struct Reach<'g> {
     pub errors_reach_tool: Vec<bool>,
     /// Per edge: the call passes its callee's error value on to its caller's answer.
     passes_errors_on: Vec<bool>,
+    /// Reached from an MCP handler of any kind (tools, dispatchers, a router's other methods).
+    from_handler: Vec<bool>,
     graph: &'g CallGraph,
+}
+
+/// `marked`, and every body its marked bodies reach through the edges `carries` lets through;
+/// an edge that `starts` marks its callees whatever its caller (a dispatcher's tool arm).
+/// Linear: each body is expanded once per time it is marked.
+fn spread(
+    bodies: &[BodyInfo<'_>],
+    edges: &[CallEdge],
+    callees: &[Vec<BodyId>],
+    mut marked: Vec<bool>,
+    carries: impl Fn(usize) -> bool,
+    starts: impl Fn(usize) -> bool,
+) -> Vec<bool> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
+    let mut work: Vec<usize> = (0..bodies.len()).filter(|&b| marked[b]).collect();
+    for (ei, e) in edges.iter().enumerate() {
+        if bodies[e.from.0].inert || !carries(ei) {
+            continue;
+        }
+        out[e.from.0].push(ei);
+        if starts(ei) {
+            for c in &callees[ei] {
+                if !marked[c.0] {
+                    marked[c.0] = true;
+                    work.push(c.0);
+                }
+            }
+        }
+    }
+    while let Some(b) = work.pop() {
+        for &ei in &out[b] {
+            for c in &callees[ei] {
+                if !marked[c.0] {
+                    marked[c.0] = true;
+                    work.push(c.0);
+                }
+            }
+        }
+    }
+    marked
 }
 
 impl<'g> Reach<'g> {
@@ -123,33 +165,28 @@ impl<'g> Reach<'g> {
                 !e.error_dropped && !e.error_passed_to.as_ref().is_some_and(answered_by)
             })
             .collect();
-        let mut errors_reach_tool: Vec<bool> =
-            bodies.iter().map(|b| root_names(b).is_some()).collect();
-        loop {
-            let mut changed = false;
-            for (ei, e) in edges.iter().enumerate() {
-                let caller = &bodies[e.from.0];
-                let from_tool = errors_reach_tool[caller.id.0]
-                    || matches!(e.context_override, Some(SiteContext::Tool { .. }));
-                if caller.inert || !passes_errors_on[ei] || !from_tool {
-                    continue;
-                }
-                for &callee in &callees[ei] {
-                    if !errors_reach_tool[callee.0] {
-                        errors_reach_tool[callee.0] = true;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let errors_reach_tool = spread(
+            bodies,
+            edges,
+            callees,
+            bodies.iter().map(|b| root_names(b).is_some()).collect(),
+            |ei| passes_errors_on[ei],
+            |ei| matches!(edges[ei].context_override, Some(SiteContext::Tool { .. })),
+        );
+        let from_handler = spread(
+            bodies,
+            edges,
+            callees,
+            bodies.iter().map(|b| b.kind.is_some()).collect(),
+            |_| true,
+            |_| false,
+        );
         Reach {
             tools,
             shared,
             errors_reach_tool,
             passes_errors_on,
+            from_handler,
             graph,
         }
     }
@@ -203,6 +240,11 @@ impl<'g> Reach<'g> {
             .map(|e| edge_variants(e, returned))
             .collect();
         passed.map(|p| p.into_iter().flatten().collect())
+    }
+
+    /// Whether an MCP handler of any kind reaches `body` (or it is one).
+    pub fn reached_from_handler(&self, body: BodyId) -> bool {
+        self.from_handler[body.0]
     }
 
     /// The context of a site found in `body` (with the dispatcher arm it sat in, if any).
@@ -324,6 +366,7 @@ impl<'g> Reach<'g> {
                             schema_level: s.path.schema_level || e.path.schema_level,
                             client_declaration: s.path.client_declaration
                                 || e.path.client_declaration,
+                            request_failure: s.path.request_failure || e.path.request_failure,
                             ..e.path.clone()
                         },
                         ..s.clone()

@@ -209,6 +209,10 @@ pub struct PathFacts {
     /// ..capabilities.sampling.is_some()`): a protocol-level check of the session, which the spec
     /// answers with a protocol error (-32021), neither a tool failure nor an argument's value.
     pub client_declaration: bool,
+    /// The `"tools/call"` route failed before it picked a tool, on the request itself or the
+    /// server's state (`let Some(name) = params.get("name") else`, no project selected), not
+    /// on a tool's run: a protocol error is right there.
+    pub request_failure: bool,
     /// The built value mentions the error binding (`format!("Error: {e}")`).
     pub uses_error: bool,
     /// Returned by an explicit `return` (an early exit), not as the body's tail.

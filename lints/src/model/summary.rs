@@ -20,6 +20,7 @@ pub struct GroupKey {
     pub server_fault: bool,
     pub schema_level: bool,
     pub client_declaration: bool,
+    pub request_failure: bool,
     pub empty_content: bool,
     pub variant: Option<VariantTag>,
 }
@@ -32,6 +33,7 @@ impl GroupKey {
             server_fault: site.path.server_fault,
             schema_level: site.path.schema_level,
             client_declaration: site.path.client_declaration,
+            request_failure: site.path.request_failure,
             empty_content: site.empty_content,
             variant: site.variant.clone(),
         }

@@ -471,7 +471,9 @@ fn collect_stmt_calls<'v>(stmts: &'v [syn::Stmt], out: &mut Vec<&'v Expr>) {
     }
 }
 
-/// The calls of crate fns inside `expr`: `f(..)` and `self.f(..)`.
+/// The calls of crate fns inside `expr`: `f(..)` and `self.f(..)`; not those in the `else` of
+/// a `let .. else` (`let Some(name) = params.get("name") else { return error(..) }`: the
+/// route's answer to a request it cannot dispatch, not a dispatch).
 fn collect_calls<'v>(expr: &'v Expr, out: &mut Vec<&'v Expr>) {
     struct Calls<'o, 'v>(&'o mut Vec<&'v Expr>);
     impl<'v> Visit<'v> for Calls<'_, 'v> {
@@ -484,6 +486,11 @@ fn collect_calls<'v>(expr: &'v Expr, out: &mut Vec<&'v Expr>) {
                 _ => {}
             }
             syn::visit::visit_expr(self, e);
+        }
+        fn visit_local(&mut self, l: &'v syn::Local) {
+            if let Some(init) = &l.init {
+                self.visit_expr(&init.expr);
+            }
         }
     }
     Calls(out).visit_expr(expr);

@@ -248,7 +248,11 @@ impl<'a> Walker<'a, '_> {
             from: self.body.id,
             callee,
             span,
-            context_override: self.arm.clone(),
+            // A failure of the request before a tool is picked is none of a tool's.
+            context_override: match path.request_failure {
+                true => Some(SiteContext::OtherHandler),
+                false => self.arm.clone(),
+            },
             path,
             args: Vec::new(),
             variant: None,

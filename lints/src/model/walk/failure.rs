@@ -353,6 +353,7 @@ impl<'a> Walker<'a, '_> {
                     || self.frames.iter().any(|f| f.kind == FrameKind::WrongShape)
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
             client_declaration: causes.iter().any(|c| self.reads_client_declaration(c)),
+            request_failure: self.fails_before_tool_pick(&causes),
             uses_error: self
                 .frames
                 .iter()
@@ -496,6 +497,62 @@ impl<'a> Walker<'a, '_> {
         };
         reads.visit_expr(cond);
         reads.found
+    }
+
+    /// In the `"tools/call"` route before a tool is picked, the `else` of a `let Some(..) = ..
+    /// else` on what the request holds or the server's state (`let Some(name) =
+    /// params.get("name") else`, `let Some(service) = service else`): every cause is such a
+    /// scrutinee, and none runs crate code (a tool's run goes through the crate's fns) or reads
+    /// the tool's arguments.
+    fn fails_before_tool_pick(&self, causes: &[&'a Expr]) -> bool {
+        struct RunsTool<'w, 'm, 'a> {
+            walker: &'w Walker<'a, 'm>,
+            depth: usize,
+            found: bool,
+        }
+        impl<'v> Visit<'v> for RunsTool<'_, '_, '_> {
+            fn visit_expr(&mut self, e: &'v Expr) {
+                let crate_call = matches!(e, Expr::Call(_) | Expr::MethodCall(_))
+                    && !matches!(
+                        self.walker.call_target(e),
+                        None | Some(Target::NotCrateFn | Target::Unknown)
+                    );
+                let arguments = match e {
+                    Expr::Lit(l) => matches!(&l.lit, syn::Lit::Str(s) if s.value() == "arguments"),
+                    Expr::Field(f) => {
+                        matches!(&f.member, syn::Member::Named(n) if n == "arguments")
+                    }
+                    _ => false,
+                };
+                if crate_call || arguments {
+                    self.found = true;
+                    return;
+                }
+                if let (Expr::Path(_), true) = (e, self.depth < 3) {
+                    if let Some(init) = self.walker.let_init(e) {
+                        self.depth += 1;
+                        self.visit_expr(init);
+                        self.depth -= 1;
+                    }
+                }
+                syn::visit::visit_expr(self, e);
+            }
+        }
+        if !(self.in_tool_call_arm && self.picking_tool()) || causes.is_empty() {
+            return false;
+        }
+        causes.iter().all(|c| {
+            if !self.route_refusals.contains(&(*c as *const Expr as usize)) {
+                return false;
+            }
+            let mut runs = RunsTool {
+                walker: self,
+                depth: 0,
+                found: false,
+            };
+            runs.visit_expr(c);
+            !runs.found
+        })
     }
 
     /// `req.id` of a hand-rolled server's JSON-RPC request struct (it declares `jsonrpc`, `id`
@@ -1122,7 +1179,14 @@ impl<'a> Walker<'a, '_> {
             self.absent_optional -= 1;
             return;
         }
-        if !(miss || failed || shape || framing || request) {
+        // `let Some(service) = service else` in the `"tools/call"` route before a tool is
+        // picked: the route cannot dispatch this request.
+        let route = some && self.in_tool_call_arm && self.picking_tool();
+        if route {
+            self.route_refusals
+                .insert(scrutinee as *const Expr as usize);
+        }
+        if !(miss || failed || shape || framing || request || route) {
             return self.visit_expr(branch);
         }
         let kind = if lookup {

@@ -121,6 +121,9 @@ pub struct Walker<'a, 'm> {
     candidate_depth: std::cell::Cell<u8>,
     /// The receiving ends of channels this body made (`let (tx, rx) = oneshot::channel()`).
     own_receivers: std::collections::HashSet<String>,
+    /// Scrutinees of `let Some(..) = .. else` in the `"tools/call"` route before a tool is
+    /// picked, by address ([`Walker::fails_before_tool_pick`]).
+    route_refusals: std::collections::HashSet<usize>,
     /// The innermost `Err(..)` argument being visited in a tool-error body.
     err_arg: Option<&'a Expr>,
     /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
@@ -220,6 +223,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             let_candidates: HashMap::new(),
             candidate_depth: std::cell::Cell::new(0),
             own_receivers: std::collections::HashSet::new(),
+            route_refusals: std::collections::HashSet::new(),
             err_arg: None,
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
