@@ -78,7 +78,8 @@ declare_lint! {
     ///   .. }`, which leaves the catch-all unreachable as far as the source tells), nothing is
     ///   reported.
     /// - A catch-all `Err` the dispatcher returns (`_ => Err(format!("Unknown tool: {name}"))` in
-    ///   `fn call_tool(..) -> Result<Value, String>`) is judged by what its caller builds in the one
+    ///   `fn call_tool(..) -> Result<Value, String>`, also through `?` on the `match`: `let result =
+    ///   match name { .. }?;`) is judged by what its caller builds in the one
     ///   `Err(e)` arm of its `match` over the call (`Err(e) => tool_error(id, &e)`), or by a router's
     ///   mapping of that error; reported at the `Err`, without a fix.
     /// - A helper continues the dispatch when the dispatcher hands it the requested name: a field

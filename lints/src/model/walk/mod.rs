@@ -812,6 +812,14 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.try_operand(t);
         if self.nested == 0 {
             self.returned_operand(&t.expr);
+            // `let result = match name { "a" => .., _ => Err(NotFound(..)) }?;`: the `Err`
+            // values the operand evaluates to are returned by the `?`, as a tail's would be.
+            let tails = &mut self.tails;
+            returns::leaves(&t.expr, &mut |leaf| {
+                if crate::syntax::err_payload(leaf).is_some() {
+                    tails.insert(leaf);
+                }
+            });
         }
         visit::visit_expr_try(self, t);
     }

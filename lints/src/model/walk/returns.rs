@@ -19,35 +19,52 @@ use crate::types::{declared_result_error, resolve_type_item};
 /// The leaves of the value an expression evaluates to: the tails of blocks, both branches of an
 /// `if`, every arm of a `match`.
 pub(super) fn tails(expr: &Expr, out: &mut HashSet<*const Expr>, depth: usize) {
-    if depth > 64 {
-        out.insert(expr);
-        return;
-    }
-    match expr {
-        Expr::Block(b) => block_tails(&b.block, out, depth + 1),
-        Expr::Unsafe(u) => block_tails(&u.block, out, depth + 1),
-        Expr::Paren(p) => tails(&p.expr, out, depth + 1),
-        Expr::Group(g) => tails(&g.expr, out, depth + 1),
-        Expr::If(i) => {
-            block_tails(&i.then_branch, out, depth + 1);
-            if let Some((_, e)) = &i.else_branch {
-                tails(e, out, depth + 1);
-            }
-        }
-        Expr::Match(m) => {
-            for arm in &m.arms {
-                tails(&arm.body, out, depth + 1);
-            }
-        }
-        other => {
-            out.insert(other);
-        }
-    }
+    leaves_from(
+        expr,
+        &mut |leaf| {
+            out.insert(leaf);
+        },
+        depth,
+    );
 }
 
 pub(super) fn block_tails(block: &syn::Block, out: &mut HashSet<*const Expr>, depth: usize) {
     if let Some(Stmt::Expr(e, None)) = block.stmts.last() {
         tails(e, out, depth);
+    }
+}
+
+/// Each leaf of the value `expr` evaluates to ([`tails`]), handed to `found`.
+pub(super) fn leaves<'e>(expr: &'e Expr, found: &mut dyn FnMut(&'e Expr)) {
+    leaves_from(expr, found, 0);
+}
+
+fn leaves_from<'e>(expr: &'e Expr, found: &mut dyn FnMut(&'e Expr), depth: usize) {
+    if depth > 64 {
+        return found(expr);
+    }
+    let block = |b: &'e syn::Block, found: &mut dyn FnMut(&'e Expr)| {
+        if let Some(Stmt::Expr(e, None)) = b.stmts.last() {
+            leaves_from(e, found, depth + 1);
+        }
+    };
+    match expr {
+        Expr::Block(b) => block(&b.block, found),
+        Expr::Unsafe(u) => block(&u.block, found),
+        Expr::Paren(p) => leaves_from(&p.expr, found, depth + 1),
+        Expr::Group(g) => leaves_from(&g.expr, found, depth + 1),
+        Expr::If(i) => {
+            block(&i.then_branch, found);
+            if let Some((_, e)) = &i.else_branch {
+                leaves_from(e, found, depth + 1);
+            }
+        }
+        Expr::Match(m) => {
+            for arm in &m.arms {
+                leaves_from(&arm.body, found, depth + 1);
+            }
+        }
+        other => found(other),
     }
 }
 
