@@ -1,0 +1,1 @@
+// protocol module - TODO: Implement
