@@ -295,6 +295,15 @@ pub fn str_literal(expr: &Expr) -> Option<String> {
 }
 
 /// The expression under references and parentheses.
+/// The expression inside parentheses and invisible groups.
+pub fn strip_parens(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        Expr::Group(g) => strip_parens(&g.expr),
+        other => other,
+    }
+}
+
 pub fn strip_refs(expr: &Expr) -> &Expr {
     match expr {
         Expr::Reference(r) => strip_refs(&r.expr),

@@ -217,7 +217,9 @@ declare_lint! {
     ///   `MCPError::invalid_params`/`not_found` (-32602, MCP006), `MCPError::method_not_found` and `?`
     ///   included. The only `isError` form is the literal `ToolResult { content, is_error: Some(true) }`.
     /// - Hand-rolled JSON-RPC: an error object (`json!({"error": {"code": .., "message": ..}})`, a
-    ///   `*Error { code, message }` struct, an `error_response(id, code, ..)` helper, the error type's
+    ///   `*Error { code, message }` struct, an `error_response(id, code, ..)` helper or any free fn
+    ///   that builds the error object with the code it is given (`err(id, -32603, msg)` where `fn
+    ///   err(..) -> Response { Response { error: Some(ErrorObj { code, message }), .. } }`), the error type's
     ///   own constructor such as `RpcError::internal(msg)` returning `Self { code: INTERNAL_ERROR, .. }`)
     ///   built in the `"tools/call"` branch (a `match` arm, an `if method == "tools/call" { .. }`
     ///   block, or the handler registered by name: jsonrpc-core's `io.add_method("tools/call", |p|

@@ -23,8 +23,8 @@ use crate::model::summary::{BodyCall, ErrorVariants};
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::sdk::{Construction, Dialect};
 use crate::syntax::{
-    is_self, last_type_argument, mentions_ident, path_segments, strip_await, strip_refs, tail_expr,
-    TokensString,
+    is_self, last_type_argument, mentions_ident, path_segments, strip_await, strip_parens,
+    strip_refs, tail_expr, TokensString,
 };
 use crate::types::{resolve_type_item, FnKey, Types};
 
@@ -1426,7 +1426,7 @@ pub fn error_constructor(
     carried: Option<&str>,
 ) -> Option<ErrorConstructor> {
     let Owner::Inherent { self_ty } = &f.owner else {
-        return None;
+        return error_helper(f, dialect, index);
     };
     if f.is_test || !f.is_constructor() {
         return None;
@@ -1484,6 +1484,76 @@ pub fn error_constructor(
         code,
         code_param,
         message_param: message.and_then(param_of),
+    })
+}
+
+/// A hand-rolled server's free fn that answers with an error object whose code is one of its
+/// parameters (`fn err(id: Value, code: i32, message: impl Into<String>) -> Response { Response
+/// { id, result: None, error: Some(ErrorObj { code, message: message.into() }) } }`): each call
+/// is that construction with the caller's code, whatever the fn is named.
+fn error_helper(
+    f: &FnItem<'_>,
+    dialect: &dyn Dialect,
+    index: &Index<'_>,
+) -> Option<ErrorConstructor> {
+    if f.is_test || !matches!(f.owner, Owner::Free) || dialect.constructor_names_code() {
+        return None;
+    }
+    let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
+        return None;
+    };
+    let Expr::Struct(outer) = tail_expr(tail) else {
+        return None;
+    };
+    // The error object: the tail itself or a field of it (through `Some(..)`).
+    let candidates = std::iter::once(outer).chain(outer.fields.iter().filter_map(|fv| {
+        match strip_parens(&fv.expr) {
+            Expr::Struct(s) => Some(s),
+            Expr::Call(c)
+                if c.args.len() == 1
+                    && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Some")) =>
+            {
+                match &c.args[0] {
+                    Expr::Struct(s) => Some(s),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }));
+    let (error, message) =
+        candidates
+            .into_iter()
+            .find_map(|s| match dialect.construction_of_struct(s, index) {
+                Some(Construction::ProtocolError {
+                    code: None,
+                    message,
+                    ..
+                }) => Some((s, message)),
+                _ => None,
+            })?;
+    let code_expr = error.fields.iter().find_map(|fv| match &fv.member {
+        syn::Member::Named(id) if id == "code" => Some(&fv.expr),
+        _ => None,
+    })?;
+    let params = crate::syntax::typed_param_names(f.sig);
+    let param_named = |e: &Expr| match strip_parens(e) {
+        Expr::Path(p) => {
+            let name = p.path.get_ident()?.to_string();
+            params.iter().position(|q| *q == name)
+        }
+        _ => None,
+    };
+    // The message: a parameter, or a parameter converted (`message.into()`).
+    let message_param = message.and_then(|m| match strip_parens(m) {
+        Expr::MethodCall(mc) if mc.args.is_empty() => param_named(&mc.receiver),
+        other => param_named(other),
+    });
+    Some(ErrorConstructor {
+        name: f.name.clone(),
+        code: None,
+        code_param: Some(param_named(code_expr)?),
+        message_param,
     })
 }
 

@@ -253,7 +253,7 @@ impl Dialect for JsonRpc {
             return None;
         };
         let segs = crate::syntax::path_segments(&p.path);
-        if !names_error(&segs)
+        if !names_error_or_err(&segs)
             || segs.iter().any(|s| s.contains("ToolResult"))
             || self.is_rpc_code(&segs)
         {
@@ -858,6 +858,15 @@ fn is_tool_result_type(name: &str, index: &Index<'_>) -> bool {
 /// `error_response(..)`, `McpResponse::error(..)`: a function or constructor named for an error.
 fn names_error(segments: &[String]) -> bool {
     segments.join("::").to_lowercase().contains("error")
+}
+
+/// [`names_error`], or short-named for one (`err(id, code, msg)`, `rpc_err(..)`): enough for a
+/// helper whose body is known to build an error object with the code it is given.
+fn names_error_or_err(segments: &[String]) -> bool {
+    names_error(segments)
+        || segments
+            .iter()
+            .any(|s| s.to_lowercase().split('_').any(|word| word == "err"))
 }
 
 /// A protocol error built by `call` with its code at argument `code_at`: the message is the

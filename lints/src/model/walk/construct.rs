@@ -433,8 +433,9 @@ impl<'a> Walker<'a, '_> {
         path: &'a syn::ExprPath,
         args: Option<&'a syn::punctuated::Punctuated<Expr, syn::Token![,]>>,
     ) -> bool {
-        // Constructors are `Type::name` / `Self::name`; most crates have none.
-        if path.path.segments.len() < 2 || self.calls.error_constructors.is_empty() {
+        // Constructors are `Type::name` / `Self::name`, or a hand-rolled server's free error
+        // helper (`err(id, code, msg)`); most crates have none.
+        if self.calls.error_constructors.is_empty() {
             return false;
         }
         let Target::Fn(f) = self.resolver.path_target(path, &self.locals) else {

@@ -8,7 +8,7 @@ use syn::{Expr, Pat};
 
 use super::{ArmCode, Walker};
 use crate::model::callgraph::Target;
-use crate::syntax::tail_expr;
+use crate::syntax::{strip_parens, tail_expr};
 use crate::types::FnKey;
 
 impl<'a> Walker<'a, '_> {
@@ -233,14 +233,6 @@ fn code_names(pat: &Pat) -> Vec<(String, Option<usize>)> {
             })
             .collect(),
         _ => Vec::new(),
-    }
-}
-
-fn strip_parens(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip_parens(&p.expr),
-        Expr::Group(g) => strip_parens(&g.expr),
-        other => other,
     }
 }
 
