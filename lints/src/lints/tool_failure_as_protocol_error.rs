@@ -163,7 +163,12 @@ declare_lint! {
     ///   binds `e` to the error type the callee declares. Macros are not expanded, so tools or errors that a macro
     ///   generates are not seen. `?` counts as a protocol error only through the
     ///   `impl From<X> for McpError` of the operand's own error type (when the source tells it), and
-    ///   a mapping that matches on the error's variant gives each variant its own arm.
+    ///   a mapping that matches on the error's variant gives each variant its own arm. A code picked
+    ///   by a `match` into a local and given to the constructor or written in the error's struct
+    ///   literal (`ErrorData { code: error_code, .. }`) is one site per code; for another crate's
+    ///   value (`match e.kind() { NotFound => INVALID_PARAMS, _ => INTERNAL_ERROR }`) each arm's
+    ///   code is one the tool sends, and its -32602 is left alone (whether that variant is about
+    ///   an argument the source does not tell).
     ///
     /// ### Spec
     /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (the same comment exists in

@@ -70,7 +70,7 @@ impl<'a> Walker<'a, '_> {
                         let at = arm.written_in.unwrap_or((self.body.file, self.body.id));
                         self.code_site_in(at, arm.span, arm.value, arm.written, false);
                     }
-                    self.variant = Some(arm.variant);
+                    self.variant = arm.variant;
                     let one = Construction::ProtocolError {
                         constructor: constructor.clone(),
                         code: Some(arm.value),
@@ -611,7 +611,7 @@ impl<'a> Walker<'a, '_> {
                             let at = arm.written_in.unwrap_or((self.body.file, self.body.id));
                             self.code_site_in(at, arm.span, arm.value, arm.written, false);
                         }
-                        self.variant = Some(arm.variant);
+                        self.variant = arm.variant;
                         let content = ContentFacts {
                             empty: false,
                             texts: vec![message.clone()],

@@ -53,7 +53,9 @@ use failure::Frame;
 /// One arm's code for a local that a `match` picks it into (see [`values`]).
 #[derive(Clone, Debug)]
 struct ArmCode {
-    variant: VariantTag,
+    /// The variants that get it; `None` when the value matched is not a crate enum (another
+    /// crate's error: the arm's code is one the local can hold, for no variant known here).
+    variant: Option<VariantTag>,
     value: i64,
     written: String,
     span: Span,

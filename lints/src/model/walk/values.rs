@@ -34,10 +34,10 @@ impl<'a> Walker<'a, '_> {
         let Some(Expr::Match(m)) = init else {
             return;
         };
-        // Only a scrutinee of a crate enum says which variant reaches which arm.
-        let Some(e) = self.resolver.type_of(&m.expr, &self.locals) else {
-            return;
-        };
+        // Only a scrutinee of a crate enum says which variant reaches which arm; for another
+        // crate's value (`match &e { OrgError::InvalidTag(_) => INVALID_PARAMS, _ =>
+        // INTERNAL_ERROR }`) each arm's code is one the local can hold.
+        let e = self.resolver.type_of(&m.expr, &self.locals);
         'names: for (name, element) in names {
             let mut arms = Vec::new();
             for arm in &m.arms {
@@ -53,12 +53,21 @@ impl<'a> Walker<'a, '_> {
                     },
                     _ => continue 'names,
                 };
-                let (Some(tag), Some(code)) = (
-                    self.variant_tag(e, &arm.pat, &m.arms),
-                    self.dialect.code_use(value, self.index),
-                ) else {
+                let tag = match e {
+                    Some(e) => match self.variant_tag(e, &arm.pat, &m.arms) {
+                        Some(tag) => Some(tag),
+                        None => continue 'names,
+                    },
+                    None => None,
+                };
+                let Some(code) = self.dialect.code_use(value, self.index) else {
                     continue 'names;
                 };
+                // Whether another crate's variant is about an argument's value the source does
+                // not tell: its -32602 is left alone.
+                if e.is_none() && code.value == crate::codes::INVALID_PARAMS {
+                    continue;
+                }
                 arms.push(ArmCode {
                     variant: tag,
                     value: code.value,
@@ -76,10 +85,18 @@ impl<'a> Walker<'a, '_> {
     /// The arm codes of the code local a construction's arguments name, or of the method that
     /// returns the code (`ErrorCode(e.rpc_code())`, `error(id, e.to_mcp_code(), ..)`), if any.
     pub(super) fn arm_codes_of(&self, expr: &Expr) -> Option<Vec<ArmCode>> {
-        let Expr::Call(c) = expr else {
-            return None;
+        // `ErrorData { code: error_code, message, data }`: the code field.
+        let code_args: Vec<&Expr> = match expr {
+            Expr::Call(c) => c.args.iter().collect(),
+            Expr::Struct(s) => s
+                .fields
+                .iter()
+                .filter(|f| matches!(&f.member, syn::Member::Named(n) if n == "code"))
+                .map(|f| &f.expr)
+                .collect(),
+            _ => return None,
         };
-        c.args.iter().find_map(|a| {
+        code_args.into_iter().find_map(|a| {
             // `ErrorCode(code)`: the newtype around the code.
             let a = match strip_parens(a) {
                 Expr::Call(w) if w.args.len() == 1 => strip_parens(&w.args[0]),
@@ -197,7 +214,7 @@ impl<'a> Walker<'a, '_> {
                 continue;
             };
             arms.push(ArmCode {
-                variant,
+                variant: Some(variant),
                 value: code,
                 written: crate::syntax::TokensString::to_token_stream_string(value),
                 span: source.span_of(value),
