@@ -121,7 +121,8 @@ declare_lint! {
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.
     /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
     ///   channel (also receiving on a channel the tool made, `let (tx, rx) = oneshot::channel();
-    ///   .. rx.await`), a `JoinError`, cancellation, serializing the server's own output (also rmcp's
+    ///   .. rx.await`), a `JoinError` (also of a handle kept in a local or in a `Vec` the tool
+    ///   pushes spawned tasks into, awaited later), cancellation, serializing the server's own output (also rmcp's
     ///   `Content::json(value)`, and an encoder writing into a buffer the tool made,
     ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema. They are recognised heuristically from the failing call and the message
     ///   text. Add markers (method or function names, or words in the message) under `[lints]` with

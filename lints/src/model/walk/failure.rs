@@ -341,6 +341,7 @@ impl<'a> Walker<'a, '_> {
                 || causes.iter().any(|c| {
                     self.spawns_thread(c) || self.let_init(c).is_some_and(|i| self.spawns_thread(i))
                 })
+                || causes.iter().any(|c| self.awaits_own_task(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
             // The source says the request matched the schema: words cannot make it schema-level.
@@ -648,6 +649,22 @@ impl<'a> Walker<'a, '_> {
             };
         }
         false
+    }
+
+    /// `h.await` where `let h = tokio::spawn(..)`, or a handle of a `Vec` the body pushed
+    /// spawned tasks into: awaiting the body's own task fails only with its `JoinError`.
+    fn awaits_own_task(&self, cause: &Expr) -> bool {
+        let Expr::Await(a) = crate::syntax::strip_refs(cause) else {
+            return false;
+        };
+        let Expr::Path(p) = strip_await(&a.base) else {
+            return false;
+        };
+        let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
+            return false;
+        };
+        self.task_handles.contains(&name)
+            || self.let_init(strip_await(&a.base)).is_some_and(spawns_task)
     }
 
     /// `rx.await`, `rx.recv().await`: receiving from a channel this body made, which fails only
@@ -1776,6 +1793,17 @@ fn block_answers_err(b: &syn::Block) -> bool {
         other => other,
     };
     matches!(value, Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+}
+
+/// `tokio::spawn(..)`, `task::spawn_blocking(..)`, `set.spawn(..)`: a call that starts a task
+/// of the server's own, whose handle fails only with a `JoinError`.
+pub(super) fn spawns_task(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if p.path.segments.last()
+            .is_some_and(|s| s.ident == "spawn" || s.ident == "spawn_blocking")
+            && p.path.segments.len() >= 2),
+        _ => false,
+    }
 }
 
 /// `oneshot::channel()`, `mpsc::channel(8)`, `mpsc::unbounded_channel()`, `sync_channel(0)`,

@@ -123,6 +123,9 @@ pub struct Walker<'a, 'm> {
     candidate_depth: std::cell::Cell<u8>,
     /// The receiving ends of channels this body made (`let (tx, rx) = oneshot::channel()`).
     own_receivers: std::collections::HashSet<String>,
+    /// Locals holding task handles: a `Vec` the body pushes spawned tasks into, and what a
+    /// `for` over it binds (`for probe in probes { probe.await.map_err(..)? }`).
+    task_handles: std::collections::HashSet<String>,
     /// Scrutinees of `let Some(..) = .. else` in the `"tools/call"` route before a tool is
     /// picked, by address ([`Walker::fails_before_tool_pick`]).
     route_refusals: std::collections::HashSet<usize>,
@@ -226,6 +229,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             candidate_depth: std::cell::Cell::new(0),
             own_receivers: std::collections::HashSet::new(),
             route_refusals: std::collections::HashSet::new(),
+            task_handles: std::collections::HashSet::new(),
             err_arg: None,
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
@@ -739,6 +743,16 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 
     fn visit_expr_for_loop(&mut self, f: &'a syn::ExprForLoop) {
         self.visit_expr(&f.expr);
+        // `for probe in probes` over the body's spawned handles: each is a handle too.
+        let over = crate::syntax::through_methods(&f.expr, &["into_iter", "drain", "iter_mut"]);
+        if let (Expr::Path(p), Pat::Ident(pi)) = (crate::syntax::strip_refs(over), &*f.pat) {
+            if p.path
+                .get_ident()
+                .is_some_and(|v| self.task_handles.contains(&v.to_string()))
+            {
+                self.task_handles.insert(pi.ident.to_string());
+            }
+        }
         self.locals.push_scope();
         bind_pattern(&self.resolver, &mut self.locals, &f.pat, None, 0);
         self.visit_block(&f.body);
@@ -792,6 +806,14 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         if method == "map_err" {
             self.note_result_call(&mc.receiver);
+        }
+        // `probes.push(tokio::spawn(..))`: a vec of the body's task handles.
+        if method == "push" && mc.args.len() == 1 && failure::spawns_task(&mc.args[0]) {
+            if let Expr::Path(p) = &*mc.receiver {
+                if let Some(v) = p.path.get_ident() {
+                    self.task_handles.insert(v.to_string());
+                }
+            }
         }
         if self.failure_method(mc, &method) {
             return;

@@ -1,0 +1,43 @@
+//@ rmcp = "3.11"
+// The server's own tasks awaited after their handles were kept: a `JoinHandle` bound to a local
+// (`let h = tokio::spawn(..); h.await`) or collected into a `Vec` the tool pushes spawned tasks
+// into and awaited in a `for` over it. Awaiting a handle fails only with its `JoinError` (the task
+// panicked or was cancelled): a server fault, as in the chained `tokio::spawn(..).await`, so
+// -32603 is right and nothing is reported. What a task returns (an upstream call's failure) is
+// the tool's own failure and is reported.
+use rmcp::{model::*, tool, tool_router, ErrorData};
+
+pub struct Projects {
+    hosts: Vec<String>,
+}
+
+async fn probe(host: String) -> Result<bool, String> {
+    tokio::net::TcpStream::connect((host.as_str(), 443))
+        .await
+        .map(|_| true)
+        .map_err(|e| format!("{host}: {e}"))
+}
+
+#[tool_router]
+impl Projects {
+    #[tool(description = "Check every project's host")]
+    async fn list_projects(&self) -> Result<CallToolResult, ErrorData> {
+        let mut probes = Vec::new();
+        for host in &self.hosts {
+            probes.push(tokio::spawn(probe(host.clone())));
+        }
+        let mut up = 0;
+        for handle in probes {
+            let reachable = handle
+                .await
+                .map_err(|e| ErrorData::internal_error(format!("probe task failed: {e}"), None))?
+                .map_err(|e| ErrorData::internal_error(format!("probe failed: {e}"), None))?; //~ tool_failure_as_protocol_error
+            up += usize::from(reachable);
+        }
+        let counter = tokio::spawn(async move { up * 2 });
+        let doubled = counter
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("counter task failed: {e}"), None))?;
+        Ok(CallToolResult::success(vec![Content::text(doubled.to_string())]))
+    }
+}
