@@ -2,7 +2,9 @@
 // "X is required for action=Y": a field the request type declares `Option<..>` is optional in
 // the input schema rmcp generates from it (schemars), so a request without it matched the
 // schema and the check is a rule on argument values, whatever its message says. The same
-// words on a JSON object's `get` or on a struct that derives no schema stay schema-level.
+// words on a JSON object's `get` or on a struct that derives no schema stay schema-level. The
+// same rule in a match arm's guard (`"note" if req.content.is_none() => ..`, also with
+// `is_none_or(..)`) is the `if` form.
 use rmcp::{
     handler::server::wrapper::Parameters,
     model::{CallToolResult, Content, JsonObject},
@@ -91,5 +93,19 @@ impl Memory {
             return Err(McpError::invalid_params("content is required", None));
         };
         Ok(CallToolResult::success(vec![Content::text(format!("{content}{again}"))]))
+    }
+
+    #[tool(description = "Remember, per mode; the rule sits in a match arm's guard")]
+    async fn remember(&self, Parameters(req): Parameters<MemoryRequest>) -> Result<CallToolResult, McpError> {
+        match req.mode.as_deref().unwrap_or("note") {
+            "note" if req.content.is_none() || req.tag.is_none() => {
+                return Err(McpError::invalid_params("content and tag are required for mode \"note\"", None)); //~ tool_input_as_invalid_params
+            }
+            "search" if req.query.as_ref().is_none_or(|q| q.is_empty()) => {
+                return Err(McpError::invalid_params("query is required for mode \"search\"", None)); //~ tool_input_as_invalid_params
+            }
+            _ => {}
+        }
+        Ok(CallToolResult::success(vec![Content::text(req.action)]))
     }
 }

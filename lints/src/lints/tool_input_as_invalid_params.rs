@@ -18,7 +18,8 @@ declare_lint! {
     /// metadata or what the client declared in `initialize` (`peer.peer_info()`'s capabilities: a
     /// missing client capability is -32021). A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
     /// is optional in the generated input schema: a check that requires it ("content is required for
-    /// action=store", `let Some(id) = req.id else`, `if req.query.is_none() && req.tag.is_none()`) is
+    /// action=store", `let Some(id) = req.id else`, `if req.query.is_none() && req.tag.is_none()`,
+    /// a match arm's guard `"note" if req.content.is_none() =>`, `is_none_or(|q| q.is_empty())`) is
     /// a rule on argument values and is reported, whatever its message says.
     ///
     /// ### Why is this bad?

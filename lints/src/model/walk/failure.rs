@@ -1448,6 +1448,12 @@ impl Walker<'_, '_> {
             Expr::MethodCall(m) if m.method == "is_none" && m.args.is_empty() => {
                 self.reads_optional_field(&m.receiver)
             }
+            // `args.names.as_ref().is_none_or(|d| d.is_empty())`: absent, or as good as.
+            Expr::MethodCall(m) if m.method == "is_none_or" && m.args.len() == 1 => self
+                .reads_optional_field(crate::syntax::through_methods(
+                    &m.receiver,
+                    &["as_ref", "as_deref"],
+                )),
             _ => false,
         }
     }

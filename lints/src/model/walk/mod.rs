@@ -662,6 +662,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             let outer_tag = std::mem::replace(&mut self.variant, inner);
             let sites_before = self.facts.sites.len();
             let err_binding = variant_binding(&arm.pat, "Err");
+            // `"uploaded" if args.certificate.is_none() => return Err(..)`: a guard testing an
+            // optional field's absence, as the `if` form.
+            let absent = arm
+                .guard
+                .as_ref()
+                .is_some_and(|(_, g)| self.tests_optional_field_absent(g));
+            self.absent_optional += usize::from(absent);
             match (after_dispatch, &err_binding) {
                 (Some(errors_of), Some(_)) => {
                     let outer = std::mem::replace(&mut self.errors_of, errors_of);
@@ -670,6 +677,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }
                 _ => self.match_arm(m, arm, lookup),
             }
+            self.absent_optional -= usize::from(absent);
             if err_binding.is_some() {
                 if let Some((err, context)) = &unknown_err {
                     self.answered_later(err, context.clone(), &arm.body);
