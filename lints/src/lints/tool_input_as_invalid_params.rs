@@ -20,7 +20,9 @@ declare_lint! {
     /// is optional in the generated input schema: a check that requires it ("content is required for
     /// action=store", `let Some(id) = req.id else`, `if req.query.is_none() && req.tag.is_none()`,
     /// a match arm's guard `"note" if req.content.is_none() =>`, `is_none_or(|q| q.is_empty())`) is
-    /// a rule on argument values and is reported, whatever its message says.
+    /// a rule on argument values and is reported, whatever its message says. A check on the
+    /// server's own state only (`self.forge.as_deref().ok_or_else(..)`: nothing configured at
+    /// start-up) rejects no argument and is not reported.
     ///
     /// ### Why is this bad?
     /// A -32602 goes to the host as a protocol error, and the model may never see it. As an `isError`
@@ -143,6 +145,8 @@ fn check(cx: &mut LintContext<'_>) {
             // `if !peer.peer_info()..capabilities.sampling.is_some()`: the session, not an
             // argument (the spec's answer is -32021).
             || site.path.client_declaration
+            // `self.forge.as_deref().ok_or_else(..)`: the server's own state, no argument.
+            || site.path.server_state
             // "Tool {name} not found" with -32602 is the spec's unknown-tool answer, given by a
             // helper router outside the dispatcher's `_ =>` arm: not an argument value.
             || site.texts.iter().any(|t| names_unknown_tool(&t.known_lowercase()))

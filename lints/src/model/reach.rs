@@ -367,6 +367,7 @@ impl<'g> Reach<'g> {
                             client_declaration: s.path.client_declaration
                                 || e.path.client_declaration,
                             request_failure: s.path.request_failure || e.path.request_failure,
+                            server_state: s.path.server_state || e.path.server_state,
                             ..e.path.clone()
                         },
                         ..s.clone()

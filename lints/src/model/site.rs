@@ -213,6 +213,9 @@ pub struct PathFacts {
     /// server's state (`let Some(name) = params.get("name") else`, no project selected), not
     /// on a tool's run: a protocol error is right there.
     pub request_failure: bool,
+    /// Every cause reads only the server's own state (`self.forge.as_deref().ok_or_else(..)`):
+    /// the failure is about no argument value.
+    pub server_state: bool,
     /// The built value mentions the error binding (`format!("Error: {e}")`).
     pub uses_error: bool,
     /// Returned by an explicit `return` (an early exit), not as the body's tail.

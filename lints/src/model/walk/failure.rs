@@ -355,6 +355,7 @@ impl<'a> Walker<'a, '_> {
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
             client_declaration: causes.iter().any(|c| self.reads_client_declaration(c)),
             request_failure: self.fails_before_tool_pick(&causes),
+            server_state: !causes.is_empty() && causes.iter().all(|c| reads_only_self(c)),
             uses_error: self
                 .frames
                 .iter()
@@ -1799,6 +1800,22 @@ fn block_answers_err(b: &syn::Block) -> bool {
         other => other,
     };
     matches!(value, Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+}
+
+/// `self.forge.as_deref()`, `self.config.enabled`: an expression over the server's own state
+/// only (`self`, its fields, methods given nothing but literals).
+fn reads_only_self(expr: &Expr) -> bool {
+    match strip_await(expr) {
+        Expr::Path(p) => p.path.is_ident("self"),
+        Expr::Field(f) => reads_only_self(&f.base),
+        Expr::MethodCall(m) => {
+            m.args.iter().all(|a| matches!(a, Expr::Lit(_))) && reads_only_self(&m.receiver)
+        }
+        Expr::Reference(r) => reads_only_self(&r.expr),
+        Expr::Paren(p) => reads_only_self(&p.expr),
+        Expr::Unary(u) => reads_only_self(&u.expr),
+        _ => false,
+    }
 }
 
 /// `tokio::spawn(..)`, `task::spawn_blocking(..)`, `set.spawn(..)`: a call that starts a task
