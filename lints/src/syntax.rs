@@ -295,6 +295,27 @@ pub fn str_literal(expr: &Expr) -> Option<String> {
 }
 
 /// The expression under references and parentheses.
+/// The values a block evaluates to: its tail expression, and a `#[cfg(..)] { .. }` block
+/// statement before it (`#[cfg(target_os = "linux")] { match r { .. } }` then its
+/// `#[cfg(not(..))]` twin as the tail: on one target the first block is the value).
+pub fn block_values(block: &syn::Block) -> Vec<&Expr> {
+    let last = block.stmts.len().saturating_sub(1);
+    block
+        .stmts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            syn::Stmt::Expr(e, None) if i == last => Some(e),
+            syn::Stmt::Expr(e @ Expr::Block(b), None)
+                if b.attrs.iter().any(|a| a.path().is_ident("cfg")) =>
+            {
+                Some(e)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The expression inside parentheses and invisible groups.
 pub fn strip_parens(expr: &Expr) -> &Expr {
     match expr {

@@ -74,6 +74,9 @@ declare_lint! {
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    /// - What a body returns is its tail, its `return`s, and a `#[cfg(..)] { .. }` block statement
+    ///   before the tail (`#[cfg(target_os = "linux")] { match r { .. } }` then its
+    ///   `#[cfg(not(..))]` twin: on one target the first block is the value).
     /// - A helper that answers its parameter as an isError or a success result by what the value
     ///   holds (`if is_error(&v) { structured_error(v) } else { structured(v) }`) is neither answer.
     /// - A success result's content says it failed when its one block is a `json!` value that

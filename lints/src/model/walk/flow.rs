@@ -127,10 +127,7 @@ impl<'a> Walker<'a, '_> {
                 flow.lets = lets.0;
                 let mut returns = Returns(Vec::new());
                 returns.visit_block(b);
-                let tails = match b.stmts.last() {
-                    Some(syn::Stmt::Expr(e, None)) => vec![e],
-                    _ => Vec::new(),
-                };
+                let tails = crate::syntax::block_values(b);
                 (tails, returns.0)
             }
             BodyCode::Expr(e) => {

@@ -29,7 +29,7 @@ pub(super) fn tails(expr: &Expr, out: &mut HashSet<*const Expr>, depth: usize) {
 }
 
 pub(super) fn block_tails(block: &syn::Block, out: &mut HashSet<*const Expr>, depth: usize) {
-    if let Some(Stmt::Expr(e, None)) = block.stmts.last() {
+    for e in crate::syntax::block_values(block) {
         tails(e, out, depth);
     }
 }
@@ -44,7 +44,7 @@ fn leaves_from<'e>(expr: &'e Expr, found: &mut dyn FnMut(&'e Expr), depth: usize
         return found(expr);
     }
     let block = |b: &'e syn::Block, found: &mut dyn FnMut(&'e Expr)| {
-        if let Some(Stmt::Expr(e, None)) = b.stmts.last() {
+        for e in crate::syntax::block_values(b) {
             leaves_from(e, found, depth + 1);
         }
     };
