@@ -222,9 +222,11 @@ impl<'a> Walker<'a, '_> {
         // An answer built from the error: a typed output (`Ok(Stats { error:
         // Some(e.to_string()), .. })`), or the error's own rendering (`Err(e) => e.to_json()`).
         let binding = self.frames.iter().rev().find_map(|f| f.binding.as_ref());
+        // `Err(e) => return e` in a text tool: the error is the text (a helper's `Err(String)`).
         let carries_error = binding.is_some_and(|b| match tail {
             Expr::Struct(_) => mentions_ident(&tail.to_token_stream_string(), b),
             Expr::MethodCall(_) => method_chain_root(tail).is_some_and(|r| &r == b),
+            Expr::Path(p) => p.path.is_ident(b),
             _ => false,
         });
         let stringish = !matches!(text, MessageText::Opaque)
