@@ -78,7 +78,9 @@ declare_lint! {
     ///   before the tail (`#[cfg(target_os = "linux")] { match r { .. } }` then its
     ///   `#[cfg(not(..))]` twin: on one target the first block is the value).
     /// - A helper that answers its parameter as an isError or a success result by what the value
-    ///   holds (`if is_error(&v) { structured_error(v) } else { structured(v) }`) is neither answer.
+    ///   holds (`if is_error(&v) { structured_error(v) } else { structured(v) }`) is neither answer,
+    ///   and so is one that answers by a flag its callers pass (`fn respond(.., is_error: bool) { if
+    ///   is_error { .. } else { .. } }`): a call with `false` on a failure path is not reported.
     /// - A success result's content says it failed when its one block is a `json!` value that
     ///   does (`Content::json(json!({"success": false, ..}))?`, `Content::text(json!(..).to_string())`,
     ///   also through `serde_json::to_string(&json!(..))`); a value a local holds is not read.

@@ -172,6 +172,11 @@ impl<'a> Walker<'a, '_> {
                 } else {
                     Channel::ToolSuccess
                 };
+                // `if is_error { .. } else { CallToolResult::structured(v) }` on the caller's
+                // flag: the caller says which answer it gives, not this success.
+                if channel == Channel::ToolSuccess && self.flag_branches > 0 {
+                    return;
+                }
                 match (channel, content) {
                     (Channel::ToolSuccess, Some(c)) => self.note_success_content(c, span),
                     (Channel::ToolError, Some(c)) if self.nested == 0 => {

@@ -105,7 +105,9 @@ impl<'a> Walker<'a, '_> {
 
     /// A success result's content (`vec![Content::text(x)]`) that this body answers with.
     pub(super) fn note_success_content(&mut self, content: &'a Expr, span: Span) {
-        if self.nested == 0 && self.expanded_from.is_none() {
+        // `if is_error { structured_error(v) } else { structured(v) }` on a flag the caller
+        // passes: which answer is the caller's to say, neither is this body's.
+        if self.nested == 0 && self.expanded_from.is_none() && self.flag_branches == 0 {
             self.success_contents
                 .push((content, self.arm.clone(), span));
         }
@@ -208,6 +210,9 @@ impl<'a> Walker<'a, '_> {
             Expr::Try(t) => self.sources(flow, &t.expr, outer, depth),
             Expr::Block(b) => self.block_sources(flow, &b.block, depth),
             Expr::Unsafe(u) => self.block_sources(flow, &u.block, depth),
+            // `if is_error { structured_error(v) } else { structured(v) }`: the caller's flag
+            // picks the answer; neither is this body's own.
+            Expr::If(i) if self.tests_param_flag(&i.cond) => Vec::new(),
             Expr::If(i) => {
                 let mut out = self.block_sources(flow, &i.then_branch, depth);
                 if let Some((_, e)) = &i.else_branch {
@@ -540,6 +545,22 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
+    /// `if is_error { .. }`, `if !ok { .. }`: a condition that is one of this body's
+    /// parameters, a flag its callers pass.
+    pub(super) fn tests_param_flag(&self, cond: &Expr) -> bool {
+        let mut cond = cond;
+        while let Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Not(_),
+            expr,
+            ..
+        }) = cond
+        {
+            cond = expr;
+        }
+        matches!(cond, Expr::Path(p) if p.path.get_ident()
+            .is_some_and(|i| self.param_names().iter().any(|n| i == n)))
+    }
+
     fn param_names(&self) -> Vec<String> {
         let Some(sig) = self.body.sig else {
             return Vec::new();

@@ -123,6 +123,9 @@ pub struct Walker<'a, 'm> {
     candidate_depth: std::cell::Cell<u8>,
     /// The receiving ends of channels this body made (`let (tx, rx) = oneshot::channel()`).
     own_receivers: std::collections::HashSet<String>,
+    /// Inside the branches of an `if` on one of this body's parameters
+    /// ([`Walker::tests_param_flag`]).
+    flag_branches: usize,
     /// Locals holding task handles: a `Vec` the body pushes spawned tasks into, and what a
     /// `for` over it binds (`for probe in probes { probe.await.map_err(..)? }`).
     task_handles: std::collections::HashSet<String>,
@@ -230,6 +233,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             own_receivers: std::collections::HashSet::new(),
             route_refusals: std::collections::HashSet::new(),
             task_handles: std::collections::HashSet::new(),
+            flag_branches: 0,
             err_arg: None,
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
@@ -947,7 +951,11 @@ impl<'a> Walker<'a, '_> {
             if self.guards_on_request_context(i) || self.branches_on_outcome(i) {
                 return;
             }
-            return visit::visit_expr_if(self, i);
+            let flag = self.tests_param_flag(&i.cond);
+            self.flag_branches += usize::from(flag);
+            visit::visit_expr_if(self, i);
+            self.flag_branches -= usize::from(flag);
+            return;
         };
         self.if_let(i, l);
     }
