@@ -342,6 +342,16 @@ pub fn last_type_argument(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// `T` of `Option<T>` (also written `std::option::Option<T>`).
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    type_arguments(&last.arguments).next()
+}
+
 /// `self`.
 pub fn is_self(expr: &Expr) -> bool {
     matches!(expr, Expr::Path(p) if p.path.is_ident("self"))

@@ -138,7 +138,10 @@ declare_lint! {
     ///   the request's credentials); what the request carries and a test of it: rmcp's
     ///   `RequestContext` (its `extensions`, `peer`, `meta`), the client's `Peer<RoleServer>` a
     ///   helper is given (`notify_progress` failing), and the HTTP request's `Parts` in
-    ///   them or taken as `Extension(parts): Extension<Parts>` (a missing `Authorization` header),
+    ///   them or taken as `Extension(parts): Extension<Parts>` or handed to a helper as
+    ///   `Option<&Parts>` (a missing `Authorization` header, read through `Option` adapters
+    ///   whose arguments are literals, constants or method paths: `headers.get(AUTHORIZATION)`,
+    ///   `.map(str::trim)`),
     ///   values bound from those (`if let Some(claims) = claims_of(&ctx.extensions)`, a local a
     ///   `let` takes from a tuple in each branch when every branch's value is the request's) and their
     ///   comparisons with literals (`claims.role == "admin"`); not what the server's own state

@@ -390,6 +390,10 @@ impl<'a> Walker<'a, '_> {
             syn::Type::Reference(r) => &*r.elem,
             other => other,
         };
+        // `parts: Option<&Parts>`: the request's value, when there is one.
+        if let Some(inner) = crate::syntax::option_inner(ty) {
+            return self.is_request_context_type(inner);
+        }
         let (syn::Type::Path(p), Some(scope)) = (ty, self.body.scope) else {
             return false;
         };
@@ -442,6 +446,8 @@ impl<'a> Walker<'a, '_> {
             {
                 true
             }
+            // `match presented { None => .. }` on a local the request's value was bound to.
+            Expr::Path(_) if self.is_request_context(expr) => true,
             // `claims.role == "admin"`: a test of what the request carries.
             Expr::Binary(b) if is_comparison(&b.op) => {
                 let side = |e: &Expr| {
@@ -805,14 +811,22 @@ fn stays_on_closure_param(arg: &Expr) -> bool {
     fn rooted_at(e: &Expr, param: &str) -> bool {
         match strip_await(e) {
             Expr::Path(p) => p.path.is_ident(param),
+            // `p.headers.get(AUTHORIZATION)`: literals and constants (SCREAMING_CASE by Rust's
+            // naming) are the server's own, not the request's.
             Expr::MethodCall(mc) => {
-                mc.args
-                    .iter()
-                    .all(|a| matches!(strip_refs(a), Expr::Lit(_)))
-                    && rooted_at(&mc.receiver, param)
+                mc.args.iter().all(|a| match strip_refs(a) {
+                    Expr::Lit(_) => true,
+                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
+                        let name = s.ident.to_string();
+                        name.chars().any(|c| c.is_ascii_uppercase())
+                            && !name.chars().any(|c| c.is_ascii_lowercase())
+                    }),
+                    _ => false,
+                }) && rooted_at(&mc.receiver, param)
             }
             Expr::Field(f) => rooted_at(&f.base, param),
             Expr::Reference(r) => rooted_at(&r.expr, param),
+            Expr::Unary(u) => rooted_at(&u.expr, param),
             Expr::Paren(p) => rooted_at(&p.expr, param),
             Expr::Try(t) => rooted_at(&t.expr, param),
             _ => false,
@@ -820,6 +834,8 @@ fn stays_on_closure_param(arg: &Expr) -> bool {
     }
     match arg {
         Expr::Lit(_) => true,
+        // `.map(str::trim)`: a method path applied to the value alone.
+        Expr::Path(p) => p.path.segments.len() >= 2,
         Expr::Closure(c) => match (c.inputs.len(), c.inputs.first().and_then(pat_ident)) {
             (1, Some(param)) => rooted_at(&c.body, &param),
             _ => false,
