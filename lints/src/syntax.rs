@@ -342,6 +342,15 @@ pub fn last_type_argument(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// A path naming a constant by Rust's naming (`AUTHORIZATION`, `header::CONTENT_TYPE`): the
+/// server's own value.
+pub fn is_const_path(expr: &Expr) -> bool {
+    matches!(expr, Expr::Path(p) if p.path.segments.last().is_some_and(|s| {
+        let name = s.ident.to_string();
+        name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase())
+    }))
+}
+
 /// `T` of `Option<T>` (also written `std::option::Option<T>`).
 pub fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };

@@ -124,7 +124,10 @@ declare_lint! {
     ///   .. rx.await`), a `JoinError` (also of a handle kept in a local or in a `Vec` the tool
     ///   pushes spawned tasks into, awaited later), cancellation, serializing the server's own output (also rmcp's
     ///   `Content::json(value)`, and an encoder writing into a buffer the tool made,
-    ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema. They are recognised heuristically from the failing call and the message
+    ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema,
+    ///   a builder's `.build()` when the server filled it with its own values only (literals,
+    ///   constants, closures setting literals: `ElicitationSchema::builder().required_bool_with("confirm",
+    ///   |f| f.title("Confirm")).build()`). They are recognised heuristically from the failing call and the message
     ///   text. Add markers (method or function names, or words in the message) under `[lints]` with
     ///   `tool_failure_as_protocol_error = { server-fault-markers = ["pool_timeout"] }`.
     /// - Failures of the request rather than of the tool are not reported either, decided by where

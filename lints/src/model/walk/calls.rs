@@ -814,14 +814,9 @@ fn stays_on_closure_param(arg: &Expr) -> bool {
             // `p.headers.get(AUTHORIZATION)`: literals and constants (SCREAMING_CASE by Rust's
             // naming) are the server's own, not the request's.
             Expr::MethodCall(mc) => {
-                mc.args.iter().all(|a| match strip_refs(a) {
-                    Expr::Lit(_) => true,
-                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
-                        let name = s.ident.to_string();
-                        name.chars().any(|c| c.is_ascii_uppercase())
-                            && !name.chars().any(|c| c.is_ascii_lowercase())
-                    }),
-                    _ => false,
+                mc.args.iter().all(|a| {
+                    let a = strip_refs(a);
+                    matches!(a, Expr::Lit(_)) || crate::syntax::is_const_path(a)
                 }) && rooted_at(&mc.receiver, param)
             }
             Expr::Field(f) => rooted_at(&f.base, param),

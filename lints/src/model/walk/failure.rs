@@ -342,6 +342,7 @@ impl<'a> Walker<'a, '_> {
                     self.spawns_thread(c) || self.let_init(c).is_some_and(|i| self.spawns_thread(i))
                 })
                 || causes.iter().any(|c| self.awaits_own_task(c))
+                || causes.iter().any(|c| builds_own_value(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
             // The source says the request matched the schema: words cannot make it schema-level.
@@ -1800,6 +1801,44 @@ fn block_answers_err(b: &syn::Block) -> bool {
         other => other,
     };
     matches!(value, Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")))
+}
+
+/// `ElicitationSchema::builder().required_bool_with("confirm", |f| f.title("Confirm")).build()`:
+/// a builder the server fills with its own values only (literals, constants, closures that set
+/// literals on what they are handed); its `build()` fails only on the server's own mistake.
+fn builds_own_value(cause: &Expr) -> bool {
+    fn own_arg(a: &Expr) -> bool {
+        match strip_refs(a) {
+            Expr::Lit(_) => true,
+            e @ Expr::Path(_) => crate::syntax::is_const_path(e),
+            Expr::Closure(c) => match (c.inputs.len(), c.inputs.first().and_then(pat_ident)) {
+                (1, Some(param)) => chain_on(tail_expr(&c.body), Some(&param)),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+    // A chain of methods given own arguments, down to the closure's parameter or to a
+    // constructor (`Type::builder()`, `Type::new()`, `Type::default()`) given own arguments.
+    fn chain_on(e: &Expr, param: Option<&str>) -> bool {
+        match strip_await(e) {
+            Expr::MethodCall(m) => m.args.iter().all(own_arg) && chain_on(&m.receiver, param),
+            Expr::Path(p) => param.is_some_and(|n| p.path.is_ident(n)),
+            Expr::Call(c) => {
+                matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2
+                && p.path.segments.last().is_some_and(|s| {
+                    matches!(s.ident.to_string().as_str(), "builder" | "new" | "default")
+                })) && c.args.iter().all(own_arg)
+            }
+            _ => false,
+        }
+    }
+    match strip_await(cause) {
+        Expr::MethodCall(m) if m.method == "build" && m.args.is_empty() => {
+            chain_on(&m.receiver, None)
+        }
+        _ => false,
+    }
 }
 
 /// `self.forge.as_deref()`, `self.config.enabled`: an expression over the server's own state
