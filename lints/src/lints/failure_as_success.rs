@@ -74,6 +74,8 @@ declare_lint! {
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    /// - A `#[tool]` fn that returns one `Content` block is answered as a text tool is: rmcp makes
+    ///   the block a success result whole.
     /// - What a body returns is its tail, its `return`s, and a `#[cfg(..)] { .. }` block statement
     ///   before the tail (`#[cfg(target_os = "linux")] { match r { .. } }` then its
     ///   `#[cfg(not(..))]` twin: on one target the first block is the value).

@@ -384,10 +384,15 @@ fn return_facts(
         return unknown;
     };
     let ty = crate::syntax::unwrap_future(ty);
-    // Text, or a JSON value (`Json<T>` structured output, `serde_json::Value`), as the answer.
+    // Text, a JSON value (`Json<T>` structured output, `serde_json::Value`) or one content
+    // block (`Content`, made a success result whole), as the answer.
     let is_text = |t: Option<&Type>| {
-        t.and_then(type_name)
-            .is_some_and(|n| matches!(n.as_str(), "String" | "Json" | "Value"))
+        t.and_then(type_name).is_some_and(|n| {
+            matches!(
+                n.as_str(),
+                "String" | "Json" | "Value" | "Content" | "ContentBlock"
+            )
+        })
     };
     let Some((ok, err)) = result_types(ty, index, 0) else {
         return ReturnFacts {

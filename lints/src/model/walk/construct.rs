@@ -218,6 +218,11 @@ impl<'a> Walker<'a, '_> {
     /// A string value returned as success by a text-returning tool, on a failure path.
     pub(super) fn text_success(&mut self, expr: &'a Expr) {
         let tail = through_output_wrapper(tail_expr(expr));
+        // `Err(e) => Content::text(format!(..))` in a tool answering one content block.
+        let tail = match tail {
+            Expr::Call(_) => self.dialect.block_text_value(tail).unwrap_or(tail),
+            other => other,
+        };
         let text = message_with_macros(tail, self.file, self.macros);
         let json_macro = match strip_to_string(tail) {
             Expr::Macro(m) if crate::syntax::is_json_macro(&m.mac) => Some(&m.mac),
