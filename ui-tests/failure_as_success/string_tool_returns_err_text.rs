@@ -21,6 +21,15 @@ fn parse_id(id: &str) -> Result<u64, String> {
         .map_err(|_| error_response("invalid_id", format!("Invalid element ID: {id}")))
 }
 
+/// The tool's answer, built by a helper it returns the value of: the same `return e` there.
+async fn get_value(id: &str) -> String {
+    let id = match parse_id(id) {
+        Ok(id) => id,
+        Err(e) => return e, //~ failure_as_success
+    };
+    format!("value of {id}")
+}
+
 pub struct Desktop;
 
 #[tool_router]
@@ -40,5 +49,10 @@ impl Desktop {
             None => 1,
         };
         format!("element {id} at depth {depth}")
+    }
+
+    #[tool(description = "Get an element's value")]
+    async fn value(&self, Parameters(r): Parameters<ElementRequest>) -> String {
+        get_value(&r.id).await
     }
 }

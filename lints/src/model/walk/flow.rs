@@ -78,6 +78,10 @@ impl<'a> Walker<'a, '_> {
     /// in an early `return`, in a dispatcher's unknown-tool arm.
     pub(super) fn note_answer_point(&mut self, expr: &'a Expr) {
         let unknown_arm = matches!(self.arm, Some(SiteContext::UnknownToolArm { .. }));
+        // `Err(e) => return e`: the failure's own value, bound by the frame it sits in.
+        let failure_binding = matches!(expr, Expr::Path(p) if p.path.get_ident().is_some_and(|i| {
+            self.frames.iter().any(|f| f.binding.as_ref().is_some_and(|b| i == b))
+        }));
         if self.nested > 0
             || self.expanded_from.is_some()
             || !(unknown_arm || self.returning > 0 || !self.frames.is_empty())
@@ -88,7 +92,7 @@ impl<'a> Walker<'a, '_> {
                     | Expr::MethodCall(_)
                     | Expr::Call(_)
                     | Expr::Struct(_)
-            )
+            ) && !failure_binding
         {
             return;
         }
@@ -246,7 +250,9 @@ impl<'a> Walker<'a, '_> {
                 }
                 match flow.params.iter().position(|n| *n == name) {
                     Some(i) => vec![AnswerSource::Param(i)],
-                    None => Vec::new(),
+                    // `Err(e) => return e`: the error value itself, when the walk saw it on
+                    // that failure path.
+                    None => self.own_answer(flow, expr, whole),
                 }
             }
             Expr::Call(c) => {
@@ -325,10 +331,10 @@ impl<'a> Walker<'a, '_> {
         block: &'a syn::Block,
         depth: usize,
     ) -> Vec<AnswerSource> {
-        match block.stmts.last() {
-            Some(syn::Stmt::Expr(e, None)) => self.sources(flow, e, None, depth),
-            _ => Vec::new(),
-        }
+        crate::syntax::block_values(block)
+            .into_iter()
+            .flat_map(|e| self.sources(flow, e, None, depth))
+            .collect()
     }
 
     /// The crate fns a call (by address) resolved to, and the dispatch arm it sits in.
