@@ -74,6 +74,10 @@ declare_lint! {
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    /// - On a failure path, a crate helper whose value is a `json!` it builds (`fn
+    ///   error_response(code, msg) -> String { json!({"error": ..}).to_string() }`, also through one
+    ///   more helper) answers with that JSON; an early `return` of it outside any failure path (a
+    ///   configuration switch) is not judged at each call.
     /// - A `#[tool]` fn that returns one `Content` block is answered as a text tool is: rmcp makes
     ///   the block a success result whole.
     /// - What a body returns is its tail, its `return`s, and a `#[cfg(..)] { .. }` block statement

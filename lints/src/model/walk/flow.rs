@@ -368,6 +368,12 @@ impl<'a> Walker<'a, '_> {
         let members = match (json, expr) {
             (Some(m), _) => crate::text::json_members(m),
             (None, Expr::Struct(s)) => struct_members(s),
+            // `Err(_) => error_response("lock_error", "..")` on a failure path: a crate helper
+            // whose value is a `json!` it builds (`{"error": ..}`), read there. (An early
+            // `return disabled("mail")` outside one is the helper's answer, not judged here.)
+            (None, Expr::Call(_) | Expr::MethodCall(_)) if !point.frames.is_empty() => {
+                self.helper_json_members(expr, 0)
+            }
             _ => Vec::new(),
         };
         let text = match expr {
@@ -551,6 +557,30 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
+    /// The members of the `json!` a crate fn called by `call` returns as its value
+    /// (`json!({"error": ..}).to_string()`), through a helper that returns another's call
+    /// (`fn not_connected() -> String { error_response(..) }`), a few levels deep.
+    fn helper_json_members(&self, call: &Expr, depth: usize) -> Vec<(String, String)> {
+        let Some(f) = self.called_fn(call) else {
+            return Vec::new();
+        };
+        let Some((block, file)) = self.calls.blocks.get(&f) else {
+            return Vec::new();
+        };
+        let values = crate::syntax::block_values(block);
+        let [value] = values.as_slice() else {
+            return Vec::new();
+        };
+        self.read_from(*file);
+        match answered_json(value) {
+            Some(m) => crate::text::json_members(m),
+            None if depth < 2 && matches!(value, Expr::Call(_) | Expr::MethodCall(_)) => {
+                self.helper_json_members(value, depth + 1)
+            }
+            None => Vec::new(),
+        }
+    }
+
     /// `if is_error { .. }`, `if !ok { .. }`: a condition that is one of this body's
     /// parameters, a flag its callers pass.
     pub(super) fn tests_param_flag(&self, cond: &Expr) -> bool {
