@@ -342,6 +342,14 @@ pub fn last_type_argument(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// The value a struct literal gives its field `name` (`code` of `Error { code: -32602, .. }`).
+pub fn field_value<'e>(s: &'e syn::ExprStruct, name: &str) -> Option<&'e Expr> {
+    s.fields.iter().find_map(|f| match &f.member {
+        syn::Member::Named(id) if id == name => Some(&f.expr),
+        _ => None,
+    })
+}
+
 /// A path naming a constant by Rust's naming (`AUTHORIZATION`, `header::CONTENT_TYPE`): the
 /// server's own value.
 pub fn is_const_path(expr: &Expr) -> bool {

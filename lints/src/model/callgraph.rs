@@ -23,8 +23,8 @@ use crate::model::summary::{BodyCall, ErrorVariants};
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::sdk::{Construction, Dialect};
 use crate::syntax::{
-    is_self, last_type_argument, mentions_ident, path_segments, strip_await, strip_parens,
-    strip_refs, tail_expr, TokensString,
+    field_value, is_self, last_type_argument, mentions_ident, path_segments, strip_await,
+    strip_parens, strip_refs, tail_expr, TokensString,
 };
 use crate::types::{resolve_type_item, FnKey, Types};
 
@@ -1447,10 +1447,7 @@ pub fn error_constructor(
         Some(Construction::ProtocolError { code, message, .. }) => (code, message, "code"),
         _ => {
             let field = carried?;
-            let expr = s.fields.iter().find_map(|fv| match &fv.member {
-                syn::Member::Named(id) if id == field => Some(&fv.expr),
-                _ => None,
-            })?;
+            let expr = field_value(s, field)?;
             let code = dialect
                 .code_use(expr, index)
                 .map(|c| c.value)
@@ -1471,10 +1468,7 @@ pub fn error_constructor(
             _ => None,
         }
     };
-    let code_expr = s.fields.iter().find_map(|fv| match &fv.member {
-        syn::Member::Named(id) if id == code_field => Some(&fv.expr),
-        _ => None,
-    });
+    let code_expr = field_value(s, code_field);
     let code_param = match code {
         Some(_) => None,
         None => Some(param_of(code_expr?)?),
@@ -1532,10 +1526,7 @@ fn error_helper(
                 }) => Some((s, message)),
                 _ => None,
             })?;
-    let code_expr = error.fields.iter().find_map(|fv| match &fv.member {
-        syn::Member::Named(id) if id == "code" => Some(&fv.expr),
-        _ => None,
-    })?;
+    let code_expr = field_value(error, "code")?;
     let params = crate::syntax::typed_param_names(f.sig);
     let param_named = |e: &Expr| match strip_parens(e) {
         Expr::Path(p) => {

@@ -211,16 +211,10 @@ impl Dialect for JsonRpc {
             .first()
             .is_some_and(|r| r.ident == JSONRPC_CORE);
         if rooted || self.rpc_errors.contains(&name) {
-            let field = |n: &str| {
-                s.fields.iter().find_map(|f| match &f.member {
-                    syn::Member::Named(id) if id == n => Some(&f.expr),
-                    _ => None,
-                })
-            };
             return Some(Construction::ProtocolError {
                 constructor: format!("{name} {{ .. }}"),
-                code: field("code").and_then(|c| rpc_error_code(c, index)),
-                message: field("message"),
+                code: crate::syntax::field_value(s, "code").and_then(|c| rpc_error_code(c, index)),
+                message: crate::syntax::field_value(s, "message"),
             });
         }
         construction_of_struct(s, &name, index)
@@ -785,12 +779,7 @@ fn construction_of_struct<'e>(
     name: &str,
     index: &Index<'_>,
 ) -> Option<Construction<'e>> {
-    let field = |n: &str| {
-        s.fields.iter().find_map(|f| match &f.member {
-            syn::Member::Named(id) if id == n => Some(&f.expr),
-            _ => None,
-        })
-    };
+    let field = |name: &str| crate::syntax::field_value(s, name);
     if name.contains("Error") && field("code").is_some() && field("message").is_some() {
         return Some(Construction::ProtocolError {
             constructor: format!("{name} {{ .. }}"),

@@ -476,12 +476,7 @@ fn construction_of_struct<'e>(
 ) -> Option<Construction<'e>> {
     let segs = segments(&s.path);
     let last = segs.last()?.as_str();
-    let field = |name: &str| {
-        s.fields.iter().find_map(|f| match &f.member {
-            syn::Member::Named(id) if id == name => Some(&f.expr),
-            _ => None,
-        })
-    };
+    let field = |name: &str| crate::syntax::field_value(s, name);
     if RESULT_TYPES.contains(&last) {
         let is_error = field("is_error").is_some_and(is_true);
         return Some(Construction::ToolResult {

@@ -1057,12 +1057,7 @@ fn construction_of_struct<'e>(
     let segs = segments(&s.path);
     let last = segs.last()?.as_str();
     let canonical = names.types.get(last).copied().unwrap_or(last);
-    let field = |name: &str| {
-        s.fields.iter().find_map(|f| match &f.member {
-            syn::Member::Named(id) if id == name => Some(&f.expr),
-            _ => None,
-        })
-    };
+    let field = |name: &str| crate::syntax::field_value(s, name);
     if table.result_types.contains(&canonical) {
         return Some(Construction::ToolResult {
             constructor: format!("{last} {{ .. }}"),

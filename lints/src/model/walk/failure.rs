@@ -1968,7 +1968,7 @@ fn reads_bool_member(cond: &Expr, key: &str) -> bool {
 }
 
 /// A condition without its leading `!`s, and whether there was an odd number of them.
-fn without_not(cond: &Expr) -> (&Expr, bool) {
+pub(super) fn without_not(cond: &Expr) -> (&Expr, bool) {
     let mut cond = cond;
     let mut negated = false;
     while let Expr::Unary(syn::ExprUnary {

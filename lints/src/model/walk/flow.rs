@@ -584,17 +584,16 @@ impl<'a> Walker<'a, '_> {
     /// `if is_error { .. }`, `if !ok { .. }`: a condition that is one of this body's
     /// parameters, a flag its callers pass.
     pub(super) fn tests_param_flag(&self, cond: &Expr) -> bool {
-        let mut cond = cond;
-        while let Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Not(_),
-            expr,
-            ..
-        }) = cond
-        {
-            cond = expr;
-        }
-        matches!(cond, Expr::Path(p) if p.path.get_ident()
-            .is_some_and(|i| self.param_names().iter().any(|n| i == n)))
+        let (Expr::Path(p), _) = super::failure::without_not(cond) else {
+            return false;
+        };
+        let (Some(flag), Some(sig)) = (p.path.get_ident(), self.body.sig) else {
+            return false;
+        };
+        sig.inputs.iter().any(|input| {
+            matches!(input, syn::FnArg::Typed(t)
+                if matches!(&*t.pat, Pat::Ident(pi) if pi.ident == *flag))
+        })
     }
 
     fn param_names(&self) -> Vec<String> {

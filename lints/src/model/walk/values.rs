@@ -88,12 +88,7 @@ impl<'a> Walker<'a, '_> {
         // `ErrorData { code: error_code, message, data }`: the code field.
         let code_args: Vec<&Expr> = match expr {
             Expr::Call(c) => c.args.iter().collect(),
-            Expr::Struct(s) => s
-                .fields
-                .iter()
-                .filter(|f| matches!(&f.member, syn::Member::Named(n) if n == "code"))
-                .map(|f| &f.expr)
-                .collect(),
+            Expr::Struct(s) => crate::syntax::field_value(s, "code").into_iter().collect(),
             _ => return None,
         };
         code_args.into_iter().find_map(|a| {
