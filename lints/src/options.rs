@@ -152,8 +152,10 @@ pub struct Targets {
     pub not_inferred: Vec<TargetKind>,
 }
 
-/// The versions a Cargo.lock pins, by package name (`"0.7.5"`).
-pub type LockedVersions = std::collections::HashMap<String, Vec<String>>;
+/// The versions a Cargo.lock pins, by package name (`"0.7.5"`). Ordered: the language server
+/// compares the options of one analysis with the last one's by their `Debug` text (see
+/// `model::kept_walks`), which a hash map's per-instance order would make differ every time.
+pub type LockedVersions = std::collections::BTreeMap<String, Vec<String>>;
 
 /// One package: a model is built for it, or for it and the packages it depends on by path
 /// (see [`crate::program`]).

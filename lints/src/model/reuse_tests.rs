@@ -30,7 +30,22 @@ fn input(files: &[(&str, &str)]) -> CrateInput {
         manifest: Some(Manifest {
             package_name: Some("srv".into()),
             package_version: None,
-            locked: None,
+            // Read anew for every analysis, as the language server reads Cargo.lock.
+            locked: Some(std::sync::Arc::new(
+                [
+                    "rmcp",
+                    "serde",
+                    "serde_json",
+                    "tokio",
+                    "schemars",
+                    "anyhow",
+                    "thiserror",
+                    "tracing",
+                ]
+                .iter()
+                .map(|name| (name.to_string(), vec!["1.0.0".to_string()]))
+                .collect(),
+            )),
             targets: Default::default(),
             dependencies: vec![Dependency {
                 name: "rmcp".into(),
