@@ -1,0 +1,4 @@
+pub mod deployment;
+pub mod docs;
+pub mod logs;
+pub mod project;
