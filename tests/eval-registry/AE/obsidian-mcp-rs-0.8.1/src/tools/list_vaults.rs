@@ -1,0 +1,4 @@
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, schemars::JsonSchema, Default)]
+pub struct ListVaultsParams {}

@@ -1,0 +1,3 @@
+pub mod diagnose;
+pub mod interactive;
+pub mod types;
