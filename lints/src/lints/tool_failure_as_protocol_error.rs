@@ -249,6 +249,11 @@ declare_lint! {
     ///   `.map_err(ErrorData::from)`) is not reported when that fn returns `Ok(..)` on every path
     ///   but serialising its own value (no other `?`, no `Err`, no macro that may return one):
     ///   no tool failure reaches it.
+    /// - A `from` / `into` path handed to `map_err` converts into the protocol error only when it
+    ///   names that type (`.map_err(McpError::from)`) or is the bare trait conversion
+    ///   (`.map_err(Into::into)`) in a fn that returns the protocol error: in a fn returning another
+    ///   error type it reaches no `From<..> for McpError`. `.map_err(McpError::from)?` is one
+    ///   conversion, at the `map_err`.
     /// - A hand-rolled `"tools/call"` route that refuses a request before it picks a tool (`let
     ///   Some(name) = params.get("name") else { return error(..) }`, `let Some(project) =
     ///   project else`: no name, no project selected) fails on the request or the server's

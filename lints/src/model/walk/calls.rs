@@ -264,6 +264,27 @@ impl<'a> Walker<'a, '_> {
         });
     }
 
+    /// Whether `.map_err(path)` with a `from` / `into` path converts into the protocol error:
+    /// the path names that type (`McpError::from`), or is the bare trait conversion
+    /// (`Into::into`, `From::from`, `into`) in a fn whose error is the protocol error.
+    pub(super) fn converts_into_protocol_error(&self, p: &syn::ExprPath) -> bool {
+        let mut ty = p.path.clone();
+        ty.segments.pop();
+        ty.segments.pop_punct();
+        let trait_or_bare = match ty.segments.last() {
+            None => true,
+            Some(seg) => ty.segments.len() == 1 && (seg.ident == "Into" || seg.ident == "From"),
+        };
+        if trait_or_bare {
+            return self.body.returns.err == ErrChannel::Protocol;
+        }
+        let ty = syn::Type::Path(syn::TypePath {
+            qself: p.qself.clone(),
+            path: ty,
+        });
+        self.dialect.is_protocol_error_type(&ty)
+    }
+
     /// A conversion of `operand`'s error through the crate's `From` impls (`?`,
     /// `.map_err(McpError::from)`), with the operand's error type and the fn whose error it is.
     pub(super) fn conversion_edge(&mut self, operand: &'a Expr, span: Span) {
@@ -341,6 +362,11 @@ impl<'a> Walker<'a, '_> {
     pub(super) fn try_operand(&mut self, t: &'a syn::ExprTry) {
         let operand = strip_await(&t.expr);
         if self.body.returns.err != ErrChannel::Protocol {
+            return;
+        }
+        // `x.map_err(McpError::from)?`: the conversion is the `map_err`'s (one edge there); the
+        // `?` passes the protocol error on as it is.
+        if converted_by_path(operand) {
             return;
         }
         let tool_error = self.operand_error_is_tool_error(operand);
@@ -698,6 +724,16 @@ pub(super) fn is_from_conversion(expr: &Expr) -> bool {
 
 /// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
 /// construction of the error type, so `?` converts nothing.
+/// `x.map_err(T::from)` / `.map_err(Into::into)`: the error is converted by that path.
+fn converted_by_path(operand: &Expr) -> bool {
+    let Expr::MethodCall(mc) = operand else {
+        return false;
+    };
+    mc.method == "map_err"
+        && matches!(mc.args.first(), Some(Expr::Path(p))
+            if matches!(last_segment(&p.path).as_deref(), Some("from") | Some("into")))
+}
+
 pub(super) fn explicit_conversion(
     expr: &Expr,
     dialect: &dyn Dialect,

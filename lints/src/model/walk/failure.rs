@@ -1382,8 +1382,13 @@ impl<'a> Walker<'a, '_> {
                     if let Some(last) = p.path.segments.last() {
                         let name = last.ident.to_string();
                         if name == "from" || name == "into" {
-                            let span = self.file.span_of(arg);
-                            self.conversion_edge(&mc.receiver, span);
+                            // Only a conversion into the protocol error goes through the
+                            // crate's `From<..> for McpError`: `.map_err(Into::into)` in a fn
+                            // returning another error type converts into that one.
+                            if self.converts_into_protocol_error(p) {
+                                let span = self.file.span_of(arg);
+                                self.conversion_edge(&mc.receiver, span);
+                            }
                         } else {
                             self.with_frame(fallback(), |w| {
                                 w.point_free_constructor(arg, p);
