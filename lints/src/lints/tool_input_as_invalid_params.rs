@@ -22,7 +22,9 @@ declare_lint! {
     /// a match arm's guard `"note" if req.content.is_none() =>`, `is_none_or(|q| q.is_empty())`) is
     /// a rule on argument values and is reported, whatever its message says. A check on the
     /// server's own state only (`self.forge.as_deref().ok_or_else(..)`: nothing configured at
-    /// start-up) rejects no argument and is not reported.
+    /// start-up; `if self.config.disable_sudo { return Err(..) }`: a tool turned off) rejects no
+    /// argument and is not reported, unless it sits in a branch the model's values chose (`if let
+    /// Some(filter) = params.filter { if !self.config.allow_filters { .. } }`).
     ///
     /// ### Why is this bad?
     /// A -32602 goes to the host as a protocol error, and the model may never see it. As an `isError`

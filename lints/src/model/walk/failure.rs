@@ -356,7 +356,10 @@ impl<'a> Walker<'a, '_> {
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
             client_declaration: causes.iter().any(|c| self.reads_client_declaration(c)),
             request_failure: self.fails_before_tool_pick(&causes),
-            server_state: !causes.is_empty() && causes.iter().all(|c| reads_only_self(c)),
+            server_state: match causes.is_empty() {
+                true => self.self_state_branches > 0,
+                false => causes.iter().all(|c| reads_only_self(c)),
+            },
             uses_error: self
                 .frames
                 .iter()
@@ -1257,7 +1260,10 @@ impl<'a> Walker<'a, '_> {
             }
             return;
         }
+        let other = usize::from(!reads_only_self(&l.expr));
+        self.other_value_branches += other;
         self.visit_block(&i.then_branch);
+        self.other_value_branches -= other;
         // `if let Some(x) = lookup { .. } else { here }`, `if let Ok(x) = y { .. } else { here }`
         if let Some((_, e)) = &i.else_branch {
             self.visit_refuted(&l.pat, &l.expr, e);
@@ -1848,7 +1854,7 @@ fn builds_own_value(cause: &Expr) -> bool {
 
 /// `self.forge.as_deref()`, `self.config.enabled`: an expression over the server's own state
 /// only (`self`, its fields, methods given nothing but literals).
-fn reads_only_self(expr: &Expr) -> bool {
+pub(super) fn reads_only_self(expr: &Expr) -> bool {
     match strip_await(expr) {
         Expr::Path(p) => p.path.is_ident("self"),
         Expr::Field(f) => reads_only_self(&f.base),

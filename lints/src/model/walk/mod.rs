@@ -126,6 +126,14 @@ pub struct Walker<'a, 'm> {
     /// Inside the branches of an `if` on one of this body's parameters
     /// ([`Walker::tests_param_flag`]).
     flag_branches: usize,
+    /// Inside the `then` branch of an `if` that tests only the server's own state
+    /// (`if self.config.disable_sudo`): a refusal there is the server's setting, not a check of
+    /// an argument value.
+    self_state_branches: usize,
+    /// Inside a branch taken on something other than the server's own state (`if let
+    /// Some(filter) = params.filter`): a refusal on the server's setting there still answers
+    /// what the model sent.
+    other_value_branches: usize,
     /// Locals holding task handles: a `Vec` the body pushes spawned tasks into, and what a
     /// `for` over it binds (`for probe in probes { probe.await.map_err(..)? }`).
     task_handles: std::collections::HashSet<String>,
@@ -234,6 +242,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             route_refusals: std::collections::HashSet::new(),
             task_handles: std::collections::HashSet::new(),
             flag_branches: 0,
+            self_state_branches: 0,
+            other_value_branches: 0,
             err_arg: None,
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
@@ -951,9 +961,22 @@ impl<'a> Walker<'a, '_> {
             if self.guards_on_request_context(i) || self.branches_on_outcome(i) {
                 return;
             }
+            if failure::reads_only_self(&i.cond) {
+                self.visit_expr(&i.cond);
+                let own = usize::from(self.other_value_branches == 0);
+                self.self_state_branches += own;
+                self.visit_block(&i.then_branch);
+                self.self_state_branches -= own;
+                if let Some((_, e)) = &i.else_branch {
+                    self.visit_expr(e);
+                }
+                return;
+            }
             let flag = self.tests_param_flag(&i.cond);
             self.flag_branches += usize::from(flag);
+            self.other_value_branches += 1;
             visit::visit_expr_if(self, i);
+            self.other_value_branches -= 1;
             self.flag_branches -= usize::from(flag);
             return;
         };
