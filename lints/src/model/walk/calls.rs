@@ -285,6 +285,15 @@ impl<'a> Walker<'a, '_> {
         self.dialect.is_protocol_error_type(&ty)
     }
 
+    /// Whether the fn is declared to return the protocol error itself (`-> McpError`), not a
+    /// `Result`: a helper that builds one.
+    pub(super) fn returns_protocol_error_value(&self) -> bool {
+        match self.body.sig.map(|s| &s.output) {
+            Some(syn::ReturnType::Type(_, ty)) => self.dialect.is_protocol_error_type(ty),
+            _ => false,
+        }
+    }
+
     /// A conversion of `operand`'s error through the crate's `From` impls (`?`,
     /// `.map_err(McpError::from)`), with the operand's error type and the fn whose error it is.
     pub(super) fn conversion_edge(&mut self, operand: &'a Expr, span: Span) {
@@ -722,8 +731,6 @@ pub(super) fn is_from_conversion(expr: &Expr) -> bool {
     }
 }
 
-/// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
-/// construction of the error type, so `?` converts nothing.
 /// `x.map_err(T::from)` / `.map_err(Into::into)`: the error is converted by that path.
 fn converted_by_path(operand: &Expr) -> bool {
     let Expr::MethodCall(mc) = operand else {
@@ -734,6 +741,8 @@ fn converted_by_path(operand: &Expr) -> bool {
             if matches!(last_segment(&p.path).as_deref(), Some("from") | Some("into")))
 }
 
+/// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
+/// construction of the error type, so `?` converts nothing.
 pub(super) fn explicit_conversion(
     expr: &Expr,
     dialect: &dyn Dialect,

@@ -564,6 +564,18 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         self.push_edge(Callee::FromImpls(source), span, None, &[]);
                     }
                 }
+                // `fn err(e: VaultError) -> McpError { McpError::from(e) }`: a helper whose value
+                // is the protocol error converts through the crate's `From` impls.
+                "from"
+                    if call.args.len() == 1
+                        && self.nested == 0
+                        && self.returns_protocol_error_value()
+                        && self.converts_into_protocol_error(p) =>
+                {
+                    let span = self.file.span_of(call);
+                    let source = self.error_value_source(&call.args[0]);
+                    self.push_edge(Callee::FromImpls(source), span, None, &[]);
+                }
                 "Ok" if call.args.len() == 1
                     && self.body.returns.ok_is_text
                     && self.body.kind == Some(HandlerKind::Tool) =>
