@@ -8,8 +8,9 @@ declare_lint! {
     /// `let Some(tool) = self.tools.get(&request.name) else { .. }`, a `None =>` arm, an
     /// `.ok_or_else(..)`; the last `else` of an `if name == "a"` / `if params.name.eq(&Tool::tool_name())`
     /// chain; the same in a helper the dispatcher hands the request or the tool's name to, as in
-    /// `let tool_name = params.name.clone(); registry.execute_tool(&tool_name, args)`) when it
-    /// answers with a tool result, `isError` or success,
+    /// `let tool_name = params.name.clone(); registry.execute_tool(&tool_name, args)`, also a
+    /// miss passed back up by `?`, `self.index.get(name).ok_or_else(|| ToolError::not_found(..))?`,
+    /// to the dispatcher's `Err` arm) when it answers with a tool result, `isError` or success,
     /// instead of a protocol error. The spec's answer is a JSON-RPC error such as -32602 with the
     /// message `Unknown tool: <name>`. An unknown tool answered with any protocol error is not this lint.
     ///

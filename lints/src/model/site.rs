@@ -433,7 +433,7 @@ pub struct ReturnedErrors {
     pub error_enum: Option<ItemId>,
     /// Variants of it built in return position.
     pub variants: Vec<String>,
-    /// Bodies whose errors (of the same enum) it passes on.
+    /// Bodies whose errors (of the same enum, or of the same crate struct) it passes on.
     pub through: Vec<BodyId>,
     /// Some return position may hold any variant.
     pub unknown: bool,

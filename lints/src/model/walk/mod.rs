@@ -38,7 +38,7 @@ use crate::model::site::{
     BodyAnswers, CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, PathFacts,
     ReturnedErrors, SiteContext, VariantTag,
 };
-use crate::resolve::ItemId;
+use crate::resolve::{ItemId, ItemKind};
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::source::{FileId, SourceFile, Span};
 use crate::syntax::{
@@ -134,6 +134,8 @@ pub struct Walker<'a, 'm> {
     /// Some(filter) = params.filter`): a refusal on the server's setting there still answers
     /// what the model sent.
     other_value_branches: usize,
+    /// The crate type (enum or struct) the body's signature says it fails with.
+    declared_error: Option<ItemId>,
     /// Locals holding task handles: a `Vec` the body pushes spawned tasks into, and what a
     /// `for` over it binds (`for probe in probes { probe.await.map_err(..)? }`).
     task_handles: std::collections::HashSet<String>,
@@ -244,6 +246,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             flag_branches: 0,
             self_state_branches: 0,
             other_value_branches: 0,
+            declared_error: None,
             err_arg: None,
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
@@ -323,7 +326,10 @@ impl<'a, 'm> Walker<'a, 'm> {
                 }
             }
         }
-        self.returned.error_enum = self.declared_error_enum();
+        self.declared_error = self.declared_error_type();
+        self.returned.error_enum = self
+            .declared_error
+            .filter(|id| self.calls.defs.item(*id).kind == ItemKind::Enum);
         if let BodyCode::Block(b) = self.body.code {
             returns::block_tails(b, &mut self.tails, 0);
         }

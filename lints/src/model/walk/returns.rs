@@ -12,7 +12,6 @@ use syn::{Expr, Stmt};
 use super::Walker;
 use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{ErrorSource, Origin, SiteContext};
-use crate::resolve::ItemKind;
 use crate::syntax::{err_payload, result_error_type, strip_await, unwrap_future};
 use crate::types::{declared_result_error, resolve_type_item};
 
@@ -184,8 +183,8 @@ impl<'a> Walker<'a, '_> {
         *self.calls.never_errs[body.0].get_or_init(|| only_ok_or_server_fault(block))
     }
 
-    /// The crate enum a body's signature says it fails with.
-    pub(super) fn declared_error_enum(&self) -> Option<ItemId> {
+    /// The crate type (enum or struct) a body's signature says it fails with.
+    pub(super) fn declared_error_type(&self) -> Option<ItemId> {
         let sig = self.body.sig?;
         let syn::ReturnType::Type(_, ty) = &sig.output else {
             return None;
@@ -200,7 +199,7 @@ impl<'a> Walker<'a, '_> {
                 resolve_type_item(self.calls.defs, module, err, None)?
             }
         };
-        (self.calls.defs.item(id).kind == ItemKind::Enum).then_some(id)
+        Some(id)
     }
 
     /// A leaf of a value this body returns.
@@ -235,18 +234,44 @@ impl<'a> Walker<'a, '_> {
     /// A value whose error this body passes on (the operand of `?`, a returned call).
     pub(super) fn returned_operand(&mut self, operand: &'a Expr) {
         let Some(e) = self.returned.error_enum else {
+            // `self.index.get(name).ok_or_else(|| format!("unknown tool '{name}'"))?` of a fn
+            // failing with text or a crate struct: the registry's miss is the unknown tool's
+            // answer, as `let Some(i) = .. else { return Err(..) }` is.
+            if let Some(name) = self.registry_miss(operand) {
+                let context = SiteContext::UnknownToolArm { binding: name };
+                // At the error value the miss gives (`format!("unknown tool '{name}'")`).
+                let value = match strip_await(operand) {
+                    Expr::MethodCall(mc) => match mc.args.first() {
+                        Some(Expr::Closure(c)) => &*c.body,
+                        Some(other) => other,
+                        None => operand,
+                    },
+                    _ => operand,
+                };
+                self.unknown_tool_value(value, None, Some(context));
+            }
+            // `self.registry.resolve(&request.name)?` in a fn failing with the same crate
+            // struct: its errors are passed on as they are.
+            if let (Some(declared), ErrorSource::Local(id, None)) =
+                (self.declared_error, self.operand_error_type(operand))
+            {
+                if id == declared {
+                    if let Some(b) = self.called_fn(operand).and_then(|f| self.calls.body(f)) {
+                        if !self.returned.through.contains(&b) {
+                            self.returned.through.push(b);
+                        }
+                    }
+                }
+            }
             return;
         };
         match self.operand_error_type(operand) {
             ErrorSource::Local(id, Some(v)) if id == e => {
                 // `self.tools.get(name).ok_or_else(|| Error::Tool(format!("Unknown tool: ..")))?`:
                 // the registry's miss is the unknown tool's answer.
-                if let Expr::MethodCall(mc) = strip_await(operand) {
-                    let miss = mc.method.to_string().starts_with("ok_or");
-                    if let Some(name) = self.tool_registry_lookup(&mc.receiver).filter(|_| miss) {
-                        let context = SiteContext::UnknownToolArm { binding: name };
-                        self.unknown_tool_value(operand, Some((id, v.clone())), Some(context));
-                    }
+                if let Some(name) = self.registry_miss(operand) {
+                    let context = SiteContext::UnknownToolArm { binding: name };
+                    self.unknown_tool_value(operand, Some((id, v.clone())), Some(context));
                 }
                 self.returned_variant(v)
             }
@@ -262,6 +287,28 @@ impl<'a> Walker<'a, '_> {
             }
             _ => self.returned.unknown = true,
         }
+    }
+
+    /// `registry.get(name).ok_or_else(..)` (also through `.map(..)` / `.copied()` /
+    /// `.cloned()` on the found entry): the name of the tool a registry lookup misses.
+    fn registry_miss(&self, operand: &Expr) -> Option<String> {
+        let Expr::MethodCall(mc) = strip_await(operand) else {
+            return None;
+        };
+        if !mc.method.to_string().starts_with("ok_or") {
+            return None;
+        }
+        let mut found = &*mc.receiver;
+        while let Expr::MethodCall(inner) = found {
+            if !matches!(
+                inner.method.to_string().as_str(),
+                "map" | "copied" | "cloned"
+            ) {
+                break;
+            }
+            found = &inner.receiver;
+        }
+        self.tool_registry_lookup(found)
     }
 
     /// In the unknown-tool branch (`context`), the `Err` returned (a variant of the crate's error
