@@ -233,49 +233,28 @@ impl<'a> Walker<'a, '_> {
 
     /// A value whose error this body passes on (the operand of `?`, a returned call).
     pub(super) fn returned_operand(&mut self, operand: &'a Expr) {
-        let Some(e) = self.returned.error_enum else {
-            // `self.index.get(name).ok_or_else(|| format!("unknown tool '{name}'"))?` of a fn
-            // failing with text or a crate struct: the registry's miss is the unknown tool's
-            // answer, as `let Some(i) = .. else { return Err(..) }` is.
-            if let Some(name) = self.registry_miss(operand) {
-                let context = SiteContext::UnknownToolArm { binding: name };
-                // At the error value the miss gives (`format!("unknown tool '{name}'")`).
-                let value = match strip_await(operand) {
-                    Expr::MethodCall(mc) => match mc.args.first() {
-                        Some(Expr::Closure(c)) => &*c.body,
-                        Some(other) => other,
-                        None => operand,
-                    },
-                    _ => operand,
-                };
-                self.unknown_tool_value(value, None, Some(context));
-            }
-            // `self.registry.resolve(&request.name)?` in a fn failing with the same crate
-            // struct: its errors are passed on as they are.
-            if let (Some(declared), ErrorSource::Local(id, None)) =
-                (self.declared_error, self.operand_error_type(operand))
-            {
-                if id == declared {
-                    if let Some(b) = self.called_fn(operand).and_then(|f| self.calls.body(f)) {
-                        if !self.returned.through.contains(&b) {
-                            self.returned.through.push(b);
-                        }
-                    }
+        let source = self.operand_error_type(operand);
+        let error_enum = self.returned.error_enum;
+        // `self.tools.get(name).ok_or_else(|| ..)?`: the registry's miss is the unknown tool's
+        // answer, as `let Some(i) = .. else { return Err(..) }` is.
+        if let Some((name, miss_value)) = self.registry_miss(operand) {
+            let context = Some(SiteContext::UnknownToolArm { binding: name });
+            match (error_enum, &source) {
+                // `Error::Tool(format!("Unknown tool: .."))`: that variant, at the operand.
+                (Some(e), ErrorSource::Local(id, Some(v))) if *id == e => {
+                    self.unknown_tool_value(operand, Some((*id, v.clone())), context)
                 }
+                // A fn failing with text or a crate struct: at the error value the miss gives
+                // (`format!("unknown tool '{name}'")`).
+                (None, _) => self.unknown_tool_value(miss_value, None, context),
+                _ => {}
             }
-            return;
-        };
-        match self.operand_error_type(operand) {
-            ErrorSource::Local(id, Some(v)) if id == e => {
-                // `self.tools.get(name).ok_or_else(|| Error::Tool(format!("Unknown tool: ..")))?`:
-                // the registry's miss is the unknown tool's answer.
-                if let Some(name) = self.registry_miss(operand) {
-                    let context = SiteContext::UnknownToolArm { binding: name };
-                    self.unknown_tool_value(operand, Some((id, v.clone())), Some(context));
-                }
-                self.returned_variant(v)
-            }
-            ErrorSource::Local(id, None) if id == e => {
+        }
+        match source {
+            ErrorSource::Local(id, Some(v)) if Some(id) == error_enum => self.returned_variant(v),
+            // `self.registry.resolve(&request.name)?` in a fn failing with the same crate type
+            // (enum or struct): its errors are passed on as they are.
+            ErrorSource::Local(id, None) if Some(id) == self.declared_error => {
                 match self.called_fn(operand).and_then(|f| self.calls.body(f)) {
                     Some(b) => {
                         if !self.returned.through.contains(&b) {
@@ -289,9 +268,10 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// `registry.get(name).ok_or_else(..)` (also through `.map(..)` / `.copied()` /
-    /// `.cloned()` on the found entry): the name of the tool a registry lookup misses.
-    fn registry_miss(&self, operand: &Expr) -> Option<String> {
+    /// `registry.get(name).ok_or_else(|| ..)` (also through `.map(..)` / `.copied()` /
+    /// `.cloned()` on the found entry): the name of the tool a registry lookup misses, and the
+    /// error value the miss gives (the closure's body, or `ok_or`'s argument).
+    fn registry_miss(&self, operand: &'a Expr) -> Option<(String, &'a Expr)> {
         let Expr::MethodCall(mc) = strip_await(operand) else {
             return None;
         };
@@ -308,7 +288,13 @@ impl<'a> Walker<'a, '_> {
             }
             found = &inner.receiver;
         }
-        self.tool_registry_lookup(found)
+        let name = self.tool_registry_lookup(found)?;
+        let value = match mc.args.first() {
+            Some(Expr::Closure(c)) => &*c.body,
+            Some(other) => other,
+            None => operand,
+        };
+        Some((name, value))
     }
 
     /// In the unknown-tool branch (`context`), the `Err` returned (a variant of the crate's error
