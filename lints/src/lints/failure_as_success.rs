@@ -78,6 +78,12 @@ declare_lint! {
     ///   error_response(code, msg) -> String { json!({"error": ..}).to_string() }`, also through one
     ///   more helper) answers with that JSON; an early `return` of it outside any failure path (a
     ///   configuration switch) is not judged at each call.
+    /// - An `Ok(false) =>` arm (the call says it did not act) and an `Ok(None) =>` or `None =>`
+    ///   miss count when the answer there says it failed (`{"error": ..}`, "Failed to .."), also
+    ///   when a crate helper builds that JSON: a yes/no query's `{"exists": false}` or a search's
+    ///   `{"found": false}` is data. A miss on a handle, or one whose text says the thing is not
+    ///   there, is MCP008's instead.
+    /// - `.unwrap_or_else(|e| e.into_inner())` takes a poisoned lock's guard back: no answer.
     /// - A `#[tool]` fn that returns one `Content` block is answered as a text tool is: rmcp makes
     ///   the block a success result whole.
     /// - What a body returns is its tail, its `return`s, and a `#[cfg(..)] { .. }` block statement
@@ -171,7 +177,10 @@ fn check(cx: &mut LintContext<'_>) {
         };
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
-            || site.path.lookup_miss
+            // A lookup's miss is MCP008's when it is a handle's; any other miss is a failure
+            // here only when the answer says it failed (not "no results" told as data).
+            || (site.path.lookup_miss
+                && (!exits_with_failure || super::stale_handle_as_success::claims(site)))
             || !site.context.is_tool()
             || !failure
             || quiet_server_fault(site)

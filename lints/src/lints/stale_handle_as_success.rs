@@ -56,6 +56,10 @@ declare_lint! {
     ///   answer ("no saved settings yet", a search without hits). Suppress those with a reason.
     /// - Only lookups written in the tool (or a helper it calls) are seen; a miss reported by another
     ///   crate's API as a success value is not.
+    /// - A miss answered through a crate helper that builds the JSON (`error_response("not_found",
+    ///   format!("Snapshot '{name}' not found"))`) is read by the texts the call hands it. A miss
+    ///   this lint does not take (no handle, no "not found" text) is MCP009's when the answer says
+    ///   it failed (`{"error": ..}`); one finding per miss.
     ///
     /// ### Spec
     /// - `docs/specification/2026-07-28/server/tools.mdx`, "Stateful Tools" (lines 683–736), which is
@@ -99,8 +103,7 @@ fn check(cx: &mut LintContext<'_>) {
         };
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
-            || !site.path.lookup_miss
-            || !(site.path.lookup_names.as_deref().is_some_and(names_a_handle) || says_missing(site))
+            || !claims(site)
             || !site.context.is_tool()
         {
             continue;
@@ -124,6 +127,13 @@ fn check(cx: &mut LintContext<'_>) {
         d.fix = crate::fix::success_to_error(cx.model, site, false);
         cx.report(site.file, d);
     }
+}
+
+/// A lookup's miss on a handle or id, or one whose text says the thing is not there: this
+/// lint's, not MCP009's.
+pub(crate) fn claims(site: &ErrorSite) -> bool {
+    site.path.lookup_miss
+        && (site.path.lookup_names.as_deref().is_some_and(names_a_handle) || says_missing(site))
 }
 
 /// Words in a key or a store's name that make a lookup a handle lookup (`sessions.get(&id)`,

@@ -235,6 +235,8 @@ impl<'a> Walker<'a, '_> {
         // `Err(e) => return e` in a text tool: the error is the text (a helper's `Err(String)`).
         let carries_error = binding.is_some_and(|b| match tail {
             Expr::Struct(_) => mentions_ident(&tail.to_token_stream_string(), b),
+            // `.unwrap_or_else(|e| e.into_inner())`: a poisoned lock's guard taken back.
+            Expr::MethodCall(m) if m.method == "into_inner" => false,
             Expr::MethodCall(_) => method_chain_root(tail).is_some_and(|r| &r == b),
             Expr::Path(p) => p.path.is_ident(b),
             _ => false,

@@ -1064,6 +1064,15 @@ impl<'a> Walker<'a, '_> {
                     cause: Some(&m.expr),
                     definite: false,
                 }),
+                // `Ok(false) =>` of a call answering whether it acted (`client.click(id)`): the
+                // action did not happen. Not certain: a yes/no query answers `false` on purpose,
+                // so only an answer that says it failed is reported there.
+                p if is_ok_false(p) => Some(Frame {
+                    kind: FrameKind::Failure,
+                    binding: None,
+                    cause: Some(&m.expr),
+                    definite: false,
+                }),
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
@@ -1494,6 +1503,13 @@ pub(super) fn names_absent_argument(text: &str) -> bool {
 fn is_ok_none(pat: &Pat) -> bool {
     matches!(pat, Pat::TupleStruct(ts) if ts.path.is_ident("Ok")
         && ts.elems.len() == 1 && is_none_pat(&ts.elems[0]))
+}
+
+/// `Ok(false)`.
+fn is_ok_false(pat: &Pat) -> bool {
+    matches!(pat, Pat::TupleStruct(ts) if ts.path.is_ident("Ok")
+        && ts.elems.len() == 1
+        && matches!(&ts.elems[0], Pat::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if !b.value)))
 }
 
 /// `Err(e)`, `Err(_)`: an arm taking every error (not one variant of it).

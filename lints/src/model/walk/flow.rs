@@ -376,6 +376,7 @@ impl<'a> Walker<'a, '_> {
             }
             _ => Vec::new(),
         };
+        let helper_json = json.is_none() && !matches!(expr, Expr::Struct(_)) && !members.is_empty();
         let text = match expr {
             Expr::Struct(s) => s
                 .fields
@@ -398,6 +399,13 @@ impl<'a> Walker<'a, '_> {
         };
         let texts = match json {
             Some(m) => crate::text::json_texts(m, self.file),
+            // A helper's JSON answer carries the texts the call hands it
+            // (`error_response("not_found", format!("Snapshot '{name}' not found"))`).
+            None if helper_json => match &expr {
+                Expr::Call(c) => self.argument_texts(c.args.iter()),
+                Expr::MethodCall(c) => self.argument_texts(c.args.iter()),
+                _ => vec![text],
+            },
             None => vec![text],
         };
         let binding = point.frames.iter().rev().find_map(|f| f.binding.clone());
@@ -557,6 +565,19 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
+    /// The texts among a call's arguments (literals, `format!`s), in order; none gives one
+    /// opaque text.
+    fn argument_texts<'e>(&self, args: impl Iterator<Item = &'e Expr>) -> Vec<MessageText> {
+        let texts: Vec<MessageText> = args
+            .map(|a| message_with_macros(a, self.file, self.macros))
+            .filter(|t| matches!(t, MessageText::Literal { .. } | MessageText::Format { .. }))
+            .collect();
+        match texts.is_empty() {
+            true => vec![MessageText::Opaque],
+            false => texts,
+        }
+    }
+
     /// The members of the `json!` a crate fn called by `call` returns as its value
     /// (`json!({"error": ..}).to_string()`), through a helper that returns another's call
     /// (`fn not_connected() -> String { error_response(..) }`), a few levels deep.
