@@ -365,18 +365,20 @@ impl<'a> Walker<'a, '_> {
             return Vec::new();
         };
         let json = answered_json(expr);
-        let members = match (json, expr) {
-            (Some(m), _) => crate::text::json_members(m),
-            (None, Expr::Struct(s)) => struct_members(s),
+        // `handed`: the texts a call hands a helper that builds the JSON answer.
+        let (members, handed) = match (json, expr) {
+            (Some(m), _) => (crate::text::json_members(m), None),
+            (None, Expr::Struct(s)) => (struct_members(s), None),
             // `Err(_) => error_response("lock_error", "..")` on a failure path: a crate helper
             // whose value is a `json!` it builds (`{"error": ..}`), read there. (An early
             // `return disabled("mail")` outside one is the helper's answer, not judged here.)
             (None, Expr::Call(_) | Expr::MethodCall(_)) if !point.frames.is_empty() => {
-                self.helper_json_members(expr, 0)
+                let members = self.helper_json_members(expr, 0);
+                let handed = (!members.is_empty()).then(|| self.argument_texts(expr));
+                (members, handed)
             }
-            _ => Vec::new(),
+            _ => (Vec::new(), None),
         };
-        let helper_json = json.is_none() && !matches!(expr, Expr::Struct(_)) && !members.is_empty();
         let text = match expr {
             Expr::Struct(s) => s
                 .fields
@@ -397,16 +399,12 @@ impl<'a> Walker<'a, '_> {
             }
             _ => members,
         };
-        let texts = match json {
-            Some(m) => crate::text::json_texts(m, self.file),
+        let texts = match (json, handed) {
+            (Some(m), _) => crate::text::json_texts(m, self.file),
             // A helper's JSON answer carries the texts the call hands it
             // (`error_response("not_found", format!("Snapshot '{name}' not found"))`).
-            None if helper_json => match &expr {
-                Expr::Call(c) => self.argument_texts(c.args.iter()),
-                Expr::MethodCall(c) => self.argument_texts(c.args.iter()),
-                _ => vec![text],
-            },
-            None => vec![text],
+            (None, Some(handed)) => handed,
+            (None, None) => vec![text],
         };
         let binding = point.frames.iter().rev().find_map(|f| f.binding.clone());
         // A crate fn handed the error itself (`Err(e) => Ok(undelivered(&e))`) decides what the
@@ -564,11 +562,16 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
     /// The texts among a call's arguments (literals, `format!`s), in order; none gives one
     /// opaque text.
-    fn argument_texts<'e>(&self, args: impl Iterator<Item = &'e Expr>) -> Vec<MessageText> {
+    fn argument_texts(&self, call: &Expr) -> Vec<MessageText> {
+        let args = match call {
+            Expr::Call(c) => &c.args,
+            Expr::MethodCall(m) => &m.args,
+            _ => return vec![MessageText::Opaque],
+        };
         let texts: Vec<MessageText> = args
+            .iter()
             .map(|a| message_with_macros(a, self.file, self.macros))
             .filter(|t| matches!(t, MessageText::Literal { .. } | MessageText::Format { .. }))
             .collect();
@@ -617,6 +620,7 @@ impl<'a> Walker<'a, '_> {
         })
     }
 
+    /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
     fn param_names(&self) -> Vec<String> {
         let Some(sig) = self.body.sig else {
             return Vec::new();
