@@ -36,8 +36,8 @@ pub struct FnItem<'a> {
     pub impl_attrs: &'a [Attribute],
     /// The other items of the enclosing `impl` block (empty for free fns and trait defaults).
     pub impl_items: &'a [ImplItem],
-    /// The trait's generic argument for `impl From<X> for Y` (`X`), and similar.
-    pub trait_args: Option<&'a syn::PathArguments>,
+    /// The trait's path as the `impl` writes it (`From<X>` in `impl From<X> for Y`).
+    pub trait_path: Option<&'a syn::Path>,
     pub sig: &'a syn::Signature,
     pub block: &'a syn::Block,
     /// In `#[cfg(test)]` code, a `#[test]` fn, or a test-role file.
@@ -54,7 +54,7 @@ impl<'a> FnItem<'a> {
             attrs: &f.attrs,
             impl_attrs: &[],
             impl_items: &[],
-            trait_args: None,
+            trait_path: None,
             sig: &f.sig,
             block: &f.block,
             is_test,
@@ -186,7 +186,7 @@ impl<'a> Index<'a> {
                             attrs: &f.attrs,
                             impl_attrs: &tr.attrs,
                             impl_items: &[],
-                            trait_args: None,
+                            trait_path: None,
                             sig: &f.sig,
                             block,
                             is_test: trait_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
@@ -206,9 +206,6 @@ impl<'a> Index<'a> {
                             self_ty: self_ty.clone(),
                         },
                     };
-                    let trait_args = trait_path
-                        .and_then(|p| p.segments.last())
-                        .map(|seg| &seg.arguments);
                     let impl_test = in_test || is_cfg_test(&imp.attrs);
                     for ii in &imp.items {
                         if let ImplItem::Fn(f) = ii {
@@ -219,7 +216,7 @@ impl<'a> Index<'a> {
                                 attrs: &f.attrs,
                                 impl_attrs: &imp.attrs,
                                 impl_items: &imp.items,
-                                trait_args,
+                                trait_path,
                                 sig: &f.sig,
                                 block: &f.block,
                                 is_test: impl_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),

@@ -40,6 +40,16 @@ pub fn type_name(ty: &Type) -> Option<String> {
     }
 }
 
+/// A number, `bool` or `char` (written as the primitive's bare name).
+pub fn is_scalar_type(ty: &Type) -> bool {
+    const SCALARS: &[&str] = &[
+        "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+        "i128", "isize", "f32", "f64",
+    ];
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.get_ident().is_some_and(|i| SCALARS.iter().any(|s| i == s)))
+}
+
 /// The output of a future-returning signature: `impl Future<Output = T>`,
 /// `Pin<Box<dyn Future<Output = T> + Send>>`, `BoxFuture<'_, T>`; other types as they are.
 pub fn unwrap_future(ty: &Type) -> &Type {

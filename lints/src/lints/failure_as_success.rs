@@ -84,6 +84,9 @@ declare_lint! {
     ///   `{"found": false}` is data. A miss on a handle, or one whose text says the thing is not
     ///   there, is MCP008's instead.
     /// - `.unwrap_or_else(|e| e.into_inner())` takes a poisoned lock's guard back: no answer.
+    /// - A success result built in a fn declared to return a number or a flag (`fn
+    ///   response_bytes(..) -> usize` serialising one to measure a response against a size cap)
+    ///   cannot leave that fn: calling it on a failure path is no answer.
     /// - A `#[tool]` fn that returns one `Content` block is answered as a text tool is: rmcp makes
     ///   the block a success result whole.
     /// - What a body returns is its tail, its `return`s, and a `#[cfg(..)] { .. }` block statement
@@ -100,8 +103,8 @@ declare_lint! {
     ///   further in may be the data's, and an empty outcome ("No pages matched") or a miss told
     ///   in other words ("Page \"{title}\" has no content") is not read as a failure.
     /// - An answer that says it failed counts outside a failure path only when it is returned early
-    ///   or answers a failed outcome test: the same JSON as a tool's final answer may be its data (a validator's findings, a test run's
-    ///   failures) and is not reported. A value with its own `"isError": true` counts the same way,
+    ///   or answers a failed outcome test: the same JSON as a tool's final answer may be its data
+    ///   (a validator's findings, a test run's failures) and is not reported. A value with its own `"isError": true` counts the same way,
     ///   and only as a `json!` written in the tool: one a helper builds and returns is not followed.
     /// - When serialising the tool's own value fails, a fallback literal that says nothing of a
     ///   failure (`.unwrap_or_else(|_| "{}".into())`) is taken for a placeholder and not reported;

@@ -195,6 +195,13 @@ declare_lint! {
     ///   for `rmcp::ErrorData` (`rmcp::Error` in 0.1–2.x).
     /// - `Err(String)`, `Err(ContentBlock)`/`Err(Content)`, `Err(Json(..))` (0.2–0.3, >= 1.4) and
     ///   `Err(CallToolResult)` (>= 1.4) in a `#[tool]` fn are already `isError` results: not reported.
+    /// - So is the `Err` of a crate type that implements rmcp's `IntoContents` (`struct
+    ///   ToolError(ErrorData)` with `impl IntoContents for ToolError`): an `ErrorData` built in a fn
+    ///   declared to return that type or `Result<_, it>` (`ErrorData::invalid_params(..).into()`,
+    ///   also in its `map_err` / `ok_or_else` closures) is converted into it, so its code never
+    ///   reaches the wire: not reported, and its text is the isError text (MCP003 reads it). The
+    ///   impl must name rmcp's trait (imported from rmcp, or a path through rmcp); a crate trait of
+    ///   the same name does not count.
     /// - rmcp >= 1.0 makes `CallToolResult` `#[non_exhaustive]`: use `CallToolResult::error`. In 3.x a
     ///   hand-written `call_tool` returns `CallToolResponse`: `Ok(CallToolResult::error(..).into())`.
     /// - `SyncTool`/`AsyncTool` tools (rmcp >= 0.17) turn every `Err` into a protocol error and cannot

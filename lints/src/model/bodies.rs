@@ -8,7 +8,7 @@ use crate::index::{FnItem, Index, Owner};
 use crate::model::ids::{BodyId, FileId};
 use crate::model::site::ErrorSource;
 use crate::resolve::{DefMap, FnScope};
-use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
+use crate::sdk::{Dialect, HandlerKind, ReturnFacts};
 use crate::syntax::{is_cfg_test, type_arguments, type_name};
 use crate::types::resolve_type_item;
 
@@ -101,7 +101,11 @@ where
 
 /// `X` of an `impl From<X> for ..` body, resolved in the impl's module.
 pub fn from_source_type(body: &BodyInfo<'_>, f: &FnItem<'_>, defs: &DefMap<'_>) -> ErrorSource {
-    let Some(ty) = f.trait_args.and_then(|a| type_arguments(a).next()) else {
+    let args = f
+        .trait_path
+        .and_then(|p| p.segments.last())
+        .map(|s| &s.arguments);
+    let Some(ty) = args.and_then(|a| type_arguments(a).next()) else {
         return ErrorSource::Unknown;
     };
     let local = body
@@ -251,11 +255,7 @@ fn collect_consts<'a>(
             tool_name: None,
             kind: None,
             inert: false,
-            returns: ReturnFacts {
-                err: ErrChannel::Unknown,
-                err_is_unit: false,
-                ok_is_text: false,
-            },
+            returns: ReturnFacts::UNKNOWN,
             code: BodyCode::Expr(expr),
             is_from_impl: false,
             text_params: Vec::new(),

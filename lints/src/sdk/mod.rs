@@ -88,6 +88,11 @@ pub struct ReturnFacts {
     /// The success value is plain text (`String`, `Result<String, _>`), so text returned on a
     /// failure path is a success result.
     pub ok_is_text: bool,
+    /// The declared value (or its `Err`) is a crate type that holds the SDK's protocol error and
+    /// answers as an isError result (rmcp: `struct ToolError(ErrorData)` with `impl
+    /// IntoContents`): a protocol error built here is converted into it, so it never reaches
+    /// the wire as one.
+    pub wraps_protocol_errors: bool,
 }
 
 impl ReturnFacts {
@@ -96,6 +101,7 @@ impl ReturnFacts {
         err: ErrChannel::Unknown,
         err_is_unit: false,
         ok_is_text: false,
+        wraps_protocol_errors: false,
     };
 }
 
@@ -489,8 +495,7 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
     fn closure_returns(&self) -> ReturnFacts {
         ReturnFacts {
             err: ErrChannel::Protocol,
-            err_is_unit: false,
-            ok_is_text: false,
+            ..ReturnFacts::UNKNOWN
         }
     }
 

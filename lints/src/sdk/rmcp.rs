@@ -68,6 +68,11 @@ impl Dialect for Rmcp {
         self.names.is_error_type(ty)
     }
 
+    /// A crate type with `impl IntoContents`: `.map_err(ToolError::from)` makes the error one.
+    fn is_tool_error_type_name(&self, name: &str) -> bool {
+        self.names.content_error_types.contains(name)
+    }
+
     fn construction_of_call<'e>(
         &self,
         call: &'e ExprCall,
@@ -145,6 +150,9 @@ struct Names {
     content_block: bool,
     /// rmcp 3.x: `call_tool` returns `CallToolResponse`, results need `.into()`.
     response_wrapper: bool,
+    /// Crate types with an `impl IntoContents` (`struct ToolError(ErrorData)`): a `#[tool]`'s
+    /// `Err` of such a type is an isError result whose content that impl builds.
+    content_error_types: HashSet<String>,
 }
 
 /// Constructors on `ErrorData`: name → (code, index of the message argument).
@@ -246,6 +254,7 @@ impl Names {
             display_error: display.unwrap_or_else(|| "McpError".to_string()),
             content_block,
             response_wrapper,
+            content_error_types: content_error_types(index),
         }
     }
 
@@ -279,6 +288,40 @@ impl Names {
             "Content"
         }
     }
+}
+
+/// Crate types that implement rmcp's `IntoContents`: the impl names the trait by an rmcp path
+/// (`rmcp::model::IntoContents`, or a first segment the file imports from rmcp), or by its bare
+/// name imported from rmcp by name or by a glob. rmcp's `IntoCallToolResult for Result<T, E:
+/// IntoContents>` makes such an `Err` an isError result (sdk-error-apis.md §1.3).
+fn content_error_types(index: &Index<'_>) -> HashSet<String> {
+    let from_rmcp = |path: &[String]| path.first().is_some_and(|s| s == "rmcp");
+    index
+        .fns
+        .iter()
+        .filter_map(|f| {
+            let Owner::Trait { self_ty, .. } = &f.owner else {
+                return None;
+            };
+            let path = segments(f.trait_path?);
+            let (first, last) = (path.first()?, path.last()?);
+            if last != "IntoContents" || !index.local_types.contains(self_ty) {
+                return None;
+            }
+            let imported = |name: &str| index.resolve_name(f.file, name).is_some_and(from_rmcp);
+            let rmcp = match path.len() {
+                1 => {
+                    imported(first)
+                        || index
+                            .imports
+                            .get(f.file.0)
+                            .is_some_and(|i| i.globs.iter().any(|g| from_rmcp(g)))
+                }
+                _ => first == "rmcp" || imported(first),
+            };
+            rmcp.then(|| self_ty.clone())
+        })
+        .collect()
 }
 
 /// `#[tool]` fns, `ServerHandler::call_tool`, trait tools and the other handler methods.
@@ -394,15 +437,23 @@ fn return_facts(
             )
         })
     };
+    let wraps = |t: Option<&Type>| {
+        t.and_then(type_name)
+            .is_some_and(|n| names.content_error_types.contains(&n))
+    };
     let Some((ok, err)) = result_types(ty, index, 0) else {
         return ReturnFacts {
             ok_is_text: is_text(Some(ty)),
+            wraps_protocol_errors: wraps(Some(ty)),
             ..unknown
         };
     };
     let err_name = err.and_then(type_name);
     let channel = match err {
         Some(e) if names.is_error_type(e) => ErrChannel::Protocol,
+        // A crate type with `impl IntoContents`: an isError result wherever it reaches a tool's
+        // `Err`, so also in the helpers that pass it up.
+        err if wraps(err) => ErrChannel::ToolError,
         // Only rmcp's tool macros turn these into isError results; a plain helper returning
         // `Result<_, String>` just passes a value up.
         Some(_)
@@ -419,6 +470,7 @@ fn return_facts(
         err: channel,
         err_is_unit: err_name.as_deref() == Some("()"),
         ok_is_text: is_text(ok),
+        wraps_protocol_errors: wraps(err),
     }
 }
 

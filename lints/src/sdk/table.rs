@@ -168,8 +168,7 @@ impl Dialect for TableDialect {
         };
         ReturnFacts {
             err,
-            err_is_unit: false,
-            ok_is_text: false,
+            ..ReturnFacts::UNKNOWN
         }
     }
 
@@ -866,8 +865,8 @@ fn return_facts(
     };
     ReturnFacts {
         err,
-        err_is_unit: false,
         ok_is_text: is_text(ok),
+        ..unknown
     }
 }
 

@@ -9,7 +9,7 @@ use crate::codes;
 use crate::model::callgraph::Target;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{Construction, ContentFacts, HandlerKind, MacroBuilt};
-use crate::syntax::{is_to_string, mentions_ident, tail_expr, TokensString};
+use crate::syntax::{is_scalar_type, is_to_string, mentions_ident, tail_expr, TokensString};
 use crate::text::{message_with_macros, MessageText};
 
 impl<'a> Walker<'a, '_> {
@@ -101,8 +101,12 @@ impl<'a> Walker<'a, '_> {
                     },
                     (None, None) => MessageText::Absent,
                 };
+                // Converted into the crate's isError type (rmcp `ErrorData::invalid_params(..)
+                // .into()` in a fn returning `ToolError`): its code never reaches the wire.
+                let wrapped = self.returns().wraps_protocol_errors;
                 // A code the constructor's name carries (`resource_not_found`, `rate_limited`).
-                let named_code = self.dialect.constructor_names_code()
+                let named_code = !wrapped
+                    && self.dialect.constructor_names_code()
                     && code.is_some_and(|c| !codes::is_standard(c))
                     && !["::new", "{ .. }", "::protocol", "::from_rpc_code"]
                         .iter()
@@ -114,10 +118,16 @@ impl<'a> Walker<'a, '_> {
                     empty: false,
                     texts: vec![text],
                 };
+                let channel = if wrapped {
+                    Channel::ToolError
+                } else {
+                    Channel::Protocol
+                };
+                let code = code.filter(|_| !wrapped);
                 self.add_site(
                     expr,
                     span,
-                    Channel::Protocol,
+                    channel,
                     code,
                     content,
                     Origin::Constructor(constructor),
@@ -175,6 +185,14 @@ impl<'a> Walker<'a, '_> {
                 // `if is_error { .. } else { CallToolResult::structured(v) }` on the caller's
                 // flag: the caller says which answer it gives, not this success.
                 if channel == Channel::ToolSuccess && self.flag_branches > 0 {
+                    return;
+                }
+                // A success result built in a fn declared to return a number or a flag (`fn
+                // response_bytes(..) -> usize` serialising one to measure it) cannot leave it.
+                let returns_scalar = self.body.sig.is_some_and(
+                    |s| matches!(&s.output, syn::ReturnType::Type(_, ty) if is_scalar_type(ty)),
+                );
+                if channel == Channel::ToolSuccess && returns_scalar {
                     return;
                 }
                 match (channel, content) {
@@ -269,6 +287,9 @@ impl<'a> Walker<'a, '_> {
 
     /// An error value that the tool's error type turns into an isError result.
     pub(super) fn tool_error_value(&mut self, whole: &'a Expr, value: &'a Expr) {
+        if self.builds_tool_result(value) {
+            return;
+        }
         let content = self.dialect.error_value_text(value, self.file);
         let span = self.file.span_of(whole);
         self.add_site(
@@ -281,18 +302,20 @@ impl<'a> Walker<'a, '_> {
         );
     }
 
-    /// Whether an expression is itself an SDK tool-result construction.
+    /// Whether an expression is itself an SDK tool-result construction (or a protocol error
+    /// converted into the crate's isError type here, which is its own site).
     pub(super) fn builds_tool_result(&self, expr: &Expr) -> bool {
         let expr = match expr {
             Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => &*m.receiver,
             other => other,
         };
+        let returns = self.returns();
         match expr {
-            Expr::Call(c) => matches!(
-                self.dialect
-                    .construction_of_call(c, self.index, &self.returns()),
-                Some(Construction::ToolResult { .. })
-            ),
+            Expr::Call(c) => match self.dialect.construction_of_call(c, self.index, &returns) {
+                Some(Construction::ToolResult { .. }) => true,
+                Some(Construction::ProtocolError { .. }) => returns.wraps_protocol_errors,
+                None => false,
+            },
             _ => false,
         }
     }
