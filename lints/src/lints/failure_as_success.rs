@@ -76,8 +76,11 @@ declare_lint! {
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
     /// - On a failure path, a crate helper whose value is a `json!` it builds (`fn
     ///   error_response(code, msg) -> String { json!({"error": ..}).to_string() }`, also through one
-    ///   more helper) answers with that JSON; an early `return` of it outside any failure path (a
-    ///   configuration switch) is not judged at each call.
+    ///   more helper) answers with that JSON, and so does an early `return` of it in a branch taken
+    ///   on something the tool tested (`if !client.is_connected() { return not_connected(); }`,
+    ///   an argument's value); an early `return` of it on the server's own setting (`if
+    ///   !self.enabled.mail { return disabled("mail"); }`, a configuration switch) is not judged
+    ///   at each call.
     /// - An `Ok(false) =>` arm (the call says it did not act) and an `Ok(None) =>` or `None =>`
     ///   miss count when the answer there says it failed (`{"error": ..}`, "Failed to .."), also
     ///   when a crate helper builds that JSON: a yes/no query's `{"exists": false}` or a search's

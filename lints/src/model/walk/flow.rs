@@ -101,6 +101,9 @@ impl<'a> Walker<'a, '_> {
             AnswerPoint {
                 frames: self.frames.clone(),
                 returning: self.returning,
+                tests_other_value: self.other_value_branches > 0
+                    && self.self_state_branches == 0
+                    && self.flag_branches == 0,
                 absent_optional: self.absent_optional,
                 arm: self.arm.clone(),
             },
@@ -369,10 +372,14 @@ impl<'a> Walker<'a, '_> {
         let (members, handed) = match (json, expr) {
             (Some(m), _) => (crate::text::json_members(m), None),
             (None, Expr::Struct(s)) => (struct_members(s), None),
-            // `Err(_) => error_response("lock_error", "..")` on a failure path: a crate helper
-            // whose value is a `json!` it builds (`{"error": ..}`), read there. (An early
-            // `return disabled("mail")` outside one is the helper's answer, not judged here.)
-            (None, Expr::Call(_) | Expr::MethodCall(_)) if !point.frames.is_empty() => {
+            // `Err(_) => error_response("lock_error", "..")` on a failure path, or an early
+            // `return not_connected()` in a branch taken on something the tool tested (`if
+            // !client.is_connected()`): a crate helper whose value is a `json!` it builds
+            // (`{"error": ..}`), read there. (An early `return disabled("mail")` on the server's
+            // own setting is the helper's answer, not judged at each call.)
+            (None, Expr::Call(_) | Expr::MethodCall(_))
+                if !point.frames.is_empty() || (point.returning > 0 && point.tests_other_value) =>
+            {
                 let members = self.helper_json_members(expr, 0);
                 let handed = (!members.is_empty()).then(|| self.argument_texts(expr));
                 (members, handed)

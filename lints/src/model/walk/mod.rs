@@ -70,6 +70,9 @@ struct ArmCode {
 struct AnswerPoint<'a> {
     frames: Vec<Frame<'a>>,
     returning: usize,
+    /// In a branch taken on a value other than the server's own state or a caller's flag
+    /// (`if !client.is_connected()`, not `if !self.config.mail_enabled`).
+    tests_other_value: bool,
     absent_optional: usize,
     arm: Option<SiteContext>,
 }
