@@ -82,10 +82,11 @@ declare_lint! {
     ///   !self.enabled.mail { return disabled("mail"); }`, a configuration switch) is not judged
     ///   at each call.
     /// - An `Ok(false) =>` arm (the call says it did not act) and an `Ok(None) =>` or `None =>`
-    ///   miss count when the answer there says it failed (`{"error": ..}`, "Failed to .."), also
-    ///   when a crate helper builds that JSON: a yes/no query's `{"exists": false}` or a search's
-    ///   `{"found": false}` is data. A miss on a handle, or one whose text says the thing is not
-    ///   there, is MCP008's instead.
+    ///   arm (a lookup's miss, or any optional value that is not there: a sheet's used range)
+    ///   count when the answer there says it failed (`{"error": ..}`, "Failed to .."), also when
+    ///   a crate helper builds that JSON: a yes/no query's `{"exists": false}`, a search's
+    ///   `{"found": false}` or an empty listing's `{"rows": []}` is data. A miss on a handle, or
+    ///   one whose text says the thing is not there, is MCP008's instead.
     /// - `.unwrap_or_else(|e| e.into_inner())` takes a poisoned lock's guard back: no answer.
     /// - A success result built in a fn declared to return a number or a flag (`fn
     ///   response_bytes(..) -> usize` serialising one to measure a response against a size cap)

@@ -1112,6 +1112,14 @@ impl<'a> Walker<'a, '_> {
                         definite: false,
                     })
                 }
+                // `None =>` of any other optional value (`ws.used_range()`): nothing there. Not
+                // certain to be a failure: only an answer that says it failed is reported.
+                p if is_none_pat(p) => Some(Frame {
+                    kind: FrameKind::Failure,
+                    binding: None,
+                    cause: Some(&m.expr),
+                    definite: false,
+                }),
                 _ => None,
             };
             match frame {
