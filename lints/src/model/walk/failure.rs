@@ -154,7 +154,6 @@ const SCHEMA_WORDS: &[&str] = &[
     "request state",
     "inputresponses",
     "input responses",
-    "_meta",
     "failed to parse parameters",
     "needs a tool name",
     "missing tool name",
@@ -352,6 +351,7 @@ impl<'a> Walker<'a, '_> {
                     || causes.iter().any(|c| deserializes_text(c))
                     || causes.iter().any(|c| reads_argument_field(c))
                     || mentions(SCHEMA_WORDS)
+                    || lowered_texts.iter().any(|t| names_meta_member(t))
                     || self.frames.iter().any(|f| f.kind == FrameKind::WrongShape)
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
             client_declaration: causes.iter().any(|c| self.reads_client_declaration(c)),
@@ -1491,6 +1491,15 @@ impl Walker<'_, '_> {
 
 /// "required string argument 'x' is missing", "field `y` is required", "'x' required": a
 /// required argument, field or parameter that is absent.
+/// The request's `_meta` member named in a text ("`_meta` must be an object"), not a word
+/// that holds it (`include_metadata`, `has_meta`).
+fn names_meta_member(text: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices("_meta").any(|(i, m)| {
+        !word(text[..i].chars().next_back()) && !word(text[i + m.len()..].chars().next())
+    })
+}
+
 pub(super) fn names_absent_argument(text: &str) -> bool {
     let absent = text.contains("required") || text.contains("missing");
     let what = ["argument", "field", "param", "property"]

@@ -44,15 +44,6 @@ impl<'a> Walker<'a, '_> {
                 if diverges(&arm.body) {
                     continue;
                 }
-                let value = tail_expr(&arm.body);
-                let value = match (element, value) {
-                    (None, v) => v,
-                    (Some(i), Expr::Tuple(t)) => match t.elems.iter().nth(i) {
-                        Some(v) => v,
-                        None => continue 'names,
-                    },
-                    _ => continue 'names,
-                };
                 let tag = match e {
                     Some(e) => match self.variant_tag(e, &arm.pat, &m.arms) {
                         Some(tag) => Some(tag),
@@ -60,21 +51,33 @@ impl<'a> Walker<'a, '_> {
                     },
                     None => None,
                 };
-                let Some(code) = self.dialect.code_use(value, self.index) else {
-                    continue 'names;
-                };
-                // Whether another crate's variant is about an argument's value the source does
-                // not tell: its -32602 is left alone.
-                if e.is_none() && code.value == crate::codes::INVALID_PARAMS {
-                    continue;
+                // `Error::Rpc { code, .. } => match *code { -32700 => PARSE_ERROR, _ =>
+                // INTERNAL_ERROR }`: each value the arm can yield is a code its variant may get.
+                for value in arm_values(&arm.body) {
+                    let value = match (element, value) {
+                        (None, v) => v,
+                        (Some(i), Expr::Tuple(t)) => match t.elems.iter().nth(i) {
+                            Some(v) => v,
+                            None => continue 'names,
+                        },
+                        _ => continue 'names,
+                    };
+                    let Some(code) = self.dialect.code_use(value, self.index) else {
+                        continue 'names;
+                    };
+                    // Whether another crate's variant is about an argument's value the source
+                    // does not tell: its -32602 is left alone.
+                    if e.is_none() && code.value == crate::codes::INVALID_PARAMS {
+                        continue;
+                    }
+                    arms.push(ArmCode {
+                        variant: tag.clone(),
+                        value: code.value,
+                        written: code.written,
+                        span: self.file.span_of(value),
+                        written_in: None,
+                    });
                 }
-                arms.push(ArmCode {
-                    variant: tag,
-                    value: code.value,
-                    written: code.written,
-                    span: self.file.span_of(value),
-                    written_in: None,
-                });
             }
             if !arms.is_empty() {
                 self.code_locals.insert(name, arms);
@@ -192,29 +195,30 @@ impl<'a> Walker<'a, '_> {
         let source = self.calls.sources.get(file.0)?.as_ref()?;
         let mut arms = Vec::new();
         for arm in &mm.arms {
-            let value = tail_expr(&arm.body);
-            let value = match (element, value) {
-                (None, v) => v,
-                (Some(i), Expr::Tuple(t)) => match t.elems.iter().nth(i) {
-                    Some(v) => v,
-                    None => continue,
-                },
-                _ => continue,
-            };
-            // The fn returns a plain integer: each arm's value is the code as written (a
-            // literal or a const), whatever the SDK wraps codes in. An arm whose code the source
-            // does not state (`Error::Rpc { code, .. } => *code`) gives no site.
             let variant = self.variant_tag(e, &arm.pat, &mm.arms)?;
-            let Some(code) = self.index.eval_int(value) else {
-                continue;
-            };
-            arms.push(ArmCode {
-                variant: Some(variant),
-                value: code,
-                written: crate::syntax::TokensString::to_token_stream_string(value),
-                span: source.span_of(value),
-                written_in: Some((file, body)),
-            });
+            for value in arm_values(&arm.body) {
+                let value = match (element, value) {
+                    (None, v) => v,
+                    (Some(i), Expr::Tuple(t)) => match t.elems.iter().nth(i) {
+                        Some(v) => v,
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                // The fn returns a plain integer: each arm's value is the code as written (a
+                // literal or a const), whatever the SDK wraps codes in. An arm whose code the
+                // source does not state (`Error::Rpc { code, .. } => *code`) gives no site.
+                let Some(code) = self.index.eval_int(value) else {
+                    continue;
+                };
+                arms.push(ArmCode {
+                    variant: Some(variant.clone()),
+                    value: code,
+                    written: crate::syntax::TokensString::to_token_stream_string(value),
+                    span: source.span_of(value),
+                    written_in: Some((file, body)),
+                });
+            }
         }
         (!arms.is_empty()).then_some(arms)
     }
@@ -245,6 +249,36 @@ fn code_names(pat: &Pat) -> Vec<(String, Option<usize>)> {
             })
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+/// The values an arm's body can yield: its tail, or the tails of a `match` or `if .. else` it
+/// ends in, through nested ones (an arm that diverges yields none).
+fn arm_values(body: &Expr) -> Vec<&Expr> {
+    match tail_expr(body) {
+        Expr::Match(m) => m
+            .arms
+            .iter()
+            .filter(|a| !diverges(&a.body))
+            .flat_map(|a| arm_values(&a.body))
+            .collect(),
+        Expr::If(i) => match &i.else_branch {
+            Some((_, otherwise)) => {
+                // A `then` block without a tail value yields no code: the `if` itself stands
+                // for it, which is none, so the local is not a code.
+                let mut values = match i.then_branch.stmts.last() {
+                    Some(syn::Stmt::Expr(e, None)) if diverges(e) => Vec::new(),
+                    Some(syn::Stmt::Expr(e, None)) => arm_values(e),
+                    _ => vec![tail_expr(body)],
+                };
+                if !diverges(otherwise) {
+                    values.extend(arm_values(otherwise));
+                }
+                values
+            }
+            None => vec![tail_expr(body)],
+        },
+        other => vec![other],
     }
 }
 
