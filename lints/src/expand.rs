@@ -67,6 +67,31 @@ impl<'a> Expander<'a> {
         result.map(|(expr, macro_item)| Expansion { expr, macro_item })
     }
 
+    /// Where in the body of `macro_item` the tokens of `expr` (a node of one of its expansions)
+    /// are written, as a byte range of the macro's file: the one run of the body's tokens that
+    /// reads the same (`unexpected_error(e)` in `Err(e) => unexpected_error(e)`). `None` when
+    /// the node holds a substituted fragment, or the body has the run twice or not at all.
+    pub fn written_at(&self, macro_item: ItemId, expr: &Expr) -> Option<(usize, usize)> {
+        let Item::Macro(def) = self.defs.item(macro_item).syntax else {
+            return None;
+        };
+        let wanted = flat_tokens(quote::ToTokens::to_token_stream(expr));
+        let body = flat_tokens(def.mac.tokens.clone());
+        if wanted.is_empty() || wanted.len() > body.len() {
+            return None;
+        }
+        let mut runs = body
+            .windows(wanted.len())
+            .filter(|w| w.iter().zip(&wanted).all(|(a, b)| a.0 == b.0));
+        let run = runs.next()?;
+        if runs.next().is_some() {
+            return None;
+        }
+        let start = run.first()?.1.byte_range().start;
+        let end = run.last()?.1.byte_range().end;
+        (start < end).then_some((start, end))
+    }
+
     fn compute(&self, mac: &syn::Macro, module: ModuleId) -> Option<(Expr, ItemId)> {
         let span = mac.span();
         let (out, id) = substitute(self.defs, mac, module, span.byte_range().start)?;
@@ -202,6 +227,28 @@ fn crate_tokens(defs: &DefMap<'_>, module: ModuleId, id: ItemId) -> Option<Vec<T
         TokenTree::Punct(proc_macro2::Punct::new(':', proc_macro2::Spacing::Alone)),
         TokenTree::Ident(Ident::new(&name, proc_macro2::Span::call_site())),
     ])
+}
+
+/// Each token's text and span, groups opened and closed by their delimiters' text.
+fn flat_tokens(tokens: TokenStream) -> Vec<(String, Span)> {
+    let mut out = Vec::new();
+    for t in tokens {
+        match t {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push((open.to_string(), g.span_open()));
+                out.extend(flat_tokens(g.stream()));
+                out.push((close.to_string(), g.span_close()));
+            }
+            other => out.push((other.to_string(), other.span())),
+        }
+    }
+    out
 }
 
 fn count_tokens(tokens: &[TokenTree]) -> usize {

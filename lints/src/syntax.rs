@@ -272,6 +272,113 @@ pub fn answered_json(expr: &Expr) -> Option<&syn::Macro> {
     }
 }
 
+/// `serde_json::to_string(&Response { status: Status::Error, .. }).expect(..)`: a struct value
+/// serialised to JSON text (through `unwrap`, `expect`, `unwrap_or_default`).
+pub fn serialized_struct(expr: &Expr) -> Option<&syn::ExprStruct> {
+    let call = match expr {
+        Expr::MethodCall(m)
+            if matches!(
+                m.method.to_string().as_str(),
+                "unwrap_or_else" | "unwrap_or" | "unwrap_or_default" | "unwrap" | "expect"
+            ) =>
+        {
+            &*m.receiver
+        }
+        other => other,
+    };
+    let Expr::Call(call) = call else {
+        return None;
+    };
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let serializes = matches!(p.path.segments.iter().rev().nth(1), Some(m) if m.ident == "serde_json")
+        && p.path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "to_string" || s.ident == "to_string_pretty");
+    match (serializes, call.args.first().map(strip_refs)) {
+        (true, Some(Expr::Struct(s))) if call.args.len() == 1 => Some(s),
+        _ => None,
+    }
+}
+
+/// The name serde gives a field or variant: its `#[serde(rename = "..")]`, else its own name
+/// under the container's `#[serde(rename_all = "..")]`.
+pub fn serde_name(
+    ident: &syn::Ident,
+    attrs: &[syn::Attribute],
+    container: &[syn::Attribute],
+) -> String {
+    let serde_value = |attrs: &[syn::Attribute], key: &str| {
+        attrs
+            .iter()
+            .filter(|a| a.path().is_ident("serde"))
+            .find_map(|a| {
+                let mut found = None;
+                let _ = a.parse_nested_meta(|meta| {
+                    if meta.path.is_ident(key) {
+                        if let Ok(v) = meta.value().and_then(|v| v.parse::<syn::LitStr>()) {
+                            found = Some(v.value());
+                        }
+                    } else if meta.input.peek(syn::Token![=]) {
+                        let _ = meta.value().and_then(|v| v.parse::<Expr>());
+                    }
+                    Ok(())
+                });
+                found
+            })
+    };
+    if let Some(name) = serde_value(attrs, "rename") {
+        return name;
+    }
+    let name = ident.to_string();
+    let name = name.strip_prefix("r#").unwrap_or(&name).to_string();
+    let words = || {
+        let mut words: Vec<String> = Vec::new();
+        for (i, c) in name.char_indices() {
+            if c == '_' {
+                words.push(String::new());
+            } else if c.is_uppercase() && i > 0 && !name[..i].ends_with('_') {
+                words.push(c.to_lowercase().collect());
+            } else if let Some(w) = words.last_mut() {
+                w.extend(c.to_lowercase());
+            } else {
+                words.push(c.to_lowercase().collect());
+            }
+        }
+        words.retain(|w| !w.is_empty());
+        words
+    };
+    match serde_value(container, "rename_all").as_deref() {
+        Some("lowercase") => name.to_lowercase(),
+        Some("UPPERCASE") => name.to_uppercase(),
+        Some("snake_case") => words().join("_"),
+        Some("SCREAMING_SNAKE_CASE") => words().join("_").to_uppercase(),
+        Some("kebab-case") => words().join("-"),
+        Some("SCREAMING-KEBAB-CASE") => words().join("-").to_uppercase(),
+        Some("camelCase") => {
+            let w = words();
+            w.iter()
+                .enumerate()
+                .map(|(i, w)| match i {
+                    0 => w.clone(),
+                    _ => capitalized(w),
+                })
+                .collect()
+        }
+        Some("PascalCase") => words().iter().map(|w| capitalized(w)).collect(),
+        _ => name,
+    }
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// `serde_json::to_string(&json!({..}))`, `to_string_pretty`: the macro serialised.
 fn serialized_json(call: &syn::ExprCall) -> Option<&syn::Macro> {
     let Expr::Path(p) = &*call.func else {
@@ -621,4 +728,47 @@ pub fn typed_param_names(sig: &syn::Signature) -> Vec<String> {
             syn::FnArg::Receiver(_) => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::serde_name;
+
+    fn variant_name(item: &str, variant: usize) -> String {
+        let e: syn::ItemEnum = syn::parse_str(item).expect("an enum");
+        let v = &e.variants[variant];
+        serde_name(&v.ident, &v.attrs, &e.attrs)
+    }
+
+    #[test]
+    fn serde_names_follow_rename_all_and_rename() {
+        let e = "#[serde(rename_all = \"snake_case\")] enum S { NotFound, IoError, #[serde(rename = \"fail\")] Error }";
+        assert_eq!(variant_name(e, 0), "not_found");
+        assert_eq!(variant_name(e, 1), "io_error");
+        assert_eq!(variant_name(e, 2), "fail");
+        let e = "#[derive(Serialize)] #[serde(tag = \"t\", rename_all = \"camelCase\")] enum S { NotFound }";
+        assert_eq!(variant_name(e, 0), "notFound");
+        assert_eq!(
+            variant_name(
+                "#[serde(rename_all = \"lowercase\")] enum S { NotFound }",
+                0
+            ),
+            "notfound"
+        );
+        assert_eq!(
+            variant_name(
+                "#[serde(rename_all = \"SCREAMING_SNAKE_CASE\")] enum S { NotFound }",
+                0
+            ),
+            "NOT_FOUND"
+        );
+        assert_eq!(
+            variant_name(
+                "#[serde(rename_all = \"kebab-case\")] enum S { NotFound }",
+                0
+            ),
+            "not-found"
+        );
+        assert_eq!(variant_name("enum S { Error }", 0), "Error");
+    }
 }

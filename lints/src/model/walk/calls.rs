@@ -229,7 +229,7 @@ impl<'a> Walker<'a, '_> {
         // through any call, also one whose caller turns the callee's error into an isError
         // result (`.map_err(CallToolError::new)?`), and the expansion of a dispatch macro
         // would make every such helper tool code.
-        if self.expanded_from.is_some() {
+        if self.expanded_from.is_some() && !self.in_tool_expansion() {
             return;
         }
         if let Some(cause) = failing {

@@ -269,7 +269,7 @@ impl<'a> Walker<'a, '_> {
             return None;
         }
         let key_text = if is_lookup(scrutinee) {
-            lookup_call(scrutinee)?.args[0].to_token_stream_string()
+            super::failure::lookup_key(lookup_call(scrutinee)?).to_token_stream_string()
         } else if let Some(key) = registry_find_key(scrutinee) {
             key.to_token_stream_string()
         } else {
@@ -475,33 +475,19 @@ fn tool_name_value(expr: &Expr) -> Option<String> {
     }
 }
 
-/// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.
 /// `tools.iter().find(|t| t.name() == name)`: the value the entries are compared with (`name`).
 fn registry_find_key(expr: &Expr) -> Option<&Expr> {
     let Expr::MethodCall(find) = strip_await(expr) else {
         return None;
     };
-    let Some(Expr::Closure(c)) = find.args.first() else {
-        return None;
-    };
     let over_entries = find.method == "find"
         && matches!(&*find.receiver, Expr::MethodCall(i) if i.method == "iter" || i.method == "values");
-    let entry = c.inputs.first().and_then(crate::syntax::pat_ident)?;
-    let Expr::Binary(b) = &*c.body else {
-        return None;
-    };
-    if !over_entries || !matches!(b.op, syn::BinOp::Eq(_)) {
-        return None;
-    }
-    let mentions_entry =
-        |e: &Expr| crate::syntax::mentions_ident(&e.to_token_stream_string(), &entry);
-    match (mentions_entry(&b.left), mentions_entry(&b.right)) {
-        (true, false) => Some(&b.right),
-        (false, true) => Some(&b.left),
-        _ => None,
-    }
+    over_entries
+        .then(|| super::failure::searched_key(find))
+        .flatten()
 }
 
+/// `request.name.as_ref()` → `request.name`, for `format!("Unknown tool: {}", ..)`.
 pub(super) fn name_expression(scrutinee: &str) -> String {
     let compact = scrutinee.replace(' ', "");
     let trimmed = compact
@@ -524,7 +510,7 @@ pub(crate) fn lookup_of_param(f: &crate::index::FnItem<'_>) -> Option<u8> {
     if !is_lookup(tail) {
         return None;
     }
-    let key = crate::syntax::strip_refs(&lookup_call(tail)?.args[0]);
+    let key = crate::syntax::strip_refs(super::failure::lookup_key(lookup_call(tail)?));
     let Expr::Path(p) = key else {
         return None;
     };

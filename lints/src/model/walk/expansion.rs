@@ -4,6 +4,10 @@
 
 use syn::visit::Visit;
 
+use syn::Expr;
+
+use crate::resolve::ItemId;
+use crate::sdk::HandlerKind;
 use crate::source::{FileId, Span};
 
 use super::Walker;
@@ -28,6 +32,33 @@ impl<'a> Walker<'a, '_> {
                 format!("built in the expansion of `{}!`, defined here", item.name),
             )
         })
+    }
+
+    /// Inside the expansion of a crate macro that a tool fn's body calls, defined in the tool's
+    /// own file (`tool_fn!(self.store, tools::workbook::open, i)` holding the tool's call and
+    /// its `Err(e) => unexpected_error(e)` answer): what the walk finds there is the tool's own
+    /// code, its calls edges and its answers the tool's. Elsewhere (a dispatch macro in a
+    /// request handler) calls in an expansion are not followed.
+    pub(super) fn in_tool_expansion(&self) -> bool {
+        self.body.kind == Some(HandlerKind::Tool)
+            && self.expanded_from.is_some_and(|m| {
+                let item = self.calls.defs.item(m);
+                self.calls.defs.module(item.module).file == self.body.file
+            })
+    }
+
+    /// What a crate macro call in the body expands to, when the walk followed it there
+    /// ([`Self::in_tool_expansion`]): the expansion is kept for the whole analysis, so its
+    /// nodes are the ones the walk saw.
+    pub(super) fn tool_expansion_of(&self, mac: &syn::Macro) -> Option<(&'a Expr, ItemId)> {
+        if self.body.kind != Some(HandlerKind::Tool) {
+            return None;
+        }
+        let scope = self.body.scope?;
+        let expansion = self.calls.expander.expand(mac, scope.module, 0)?;
+        let item = self.calls.defs.item(expansion.macro_item);
+        (self.calls.defs.module(item.module).file == self.body.file)
+            .then_some((expansion.expr, expansion.macro_item))
     }
 
     /// A call of a crate `macro_rules!`: walk what it expands to, when that is certain.

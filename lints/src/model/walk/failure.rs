@@ -1767,6 +1767,13 @@ impl Walker<'_, '_> {
     /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
     /// `self.client.get::<T>(&url)`): the source says which fn it is.
     pub(super) fn is_map_lookup(&self, expr: &Expr) -> bool {
+        // `find_sheet(&wb, &input.sheet_name)`, a crate fn whose value is a lookup of the key
+        // it is given (`wb.sheet_names().iter().position(|n| *n == name)`).
+        if let Expr::Call(_) = strip_await(expr) {
+            return self
+                .called_facts(expr)
+                .is_some_and(|facts| facts.lookup_of_param.is_some());
+        }
         if !is_lookup(expr) {
             return false;
         }
@@ -1794,6 +1801,7 @@ pub(super) fn is_lookup(expr: &Expr) -> bool {
                 && m.args.len() == 1
                 && !matches!(&m.args[0], Expr::Lit(_));
             lookup
+                || searched_key(m).is_some()
                 || (matches!(
                     m.method.to_string().as_str(),
                     "cloned" | "copied" | "ok_or" | "ok_or_else" | "as_ref" | "as_deref"
@@ -1812,9 +1820,60 @@ pub(super) fn lookup_names(expr: &Expr) -> Option<String> {
         format!(
             "{} {}",
             m.receiver.to_token_stream_string(),
-            m.args[0].to_token_stream_string()
+            lookup_key(m).to_token_stream_string()
         )
     })
+}
+
+/// The key a lookup call looks for: its argument (`tools.get(&name)`), or what a search
+/// compares each item with (`names.iter().position(|n| *n == name)`: `name`).
+pub(super) fn lookup_key(m: &syn::ExprMethodCall) -> &Expr {
+    searched_key(m).unwrap_or(&m.args[0])
+}
+
+/// `iter().position(|n| *n == name)`, `iter().find(|t| t.name == name)`: a search for the item
+/// equal to a key; the key (the side of `==` that is not the item).
+pub(super) fn searched_key(m: &syn::ExprMethodCall) -> Option<&Expr> {
+    if !(m.method == "position" || m.method == "find") || m.args.len() != 1 {
+        return None;
+    }
+    let Expr::Closure(c) = &m.args[0] else {
+        return None;
+    };
+    let [param] = c.inputs.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let param = match param {
+        Pat::Reference(r) => &*r.pat,
+        other => other,
+    };
+    let item = crate::syntax::pat_ident(param)?;
+    let Expr::Binary(b) = crate::syntax::tail_expr(&c.body) else {
+        return None;
+    };
+    if !matches!(b.op, syn::BinOp::Eq(_)) {
+        return None;
+    }
+    let mentions_item = |e: &Expr| mentions_ident(&e.to_token_stream_string(), &item);
+    match (mentions_item(&b.left), mentions_item(&b.right)) {
+        (true, false) => Some(strip_item_access(&b.right)),
+        (false, true) => Some(strip_item_access(&b.left)),
+        _ => None,
+    }
+}
+
+/// `*name`, `&name`, `name.as_str()`: the key itself.
+fn strip_item_access(e: &Expr) -> &Expr {
+    match e {
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => strip_item_access(&u.expr),
+        Expr::Reference(r) => strip_item_access(&r.expr),
+        Expr::MethodCall(m)
+            if m.args.is_empty() && (m.method == "as_str" || m.method == "as_ref") =>
+        {
+            strip_item_access(&m.receiver)
+        }
+        other => other,
+    }
 }
 
 /// The lookup call inside a cause chain (`tools.get(&name)` in `tools.get(&name).cloned()`).
@@ -1825,6 +1884,7 @@ pub(super) fn lookup_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
         {
             Some(m)
         }
+        Expr::MethodCall(m) if searched_key(m).is_some() => Some(m),
         Expr::MethodCall(m) => lookup_call(&m.receiver),
         Expr::Reference(r) => lookup_call(&r.expr),
         _ => None,

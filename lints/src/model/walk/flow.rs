@@ -19,10 +19,11 @@ use crate::model::bodies::BodyCode;
 use crate::model::site::{
     AnswerSource, BodyAnswers, Callee, Channel, ErrorSite, Origin, SiteContext, SuccessAnswer,
 };
+use crate::resolve::{Def, Ns};
 use crate::sdk::HandlerKind;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{
-    answered_json, is_to_string, mentions_ident, pat_ident, path_segments, TokensString,
+    answered_json, is_to_string, mentions_ident, pat_ident, path_segments, tail_expr, TokensString,
 };
 use crate::text::{message_with_macros, MessageText};
 
@@ -83,7 +84,7 @@ impl<'a> Walker<'a, '_> {
             self.frames.iter().any(|f| f.binding.as_ref().is_some_and(|b| i == b))
         }));
         if self.nested > 0
-            || self.expanded_from.is_some()
+            || (self.expanded_from.is_some() && !self.in_tool_expansion())
             || !(unknown_arm || self.returning > 0 || !self.frames.is_empty())
             || !matches!(
                 expr,
@@ -128,6 +129,7 @@ impl<'a> Walker<'a, '_> {
             answers: Vec::new(),
             answer_at: HashMap::new(),
             of_let: HashMap::new(),
+            expansion: None,
         };
         let (tails, returns) = match self.body.code {
             BodyCode::Block(b) => {
@@ -230,7 +232,15 @@ impl<'a> Walker<'a, '_> {
             Expr::Match(m) => {
                 let mut out = Vec::new();
                 for arm in &m.arms {
-                    out.extend(self.sources(flow, &arm.body, None, depth));
+                    // `Ok(j) => j`: the payload of what the scrutinee holds, read from the
+                    // structure (a crate macro's expansion has one position for all its nodes).
+                    let passes_payload = payload_binding(&arm.pat).is_some_and(|name| {
+                        matches!(tail_expr(&arm.body), Expr::Path(p) if p.path.is_ident(&name))
+                    });
+                    match passes_payload {
+                        true => out.extend(self.sources(flow, &m.expr, None, depth)),
+                        false => out.extend(self.sources(flow, &arm.body, None, depth)),
+                    }
                 }
                 out
             }
@@ -323,7 +333,17 @@ impl<'a> Walker<'a, '_> {
                 }
                 out
             }
-            Expr::Lit(_) | Expr::Macro(_) | Expr::Struct(_) => self.own_answer(flow, expr, whole),
+            // A crate macro the tool's body calls: its value is what it expands to.
+            Expr::Macro(m) => match self.tool_expansion_of(&m.mac) {
+                Some((expansion, macro_item)) => {
+                    let around = flow.expansion.replace(macro_item);
+                    let out = self.sources(flow, expansion, None, depth);
+                    flow.expansion = around;
+                    out
+                }
+                None => self.own_answer(flow, expr, whole),
+            },
+            Expr::Lit(_) | Expr::Struct(_) => self.own_answer(flow, expr, whole),
             _ => Vec::new(),
         }
     }
@@ -380,8 +400,17 @@ impl<'a> Walker<'a, '_> {
             (None, Expr::Call(_) | Expr::MethodCall(_))
                 if !point.frames.is_empty() || (point.returning > 0 && point.tests_other_value) =>
             {
-                let members = self.helper_json_members(expr, 0);
-                let handed = (!members.is_empty()).then(|| self.argument_texts(expr));
+                let (members, inner) = self.helper_json_members(expr, 0);
+                // The texts the call hands the helper; with none known, those the helper hands
+                // the one that builds the JSON (`fn sheet_err(name: &str) -> String {
+                // error(NotFound, &format!("Sheet '{}' not found", name), ..) }`).
+                let handed = (!members.is_empty()).then(|| {
+                    let texts = self.argument_texts(expr);
+                    match texts.iter().all(|t| matches!(t, MessageText::Opaque)) {
+                        true => inner.unwrap_or(texts),
+                        false => texts,
+                    }
+                });
                 (members, handed)
             }
             _ => (Vec::new(), None),
@@ -434,9 +463,15 @@ impl<'a> Walker<'a, '_> {
         self.frames = frames;
         self.returning = returning;
         self.absent_optional = absent;
+        // An answer written in a crate macro's body is reported there, once for all the tools
+        // whose bodies call it (where the fix goes), when its tokens say where.
+        let span = flow
+            .expansion
+            .and_then(|m| self.calls.expander.written_at(m, whole))
+            .map_or_else(|| self.file.span_of(whole), |(s, e)| self.file.span(s, e));
         let site = ErrorSite {
             file: self.body.file,
-            span: self.file.span_of(whole),
+            span,
             channel: Channel::ToolSuccess,
             code: None,
             text_param: None,
@@ -591,25 +626,103 @@ impl<'a> Walker<'a, '_> {
     /// The members of the `json!` a crate fn called by `call` returns as its value
     /// (`json!({"error": ..}).to_string()`), through a helper that returns another's call
     /// (`fn not_connected() -> String { error_response(..) }`), a few levels deep.
-    fn helper_json_members(&self, call: &Expr, depth: usize) -> Vec<(String, String)> {
+    /// With the members, the texts known among the arguments of the innermost helper call in
+    /// this body's file that hands them on (`None` when there is no such call).
+    fn helper_json_members(
+        &self,
+        call: &Expr,
+        depth: usize,
+    ) -> (Vec<(String, String)>, Option<Vec<MessageText>>) {
         let Some(f) = self.called_fn(call) else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
         let Some((block, file)) = self.calls.blocks.get(&f) else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
         let values = crate::syntax::block_values(block);
         let [value] = values.as_slice() else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
         self.read_from(*file);
         match answered_json(value) {
-            Some(m) => crate::text::json_members(m),
-            None if depth < 2 && matches!(value, Expr::Call(_) | Expr::MethodCall(_)) => {
-                self.helper_json_members(value, depth + 1)
-            }
-            None => Vec::new(),
+            Some(m) => (crate::text::json_members(m), None),
+            None => match crate::syntax::serialized_struct(value) {
+                Some(s) => (self.serialized_members(s, f), None),
+                None if depth < 2 && matches!(value, Expr::Call(_) | Expr::MethodCall(_)) => {
+                    let (members, inner) = self.helper_json_members(value, depth + 1);
+                    // Texts are read with this body's file: only a helper written there.
+                    let texts = (*file == self.body.file)
+                        .then(|| self.argument_texts(value))
+                        .filter(|t| !t.iter().all(|t| matches!(t, MessageText::Opaque)));
+                    (members, inner.or(texts))
+                }
+                None => (Vec::new(), None),
+            },
         }
+    }
+
+    /// The top-level members of a crate struct literal serialised to JSON in crate fn `f`, as
+    /// serde writes them: each field by its serde name, a unit variant of a crate enum as the
+    /// string serde writes for it (`status: Status::Error` under `rename_all = "snake_case"`
+    /// is `"status": "error"`), any other value as its tokens.
+    fn serialized_members(
+        &self,
+        s: &syn::ExprStruct,
+        f: crate::types::FnKey,
+    ) -> Vec<(String, String)> {
+        let Some(scope) = self.calls.types.scope_of(f) else {
+            return Vec::new();
+        };
+        let defs = self.calls.defs;
+        let item_syntax = |def: Option<Def>| match def {
+            Some(Def::Item(id)) => Some(defs.item(id).syntax),
+            _ => None,
+        };
+        // Only a struct of the crate says how serde names its fields.
+        let Some(syn::Item::Struct(decl)) =
+            item_syntax(defs.resolve_path(scope.module, &s.path, Ns::Types))
+        else {
+            return Vec::new();
+        };
+        let syn::Fields::Named(fields) = &decl.fields else {
+            return Vec::new();
+        };
+        s.fields
+            .iter()
+            .filter_map(|fv| {
+                let syn::Member::Named(name) = &fv.member else {
+                    return None;
+                };
+                let field = fields
+                    .named
+                    .iter()
+                    .find(|d| d.ident.as_ref() == Some(name))?;
+                let key = crate::syntax::serde_name(name, &field.attrs, &decl.attrs);
+                let value = match crate::syntax::strip_parens(&fv.expr) {
+                    Expr::Path(p) => match defs.resolve_path(scope.module, &p.path, Ns::Values) {
+                        Some(Def::Variant(e, variant)) => match defs.item(e).syntax {
+                            syn::Item::Enum(decl) => decl
+                                .variants
+                                .iter()
+                                .find(|v| v.ident == variant && v.fields.is_empty())
+                                .map(|v| {
+                                    format!(
+                                        "\"{}\"",
+                                        crate::syntax::serde_name(&v.ident, &v.attrs, &decl.attrs)
+                                    )
+                                }),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                Some((
+                    key,
+                    value.unwrap_or_else(|| fv.expr.to_token_stream_string()),
+                ))
+            })
+            .collect()
     }
 
     /// `if is_error { .. }`, `if !ok { .. }`: a condition that is one of this body's
@@ -651,6 +764,8 @@ struct Flow<'a> {
     answer_at: HashMap<*const Expr, usize>,
     /// Where each `let`'s value comes from, by its initialiser, once followed.
     of_let: HashMap<*const Expr, Vec<AnswerSource>>,
+    /// The crate macro whose expansion is being followed, if any.
+    expansion: Option<crate::resolve::ItemId>,
 }
 
 impl<'a> Flow<'a> {
