@@ -595,15 +595,27 @@ impl<'a> Walker<'a, '_> {
     /// type: `?` then goes through the SDK's conversion of that type.
     pub(super) fn operand_error_is_tool_error(&self, operand: &Expr) -> bool {
         match operand {
-            Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
-                Some(Expr::Path(p)) => {
-                    let segs = path_segments(&p.path);
-                    segs.len() >= 2 && self.dialect.is_tool_error_type_name(&segs[segs.len() - 2])
-                }
-                _ => false,
-            },
+            Expr::MethodCall(mc) if mc.method == "map_err" => self.maps_to_tool_error(mc),
             _ => self.called_facts(operand).is_some_and(|f| f.tool_error),
         }
+    }
+
+    /// `.map_err(CallToolError::new)`, `.map_err(|e| CallToolError::new(e))`: the error becomes
+    /// the SDK's tool error, an isError answer, whatever it was.
+    pub(super) fn maps_to_tool_error(&self, map_err: &syn::ExprMethodCall) -> bool {
+        let ctor = match map_err.args.first() {
+            Some(Expr::Path(p)) => &p.path,
+            Some(Expr::Closure(c)) => match crate::syntax::tail_expr(&c.body) {
+                Expr::Call(call) => match &*call.func {
+                    Expr::Path(p) => &p.path,
+                    _ => return false,
+                },
+                _ => return false,
+            },
+            _ => return false,
+        };
+        let segs = path_segments(ctor);
+        segs.len() >= 2 && self.dialect.is_tool_error_type_name(&segs[segs.len() - 2])
     }
 
     /// A call to a crate fn declared to return the protocol error type.

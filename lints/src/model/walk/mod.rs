@@ -849,6 +849,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         }
         if method == "map_err" {
             self.note_result_call(&mc.receiver);
+            // The callee's error is answered here, as the SDK's tool error: whatever protocol
+            // error it holds does not go on as one.
+            if self.maps_to_tool_error(mc) {
+                self.drop_error_of(&mc.receiver);
+            }
         }
         // `probes.push(tokio::spawn(..))`: a vec of the body's task handles.
         if method == "push" && mc.args.len() == 1 && failure::spawns_task(&mc.args[0]) {
