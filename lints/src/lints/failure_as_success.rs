@@ -76,7 +76,9 @@ declare_lint! {
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
     /// - On a failure path, a crate helper whose value is a `json!` it builds (`fn
     ///   error_response(code, msg) -> String { json!({"error": ..}).to_string() }`, also through one
-    ///   more helper) answers with that JSON, and so does an early `return` of it in a branch taken
+    ///   more helper), or a crate struct it serialises (`serde_json::to_string(&ToolResponse {
+    ///   status: Status::Error, .. })`, read with serde's names: `rename`, `rename_all` of the
+    ///   struct's fields and of the enum's unit variants), answers with that JSON, and so does an early `return` of it in a branch taken
     ///   on something the tool tested (`if !client.is_connected() { return not_connected(); }`,
     ///   an argument's value); an early `return` of it on the server's own setting (`if
     ///   !self.enabled.mail { return disabled("mail"); }`, a configuration switch) is not judged
@@ -87,6 +89,10 @@ declare_lint! {
     ///   a crate helper builds that JSON: a yes/no query's `{"exists": false}`, a search's
     ///   `{"found": false}` or an empty listing's `{"rows": []}` is data. A miss on a handle, or
     ///   one whose text says the thing is not there, is MCP008's instead.
+    /// - A `#[tool]` fn whose body calls a crate `macro_rules!` written in the same file (`tool_fn!(
+    ///   self.store, tools::sheet::write, input)`) is read in the expansion: an answer the macro
+    ///   writes (`Err(e) => unexpected_error(e)`) is reported once, where the macro writes it, for
+    ///   every tool that calls it; the module fns it calls are tool code.
     /// - `.unwrap_or_else(|e| e.into_inner())` takes a poisoned lock's guard back: no answer.
     /// - A success result built in a fn declared to return a number or a flag (`fn
     ///   response_bytes(..) -> usize` serialising one to measure a response against a size cap)

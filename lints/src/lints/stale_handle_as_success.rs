@@ -51,13 +51,17 @@ declare_lint! {
     /// ### Known problems
     /// - A lookup is a `get` / `remove`-like call on a map or set; one that resolves to a crate fn
     ///   (an HTTP client's `self.client.get::<Page>(&url)`) is that fn, and a lookup only when the
-    ///   fn's value is a lookup of its argument.
+    ///   fn's value is a lookup of its argument. A search for the item equal to a key
+    ///   (`names.iter().position(|n| *n == name)`, `.iter().find(|t| t.id == id)`) is a lookup of
+    ///   that key, and so is a crate fn whose value is one (`find_sheet(&wb, &input.sheet_name)`).
     /// - A heuristic: the lint cannot tell a handle lookup from an optional lookup whose miss is a valid
     ///   answer ("no saved settings yet", a search without hits). Suppress those with a reason.
     /// - Only lookups written in the tool (or a helper it calls) are seen; a miss reported by another
     ///   crate's API as a success value is not.
     /// - A miss answered through a crate helper that builds the JSON (`error_response("not_found",
-    ///   format!("Snapshot '{name}' not found"))`) is read by the texts the call hands it. A miss
+    ///   format!("Snapshot '{name}' not found"))`) is read by the texts the call hands it, or, when
+    ///   it hands none, by those the helper hands the one that builds the JSON (`fn sheet_err(name:
+    ///   &str) -> String { error(&format!("Sheet '{}' not found", name)) }`). A miss
     ///   this lint does not take (no handle, no "not found" text) is MCP009's when the answer says
     ///   it failed (`{"error": ..}`); one finding per miss.
     ///

@@ -167,8 +167,11 @@ declare_lint! {
     ///   Box::new(handler) }`) when a tool calls that field (`(self.handler)(args)`);
     ///   a method called on a value whose type the source does not show (an untyped closure
     ///   parameter, a value another crate's fn returns) is not followed, even to the only method of that name. `Err(e)` of a call
-    ///   binds `e` to the error type the callee declares. Macros are not expanded, so tools or errors that a macro
-    ///   generates are not seen. `?` counts as a protocol error only through the
+    ///   binds `e` to the error type the callee declares. A crate `macro_rules!` called in a body is
+    ///   read in its expansion when its arm and substitution are certain; only a `#[tool]` fn's
+    ///   call of a macro written in its own file makes the fns the expansion calls tool code (a
+    ///   dispatch macro in a request handler does not). Other macros are not expanded, so tools
+    ///   or errors they generate are not seen. `?` counts as a protocol error only through the
     ///   `impl From<X> for McpError` of the operand's own error type (when the source tells it), and
     ///   a mapping that matches on the error's variant gives each variant its own arm. A code picked
     ///   by a `match` into a local and given to the constructor or written in the error's struct
