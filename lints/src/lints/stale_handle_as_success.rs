@@ -54,6 +54,8 @@ declare_lint! {
     ///   fn's value is a lookup of its argument. A search for the item equal to a key
     ///   (`names.iter().position(|n| *n == name)`, `.iter().find(|t| t.id == id)`) is a lookup of
     ///   that key, and so is a crate fn whose value is one (`find_sheet(&wb, &input.sheet_name)`).
+    ///   A miss is the `None` of such a lookup, or the `then` block of a condition that tests it
+    ///   (`if sessions.get(&id).is_none()`, `if !jobs.contains_key(&job_id)`).
     /// - A heuristic: the lint cannot tell a handle lookup from an optional lookup whose miss is a valid
     ///   answer ("no saved settings yet", a search without hits). Suppress those with a reason.
     /// - Only lookups written in the tool (or a helper it calls) are seen; a miss reported by another

@@ -284,6 +284,7 @@ impl<'v> Visit<'v> for PassesOn<'_> {
 /// Lookup methods whose `None` / `Err` means "no such handle".
 const LOOKUP_METHODS: &[&str] = &[
     "get",
+    "contains_key",
     "get_mut",
     "get_key_value",
     "remove",
@@ -1766,6 +1767,23 @@ pub(super) fn is_serializing_call(expr: &Expr) -> bool {
 impl Walker<'_, '_> {
     /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
     /// `self.client.get::<T>(&url)`): the source says which fn it is.
+    /// A condition true when a lookup misses: `x.get(k).is_none()`, `!x.get(k).is_some()`,
+    /// `!x.contains_key(k)`; the lookup.
+    pub(super) fn missed_lookup<'e>(&self, cond: &'e Expr) -> Option<&'e Expr> {
+        let (test, negated) = without_not(cond);
+        let Expr::MethodCall(m) = test else {
+            return None;
+        };
+        let missed = match (m.method.to_string().as_str(), negated) {
+            ("is_none", false) | ("is_some", true) => {
+                return self.is_map_lookup(&m.receiver).then_some(&*m.receiver)
+            }
+            ("contains_key", true) => m.args.len() == 1 && !matches!(&m.args[0], Expr::Lit(_)),
+            _ => false,
+        };
+        missed.then_some(test)
+    }
+
     pub(super) fn is_map_lookup(&self, expr: &Expr) -> bool {
         // `find_sheet(&wb, &input.sheet_name)`, a crate fn whose value is a lookup of the key
         // it is given (`wb.sheet_names().iter().position(|n| *n == name)`).

@@ -987,6 +987,24 @@ impl<'a> Walker<'a, '_> {
             if self.guards_on_request_context(i) || self.branches_on_outcome(i) {
                 return;
             }
+            // `if sessions.get(&id).is_none() { .. }`, `if !cells.contains_key(&c) { .. }`:
+            // the `then` block is the lookup's miss.
+            if let Some(lookup) = self.missed_lookup(&i.cond) {
+                self.visit_expr(&i.cond);
+                let frame = Frame {
+                    kind: failure::FrameKind::LookupMiss,
+                    binding: None,
+                    cause: Some(lookup),
+                    definite: false,
+                };
+                self.other_value_branches += 1;
+                self.with_frame(frame, |w| w.visit_block(&i.then_branch));
+                self.other_value_branches -= 1;
+                if let Some((_, e)) = &i.else_branch {
+                    self.visit_expr(e);
+                }
+                return;
+            }
             if failure::reads_only_self(&i.cond) {
                 self.visit_expr(&i.cond);
                 let own = usize::from(self.other_value_branches == 0);
