@@ -80,7 +80,8 @@ declare_lint! {
     ///   status: Status::Error, .. })`, read with serde's names: `rename`, `rename_all` of the
     ///   struct's fields and of the enum's unit variants), answers with that JSON, and so does an early `return` of it in a branch taken
     ///   on something the tool tested (`if !client.is_connected() { return not_connected(); }`,
-    ///   an argument's value); an early `return` of it on the server's own setting (`if
+    ///   an argument's value, the `_ =>` arm of a `match` of an argument against the literals
+    ///   it knows); an early `return` of it on the server's own setting (`if
     ///   !self.enabled.mail { return disabled("mail"); }`, a configuration switch) is not judged
     ///   at each call.
     /// - An `Ok(false) =>` arm (the call says it did not act) and an `Ok(None) =>` or `None =>`

@@ -689,9 +689,18 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         } else {
             self.unknown_tool_err_value(value)
         };
+        // `match style { "blue" => .., _ => return error(..) }` on a value the tool was given: the
+        // catch-all arm is taken on a value none of the others names, as an `if` on it would be.
+        let literal_arms = m.arms.iter().any(|a| is_literal_pat(&a.pat))
+            && m.arms
+                .iter()
+                .all(|a| is_literal_pat(&a.pat) || matches!(a.pat, Pat::Wild(_)));
+        let on_other_value = literal_arms && !failure::reads_only_self(&m.expr);
         for arm in &m.arms {
             self.locals.push_scope();
             bind_scrutinee(&self.resolver, &mut self.locals, &arm.pat, value);
+            let unmatched = on_other_value && matches!(arm.pat, Pat::Wild(_));
+            self.other_value_branches += usize::from(unmatched);
             let tag = scrutinee.and_then(|e| self.variant_tag(e, &arm.pat, &m.arms));
             let inner = tag.or_else(|| self.variant.clone());
             let outer_tag = std::mem::replace(&mut self.variant, inner);
@@ -731,6 +740,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 );
                 err_answers.push(answer);
             }
+            self.other_value_branches -= usize::from(unmatched);
             self.variant = outer_tag;
             self.locals.pop_scope();
         }
@@ -1109,6 +1119,15 @@ fn takes_any_error(pat: &Pat) -> bool {
                 || matches!(&ts.elems[0], Pat::Wild(_))
         }
         Pat::Reference(r) => takes_any_error(&r.pat),
+        _ => false,
+    }
+}
+
+/// `"blue"`, `1 | 2`: a pattern of literals only.
+fn is_literal_pat(pat: &Pat) -> bool {
+    match pat {
+        Pat::Lit(_) => true,
+        Pat::Or(o) => o.cases.iter().all(is_literal_pat),
         _ => false,
     }
 }
