@@ -66,7 +66,9 @@ declare_lint! {
     ///
     /// ### Known problems
     /// - Text the source does not show (`e.to_string()`, a variable, a helper's return value) is never
-    ///   reported, and a `format!` with any placeholder counts as specific.
+    ///   reported, and a `format!` with any placeholder counts as specific. A crate `const` of a
+    ///   string literal given as a protocol error's message is read as that literal (reported where
+    ///   it is named); one given to a tool result's content is not read yet.
     /// - The rejection shape is English and short on purpose: "Invalid email format" is reported, "Invalid
     ///   email format (must contain @)" and "Division by zero not allowed" (a rule) are not. A rejected
     ///   credential ("Invalid API key", "invalid token") is not reported: naming its value would leak it.

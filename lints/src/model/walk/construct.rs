@@ -94,7 +94,7 @@ impl<'a> Walker<'a, '_> {
                     _ => None,
                 };
                 let text = match (message, default) {
-                    (Some(m), _) => message_with_macros(m, self.file, self.macros),
+                    (Some(m), _) => self.message_or_const(m),
                     (None, Some(value)) => MessageText::Literal {
                         value: value.to_string(),
                         span,
@@ -739,5 +739,47 @@ fn method_chain_root(expr: &Expr) -> Option<String> {
         Expr::Paren(p) => method_chain_root(&p.expr),
         Expr::Reference(r) => method_chain_root(&r.expr),
         _ => None,
+    }
+}
+
+impl<'a> Walker<'a, '_> {
+    /// A message's text; a crate `const` of a string literal it names (`ERROR_INVALID_TIMEZONE`,
+    /// through `&`, `.to_string()`, `.into()`) is that literal, reported where it is named.
+    fn message_or_const(&self, message: &Expr) -> MessageText {
+        let text = message_with_macros(message, self.file, self.macros);
+        if !matches!(text, MessageText::Opaque) {
+            return text;
+        }
+        let mut named = crate::syntax::strip_refs(message);
+        while let Expr::MethodCall(m) = named {
+            if !(m.args.is_empty()
+                && ["to_string", "to_owned", "into"]
+                    .iter()
+                    .any(|n| m.method == n))
+            {
+                break;
+            }
+            named = crate::syntax::strip_refs(&m.receiver);
+        }
+        let (Expr::Path(p), Some(scope)) = (named, self.body.scope) else {
+            return text;
+        };
+        let Some(crate::resolve::Def::Item(id)) =
+            self.calls
+                .defs
+                .resolve_path(scope.module, &p.path, crate::resolve::Ns::Values)
+        else {
+            return text;
+        };
+        match self.calls.defs.item(id).syntax {
+            syn::Item::Const(c) => match crate::syntax::str_literal(&c.expr) {
+                Some(value) => MessageText::Literal {
+                    value,
+                    span: self.file.span_of(message),
+                },
+                None => text,
+            },
+            _ => text,
+        }
     }
 }
