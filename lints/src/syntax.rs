@@ -256,17 +256,10 @@ pub fn answered_json(expr: &Expr) -> Option<&syn::Macro> {
             Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
             _ => None,
         },
-        Expr::MethodCall(m)
-            if matches!(
-                m.method.to_string().as_str(),
-                "unwrap_or_else" | "unwrap_or" | "unwrap_or_default" | "unwrap" | "expect"
-            ) =>
-        {
-            match &*m.receiver {
-                Expr::Call(c) => serialized_json(c),
-                _ => None,
-            }
-        }
+        Expr::MethodCall(m) if UNWRAPPING.iter().any(|u| m.method == u) => match &*m.receiver {
+            Expr::Call(c) => serialized_json(c),
+            _ => None,
+        },
         Expr::Call(c) => serialized_json(c),
         _ => None,
     }
@@ -276,14 +269,7 @@ pub fn answered_json(expr: &Expr) -> Option<&syn::Macro> {
 /// serialised to JSON text (through `unwrap`, `expect`, `unwrap_or_default`).
 pub fn serialized_struct(expr: &Expr) -> Option<&syn::ExprStruct> {
     let call = match expr {
-        Expr::MethodCall(m)
-            if matches!(
-                m.method.to_string().as_str(),
-                "unwrap_or_else" | "unwrap_or" | "unwrap_or_default" | "unwrap" | "expect"
-            ) =>
-        {
-            &*m.receiver
-        }
+        Expr::MethodCall(m) if UNWRAPPING.iter().any(|u| m.method == u) => &*m.receiver,
         other => other,
     };
     let Expr::Call(call) = call else {
@@ -292,13 +278,34 @@ pub fn serialized_struct(expr: &Expr) -> Option<&syn::ExprStruct> {
     let Expr::Path(p) = &*call.func else {
         return None;
     };
-    let serializes = matches!(p.path.segments.iter().rev().nth(1), Some(m) if m.ident == "serde_json")
-        && p.path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "to_string" || s.ident == "to_string_pretty");
-    match (serializes, call.args.first().map(strip_refs)) {
-        (true, Some(Expr::Struct(s))) if call.args.len() == 1 => Some(s),
+    let serde_json =
+        matches!(p.path.segments.iter().rev().nth(1), Some(m) if m.ident == "serde_json");
+    match serialized_value(call) {
+        Some(Expr::Struct(s)) if serde_json => Some(s),
+        _ => None,
+    }
+}
+
+/// Methods that take a `Result`'s value or a fallback (`.unwrap()`, `.expect(..)`,
+/// `.unwrap_or_else(..)`).
+const UNWRAPPING: &[&str] = &[
+    "unwrap_or_else",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap",
+    "expect",
+];
+
+/// `serde_json::to_string(&v)`, `to_string_pretty`, `to_vec`: the one value serialised.
+fn serialized_value(call: &syn::ExprCall) -> Option<&Expr> {
+    let Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let serializes = p.path.segments.last().is_some_and(|s| {
+        s.ident == "to_string" || s.ident == "to_string_pretty" || s.ident == "to_vec"
+    }) && p.path.segments.len() >= 2;
+    match (serializes, &call.args.iter().collect::<Vec<_>>()[..]) {
+        (true, [value]) => Some(strip_refs(value)),
         _ => None,
     }
 }
@@ -381,16 +388,8 @@ fn capitalized(word: &str) -> String {
 
 /// `serde_json::to_string(&json!({..}))`, `to_string_pretty`: the macro serialised.
 fn serialized_json(call: &syn::ExprCall) -> Option<&syn::Macro> {
-    let Expr::Path(p) = &*call.func else {
-        return None;
-    };
-    let serializes = p.path.segments.last().is_some_and(|s| {
-        s.ident == "to_string" || s.ident == "to_string_pretty" || s.ident == "to_vec"
-    }) && p.path.segments.len() >= 2;
-    match (serializes, call.args.first().map(crate::syntax::strip_refs)) {
-        (true, Some(Expr::Macro(j))) if call.args.len() == 1 && is_json_macro(&j.mac) => {
-            Some(&j.mac)
-        }
+    match serialized_value(call)? {
+        Expr::Macro(j) if is_json_macro(&j.mac) => Some(&j.mac),
         _ => None,
     }
 }

@@ -750,17 +750,10 @@ impl<'a> Walker<'a, '_> {
         if !matches!(text, MessageText::Opaque) {
             return text;
         }
-        let mut named = crate::syntax::strip_refs(message);
-        while let Expr::MethodCall(m) = named {
-            if !(m.args.is_empty()
-                && ["to_string", "to_owned", "into"]
-                    .iter()
-                    .any(|n| m.method == n))
-            {
-                break;
-            }
-            named = crate::syntax::strip_refs(&m.receiver);
-        }
+        let named = crate::syntax::through_methods(
+            crate::syntax::strip_refs(message),
+            &["to_string", "to_owned", "into"],
+        );
         let (Expr::Path(p), Some(scope)) = (named, self.body.scope) else {
             return text;
         };

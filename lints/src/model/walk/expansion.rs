@@ -3,7 +3,6 @@
 //! defined.
 
 use syn::visit::Visit;
-
 use syn::Expr;
 
 use crate::resolve::ItemId;
@@ -41,10 +40,13 @@ impl<'a> Walker<'a, '_> {
     /// request handler) calls in an expansion are not followed.
     pub(super) fn in_tool_expansion(&self) -> bool {
         self.body.kind == Some(HandlerKind::Tool)
-            && self.expanded_from.is_some_and(|m| {
-                let item = self.calls.defs.item(m);
-                self.calls.defs.module(item.module).file == self.body.file
-            })
+            && self.expanded_from.is_some_and(|m| self.in_body_file(m))
+    }
+
+    /// Whether crate item `item` (a `macro_rules!`) is written in this body's file.
+    fn in_body_file(&self, item: ItemId) -> bool {
+        let item = self.calls.defs.item(item);
+        self.calls.defs.module(item.module).file == self.body.file
     }
 
     /// What a crate macro call in the body expands to, when the walk followed it there
@@ -56,8 +58,7 @@ impl<'a> Walker<'a, '_> {
         }
         let scope = self.body.scope?;
         let expansion = self.calls.expander.expand(mac, scope.module, 0)?;
-        let item = self.calls.defs.item(expansion.macro_item);
-        (self.calls.defs.module(item.module).file == self.body.file)
+        self.in_body_file(expansion.macro_item)
             .then_some((expansion.expr, expansion.macro_item))
     }
 

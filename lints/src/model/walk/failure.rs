@@ -1490,8 +1490,6 @@ impl Walker<'_, '_> {
     }
 }
 
-/// "required string argument 'x' is missing", "field `y` is required", "'x' required": a
-/// required argument, field or parameter that is absent.
 /// The request's `_meta` member named in a text ("`_meta` must be an object"), not a word
 /// that holds it (`include_metadata`, `has_meta`).
 fn names_meta_member(text: &str) -> bool {
@@ -1501,6 +1499,8 @@ fn names_meta_member(text: &str) -> bool {
     })
 }
 
+/// "required string argument 'x' is missing", "field `y` is required", "'x' required": a
+/// required argument, field or parameter that is absent.
 pub(super) fn names_absent_argument(text: &str) -> bool {
     let absent = text.contains("required") || text.contains("missing");
     let what = ["argument", "field", "param", "property"]
@@ -1765,8 +1765,6 @@ pub(super) fn is_serializing_call(expr: &Expr) -> bool {
 /// `x.get(&id)`, `map.remove(key)`: a lookup on a runtime key (not a string literal, which is
 /// reading a field of the arguments).
 impl Walker<'_, '_> {
-    /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
-    /// `self.client.get::<T>(&url)`): the source says which fn it is.
     /// A condition true when a lookup misses: `x.get(k).is_none()`, `!x.get(k).is_some()`,
     /// `!x.contains_key(k)`; the lookup.
     pub(super) fn missed_lookup<'e>(&self, cond: &'e Expr) -> Option<&'e Expr> {
@@ -1774,16 +1772,17 @@ impl Walker<'_, '_> {
         let Expr::MethodCall(m) = test else {
             return None;
         };
-        let missed = match (m.method.to_string().as_str(), negated) {
+        match (m.method.to_string().as_str(), negated) {
             ("is_none", false) | ("is_some", true) => {
-                return self.is_map_lookup(&m.receiver).then_some(&*m.receiver)
+                self.is_map_lookup(&m.receiver).then_some(&*m.receiver)
             }
-            ("contains_key", true) => m.args.len() == 1 && !matches!(&m.args[0], Expr::Lit(_)),
-            _ => false,
-        };
-        missed.then_some(test)
+            ("contains_key", true) => is_lookup(test).then_some(test),
+            _ => None,
+        }
     }
 
+    /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
+    /// `self.client.get::<T>(&url)`): the source says which fn it is.
     pub(super) fn is_map_lookup(&self, expr: &Expr) -> bool {
         // `find_sheet(&wb, &input.sheet_name)`, a crate fn whose value is a lookup of the key
         // it is given (`wb.sheet_names().iter().position(|n| *n == name)`).

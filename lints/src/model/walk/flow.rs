@@ -405,11 +405,9 @@ impl<'a> Walker<'a, '_> {
                 // the one that builds the JSON (`fn sheet_err(name: &str) -> String {
                 // error(NotFound, &format!("Sheet '{}' not found", name), ..) }`).
                 let handed = (!members.is_empty()).then(|| {
-                    let texts = self.argument_texts(expr);
-                    match texts.iter().all(|t| matches!(t, MessageText::Opaque)) {
-                        true => inner.unwrap_or(texts),
-                        false => texts,
-                    }
+                    self.known_argument_texts(expr)
+                        .or(inner)
+                        .unwrap_or_else(|| vec![MessageText::Opaque])
                 });
                 (members, handed)
             }
@@ -604,23 +602,20 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// The texts among a call's arguments (literals, `format!`s), in order; none gives one
-    /// opaque text.
-    fn argument_texts(&self, call: &Expr) -> Vec<MessageText> {
+    /// The texts among a call's arguments (literals, `format!`s), in order; `None` when there
+    /// is none.
+    fn known_argument_texts(&self, call: &Expr) -> Option<Vec<MessageText>> {
         let args = match call {
             Expr::Call(c) => &c.args,
             Expr::MethodCall(m) => &m.args,
-            _ => return vec![MessageText::Opaque],
+            _ => return None,
         };
         let texts: Vec<MessageText> = args
             .iter()
             .map(|a| message_with_macros(a, self.file, self.macros))
             .filter(|t| matches!(t, MessageText::Literal { .. } | MessageText::Format { .. }))
             .collect();
-        match texts.is_empty() {
-            true => vec![MessageText::Opaque],
-            false => texts,
-        }
+        (!texts.is_empty()).then_some(texts)
     }
 
     /// The members of the `json!` a crate fn called by `call` returns as its value
@@ -652,8 +647,8 @@ impl<'a> Walker<'a, '_> {
                     let (members, inner) = self.helper_json_members(value, depth + 1);
                     // Texts are read with this body's file: only a helper written there.
                     let texts = (*file == self.body.file)
-                        .then(|| self.argument_texts(value))
-                        .filter(|t| !t.iter().all(|t| matches!(t, MessageText::Opaque)));
+                        .then(|| self.known_argument_texts(value))
+                        .flatten();
                     (members, inner.or(texts))
                 }
                 None => (Vec::new(), None),
@@ -674,14 +669,11 @@ impl<'a> Walker<'a, '_> {
             return Vec::new();
         };
         let defs = self.calls.defs;
-        let item_syntax = |def: Option<Def>| match def {
-            Some(Def::Item(id)) => Some(defs.item(id).syntax),
-            _ => None,
-        };
         // Only a struct of the crate says how serde names its fields.
-        let Some(syn::Item::Struct(decl)) =
-            item_syntax(defs.resolve_path(scope.module, &s.path, Ns::Types))
-        else {
+        let Some(Def::Item(id)) = defs.resolve_path(scope.module, &s.path, Ns::Types) else {
+            return Vec::new();
+        };
+        let syn::Item::Struct(decl) = defs.item(id).syntax else {
             return Vec::new();
         };
         let syn::Fields::Named(fields) = &decl.fields else {
@@ -699,22 +691,7 @@ impl<'a> Walker<'a, '_> {
                     .find(|d| d.ident.as_ref() == Some(name))?;
                 let key = crate::syntax::serde_name(name, &field.attrs, &decl.attrs);
                 let value = match crate::syntax::strip_parens(&fv.expr) {
-                    Expr::Path(p) => match defs.resolve_path(scope.module, &p.path, Ns::Values) {
-                        Some(Def::Variant(e, variant)) => match defs.item(e).syntax {
-                            syn::Item::Enum(decl) => decl
-                                .variants
-                                .iter()
-                                .find(|v| v.ident == variant && v.fields.is_empty())
-                                .map(|v| {
-                                    format!(
-                                        "\"{}\"",
-                                        crate::syntax::serde_name(&v.ident, &v.attrs, &decl.attrs)
-                                    )
-                                }),
-                            _ => None,
-                        },
-                        _ => None,
-                    },
+                    Expr::Path(p) => self.unit_variant_json(scope.module, &p.path),
                     _ => None,
                 };
                 Some((
@@ -723,6 +700,28 @@ impl<'a> Walker<'a, '_> {
                 ))
             })
             .collect()
+    }
+
+    /// `Status::Error`, a unit variant of a crate enum, as the JSON string serde writes for it
+    /// (`"error"` under the enum's `rename_all = "snake_case"`).
+    fn unit_variant_json(
+        &self,
+        module: crate::resolve::ModuleId,
+        path: &syn::Path,
+    ) -> Option<String> {
+        let defs = self.calls.defs;
+        let Some(Def::Variant(e, variant)) = defs.resolve_path(module, path, Ns::Values) else {
+            return None;
+        };
+        let syn::Item::Enum(decl) = defs.item(e).syntax else {
+            return None;
+        };
+        let v = decl
+            .variants
+            .iter()
+            .find(|v| v.ident == variant && v.fields.is_empty())?;
+        let name = crate::syntax::serde_name(&v.ident, &v.attrs, &decl.attrs);
+        Some(format!("\"{name}\""))
     }
 
     /// `if is_error { .. }`, `if !ok { .. }`: a condition that is one of this body's

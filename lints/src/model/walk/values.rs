@@ -54,13 +54,8 @@ impl<'a> Walker<'a, '_> {
                 // `Error::Rpc { code, .. } => match *code { -32700 => PARSE_ERROR, _ =>
                 // INTERNAL_ERROR }`: each value the arm can yield is a code its variant may get.
                 for value in arm_values(&arm.body) {
-                    let value = match (element, value) {
-                        (None, v) => v,
-                        (Some(i), Expr::Tuple(t)) => match t.elems.iter().nth(i) {
-                            Some(v) => v,
-                            None => continue 'names,
-                        },
-                        _ => continue 'names,
+                    let Some(value) = element_of(value, element) else {
+                        continue 'names;
                     };
                     let Some(code) = self.dialect.code_use(value, self.index) else {
                         continue 'names;
@@ -197,13 +192,8 @@ impl<'a> Walker<'a, '_> {
         for arm in &mm.arms {
             let variant = self.variant_tag(e, &arm.pat, &mm.arms)?;
             for value in arm_values(&arm.body) {
-                let value = match (element, value) {
-                    (None, v) => v,
-                    (Some(i), Expr::Tuple(t)) => match t.elems.iter().nth(i) {
-                        Some(v) => v,
-                        None => continue,
-                    },
-                    _ => continue,
+                let Some(value) = element_of(value, element) else {
+                    continue;
                 };
                 // The fn returns a plain integer: each arm's value is the code as written (a
                 // literal or a const), whatever the SDK wraps codes in. An arm whose code the
@@ -249,6 +239,15 @@ fn code_names(pat: &Pat) -> Vec<(String, Option<usize>)> {
             })
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+/// The value itself, or its tuple element `element` (`(code, message)`), when it has one.
+fn element_of(value: &Expr, element: Option<usize>) -> Option<&Expr> {
+    match (element, value) {
+        (None, v) => Some(v),
+        (Some(i), Expr::Tuple(t)) => t.elems.iter().nth(i),
+        _ => None,
     }
 }
 
