@@ -1,0 +1,3 @@
+mod client;
+
+pub use client::*;

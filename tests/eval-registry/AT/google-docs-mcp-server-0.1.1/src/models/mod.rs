@@ -1,0 +1,3 @@
+mod document;
+
+pub use document::*;

@@ -1,0 +1,3 @@
+mod documents;
+
+pub use documents::*;
