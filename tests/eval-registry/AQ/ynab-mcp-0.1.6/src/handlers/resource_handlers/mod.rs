@@ -1,0 +1,19 @@
+pub mod accounts;
+pub mod budgets;
+pub mod categories;
+pub mod coordinator;
+pub mod months;
+pub mod payees;
+pub mod scheduled_transactions;
+pub mod transactions;
+pub mod user;
+
+pub use accounts::AccountResourceHandler;
+pub use budgets::BudgetResourceHandler;
+pub use categories::CategoryResourceHandler;
+pub use coordinator::ResourceHandlers;
+pub use months::MonthResourceHandler;
+pub use payees::PayeeResourceHandler;
+pub use scheduled_transactions::ScheduledTransactionResourceHandler;
+pub use transactions::TransactionResourceHandler;
+pub use user::UserResourceHandler;

@@ -1,0 +1,3 @@
+pub mod transactions;
+
+pub use transactions::TransactionToolSchemas;

@@ -1,0 +1,5 @@
+pub mod money;
+pub mod response;
+
+pub use money::*;
+pub use response::*;
