@@ -729,6 +729,51 @@ pub fn typed_param_names(sig: &syn::Signature) -> Vec<String> {
         .collect()
 }
 
+/// The value of a `json!` object member written as one token (`"message": message`,
+/// `"content": [..]`), at any depth of the macro's tokens: the first such member.
+pub fn json_member(
+    tokens: &proc_macro2::TokenStream,
+    member: &str,
+) -> Option<proc_macro2::TokenTree> {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let quoted = format!("\"{member}\"");
+    for (i, t) in trees.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => {
+                if let Some(v) = json_member(&g.stream(), member) {
+                    return Some(v);
+                }
+            }
+            TokenTree::Literal(l) if l.to_string() == quoted => {
+                let colon =
+                    matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                // One token up to the member's end (`"text": text,`), not `text.trim()`.
+                let whole = matches!(trees.get(i + 3), None | Some(TokenTree::Punct(_)))
+                    && !matches!(trees.get(i + 3), Some(TokenTree::Punct(p)) if p.as_char() == '.');
+                if let (true, true, Some(value)) = (colon, whole, trees.get(i + 2)) {
+                    return Some(value.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The parameter (a position in `params`) a `json!` object member is written as
+/// (`"message": message`), see [`json_member`].
+pub fn json_member_param(
+    tokens: &proc_macro2::TokenStream,
+    member: &str,
+    params: &[String],
+) -> Option<usize> {
+    match json_member(tokens, member)? {
+        proc_macro2::TokenTree::Ident(id) => params.iter().position(|p| id == p),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::serde_name;

@@ -4,7 +4,7 @@
 // whose request handler maps every error after the method dispatch (`let response = match method
 // { "tools/call" => self.handle_tools_call(..), .. }; match response { Err(e) =>
 // JsonRpcError::new(id, e.json_rpc_code(), ..) }`): the unknown tool gets -32603, the code
-// `json_rpc_code` gives `Error::Tool`. Reported at the lookup's miss, with the mapping attached.
+// `json_rpc_code` gives `Error::Tool`. Reported where the lookup's miss builds the error, with the mapping attached.
 // The registry's tools' own failures (`Error::Tool` from a handler) are
 // tool_failure_as_protocol_error's, at the mapping.
 use std::collections::HashMap;
@@ -54,10 +54,10 @@ pub struct ToolRegistry {
 
 impl ToolRegistry {
     pub fn call_tool(&self, name: &str, args: &Value) -> Result<Value> {
-        let handler = self //~ unknown_tool_wrong_code
+        let handler = self
             .tools
             .get(name)
-            .ok_or_else(|| Error::Tool(format!("Unknown tool: {name}")))?;
+            .ok_or_else(|| Error::Tool(format!("Unknown tool: {name}")))?; //~ unknown_tool_wrong_code
         handler(args)
     }
 }

@@ -105,8 +105,11 @@ declare_lint! {
     ///   `#[cfg(not(..))]` twin: on one target the first block is the value).
     /// - A helper that answers its parameter as an isError or a success result by what the value
     ///   holds (`if is_error(&v) { structured_error(v) } else { structured(v) }`) is neither answer,
-    ///   and so is one that answers by a flag its callers pass (`fn respond(.., is_error: bool) { if
-    ///   is_error { .. } else { .. } }`): a call with `false` on a failure path is not reported.
+    ///   and so is one that branches on a flag its callers pass (`fn respond(.., is_error: bool) {
+    ///   if is_error { .. } else { .. } }`): a call with `false` on a failure path is not reported.
+    ///   A hand-rolled helper that writes the flag into the result (`json!({"content": [..],
+    ///   "isError": is_error})`) is read at each call that passes a literal: `wrap(&msg, false)` is
+    ///   a success result there.
     /// - A success result's content says it failed when its one block is a `json!` value that
     ///   does (`Content::json(json!({"success": false, ..}))?`, `Content::text(json!(..).to_string())`,
     ///   also through `serde_json::to_string(&json!(..))`); a value a local holds is not read.

@@ -58,6 +58,11 @@ declare_lint! {
     ///   taken from another crate is not seen.
     /// - A literal in the range that is not an MCP error code but sits in a code position (a custom
     ///   JSON-RPC layer, an HTTP bridge) is reported; suppress it with a reason.
+    /// - A hand-rolled server's error object is known by its shape: an `"error": {"code", ..}`
+    ///   member, a bare `{"code": -32001, "message": ..}` object (a JSON-RPC code beside a
+    ///   message; an HTTP API's `{"code": 404}` is not one), or a call of a fn whose tail builds
+    ///   one with the code it is given (`fn rpc_err(id, code, msg) -> String { json!({..,
+    ///   "error": {"code": code, "message": msg}}).to_string() }`), whatever the fn is named.
     /// - A hand-rolled server's error object counts where an MCP handler reaches it: the router
     ///   (its answer to an unknown method or to a request it cannot dispatch), a tool, or a helper
     ///   either calls; an error helper only `main`'s stdio bridge calls, outside the router, is not

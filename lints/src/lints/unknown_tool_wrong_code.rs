@@ -71,8 +71,11 @@ declare_lint! {
     ///   caller's mapping gives that variant (`let (code, message) = map_error(&e)` after the router
     ///   call, or `let response = match method { "tools/call" => .., .. }`), and reported at the
     ///   `Err`, as is a registry's miss turned into such an error by `?`
-    ///   (`self.tools.get(name).ok_or_else(|| Error::Tool(..))?`); a variant built by a helper fn
-    ///   is not followed there.
+    ///   (`self.tools.get(name).ok_or_else(|| Error::Tool(..))?`, reported at `Error::Tool(..)`)
+    ///   in a helper the `tools/call` branch hands the requested name to, also once decoded through
+    ///   locals (`let params: CallToolParams = serde_json::from_value(params_value)?;
+    ///   registry.call_tool(&params.name, ..)`); a variant built by a helper fn is not followed
+    ///   there.
     ///
     /// ### Spec
     /// - `docs/specification/2026-07-28/server/tools.mdx` (Error Handling): protocol errors cover

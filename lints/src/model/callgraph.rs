@@ -18,7 +18,7 @@ use syn::{Expr, Pat, Type};
 use crate::index::{FnItem, Index, Owner};
 use crate::model::bodies::BodyInfo;
 use crate::model::ids::BodyId;
-use crate::model::site::{CallEdge, Callee, ErrorConstructor, ErrorSource, FnFacts};
+use crate::model::site::{CallEdge, Callee, ErrorConstructor, ErrorSource, FnFacts, ResultHelper};
 use crate::model::summary::{BodyCall, ErrorVariants};
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::sdk::{Construction, Dialect};
@@ -1133,6 +1133,8 @@ pub struct CrateCalls<'r, 'a> {
     pub facts: Vec<FnFacts>,
     /// The crate error types' own constructors of protocol errors.
     pub error_constructors: HashMap<FnKey, ErrorConstructor>,
+    /// The fns that build a tool result with the `isError` flag they are given.
+    pub result_helpers: HashMap<FnKey, ResultHelper>,
     /// The crate types those constructors belong to.
     pub error_types: std::collections::HashSet<ItemId>,
     /// Crate types that carry a wire code a conversion puts on the wire ([`code_carriers`]):
@@ -1185,6 +1187,12 @@ impl CrateCalls<'_, '_> {
     /// The protocol error each call of `f` builds, when `f` is an error type's constructor.
     pub fn error_constructor(&self, f: FnKey) -> Option<&ErrorConstructor> {
         self.error_constructors.get(&f)
+    }
+
+    /// The tool result each call of `f` builds with the flag it passes, when `f` is a
+    /// [`ResultHelper`].
+    pub fn result_helper(&self, f: FnKey) -> Option<&ResultHelper> {
+        self.result_helpers.get(&f)
     }
 }
 
@@ -1423,10 +1431,11 @@ pub fn error_constructor(
     f: &FnItem<'_>,
     dialect: &dyn Dialect,
     index: &Index<'_>,
+    source: Option<&crate::source::SourceFile>,
     carried: Option<&str>,
 ) -> Option<ErrorConstructor> {
     let Owner::Inherent { self_ty } = &f.owner else {
-        return error_helper(f, dialect, index);
+        return error_helper(f, dialect, index, source);
     };
     if f.is_test || !f.is_constructor() {
         return None;
@@ -1481,6 +1490,38 @@ pub fn error_constructor(
     })
 }
 
+/// A free fn or inherent method whose tail builds a tool result with the `isError` flag one of its parameters
+/// gives ([`ResultHelper`]), also serialised (`.to_string()`).
+pub fn result_helper(f: &FnItem<'_>, dialect: &dyn Dialect) -> Option<ResultHelper> {
+    if f.is_test || matches!(f.owner, Owner::Trait { .. } | Owner::TraitDefault { .. }) {
+        return None;
+    }
+    let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
+        return None;
+    };
+    let Expr::Macro(m) = through_unary_methods(tail_expr(tail)) else {
+        return None;
+    };
+    let params = crate::syntax::typed_param_names(f.sig);
+    let (flag_param, text_param) = dialect.result_flag_params(&m.mac, &params)?;
+    Some(ResultHelper {
+        name: f.name.clone(),
+        flag_param,
+        text_param,
+    })
+}
+
+/// `e.to_string()`, `e.into()`: the receiver under calls of methods without arguments.
+fn through_unary_methods(mut e: &Expr) -> &Expr {
+    while let Expr::MethodCall(mc) = e {
+        if !mc.args.is_empty() {
+            break;
+        }
+        e = &mc.receiver;
+    }
+    e
+}
+
 /// A hand-rolled server's free fn that answers with an error object whose code is one of its
 /// parameters (`fn err(id: Value, code: i32, message: impl Into<String>) -> Response { Response
 /// { id, result: None, error: Some(ErrorObj { code, message: message.into() }) } }`): each call
@@ -1489,6 +1530,7 @@ fn error_helper(
     f: &FnItem<'_>,
     dialect: &dyn Dialect,
     index: &Index<'_>,
+    source: Option<&crate::source::SourceFile>,
 ) -> Option<ErrorConstructor> {
     if f.is_test || !matches!(f.owner, Owner::Free) || dialect.constructor_names_code() {
         return None;
@@ -1496,7 +1538,35 @@ fn error_helper(
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
         return None;
     };
-    let Expr::Struct(outer) = tail_expr(tail) else {
+    let params = crate::syntax::typed_param_names(f.sig);
+    let param_named = |e: &Expr| match strip_parens(e) {
+        Expr::Path(p) => {
+            let name = p.path.get_ident()?.to_string();
+            params.iter().position(|q| *q == name)
+        }
+        _ => None,
+    };
+    let tail = tail_expr(tail);
+    // `json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})`,
+    // also serialised (`.to_string()`).
+    if let (Expr::Macro(m), Some(source)) = (through_unary_methods(tail), source) {
+        let Some(crate::sdk::MacroBuilt::Protocol {
+            code: None,
+            code_local: Some(code_local),
+            ..
+        }) =
+            dialect.construction_of_macro(&m.mac, index, source, &crate::sdk::ReturnFacts::UNKNOWN)
+        else {
+            return None;
+        };
+        return Some(ErrorConstructor {
+            name: f.name.clone(),
+            code: None,
+            code_param: Some(params.iter().position(|q| *q == code_local)?),
+            message_param: crate::syntax::json_member_param(&m.mac.tokens, "message", &params),
+        });
+    }
+    let Expr::Struct(outer) = tail else {
         return None;
     };
     // The error object: the tail itself or a field of it (through `Some(..)`).
@@ -1527,14 +1597,6 @@ fn error_helper(
                 _ => None,
             })?;
     let code_expr = field_value(error, "code")?;
-    let params = crate::syntax::typed_param_names(f.sig);
-    let param_named = |e: &Expr| match strip_parens(e) {
-        Expr::Path(p) => {
-            let name = p.path.get_ident()?.to_string();
-            params.iter().position(|q| *q == name)
-        }
-        _ => None,
-    };
     // The message: a parameter, or a parameter converted (`message.into()`).
     let message_param = message.and_then(|m| match strip_parens(m) {
         Expr::MethodCall(mc) if mc.args.is_empty() => param_named(&mc.receiver),

@@ -997,9 +997,22 @@ where
                 .and_then(|scope| types.self_type(scope))
                 .and_then(|t| carriers.get(&t))
                 .map(String::as_str);
-            let ctor =
-                callgraph::error_constructor(f, dialect_of(f.file)?, index_of(f.file), carried)?;
+            let source = files[f.file.0].source.as_deref();
+            let ctor = callgraph::error_constructor(
+                f,
+                dialect_of(f.file)?,
+                index_of(f.file),
+                source,
+                carried,
+            )?;
             Some((key, ctor))
+        })
+        .collect();
+    let result_helpers: HashMap<FnKey, _> = fns
+        .iter()
+        .filter_map(|f| {
+            let helper = callgraph::result_helper(f, dialect_of(f.file)?)?;
+            Some((f.sig as *const syn::Signature, helper))
         })
         .collect();
     let error_types = error_constructors
@@ -1017,6 +1030,7 @@ where
         body_of,
         facts,
         error_constructors,
+        result_helpers,
         error_types,
         carriers: carriers.into_keys().collect(),
         blocks,

@@ -253,6 +253,20 @@ pub struct ErrorConstructor {
     pub message_param: Option<usize>,
 }
 
+/// A hand-rolled server's fn that builds a tool result whose `isError` is one of its
+/// parameters (`fn wrap(text: &str, is_error: bool) -> Value { json!({"content": [{"type":
+/// "text", "text": text}], "isError": is_error}) }`): a call with a literal flag builds that
+/// answer.
+#[derive(Clone, Debug)]
+pub struct ResultHelper {
+    /// `wrap`, for messages.
+    pub name: String,
+    /// The parameter the `isError` flag comes from.
+    pub flag_param: usize,
+    /// The parameter the content's text comes from.
+    pub text_param: Option<usize>,
+}
+
 /// The error type of a value `?` converts, as far as the source tells.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorSource {

@@ -169,6 +169,23 @@ impl Dialect for JsonRpc {
             .or_else(|| construction_of_call(call, index))
     }
 
+    fn result_flag_params(
+        &self,
+        mac: &syn::Macro,
+        params: &[String],
+    ) -> Option<(usize, Option<usize>)> {
+        if mac.path.segments.last()?.ident != "json"
+            || crate::syntax::json_member(&mac.tokens, "content").is_none()
+        {
+            return None;
+        }
+        let flag = crate::syntax::json_member_param(&mac.tokens, "isError", params)?;
+        Some((
+            flag,
+            crate::syntax::json_member_param(&mac.tokens, "text", params),
+        ))
+    }
+
     fn construction_of_macro(
         &self,
         mac: &syn::Macro,
@@ -740,6 +757,19 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
                 message: error
                     .get("message")
                     .map_or(MessageText::Absent, |m| m.text(file)),
+            });
+        }
+    }
+    // A bare error object (`Err(json!({"code": -32001, "message": ..}))` that the serve loop
+    // sends as `"error": error`): a JSON-RPC code beside a message says what it is.
+    if let (Some(Json::Int(code, span)), Some(message)) = (value.get("code"), value.get("message"))
+    {
+        if (-32768..=-32000).contains(code) && value.get("content").is_none() {
+            return Some(JsonBuilt::Protocol {
+                code: Some(*code),
+                code_span: Some(*span),
+                code_local: None,
+                message: message.text(file),
             });
         }
     }

@@ -524,6 +524,17 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// For a helper whose tail is `mac`: the positions in `params` of the tool result's
+    /// `isError` flag and of its text, when `mac` builds a tool result whose flag is one of the
+    /// parameters (`json!({"content": [{"type": "text", "text": text}], "isError": is_error})`).
+    fn result_flag_params(
+        &self,
+        _mac: &syn::Macro,
+        _params: &[String],
+    ) -> Option<(usize, Option<usize>)> {
+        None
+    }
+
     /// What a macro builds: `bail!(..)`, a `json!` error object or tool result.
     fn construction_of_macro(
         &self,

@@ -71,12 +71,40 @@ impl<'a> Walker<'a, '_> {
         // the `name` field of the request decoded into a local.
         let decoded_name = matches!(through_borrowing_calls(arg), Expr::Field(f)
             if matches!(&f.member, syn::Member::Named(n) if n == "name")
-                && self.let_init(&f.base).is_some_and(|i| self.names_request(i)));
+                && self.let_init(&f.base).is_some_and(|i| self.decoded_from_request(i, 0)));
         self.names_request(arg)
             || decoded_name
             || self
                 .let_init(arg)
                 .is_some_and(|init| self.requested_name(init, 0))
+    }
+
+    /// Whether a value is decoded from the request, directly or through locals taken from it
+    /// (`let params_value = request.params.ok_or(..)?; let params: CallToolParams =
+    /// serde_json::from_value(params_value)?`), up to a few locals deep. Closures' own
+    /// bindings (`map_err(|e| ..)`) are not locals of the body.
+    fn decoded_from_request(&self, value: &Expr, depth: usize) -> bool {
+        struct Locals<'v>(Vec<&'v syn::Ident>);
+        impl<'v> syn::visit::Visit<'v> for Locals<'v> {
+            fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
+                self.0.extend(p.path.get_ident());
+            }
+            fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        if self.names_request(value) {
+            return true;
+        }
+        if depth >= 4 {
+            return false;
+        }
+        let mut locals = Locals(Vec::new());
+        syn::visit::Visit::visit_expr(&mut locals, value);
+        locals.0.into_iter().any(|local| {
+            self.lets
+                .get(&local.to_string())
+                .is_some_and(|init| self.decoded_from_request(init, depth + 1))
+        })
     }
 
     fn names_request(&self, e: &Expr) -> bool {

@@ -359,6 +359,11 @@ impl<'a> Walker<'a, '_> {
                     self.construction(expr, built);
                 } else if let Expr::Path(p) = &*call.func {
                     protocol_value = self.error_constructor_call(expr, p, Some(&call.args));
+                    if !protocol_value && !self.calls.result_helpers.is_empty() {
+                        if let Target::Fn(f) = self.resolver.path_target(p, &self.locals) {
+                            tool_value = self.result_helper_call(expr, f, &call.args);
+                        }
+                    }
                 }
             }
             Expr::MethodCall(mc) => {
@@ -369,6 +374,14 @@ impl<'a> Walker<'a, '_> {
                     self.consumed.insert(inner as *const syn::ExprCall);
                     protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
+                } else if !self.calls.result_helpers.is_empty() {
+                    let method = mc.method.to_string();
+                    let target = self
+                        .resolver
+                        .method_target(&mc.receiver, &method, &self.locals);
+                    if let Target::Fn(f) = target {
+                        tool_value = self.result_helper_call(expr, f, &mc.args);
+                    }
                 }
             }
             Expr::Struct(s) => {
@@ -472,7 +485,7 @@ impl<'a> Walker<'a, '_> {
     ) -> bool {
         // Constructors are `Type::name` / `Self::name`, or a hand-rolled server's free error
         // helper (`err(id, code, msg)`); most crates have none.
-        if self.calls.error_constructors.is_empty() {
+        if self.calls.error_constructors.is_empty() && self.calls.result_helpers.is_empty() {
             return false;
         }
         let Target::Fn(f) = self.resolver.path_target(path, &self.locals) else {
@@ -502,6 +515,34 @@ impl<'a> Walker<'a, '_> {
                 site.texts = vec![MessageText::Opaque];
             }
         }
+        true
+    }
+
+    /// `wrap(text, true)`, `common.wrap_mcp_response(&msg, true)`: the tool result a
+    /// [`crate::model::site::ResultHelper`] builds with the literal flag it is given.
+    pub(super) fn result_helper_call(
+        &mut self,
+        expr: &'a Expr,
+        f: crate::types::FnKey,
+        args: &'a syn::punctuated::Punctuated<Expr, syn::Token![,]>,
+    ) -> bool {
+        let Some(helper) = self.calls.result_helper(f) else {
+            return false;
+        };
+        let Some(Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(flag),
+            ..
+        })) = args.iter().nth(helper.flag_param)
+        else {
+            return false;
+        };
+        let built = Construction::ToolResult {
+            constructor: helper.name.clone(),
+            is_error: flag.value,
+            content: helper.text_param.and_then(|i| args.iter().nth(i)),
+            never_empty: false,
+        };
+        self.construction(expr, built);
         true
     }
 

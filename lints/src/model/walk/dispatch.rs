@@ -95,7 +95,51 @@ impl<'a> Walker<'a, '_> {
             .arms
             .iter()
             .any(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a));
-        (literal_arms > 0 && catch_all).then_some(scrutinee)
+        // A helper's `match tool_name` routes when a tool's arm runs crate code; one whose arms
+        // only word a text (`"search" => "Search completed".to_string()`) picks no tool.
+        let routes = dispatcher
+            || self.in_tool_call_arm
+            || m.arms
+                .iter()
+                .filter(|a| literal_names(&a.pat).is_some())
+                .any(|a| self.calls_crate_fn(&a.body));
+        (literal_arms > 0 && catch_all && routes).then_some(scrutinee)
+    }
+
+    /// Whether `e` calls a fn or method of the crate (by its path or receiver type).
+    fn calls_crate_fn(&self, e: &Expr) -> bool {
+        struct Calls<'w, 'a, 'm> {
+            walker: &'w Walker<'a, 'm>,
+            found: bool,
+        }
+        impl<'v> Visit<'v> for Calls<'_, '_, '_> {
+            fn visit_expr(&mut self, e: &'v Expr) {
+                if self.found {
+                    return;
+                }
+                if matches!(e, Expr::Call(_) | Expr::MethodCall(_)) {
+                    use crate::model::callgraph::Target;
+                    let target = self.walker.resolver.call_target(e, &self.walker.locals);
+                    self.found = matches!(
+                        target,
+                        Some(
+                            Target::Fn(_)
+                                | Target::Candidates(_)
+                                | Target::Dispatch(_)
+                                | Target::Slot(..)
+                        )
+                    );
+                }
+                visit::visit_expr(self, e);
+            }
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        let mut calls = Calls {
+            walker: self,
+            found: false,
+        };
+        calls.visit_expr(e);
+        calls.found
     }
 
     /// `let result = match name { "a" => .., _ => Err(format!("unknown tool: {name}")) };

@@ -240,9 +240,10 @@ impl<'a> Walker<'a, '_> {
         if let Some((name, miss_value)) = self.registry_miss(operand) {
             let context = Some(SiteContext::UnknownToolArm { binding: name });
             match (error_enum, &source) {
-                // `Error::Tool(format!("Unknown tool: .."))`: that variant, at the operand.
+                // `Error::Tool(format!("Unknown tool: .."))`: that variant, where the miss
+                // builds it.
                 (Some(e), ErrorSource::Local(id, Some(v))) if *id == e => {
-                    self.unknown_tool_value(operand, Some((*id, v.clone())), context)
+                    self.unknown_tool_value(miss_value, Some((*id, v.clone())), context)
                 }
                 // A fn failing with text or a crate struct: at the error value the miss gives
                 // (`format!("unknown tool '{name}'")`).
