@@ -4,7 +4,8 @@
 // into and awaited in a `for` over it. Awaiting a handle fails only with its `JoinError` (the task
 // panicked or was cancelled): a server fault, as in the chained `tokio::spawn(..).await`, so
 // -32603 is right and nothing is reported. What a task returns (an upstream call's failure) is
-// the tool's own failure and is reported.
+// the tool's own failure and is reported. The same holds for a handle a crate fn declared to
+// return one makes (`fn spawn_probe(..) -> tokio::task::JoinHandle<..>`).
 use rmcp::{model::*, tool, tool_router, ErrorData};
 
 pub struct Projects {
@@ -18,8 +19,23 @@ async fn probe(host: String) -> Result<bool, String> {
         .map_err(|e| format!("{host}: {e}"))
 }
 
+fn spawn_probe(host: String) -> tokio::task::JoinHandle<Result<bool, String>> {
+    tokio::spawn(probe(host))
+}
+
 #[tool_router]
 impl Projects {
+    #[tool(description = "Check the first project's host")]
+    async fn first_project(&self) -> Result<CallToolResult, ErrorData> {
+        let host = self.hosts.first().cloned().unwrap_or_default();
+        let handle = spawn_probe(host);
+        match handle.await {
+            Ok(Ok(up)) => Ok(CallToolResult::success(vec![Content::text(up.to_string())])),
+            Ok(Err(e)) => Err(ErrorData::internal_error(format!("probe failed: {e}"), None)), //~ tool_failure_as_protocol_error
+            Err(join) => Err(ErrorData::internal_error(format!("probe task failed: {join}"), None)),
+        }
+    }
+
     #[tool(description = "Check every project's host")]
     async fn list_projects(&self) -> Result<CallToolResult, ErrorData> {
         let mut probes = Vec::new();

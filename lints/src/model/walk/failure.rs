@@ -454,6 +454,24 @@ impl<'a> Walker<'a, '_> {
 
     /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
     /// body.
+    /// The crate fn whose error `e` is, when `e` is the binding of the innermost definite `Err`
+    /// arm around here and that arm's `match` is over a call of that fn.
+    pub(super) fn err_binding_errors_of(&self, e: &Expr) -> Option<crate::model::ids::BodyId> {
+        let name = match crate::syntax::strip_refs(e) {
+            Expr::Path(p) => p.path.get_ident()?.to_string(),
+            _ => return None,
+        };
+        let frame = self
+            .frames
+            .iter()
+            .rev()
+            .find(|f| f.binding.as_deref() == Some(name.as_str()))?;
+        if !frame.definite {
+            return None;
+        }
+        self.errors_of(frame.cause?)
+    }
+
     pub(super) fn let_init(&self, expr: &Expr) -> Option<&'a Expr> {
         match strip_refs(expr) {
             Expr::Path(p) => p
@@ -670,7 +688,19 @@ impl<'a> Walker<'a, '_> {
             return false;
         };
         self.task_handles.contains(&name)
-            || self.let_init(strip_await(&a.base)).is_some_and(spawns_task)
+            || self
+                .let_init(strip_await(&a.base))
+                .is_some_and(|init| self.starts_own_task(init))
+    }
+
+    /// [`spawns_task`], or a call of a crate fn declared to return the task's handle (`fn
+    /// spawn_driver(..) -> tokio::task::JoinHandle<..>`).
+    pub(super) fn starts_own_task(&self, init: &Expr) -> bool {
+        spawns_task(init)
+            || self.called_fn(init).is_some_and(|f| {
+                matches!(self.calls.types.return_syntax(f), Some(syn::ReturnType::Type(_, ty))
+                    if crate::syntax::type_name(ty).is_some_and(|n| n == "JoinHandle"))
+            })
     }
 
     /// `rx.await`, `rx.recv().await`: receiving from a channel this body made, which fails only

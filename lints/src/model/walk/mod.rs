@@ -866,7 +866,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
         }
         // `probes.push(tokio::spawn(..))`: a vec of the body's task handles.
-        if method == "push" && mc.args.len() == 1 && failure::spawns_task(&mc.args[0]) {
+        if method == "push" && mc.args.len() == 1 && self.starts_own_task(&mc.args[0]) {
             if let Expr::Path(p) = &*mc.receiver {
                 if let Some(v) = p.path.get_ident() {
                     self.task_handles.insert(v.to_string());
@@ -882,7 +882,18 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         let target = self
             .resolver
             .method_target(&mc.receiver, &method, &self.locals);
+        let edges = self.facts.calls.len();
         self.call_edge(target, mc, Some(&*mc.receiver), &mc.args);
+        // `Err(e) => Err(e.to_mcp_error())` in a `match` over `self.fetch(..)`: the mapping gets
+        // the errors `fetch` can return, so only their arms count.
+        if self.facts.calls.len() > edges {
+            if let Some(b) = self.err_binding_errors_of(&mc.receiver) {
+                let edge = &mut self.facts.calls[edges];
+                if edge.variant.is_none() && edge.errors_of.is_none() {
+                    edge.errors_of = Some(b);
+                }
+            }
+        }
         self.fns_passed_by_path(&mc.args);
         visit::visit_expr_method_call(self, mc);
     }
