@@ -729,6 +729,17 @@ pub fn typed_param_names(sig: &syn::Signature) -> Vec<String> {
         .collect()
 }
 
+/// `e.to_string()`, `e.into()`: the receiver under calls of methods without arguments.
+pub fn through_unary_methods(mut e: &Expr) -> &Expr {
+    while let Expr::MethodCall(mc) = e {
+        if !mc.args.is_empty() {
+            break;
+        }
+        e = &mc.receiver;
+    }
+    e
+}
+
 /// The value of a `json!` object member written as one token (`"message": message`,
 /// `"content": [..]`), at any depth of the macro's tokens: the first such member.
 pub fn json_member(

@@ -1490,8 +1490,8 @@ pub fn error_constructor(
     })
 }
 
-/// A free fn or inherent method whose tail builds a tool result with the `isError` flag one of its parameters
-/// gives ([`ResultHelper`]), also serialised (`.to_string()`).
+/// A free fn or inherent method whose tail builds a tool result with the `isError` flag one of
+/// its parameters gives ([`ResultHelper`]), also serialised (`.to_string()`).
 pub fn result_helper(f: &FnItem<'_>, dialect: &dyn Dialect) -> Option<ResultHelper> {
     if f.is_test || matches!(f.owner, Owner::Trait { .. } | Owner::TraitDefault { .. }) {
         return None;
@@ -1499,7 +1499,7 @@ pub fn result_helper(f: &FnItem<'_>, dialect: &dyn Dialect) -> Option<ResultHelp
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
         return None;
     };
-    let Expr::Macro(m) = through_unary_methods(tail_expr(tail)) else {
+    let Expr::Macro(m) = crate::syntax::through_unary_methods(tail_expr(tail)) else {
         return None;
     };
     let params = crate::syntax::typed_param_names(f.sig);
@@ -1509,17 +1509,6 @@ pub fn result_helper(f: &FnItem<'_>, dialect: &dyn Dialect) -> Option<ResultHelp
         flag_param,
         text_param,
     })
-}
-
-/// `e.to_string()`, `e.into()`: the receiver under calls of methods without arguments.
-fn through_unary_methods(mut e: &Expr) -> &Expr {
-    while let Expr::MethodCall(mc) = e {
-        if !mc.args.is_empty() {
-            break;
-        }
-        e = &mc.receiver;
-    }
-    e
 }
 
 /// A hand-rolled server's free fn that answers with an error object whose code is one of its
@@ -1549,7 +1538,7 @@ fn error_helper(
     let tail = tail_expr(tail);
     // `json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})`,
     // also serialised (`.to_string()`).
-    if let (Expr::Macro(m), Some(source)) = (through_unary_methods(tail), source) {
+    if let (Expr::Macro(m), Some(source)) = (crate::syntax::through_unary_methods(tail), source) {
         let Some(crate::sdk::MacroBuilt::Protocol {
             code: None,
             code_local: Some(code_local),

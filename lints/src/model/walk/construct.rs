@@ -359,10 +359,8 @@ impl<'a> Walker<'a, '_> {
                     self.construction(expr, built);
                 } else if let Expr::Path(p) = &*call.func {
                     protocol_value = self.error_constructor_call(expr, p, Some(&call.args));
-                    if !protocol_value && !self.calls.result_helpers.is_empty() {
-                        if let Target::Fn(f) = self.resolver.path_target(p, &self.locals) {
-                            tool_value = self.result_helper_call(expr, f, &call.args);
-                        }
+                    if !protocol_value {
+                        tool_value = self.result_helper_call(expr, &call.args);
                     }
                 }
             }
@@ -374,14 +372,8 @@ impl<'a> Walker<'a, '_> {
                     self.consumed.insert(inner as *const syn::ExprCall);
                     protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
-                } else if !self.calls.result_helpers.is_empty() {
-                    let method = mc.method.to_string();
-                    let target = self
-                        .resolver
-                        .method_target(&mc.receiver, &method, &self.locals);
-                    if let Target::Fn(f) = target {
-                        tool_value = self.result_helper_call(expr, f, &mc.args);
-                    }
+                } else {
+                    tool_value = self.result_helper_call(expr, &mc.args);
                 }
             }
             Expr::Struct(s) => {
@@ -485,7 +477,7 @@ impl<'a> Walker<'a, '_> {
     ) -> bool {
         // Constructors are `Type::name` / `Self::name`, or a hand-rolled server's free error
         // helper (`err(id, code, msg)`); most crates have none.
-        if self.calls.error_constructors.is_empty() && self.calls.result_helpers.is_empty() {
+        if self.calls.error_constructors.is_empty() {
             return false;
         }
         let Target::Fn(f) = self.resolver.path_target(path, &self.locals) else {
@@ -520,12 +512,18 @@ impl<'a> Walker<'a, '_> {
 
     /// `wrap(text, true)`, `common.wrap_mcp_response(&msg, true)`: the tool result a
     /// [`crate::model::site::ResultHelper`] builds with the literal flag it is given.
-    pub(super) fn result_helper_call(
+    /// `expr` is the call, `args` its arguments.
+    fn result_helper_call(
         &mut self,
         expr: &'a Expr,
-        f: crate::types::FnKey,
         args: &'a syn::punctuated::Punctuated<Expr, syn::Token![,]>,
     ) -> bool {
+        if self.calls.result_helpers.is_empty() {
+            return false;
+        }
+        let Some(Target::Fn(f)) = self.call_target(expr) else {
+            return false;
+        };
         let Some(helper) = self.calls.result_helper(f) else {
             return false;
         };
