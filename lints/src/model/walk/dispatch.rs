@@ -118,17 +118,11 @@ impl<'a> Walker<'a, '_> {
                     return;
                 }
                 if matches!(e, Expr::Call(_) | Expr::MethodCall(_)) {
-                    use crate::model::callgraph::Target;
-                    let target = self.walker.resolver.call_target(e, &self.walker.locals);
-                    self.found = matches!(
-                        target,
-                        Some(
-                            Target::Fn(_)
-                                | Target::Candidates(_)
-                                | Target::Dispatch(_)
-                                | Target::Slot(..)
-                        )
-                    );
+                    self.found = self
+                        .walker
+                        .call_target(e)
+                        .and_then(|t| self.walker.callee(t))
+                        .is_some();
                 }
                 visit::visit_expr(self, e);
             }

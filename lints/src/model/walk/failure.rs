@@ -452,8 +452,6 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
-    /// body.
     /// The crate fn whose error `e` is, when `e` is the binding of the innermost definite `Err`
     /// arm around here and that arm's `match` is over a call of that fn.
     pub(super) fn err_binding_errors_of(&self, e: &Expr) -> Option<crate::model::ids::BodyId> {
@@ -472,6 +470,8 @@ impl<'a> Walker<'a, '_> {
         self.errors_of(frame.cause?)
     }
 
+    /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
+    /// body.
     pub(super) fn let_init(&self, expr: &Expr) -> Option<&'a Expr> {
         match strip_refs(expr) {
             Expr::Path(p) => p
