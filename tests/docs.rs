@@ -358,6 +358,7 @@ fn findings_of_example(code: &str) -> Option<Vec<&'static str>> {
         manifest: Some(Manifest {
             package_name: Some("example".to_string()),
             package_version: None,
+            published: false,
             locked: None,
             targets: Default::default(),
             dependencies: vec![Dependency {

@@ -80,6 +80,7 @@ fn manifest(dir: &Path) -> Manifest {
     Manifest {
         package_name: package_field("name"),
         package_version: package_field("version"),
+        published: false,
         locked: None,
         targets: Default::default(),
         dependencies,

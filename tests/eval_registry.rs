@@ -1,9 +1,11 @@
 //! Evaluation on real MCP servers from the crate registry (`tests/eval-registry/<set>/<crate>-<version>/`,
 //! see its README), labelled from the rules before mcp-lint was run on them.
 //!
-//! Each crate is linted the way a user would do it, `mcp-lint check --format json --no-cache .`
-//! in the crate's directory (so `tests/eval-registry/mcp-lint.toml`, the defaults, applies), and
-//! the findings are matched against `expected.txt` as (path, start line, lint name) multisets.
+//! Each set is linted the way a user lints a directory of crates, `mcp-lint check --format json
+//! --no-cache .` in the set's directory (so `tests/eval-registry/mcp-lint.toml`, the defaults,
+//! applies, and the published crates of one repository that depend on each other by name and
+//! version are one program, see `lints::program`). Each crate's findings, those in its
+//! directory, are matched against its `expected.txt` as (path, start line, lint name) multisets.
 //! The test prints precision and recall per server, per rule and set, and for each rule over all
 //! sets, and lists every mismatch.
 //!
@@ -60,10 +62,11 @@ fn servers() -> Vec<(String, PathBuf)> {
         .collect()
 }
 
-/// Findings of `mcp-lint check` on the crate, paths relative to it, each with its message.
-fn found(dir: &Path) -> Vec<(Key, String)> {
+/// Findings of `mcp-lint check` on a set, per crate directory name, paths relative to the crate,
+/// each with its message.
+fn found(set: &Path) -> BTreeMap<String, Vec<(Key, String)>> {
     let run = common::mcp_lint(
-        dir,
+        set,
         &[
             "check",
             "--format",
@@ -77,25 +80,31 @@ fn found(dir: &Path) -> Vec<(Key, String)> {
         run.code,
         0,
         "mcp-lint failed on {}:\n{run:?}",
-        dir.display()
+        set.display()
     );
-    run.json()["diagnostics"]
+    let mut per_crate: BTreeMap<String, Vec<(Key, String)>> = BTreeMap::new();
+    for d in run.json()["diagnostics"]
         .as_array()
         .expect("diagnostics array")
-        .iter()
-        .map(|d| {
-            let field = |name: &str| {
-                d[name]
-                    .as_str()
-                    .unwrap_or_else(|| panic!("{name} in {d}"))
-                    .to_string()
-            };
-            let path = field("path").replace('\\', "/");
-            let path = path.strip_prefix("./").unwrap_or(&path).to_string();
-            let line = d["line"].as_u64().expect("line") as usize;
-            ((path, line, field("name")), field("message"))
-        })
-        .collect()
+    {
+        let field = |name: &str| {
+            d[name]
+                .as_str()
+                .unwrap_or_else(|| panic!("{name} in {d}"))
+                .to_string()
+        };
+        let path = field("path").replace('\\', "/");
+        let path = path.strip_prefix("./").unwrap_or(&path);
+        let (krate, path) = path
+            .split_once('/')
+            .unwrap_or_else(|| panic!("a finding outside the set's crates: {d}"));
+        let line = d["line"].as_u64().expect("line") as usize;
+        per_crate
+            .entry(krate.to_string())
+            .or_default()
+            .push(((path.to_string(), line, field("name")), field("message")));
+    }
+    per_crate
 }
 
 /// `MCP001`-style code of a lint name.
@@ -249,18 +258,25 @@ fn registry_scores_do_not_regress() {
         "no corpus crate under {}",
         corpus_dir().display()
     );
-    // One mcp-lint process per crate, all at once: the run is dominated by process start-up.
-    let findings_per_crate: Vec<Vec<(Key, String)>> = std::thread::scope(|scope| {
-        let runs: Vec<_> = all
-            .iter()
-            .map(|(_, dir)| scope.spawn(|| found(dir)))
-            .collect();
-        runs.into_iter()
-            .map(|run| run.join().expect("mcp-lint run"))
-            .collect()
-    });
-    for ((set, dir), findings) in all.iter().zip(findings_per_crate) {
-        let name = format!("{set}/{}", file_name(dir));
+    // One mcp-lint process per set, all at once: the run is dominated by process start-up.
+    let sets: Vec<PathBuf> = sorted_dirs(&corpus_dir());
+    let mut findings_per_set: BTreeMap<String, BTreeMap<String, Vec<(Key, String)>>> =
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = sets
+                .iter()
+                .map(|set| (file_name(set), scope.spawn(|| found(set))))
+                .collect();
+            runs.into_iter()
+                .map(|(name, run)| (name, run.join().expect("mcp-lint run")))
+                .collect()
+        });
+    for (set, dir) in &all {
+        let crate_dir = file_name(dir);
+        let findings = findings_per_set
+            .get_mut(set)
+            .and_then(|per_crate| per_crate.remove(&crate_dir))
+            .unwrap_or_default();
+        let name = format!("{set}/{crate_dir}");
         let labels = expected(dir);
         assert_labels_in_bounds(dir, &labels);
         let s = score(labels.clone(), findings.clone());
@@ -274,6 +290,12 @@ fn registry_scores_do_not_regress() {
         entry.labels.extend(tag(labels));
         entry.findings.extend(tag(findings));
         entry.servers.push((name, s));
+    }
+    for (set, rest) in &findings_per_set {
+        assert!(
+            rest.is_empty(),
+            "set {set}: findings in directories that are not its crates: {rest:?}"
+        );
     }
     let mut all_labels = Vec::new();
     let mut all_findings = Vec::new();

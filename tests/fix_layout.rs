@@ -349,6 +349,7 @@ fn measure_chains(krate: &ChainCrate) {
         manifest: Some(lints::Manifest {
             package_name: Some("chains".to_string()),
             package_version: None,
+            published: false,
             dependencies: krate
                 .deps
                 .iter()

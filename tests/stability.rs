@@ -65,6 +65,7 @@ fn manifest(dir: &Path) -> Manifest {
             .and_then(toml::Value::as_str)
             .map(str::to_string),
         package_version: None,
+        published: false,
         dependencies,
         locked: None,
         targets: Default::default(),

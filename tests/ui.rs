@@ -501,6 +501,7 @@ fn manifest_for(d: &Directives) -> Option<Manifest> {
     (!dependencies.is_empty()).then(|| Manifest {
         package_name: Some("ui-fixture".to_string()),
         package_version: None,
+        published: false,
         dependencies,
         locked: (!locked.is_empty()).then(|| Arc::new(locked)),
         targets: Default::default(),

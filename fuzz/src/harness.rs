@@ -32,6 +32,7 @@ fn input(text: Vec<u8>, sdk: Option<(&str, &str)>) -> CrateInput {
         manifest: sdk.map(|(name, version)| Manifest {
             package_name: Some("fuzzed".into()),
             package_version: None,
+            published: false,
             locked: None,
             targets: Default::default(),
             dependencies: vec![Dependency {

@@ -108,6 +108,11 @@ pub struct Manifest {
     /// The package's own version (`[package] version`): an SDK's own package speaks that
     /// version of the SDK.
     pub package_version: Option<String>,
+    /// The Cargo.toml is the registry's copy (cargo's normalised manifest, as a published or
+    /// vendored crate has): the package's name and version then name the registry's bytes, so a
+    /// registry dependency that accepts that version can be this package (see
+    /// [`crate::program`]).
+    pub published: bool,
     /// `[dependencies]`, `[dev-dependencies]`, target-specific ones, and workspace-inherited
     /// ones resolved against the workspace manifest.
     pub dependencies: Vec<Dependency>,

@@ -1,13 +1,16 @@
-//! Which packages are analysed as one program: members of a workspace that depend on each other
-//! by path. A dependency links two packages when its `path` is the other's root; the dependency's
-//! name in the dependent's code then resolves into the other's library ([`crate::resolve`]), and
-//! the two share one call graph. Registry and git dependencies never link, and neither does an
-//! SDK's own package: its paths stay the SDK's, which its dialect knows (see
-//! [`crate::sdk::own_sdk`]).
+//! Which packages are analysed as one program: packages of one run that depend on each other.
+//! A dependency links two packages when its `path` is the other's root, or, for a registry
+//! dependency, when the other package is a published copy (see [`Manifest::published`]) of its
+//! name at a version its requirement accepts: that is the registry's crate, and a published
+//! crate's `path` dependencies are registry ones (a repository's crates unpacked or vendored
+//! side by side). The dependency's name in the dependent's code then resolves
+//! into the other's library ([`crate::resolve`]), and the two share one call graph. Git
+//! dependencies never link, and neither does an SDK's own package: its paths stay the SDK's,
+//! which its dialect knows (see [`crate::sdk::own_sdk`]).
 
 use std::path::Path;
 
-use crate::options::Manifest;
+use crate::options::{Dependency, Manifest};
 
 /// One package as [`links`] sees it: its root directory and its manifest.
 pub type PackageRef<'a> = (Option<&'a Path>, Option<&'a Manifest>);
@@ -15,12 +18,28 @@ pub type PackageRef<'a> = (Option<&'a Path>, Option<&'a Manifest>);
 /// Per package, its dependencies that are other packages of `packages`: (the name its code uses
 /// for one, that package's index).
 pub fn links(packages: &[PackageRef<'_>]) -> Vec<Vec<(String, usize)>> {
-    let by_root: std::collections::HashMap<&Path, usize> = packages
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, manifest))| crate::sdk::own_sdk(*manifest).is_none())
+    let linkable = || {
+        packages
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, manifest))| crate::sdk::own_sdk(*manifest).is_none())
+    };
+    let by_root: std::collections::HashMap<&Path, usize> = linkable()
         .filter_map(|(i, (root, _))| Some(((*root)?, i)))
         .collect();
+    let mut by_name: std::collections::HashMap<&str, Vec<(semver::Version, usize)>> =
+        std::collections::HashMap::new();
+    for (i, (_, manifest)) in linkable() {
+        let Some(m) = manifest.filter(|m| m.published) else {
+            continue;
+        };
+        let (Some(name), Some(version)) = (&m.package_name, &m.package_version) else {
+            continue;
+        };
+        if let Ok(version) = semver::Version::parse(version) {
+            by_name.entry(name).or_default().push((version, i));
+        }
+    }
     packages
         .iter()
         .enumerate()
@@ -29,7 +48,10 @@ pub fn links(packages: &[PackageRef<'_>]) -> Vec<Vec<(String, usize)>> {
                 .iter()
                 .flat_map(|m| &m.dependencies)
                 .filter_map(|d| {
-                    let other = *by_root.get(d.path.as_deref()?)?;
+                    let other = match &d.path {
+                        Some(path) => *by_root.get(path.as_path())?,
+                        None => registry_match(d, by_name.get(d.name.as_str())?)?,
+                    };
                     let code_name = d.rename.as_deref().unwrap_or(&d.name).replace('-', "_");
                     (other != me).then_some((code_name, other))
                 })
@@ -39,6 +61,22 @@ pub fn links(packages: &[PackageRef<'_>]) -> Vec<Vec<(String, usize)>> {
             linked
         })
         .collect()
+}
+
+/// The package a registry dependency resolves to among `candidates` (the run's packages of its
+/// name): the highest version its requirement accepts, as cargo picks; none when two packages
+/// have that version (the run cannot tell which is built).
+fn registry_match(
+    dependency: &Dependency,
+    candidates: &[(semver::Version, usize)],
+) -> Option<usize> {
+    let requirement = semver::VersionReq::parse(dependency.version.as_deref()?).ok()?;
+    let best = candidates
+        .iter()
+        .filter(|(version, _)| requirement.matches(version))
+        .max_by(|a, b| a.0.cmp(&b.0))?;
+    let ties = candidates.iter().filter(|(v, _)| *v == best.0).count();
+    (ties == 1).then_some(best.1)
 }
 
 /// The programs among `packages`: groups of packages that links connect, either way (a cycle of
@@ -77,13 +115,13 @@ pub fn groups(packages: &[PackageRef<'_>]) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Dependency;
     use std::path::PathBuf;
 
     fn package(name: &str, deps: &[(&str, Option<&str>, Option<&str>)]) -> Manifest {
         Manifest {
             package_name: Some(name.to_string()),
             package_version: None,
+            published: false,
             locked: None,
             targets: Default::default(),
             dependencies: deps
@@ -99,7 +137,7 @@ mod tests {
     }
 
     #[test]
-    fn path_dependencies_link_registry_ones_and_sdk_packages_do_not() {
+    fn path_dependencies_link_and_unversioned_or_sdk_ones_do_not() {
         let roots = ["/w/a", "/w/b", "/w/c", "/w/pmcp", "/w/d"].map(PathBuf::from);
         let manifests = [
             package(
@@ -129,5 +167,73 @@ mod tests {
         );
         assert!(links[3].is_empty());
         assert_eq!(groups(&refs), vec![vec![0, 1], vec![2, 4], vec![3]]);
+    }
+
+    /// A package `name` at `version` with registry dependencies (name, requirement).
+    fn published(name: &str, version: &str, deps: &[(&str, &str)]) -> Manifest {
+        let mut m = package(name, &[]);
+        m.package_version = Some(version.to_string());
+        m.published = true;
+        m.dependencies = deps
+            .iter()
+            .map(|(dep, req)| Dependency {
+                name: dep.to_string(),
+                version: Some(req.to_string()),
+                rename: None,
+                path: None,
+            })
+            .collect();
+        m
+    }
+
+    #[test]
+    fn registry_dependencies_link_a_package_of_the_run_their_requirement_accepts() {
+        let manifests = [
+            published(
+                "server",
+                "0.3.3",
+                &[("client", "0.3.3"), ("jira", "^0.2"), ("pmcp", "1")],
+            ),
+            published("client", "0.3.3", &[]),
+            published("client", "0.4.0", &[]),
+            published("jira", "0.3.3", &[("client", "=0.3.3")]),
+            published("pmcp", "1.2.0", &[]),
+            published("dup", "1.0.0", &[]),
+            published("dup", "1.0.0", &[]),
+            published(
+                "user",
+                "0.1.0",
+                &[("dup", "1"), ("client", "0.4"), ("dev", "0.1")],
+            ),
+            // A workspace member of that name is not the registry's crate.
+            Manifest {
+                published: false,
+                ..published("dev", "0.1.0", &[])
+            },
+        ];
+        let refs: Vec<PackageRef<'_>> = manifests.iter().map(|m| (None, Some(m))).collect();
+        let links = links(&refs);
+        assert_eq!(
+            links[0],
+            vec![("client".to_string(), 1)],
+            "0.3.3 accepts 0.3.3 and not 0.4.0; ^0.2 rejects jira 0.3.3; an SDK's package stays the SDK's"
+        );
+        assert_eq!(links[3], vec![("client".to_string(), 1)]);
+        assert_eq!(
+            links[7],
+            vec![("client".to_string(), 2)],
+            "two packages of one name and version link neither, nor does an unpublished one"
+        );
+        assert_eq!(
+            groups(&refs),
+            vec![
+                vec![0, 1, 3],
+                vec![2, 7],
+                vec![4],
+                vec![5],
+                vec![6],
+                vec![8]
+            ]
+        );
     }
 }

@@ -277,6 +277,7 @@ fn analyze_source(
         manifest: args.rmcp_version.as_ref().map(|version| Manifest {
             package_name: None,
             package_version: None,
+            published: false,
             locked: None,
             targets: Default::default(),
             dependencies: vec![Dependency {

@@ -256,6 +256,7 @@ mod tests {
         Manifest {
             package_name: Some(package.to_string()),
             package_version: None,
+            published: false,
             locked: None,
             targets: Default::default(),
             dependencies: deps

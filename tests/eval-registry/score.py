@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
-"""score.py BINARY SETDIR: run mcp-lint BINARY on every crate of SETDIR (tests/eval-registry/<set>) and
-score it against expected.txt (path:line lint_name multisets), per server and per rule, listing every
+"""score.py BINARY SETDIR: run mcp-lint BINARY on SETDIR (tests/eval-registry/<set>) as tests/eval_registry.rs
+does (one run in the set's directory) and score each crate's findings against its expected.txt (path:line lint_name multisets), per server and per rule, listing every
 mismatch. For scoring a binary other than the one tests/eval_registry.rs builds (a "before" figure)."""
 import collections, json, re, subprocess, sys, os
 binary, setdir = os.path.abspath(sys.argv[1]), sys.argv[2]
 rule_tot = collections.defaultdict(lambda: [0, 0, 0])  # tp fp fn
 tot = [0, 0, 0]
+out = subprocess.run([binary, "check", "--format", "json", "--no-cache", "--exit-zero", "."],
+                     cwd=setdir, capture_output=True, text=True)
+per_crate = collections.defaultdict(list)
+for diag in json.loads(out.stdout)["diagnostics"]:
+    p = diag["path"].replace("\\", "/")
+    p = p[2:] if p.startswith("./") else p
+    crate, rel = p.split("/", 1)
+    per_crate[crate].append(dict(diag, path=rel))
 for crate in sorted(os.listdir(setdir)):
     d = os.path.join(setdir, crate)
     if not os.path.isfile(os.path.join(d, "Cargo.toml")):
@@ -18,14 +26,10 @@ for crate in sorted(os.listdir(setdir)):
         loc, name = line.split()[:2]
         path, ln = loc.rsplit(":", 1)
         labels[(path, int(ln), name)] += 1
-    out = subprocess.run([binary, "check", "--format", "json", "--no-cache", "--exit-zero", "."],
-                         cwd=d, capture_output=True, text=True)
     found = collections.Counter()
     msgs = {}
-    for diag in json.loads(out.stdout)["diagnostics"]:
-        p = diag["path"].replace("\\", "/")
-        p = p[2:] if p.startswith("./") else p
-        k = (p, diag["line"], diag["name"])
+    for diag in per_crate[crate]:
+        k = (diag["path"], diag["line"], diag["name"])
         found[k] += 1
         msgs[k] = diag["message"]
     tp = labels & found

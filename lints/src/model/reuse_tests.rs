@@ -30,6 +30,7 @@ fn input(files: &[(&str, &str)]) -> CrateInput {
         manifest: Some(Manifest {
             package_name: Some("srv".into()),
             package_version: None,
+            published: false,
             // Read anew for every analysis, as the language server reads Cargo.lock.
             locked: Some(std::sync::Arc::new(
                 [

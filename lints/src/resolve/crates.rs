@@ -120,6 +120,7 @@ mod tests {
         let manifest = Manifest {
             package_name: Some("srv".into()),
             package_version: None,
+            published: false,
             locked: None,
             targets: Default::default(),
             dependencies: deps

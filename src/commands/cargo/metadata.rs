@@ -161,6 +161,9 @@ pub fn parse(json: &str) -> Result<Workspace, String> {
                 manifest: Manifest {
                     package_name: Some(p.name.to_string()),
                     package_version: Some(p.version.to_string()),
+                    published: p.manifest_path.parent().is_some_and(|dir| {
+                        crate::workspace::manifest::is_published(dir.as_std_path())
+                    }),
                     locked: None,
                     targets: Default::default(),
                     dependencies: dependencies(&p.dependencies),
