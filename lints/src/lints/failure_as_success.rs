@@ -74,6 +74,9 @@ declare_lint! {
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
     ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    ///   A helper that matches the `Result` it is handed (`match r { Ok(v) => structured(v),
+    ///   Err(e) => error_result(e) }`) answers a literal `Err(..)` with its `Err` arm only, and
+    ///   a literal `Ok(..)` with its `Ok` arm (also through the helpers those arms call).
     /// - On a failure path, a crate helper whose value is a `json!` it builds (`fn
     ///   error_response(code, msg) -> String { json!({"error": ..}).to_string() }`, also through one
     ///   more helper), or a crate struct it serialises (`serde_json::to_string(&ToolResponse {

@@ -1257,9 +1257,12 @@ impl CallGraph {
                 es.iter()
                     .flat_map(|&ei| {
                         let variants = edge_variants(&edges[ei], returned);
+                        let edge = &edges[ei];
                         self.callees[ei].iter().map(move |&callee| BodyCall {
                             callee,
                             variants: variants.clone(),
+                            result_args: edge.result_args.clone(),
+                            in_result_arm: edge.in_result_arm,
                         })
                     })
                     .collect()

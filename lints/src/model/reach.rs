@@ -8,7 +8,7 @@ use crate::model::bodies::BodyInfo;
 use crate::model::callgraph::{edge_variants, CallGraph};
 use crate::model::ids::{BodyId, FileId, ItemId};
 use crate::model::site::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
-use crate::model::summary::{ErrorVariants, Summaries};
+use crate::model::summary::{admits_result_args, ErrorVariants, Summaries};
 use crate::sdk::{ErrChannel, HandlerKind};
 
 /// The tool reach of every body, over the call graph.
@@ -324,7 +324,7 @@ impl<'g> Reach<'g> {
                             vs.iter().any(|(enum_id, v)| tag.admits(*enum_id, v))
                         }
                         _ => true,
-                    };
+                    } && admits_result_args(group.key.result_arm, &e.result_args);
                     if !wanted || !admitted {
                         continue;
                     }

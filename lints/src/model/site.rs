@@ -302,6 +302,10 @@ pub struct ErrorSite {
     /// Built in a `match` arm over a crate enum: the variants that reach it (a `From` impl or a
     /// `to_mcp(&self)` mapping), so a call that passes one variant gets only its arm.
     pub variant: Option<VariantTag>,
+    /// Built in an arm of a `match` over the body's `i`th input (the receiver first) that only
+    /// `Ok(..)` (`true`) or only `Err(..)` (`false`) takes: a call passing the other as a
+    /// literal (`finish(Err(e))`) never reaches it.
+    pub result_arm: Option<(usize, bool)>,
     /// Built where the error a crate fn returned is answered (`Err(e)` of `match
     /// process_request(..)`): only the variants that fn can return reach it.
     pub errors_of: Option<BodyId>,
@@ -387,6 +391,12 @@ pub struct CallEdge {
     /// The crate fn whose error value the call converts (`find(..)?`): it passes the variants
     /// that fn can return.
     pub errors_of: Option<BodyId>,
+    /// The inputs (the receiver first) the call passes as a literal `Ok(..)` (`true`) or
+    /// `Err(..)` (`false`).
+    pub result_args: Vec<(usize, bool)>,
+    /// The call sits in an arm over the caller's input that only `Ok(..)` or `Err(..)` takes
+    /// (see [`ErrorSite::result_arm`]).
+    pub in_result_arm: Option<(usize, bool)>,
     /// The error values a point-free mapping receives (`.map_err(helper)` on a value that is
     /// `Err(Error::NotFound(..))` in one branch and `find(..)` in another), when every branch
     /// tells.

@@ -23,6 +23,8 @@ pub struct GroupKey {
     pub request_failure: bool,
     pub empty_content: bool,
     pub variant: Option<VariantTag>,
+    /// See [`ErrorSite::result_arm`]: the body's own input, so a call settles it.
+    pub result_arm: Option<(usize, bool)>,
 }
 
 impl GroupKey {
@@ -36,6 +38,7 @@ impl GroupKey {
             request_failure: site.path.request_failure,
             empty_content: site.empty_content,
             variant: site.variant.clone(),
+            result_arm: site.result_arm,
         }
     }
 }
@@ -62,6 +65,10 @@ pub struct BodyCall {
     /// The variants the call instantiates the callee with (`mk(Kind::Internal, ..)`, a `?` on
     /// a fn that returns only `NotFound`); `None` when the source does not tell.
     pub variants: Option<Vec<(ItemId, String)>>,
+    /// The inputs it passes as a literal `Ok(..)` or `Err(..)` (see [`crate::model::site::CallEdge::result_args`]).
+    pub result_args: Vec<(usize, bool)>,
+    /// See [`crate::model::site::CallEdge::in_result_arm`].
+    pub in_result_arm: Option<(usize, bool)>,
 }
 
 impl BodyCall {
@@ -69,6 +76,14 @@ impl BodyCall {
     /// variant no site of the group is reached by. A tag over an enum the call picks from is
     /// settled by the call (the caller's callers pass no value of it), so it is dropped.
     fn instantiate(&self, key: &GroupKey) -> Option<GroupKey> {
+        if !admits_result_args(key.result_arm, &self.result_args) {
+            return None;
+        }
+        // The input is the callee's: in the caller, the arm is the one the call sits in.
+        let key = &GroupKey {
+            result_arm: self.in_result_arm,
+            ..key.clone()
+        };
         let (Some(vs), Some(tag)) = (&self.variants, &key.variant) else {
             return Some(key.clone());
         };
@@ -84,6 +99,12 @@ impl BodyCall {
             ..key.clone()
         })
     }
+}
+
+/// Whether a call passing `args` (see [`crate::model::site::CallEdge::result_args`]) can reach what is built in
+/// `arm` (see [`ErrorSite::result_arm`]): not when it passes the other variant for that input.
+pub fn admits_result_args(arm: Option<(usize, bool)>, args: &[(usize, bool)]) -> bool {
+    arm.is_none_or(|(input, ok)| !args.contains(&(input, !ok)))
 }
 
 impl Summaries {

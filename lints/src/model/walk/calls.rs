@@ -26,12 +26,14 @@ use crate::text::{message_with_macros, MessageText};
 use crate::types::{declared_result_error, resolve_type_item, FnKey};
 
 impl<'a> Walker<'a, '_> {
-    /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`).
+    /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`);
+    /// `args[0]` is the callee's input `first_input` (1 past a method call's receiver).
     pub(super) fn call_edge<'x>(
         &mut self,
         target: Target,
         call: &dyn syn::spanned::Spanned,
         variant_arg: Option<&'a Expr>,
+        first_input: usize,
         args: impl IntoIterator<Item = &'x Expr>,
     ) {
         // Spans cost a token walk: only for calls into the crate's own fns.
@@ -57,11 +59,37 @@ impl<'a> Walker<'a, '_> {
         let address = call as *const dyn syn::spanned::Spanned as *const ();
         let edge = &mut self.facts.calls[pushed];
         edge.variant = variant;
+        edge.result_args = args
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| Some((i + first_input, result_literal(a)?)))
+            .collect();
         edge.args = texts;
         edge.error_dropped = self.error_dropped.contains(&address);
         edge.error_passed_to = self.error_passed_to.get(&address).cloned();
         edge.continues_dispatch = continues_dispatch;
         self.edge_of_call.insert(address, pushed);
+    }
+
+    /// `match result { Ok(v) => .., Err(e) => .. }` over the body's own input `result` (not a
+    /// local of that name): the input's index and which variant the arm's pattern takes.
+    pub(super) fn result_arm_of(&self, scrutinee: &Expr, pat: &Pat) -> Option<(usize, bool)> {
+        let Expr::Path(p) = strip_refs(scrutinee) else {
+            return None;
+        };
+        let name = p.path.get_ident()?.to_string();
+        if self.let_init(scrutinee).is_some() {
+            return None;
+        }
+        let ok = if variant_binding(pat, "Ok").is_some() {
+            true
+        } else if variant_binding(pat, "Err").is_some() {
+            false
+        } else {
+            return None;
+        };
+        let input = self.param_names().iter().position(|n| *n == name)?;
+        Some((input, ok))
     }
 
     /// Whether an argument names the request, or is a local holding the requested tool's name
@@ -285,6 +313,8 @@ impl<'a> Walker<'a, '_> {
             args: Vec::new(),
             variant: None,
             errors_of: None,
+            result_args: Vec::new(),
+            in_result_arm: self.result_arm,
             passes: None,
             error_dropped: false,
             error_passed_to: None,
@@ -865,6 +895,21 @@ fn is_self_rooted(expr: &Expr) -> bool {
 }
 
 /// `Option`/`Result` adapters that keep the value they are called on (`and_then`, `ok`, `get`).
+/// `Ok(..)` (`true`) or `Err(..)` (`false`), written at the call.
+fn result_literal(arg: &Expr) -> Option<bool> {
+    let Expr::Call(c) = strip_refs(arg) else {
+        return None;
+    };
+    let Expr::Path(p) = &*c.func else {
+        return None;
+    };
+    match p.path.get_ident()?.to_string().as_str() {
+        "Ok" => Some(true),
+        "Err" => Some(false),
+        _ => None,
+    }
+}
+
 fn is_adapter(method: &str) -> bool {
     matches!(
         method,

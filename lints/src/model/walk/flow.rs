@@ -481,6 +481,7 @@ impl<'a> Walker<'a, '_> {
             path,
             body: self.body.id,
             variant: None,
+            result_arm: None,
             errors_of: None,
             answers_unknown_tool: false,
             related: Vec::new(),
@@ -740,7 +741,7 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
-    fn param_names(&self) -> Vec<String> {
+    pub(super) fn param_names(&self) -> Vec<String> {
         let Some(sig) = self.body.sig else {
             return Vec::new();
         };

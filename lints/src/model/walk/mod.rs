@@ -166,6 +166,9 @@ pub struct Walker<'a, 'm> {
     in_tool_call_arm: bool,
     /// Inside a `match` arm over a crate enum: the variants that reach it.
     variant: Option<VariantTag>,
+    /// Inside a `match` arm over an input that only `Ok(..)` or `Err(..)` takes (see
+    /// [`ErrorSite::result_arm`]).
+    result_arm: Option<(usize, bool)>,
     /// Inside the `Err` arm answering what a crate fn returned (see
     /// [`ErrorSite::errors_of`]).
     errors_of: Option<BodyId>,
@@ -255,6 +258,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             consumed: std::collections::HashSet::new(),
             in_tool_call_arm: false,
             variant: None,
+            result_arm: None,
             errors_of: None,
             returns_override: None,
             protocol_args: 0,
@@ -386,6 +390,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 path,
                 body: self.body.id,
                 variant: self.variant.clone(),
+                result_arm: self.result_arm,
                 errors_of: self.errors_of,
                 answers_unknown_tool: false,
                 related,
@@ -446,6 +451,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             path: PathFacts::default(),
             body: self.body.id,
             variant: None,
+            result_arm: None,
             errors_of: None,
             answers_unknown_tool: false,
             related: Vec::new(),
@@ -617,7 +623,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 .iter()
                 .find(|a| self.resolver.variant_of(a, &self.locals).is_some());
             let stored = self.slot_closures(&target, call.args.iter());
-            self.call_edge(target, call, variant_arg, &call.args);
+            self.call_edge(target, call, variant_arg, 0, &call.args);
             self.fns_passed_by_path(&call.args);
             if !stored.is_empty() {
                 // Each stored closure is a body of its own, run where the field is called.
@@ -637,7 +643,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
         }
         if let Some(target) = self.slot_target(&call.func) {
-            self.call_edge(target, call, None, &call.args);
+            self.call_edge(target, call, None, 0, &call.args);
         }
         visit::visit_expr_call(self, call);
     }
@@ -704,6 +710,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             let tag = scrutinee.and_then(|e| self.variant_tag(e, &arm.pat, &m.arms));
             let inner = tag.or_else(|| self.variant.clone());
             let outer_tag = std::mem::replace(&mut self.variant, inner);
+            let result_arm = self.result_arm_of(&m.expr, &arm.pat).or(self.result_arm);
+            let outer_result_arm = std::mem::replace(&mut self.result_arm, result_arm);
             let sites_before = self.facts.sites.len();
             let err_binding = variant_binding(&arm.pat, "Err");
             // `"uploaded" if args.certificate.is_none() => return Err(..)`: a guard testing an
@@ -742,6 +750,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             self.other_value_branches -= usize::from(unmatched);
             self.variant = outer_tag;
+            self.result_arm = outer_result_arm;
             self.locals.pop_scope();
         }
         self.settle_error_of(&m.expr, &err_answers);
@@ -883,7 +892,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             .resolver
             .method_target(&mc.receiver, &method, &self.locals);
         let edges = self.facts.calls.len();
-        self.call_edge(target, mc, Some(&*mc.receiver), &mc.args);
+        self.call_edge(target, mc, Some(&*mc.receiver), 1, &mc.args);
         // `Err(e) => Err(e.to_mcp_error())` in a `match` over `self.fetch(..)`: the mapping gets
         // the errors `fetch` can return, so only their arms count.
         if self.facts.calls.len() > edges {
