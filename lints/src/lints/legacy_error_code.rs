@@ -62,7 +62,9 @@ declare_lint! {
     ///   member, a bare `{"code": -32001, "message": ..}` object (a JSON-RPC code beside a
     ///   message; an HTTP API's `{"code": 404}` is not one), or a call of a fn whose tail builds
     ///   one with the code it is given (`fn rpc_err(id, code, msg) -> String { json!({..,
-    ///   "error": {"code": code, "message": msg}}).to_string() }`), whatever the fn is named.
+    ///   "error": {"code": code, "message": msg}}).to_string() }`), or of a method that does
+    ///   (`req.error(code, msg)` building `Response { error: Some(RpcError { code, .. }), .. }`
+    ///   with the request's id), whatever the fn is named.
     /// - A hand-rolled server's error object counts where an MCP handler reaches it: the router
     ///   (its answer to an unknown method or to a request it cannot dispatch), a tool, or a helper
     ///   either calls; an error helper only `main`'s stdio bridge calls, outside the router, is not

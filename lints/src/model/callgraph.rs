@@ -1440,7 +1440,10 @@ pub fn error_constructor(
     let Owner::Inherent { self_ty } = &f.owner else {
         return error_helper(f, dialect, index, source);
     };
-    if f.is_test || !f.is_constructor() {
+    if !f.is_constructor() {
+        return error_helper(f, dialect, index, source);
+    }
+    if f.is_test {
         return None;
     }
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
@@ -1490,6 +1493,7 @@ pub fn error_constructor(
         code,
         code_param,
         message_param: message.and_then(param_of),
+        receiver: false,
     })
 }
 
@@ -1514,17 +1518,19 @@ pub fn result_helper(f: &FnItem<'_>, dialect: &dyn Dialect) -> Option<ResultHelp
     })
 }
 
-/// A hand-rolled server's free fn that answers with an error object whose code is one of its
-/// parameters (`fn err(id: Value, code: i32, message: impl Into<String>) -> Response { Response
-/// { id, result: None, error: Some(ErrorObj { code, message: message.into() }) } }`): each call
-/// is that construction with the caller's code, whatever the fn is named.
+/// A hand-rolled server's free fn or method that answers with an error object whose code is one
+/// of its parameters (`fn err(id: Value, code: i32, message: impl Into<String>) -> Response {
+/// Response { id, result: None, error: Some(ErrorObj { code, message: message.into() }) } }`,
+/// `req.error(code, message)` building it with `self.id`): each call is that construction with
+/// the caller's code, whatever the fn is named. Parameters are counted without the receiver.
 fn error_helper(
     f: &FnItem<'_>,
     dialect: &dyn Dialect,
     index: &Index<'_>,
     source: Option<&crate::source::SourceFile>,
 ) -> Option<ErrorConstructor> {
-    if f.is_test || !matches!(f.owner, Owner::Free) || dialect.constructor_names_code() {
+    let owned = matches!(f.owner, Owner::Free | Owner::Inherent { .. });
+    if f.is_test || !owned || dialect.constructor_names_code() {
         return None;
     }
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
@@ -1556,6 +1562,7 @@ fn error_helper(
             code: None,
             code_param: Some(params.iter().position(|q| *q == code_local)?),
             message_param: crate::syntax::json_member_param(&m.mac.tokens, "message", &params),
+            receiver: f.sig.receiver().is_some(),
         });
     }
     let Expr::Struct(outer) = tail else {
@@ -1599,6 +1606,7 @@ fn error_helper(
         code: None,
         code_param: Some(param_named(code_expr)?),
         message_param,
+        receiver: f.sig.receiver().is_some(),
     })
 }
 

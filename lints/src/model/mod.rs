@@ -1015,9 +1015,13 @@ where
             Some((f.sig as *const syn::Signature, helper))
         })
         .collect();
-    let error_types = error_constructors
-        .keys()
-        .filter_map(|k| types.self_type(types.scope_of(*k)?))
+    // Types with a constructor of their own (`-> Self`), not those with an error helper method.
+    let error_types = fns
+        .iter()
+        .filter(|f| f.is_constructor())
+        .map(|f| f.sig as FnKey)
+        .filter(|k| error_constructors.contains_key(k))
+        .filter_map(|k| types.self_type(types.scope_of(k)?))
         .collect();
     let blocks = fns
         .iter()

@@ -251,6 +251,9 @@ pub struct ErrorConstructor {
     pub code_param: Option<usize>,
     /// The parameter the message comes from.
     pub message_param: Option<usize>,
+    /// A method: parameters are counted after its receiver, which a path call passes first
+    /// (`Request::error(&req, code, ..)`).
+    pub receiver: bool,
 }
 
 /// A hand-rolled server's fn that builds a tool result whose `isError` is one of its

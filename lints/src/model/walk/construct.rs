@@ -11,6 +11,7 @@ use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{Construction, ContentFacts, HandlerKind, MacroBuilt};
 use crate::syntax::{is_scalar_type, is_to_string, mentions_ident, tail_expr, TokensString};
 use crate::text::{message_with_macros, MessageText};
+use crate::types::FnKey;
 
 impl<'a> Walker<'a, '_> {
     pub(super) fn construction(&mut self, expr: &'a Expr, built: Construction<'a>) {
@@ -373,7 +374,10 @@ impl<'a> Walker<'a, '_> {
                     protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);
                 } else {
-                    tool_value = self.result_helper_call(expr, &mc.args);
+                    protocol_value = self.error_helper_method_call(expr, mc);
+                    if !protocol_value {
+                        tool_value = self.result_helper_call(expr, &mc.args);
+                    }
                 }
             }
             Expr::Struct(s) => {
@@ -483,10 +487,36 @@ impl<'a> Walker<'a, '_> {
         let Target::Fn(f) = self.resolver.path_target(path, &self.locals) else {
             return false;
         };
+        // `Request::error(&req, code, ..)`: the receiver comes first.
+        let receiver = self.calls.error_constructor(f).is_some_and(|c| c.receiver);
+        let args = args.map(|a| a.iter().skip(usize::from(receiver)).collect());
+        self.built_by_error_constructor(expr, f, args)
+    }
+
+    /// `req.error(-32603, msg, None)`: a crate error helper method (see
+    /// [`crate::model::callgraph::error_constructor`]) called on a value; whether it is one.
+    fn error_helper_method_call(&mut self, expr: &'a Expr, mc: &'a syn::ExprMethodCall) -> bool {
+        if self.calls.error_constructors.is_empty() {
+            return false;
+        }
+        let Some(Target::Fn(f)) = self.call_target(expr) else {
+            return false;
+        };
+        self.built_by_error_constructor(expr, f, Some(mc.args.iter().collect()))
+    }
+
+    /// A call of error constructor `f` with `args` (its inputs after any receiver; `None`
+    /// point-free): the protocol error it builds, built here; whether `f` is one.
+    fn built_by_error_constructor(
+        &mut self,
+        expr: &'a Expr,
+        f: FnKey,
+        args: Option<Vec<&'a Expr>>,
+    ) -> bool {
         let Some(ctor) = self.calls.error_constructor(f).cloned() else {
             return false;
         };
-        let arg = |i: Option<usize>| i.and_then(|i| args.and_then(|a| a.iter().nth(i)));
+        let arg = |i: Option<usize>| i.and_then(|i| args.as_ref().and_then(|a| a.get(i).copied()));
         let code = ctor.code.or_else(|| {
             arg(ctor.code_param).and_then(|a| {
                 self.dialect
