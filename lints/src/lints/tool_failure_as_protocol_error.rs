@@ -173,7 +173,11 @@ declare_lint! {
     ///   dispatch macro in a request handler does not). Other macros are not expanded, so tools
     ///   or errors they generate are not seen. `?` counts as a protocol error only through the
     ///   `impl From<X> for McpError` of the operand's own error type (when the source tells it), and
-    ///   a mapping that matches on the error's variant gives each variant its own arm. A code picked
+    ///   a mapping that matches on the error's variant gives each variant its own arm, also
+    ///   through a flag it sets per variant (`let callers_fault = match &err { Error::File(_) =>
+    ///   true, _ => false }; if callers_fault { invalid_params } else { internal_error }`); a
+    ///   fn whose errors come from `.map_err(file_error)?` with `let file_error = |e|
+    ///   Error::File(..)` returns that variant. A code picked
     ///   by a `match` into a local and given to the constructor or written in the error's struct
     ///   literal (`ErrorData { code: error_code, .. }`) is one site per code; for another crate's
     ///   value (`match e.kind() { NotFound => INVALID_PARAMS, _ => INTERNAL_ERROR }`) each arm's

@@ -19,8 +19,8 @@ use crate::sdk::{
 };
 use crate::source::Span;
 use crate::syntax::{
-    last_segment, pat_ident, path_segments, strip_await, strip_refs, tail_expr, type_name,
-    unwrap_future, variant_binding,
+    last_segment, pat_ident, path_segments, strip_await, strip_parens, strip_refs, tail_expr,
+    type_name, unwrap_future, variant_binding,
 };
 use crate::text::{message_with_macros, MessageText};
 use crate::types::{declared_result_error, resolve_type_item, FnKey};
@@ -726,6 +726,68 @@ impl<'a> Walker<'a, '_> {
         Some(VariantTag::Otherwise(e, others))
     }
 
+    /// `if callers_fault { .. } else { .. }` where `let callers_fault = match &err {
+    /// Error::NotFound(_) | Error::File(_) => true, _ => false }` over a crate enum: the variants
+    /// that reach each branch (an arm whose value is not a literal, or has a guard, reaches both).
+    pub(super) fn flag_variant_tags(&self, cond: &Expr) -> Option<(VariantTag, VariantTag)> {
+        let (flag, negated) = match strip_parens(cond) {
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => (&*u.expr, true),
+            other => (other, false),
+        };
+        let Some(Expr::Match(m)) = self.let_init(flag) else {
+            return None;
+        };
+        let e = self.resolver.type_of(&m.expr, &self.locals)?;
+        let mut named: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        // Per value (false, true): whether a catch-all arm may give it.
+        let mut otherwise = [false, false];
+        let mut has_catch_all = false;
+        for arm in &m.arms {
+            let value = match (&arm.guard, tail_expr(&arm.body)) {
+                (
+                    None,
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Bool(b),
+                        ..
+                    }),
+                ) => Some(b.value),
+                _ => None,
+            };
+            let takes = |v: bool| value.is_none_or(|x| x == v);
+            match self.variant_tag(e, &arm.pat, &m.arms)? {
+                VariantTag::Is(_, own) => {
+                    for v in [false, true] {
+                        if takes(v) {
+                            named[usize::from(v)].extend(own.iter().cloned());
+                        }
+                    }
+                }
+                VariantTag::Otherwise(..) => {
+                    has_catch_all = true;
+                    for v in [false, true] {
+                        otherwise[usize::from(v)] |= takes(v);
+                    }
+                }
+            }
+        }
+        // The variants that can give `v`: those named for it, and the catch-all's when it can.
+        let tag = |v: bool| -> VariantTag {
+            let i = usize::from(v);
+            if has_catch_all && otherwise[i] {
+                // Every variant but those only named for the other value.
+                let only_other = named[1 - i]
+                    .iter()
+                    .filter(|n| !named[i].contains(n))
+                    .cloned()
+                    .collect();
+                VariantTag::Otherwise(e, only_other)
+            } else {
+                VariantTag::Is(e, named[i].clone())
+            }
+        };
+        Some((tag(!negated), tag(negated)))
+    }
+
     /// The error type of what `?` (or `.map_err(From::from)`) converts: the error type the
     /// called crate fn declares (`fn load_zone(..) -> Result<_, ZoneError>`), the variant a
     /// `.map_err(|_| AppError::X)` builds, else unknown.
@@ -736,11 +798,15 @@ impl<'a> Walker<'a, '_> {
                 let value = match mc.args.first() {
                     Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
                     // `.map_err(AppError::Io)`: the variant's constructor, point-free.
-                    Some(Expr::Path(p)) if mc.method == "map_err" => {
+                    Some(arg @ Expr::Path(p)) if mc.method == "map_err" => {
                         if let Target::Variant(e, v) = self.resolver.path_target(p, &self.locals) {
                             return ErrorSource::Local(e, Some(v));
                         }
-                        None
+                        // `let file_error = |e| Error::File(..); .. .map_err(file_error)?`.
+                        match self.let_init(arg) {
+                            Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
+                            _ => None,
+                        }
                     }
                     Some(other) if mc.method == "ok_or" => Some(other),
                     _ => None,

@@ -1049,7 +1049,23 @@ impl<'a> Walker<'a, '_> {
             let flag = self.tests_param_flag(&i.cond);
             self.flag_branches += usize::from(flag);
             self.other_value_branches += 1;
-            visit::visit_expr_if(self, i);
+            match self
+                .flag_variant_tags(&i.cond)
+                .filter(|_| self.variant.is_none())
+            {
+                // Each branch is reached by the variants its flag value comes from.
+                Some((then_tag, else_tag)) => {
+                    self.visit_expr(&i.cond);
+                    self.variant = Some(then_tag);
+                    self.visit_block(&i.then_branch);
+                    self.variant = Some(else_tag);
+                    if let Some((_, e)) = &i.else_branch {
+                        self.visit_expr(e);
+                    }
+                    self.variant = None;
+                }
+                None => visit::visit_expr_if(self, i),
+            }
             self.other_value_branches -= 1;
             self.flag_branches -= usize::from(flag);
             return;
