@@ -22,7 +22,8 @@ declare_lint! {
     /// a match arm's guard `"note" if req.content.is_none() =>`, `is_none_or(|q| q.is_empty())`) is
     /// a rule on argument values and is reported, whatever its message says. A check on the
     /// server's own state only (`self.forge.as_deref().ok_or_else(..)`: nothing configured at
-    /// start-up; `if self.config.disable_sudo { return Err(..) }`: a tool turned off) rejects no
+    /// start-up, also through a local bound to such a read, `let guard = self.vars.read().await;
+    /// guard.as_ref().ok_or_else(..)`; `if self.config.disable_sudo { return Err(..) }`: a tool turned off) rejects no
     /// argument and is not reported, unless it sits in a branch the model's values chose (`if let
     /// Some(filter) = params.filter { if !self.config.allow_filters { .. } }`).
     ///

@@ -359,7 +359,7 @@ impl<'a> Walker<'a, '_> {
             request_failure: self.fails_before_tool_pick(&causes),
             server_state: match causes.is_empty() {
                 true => self.self_state_branches > 0,
-                false => causes.iter().all(|c| reads_only_self(c)),
+                false => causes.iter().all(|c| self.reads_only_own_state(c, 0)),
             },
             uses_error: self
                 .frames
@@ -1994,6 +1994,30 @@ fn builds_own_value(cause: &Expr) -> bool {
 
 /// `self.forge.as_deref()`, `self.config.enabled`: an expression over the server's own state
 /// only (`self`, its fields, methods given nothing but literals).
+impl Walker<'_, '_> {
+    /// [`reads_only_self`], also through locals bound to such a read (`let guard =
+    /// self.vars.read().await; guard.as_ref()`).
+    fn reads_only_own_state(&self, expr: &Expr, depth: usize) -> bool {
+        match strip_await(expr) {
+            Expr::Path(p) if !p.path.is_ident("self") => {
+                depth < 4
+                    && self
+                        .let_init(expr)
+                        .is_some_and(|init| self.reads_only_own_state(init, depth + 1))
+            }
+            Expr::Field(f) => self.reads_only_own_state(&f.base, depth),
+            Expr::MethodCall(m) => {
+                m.args.iter().all(|a| matches!(a, Expr::Lit(_)))
+                    && self.reads_only_own_state(&m.receiver, depth)
+            }
+            Expr::Reference(r) => self.reads_only_own_state(&r.expr, depth),
+            Expr::Paren(p) => self.reads_only_own_state(&p.expr, depth),
+            Expr::Unary(u) => self.reads_only_own_state(&u.expr, depth),
+            other => reads_only_self(other),
+        }
+    }
+}
+
 pub(super) fn reads_only_self(expr: &Expr) -> bool {
     match strip_await(expr) {
         Expr::Path(p) => p.path.is_ident("self"),
