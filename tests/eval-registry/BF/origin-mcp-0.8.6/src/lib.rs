@@ -1,0 +1,9 @@
+pub mod auth;
+pub mod client;
+pub mod lock_state;
+pub mod self_update_check;
+pub mod serve;
+pub mod token;
+pub mod tools;
+pub mod types;
+pub mod version_check;
