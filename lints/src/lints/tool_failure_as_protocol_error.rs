@@ -177,7 +177,10 @@ declare_lint! {
     ///   through a flag it sets per variant (`let callers_fault = match &err { Error::File(_) =>
     ///   true, _ => false }; if callers_fault { invalid_params } else { internal_error }`); a
     ///   fn whose errors come from `.map_err(file_error)?` with `let file_error = |e|
-    ///   Error::File(..)` returns that variant. A code picked
+    ///   Error::File(..)` returns that variant. A crate fn that builds the protocol error from a
+    ///   code it is given (`fn mcp_err(code: ErrorCode, msg: ..) -> ErrorData { ErrorData {
+    ///   code, message: msg.into(), data: None } }`, or `ErrorData::new(code, msg, None)`) builds,
+    ///   at each call, the error of the caller's code. A code picked
     ///   by a `match` into a local and given to the constructor or written in the error's struct
     ///   literal (`ErrorData { code: error_code, .. }`) is one site per code; for another crate's
     ///   value (`match e.kind() { NotFound => INVALID_PARAMS, _ => INTERNAL_ERROR }`) each arm's

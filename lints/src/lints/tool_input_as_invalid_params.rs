@@ -19,6 +19,7 @@ declare_lint! {
     /// missing client capability is -32021). A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
     /// is optional in the generated input schema: a check that requires it ("content is required for
     /// action=store", `let Some(id) = req.id else`, `if req.query.is_none() && req.tag.is_none()`,
+    /// also on a local the field is passed through, `let json = normalize(req.json)`,
     /// a match arm's guard `"note" if req.content.is_none() =>`, `is_none_or(|q| q.is_empty())`) is
     /// a rule on argument values and is reported, whatever its message says. A check on the
     /// server's own state only (`self.forge.as_deref().ok_or_else(..)`: nothing configured at

@@ -1530,7 +1530,7 @@ fn error_helper(
     source: Option<&crate::source::SourceFile>,
 ) -> Option<ErrorConstructor> {
     let owned = matches!(f.owner, Owner::Free | Owner::Inherent { .. });
-    if f.is_test || !owned || dialect.constructor_names_code() {
+    if f.is_test || !owned {
         return None;
     }
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
@@ -1545,6 +1545,33 @@ fn error_helper(
         _ => None,
     };
     let tail = tail_expr(tail);
+    // `ErrorData::new(code, message, None)`: an SDK constructor given the code parameter.
+    if let Expr::Call(call) = tail {
+        let Some(Construction::ProtocolError {
+            code: None,
+            message,
+            ..
+        }) = dialect.construction_of_call(call, index, &crate::sdk::ReturnFacts::UNKNOWN)
+        else {
+            return None;
+        };
+        let message_param = message.and_then(|m| match strip_parens(m) {
+            Expr::MethodCall(mc) if mc.args.is_empty() => param_named(&mc.receiver),
+            other => param_named(other),
+        });
+        let code_param = call
+            .args
+            .iter()
+            .filter_map(&param_named)
+            .find(|p| Some(*p) != message_param)?;
+        return Some(ErrorConstructor {
+            name: f.name.clone(),
+            code: None,
+            code_param: Some(code_param),
+            message_param,
+            receiver: f.sig.receiver().is_some(),
+        });
+    }
     // `json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})`,
     // also serialised (`.to_string()`).
     if let (Expr::Macro(m), Some(source)) = (crate::syntax::through_unary_methods(tail), source) {

@@ -1483,10 +1483,14 @@ impl Walker<'_, '_> {
             return true;
         }
         match through_borrowing_calls(expr) {
-            Expr::Path(p) => p
-                .path
-                .get_ident()
-                .is_some_and(|i| self.optional_params.iter().any(|n| i == n)),
+            Expr::Path(p) => {
+                p.path
+                    .get_ident()
+                    .is_some_and(|i| self.optional_params.iter().any(|n| i == n))
+                    // `let json = normalize_payload(params.json)`: the field, passed through.
+                    || matches!(self.let_init(expr), Some(Expr::Call(c))
+                        if c.args.len() == 1 && self.resolver.reads_optional_schema_field(&c.args[0], &self.locals))
+            }
             _ => false,
         }
     }
