@@ -116,14 +116,25 @@ impl Manifests {
             .map(Path::to_path_buf)
     }
 
-    /// The workspace root above (or at) a package directory.
+    /// The workspace root above (or at) a package directory; none when that workspace's
+    /// `exclude` names the package's directory (or one above it): cargo builds it as a workspace
+    /// of its own, with its own Cargo.lock.
     pub fn workspace_root(&mut self, package_dir: &Path) -> Option<(PathBuf, Arc<Table>)> {
-        package_dir
+        let (dir, table) = package_dir
             .ancestors()
             .find_map(|dir| match self.get(dir)? {
                 CargoToml::Parsed(t) if t.contains_key("workspace") => Some((dir.to_path_buf(), t)),
                 _ => None,
-            })
+            })?;
+        let excluded = table
+            .get("workspace")
+            .and_then(|w| w.get("exclude"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .any(|e| package_dir.starts_with(crate::workspace::paths::normalize(&dir.join(e))));
+        (!excluded).then_some((dir, table))
     }
 
     /// The package directories `[workspace] members` names in the workspace rooted at `dir`
@@ -756,6 +767,30 @@ version = "0.7.5"
             .collect();
         assert_eq!(m.workspace_members(&root), members);
         assert!(m.workspace_members(&root.join("server")).is_empty());
+        // An excluded package is a workspace of its own: its own Cargo.lock says its versions.
+        assert_eq!(
+            m.workspace_root(&root.join("crates/a")).map(|(dir, _)| dir),
+            Some(root.clone())
+        );
+        assert!(m.workspace_root(&root.join("crates/old")).is_none());
+        write(
+            &root,
+            "crates/old/Cargo.lock",
+            "[[package]]\nname = \"rmcp\"\nversion = \"0.16.0\"\n",
+        );
+        write(
+            &root,
+            "Cargo.lock",
+            "[[package]]\nname = \"rmcp\"\nversion = \"3.11.0\"\n",
+        );
+        write(
+            &root,
+            "crates/old/Cargo.toml",
+            "[package]\nname = \"old\"\n\n[dependencies]\nrmcp = \"0.16\"\n",
+        );
+        let mut m = Manifests::new(&root);
+        let facts = m.facts(&root.join("crates/old")).expect("facts");
+        assert_eq!(facts.dependencies[0].version.as_deref(), Some("=0.16.0"));
     }
 
     #[test]
