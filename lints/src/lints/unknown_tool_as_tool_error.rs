@@ -61,6 +61,9 @@ declare_lint! {
     /// you follow SEP-2145, allow the lint instead of fixing.
     ///
     /// ### Known problems
+    /// - A hand-rolled result type's own constructor that sets the flag in its `Self { .. }`
+    ///   literal (`fn tool_error(msg: String) -> Self { Self { content: .., is_error: true } }`)
+    ///   builds that tool result at each call, as the literal written there would.
     /// - A fallback arm that looks the name up again (`other => if let Some(p) =
     ///   self.promoted.iter().find(|p| p.name == other) { .. } else { .. }`) answers an unknown
     ///   tool only in its `else`; what the lookup finds is a tool.

@@ -18,7 +18,9 @@ use syn::{Expr, Pat, Type};
 use crate::index::{FnItem, Index, Owner};
 use crate::model::bodies::BodyInfo;
 use crate::model::ids::BodyId;
-use crate::model::site::{CallEdge, Callee, ErrorConstructor, ErrorSource, FnFacts, ResultHelper};
+use crate::model::site::{
+    CallEdge, Callee, ErrorConstructor, ErrorSource, FnFacts, ResultFlag, ResultHelper,
+};
 use crate::model::summary::{BodyCall, ErrorVariants};
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::sdk::{Construction, Dialect};
@@ -1498,22 +1500,54 @@ pub fn error_constructor(
 }
 
 /// A free fn or inherent method whose tail builds a tool result with the `isError` flag one of
-/// its parameters gives ([`ResultHelper`]), also serialised (`.to_string()`).
-pub fn result_helper(f: &FnItem<'_>, dialect: &dyn Dialect) -> Option<ResultHelper> {
+/// its parameters gives, also serialised (`.to_string()`), or a crate result type's constructor
+/// whose `Self { .. }` literal sets the flag ([`ResultHelper`]).
+pub fn result_helper(
+    f: &FnItem<'_>,
+    dialect: &dyn Dialect,
+    index: &Index<'_>,
+) -> Option<ResultHelper> {
     if f.is_test || matches!(f.owner, Owner::Trait { .. } | Owner::TraitDefault { .. }) {
         return None;
     }
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
         return None;
     };
-    let Expr::Macro(m) = crate::syntax::through_unary_methods(tail_expr(tail)) else {
+    let params = crate::syntax::typed_param_names(f.sig);
+    let tail = tail_expr(tail);
+    if let (Owner::Inherent { self_ty }, Expr::Struct(s)) = (&f.owner, tail) {
+        if !f.is_constructor() || s.rest.is_some() {
+            return None;
+        }
+        let Some(Construction::ToolResult {
+            is_error, content, ..
+        }) = dialect.construction_of_self_struct(s, self_ty, index)
+        else {
+            return None;
+        };
+        // The one parameter the content mentions is its text.
+        let tokens = content?.to_token_stream_string();
+        let mut named = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_empty() && mentions_ident(&tokens, p));
+        let text_param = match (named.next(), named.next()) {
+            (Some((i, _)), None) => Some(i),
+            _ => None,
+        };
+        return Some(ResultHelper {
+            name: format!("{self_ty}::{}", f.name),
+            flag: ResultFlag::Fixed(is_error),
+            text_param,
+        });
+    }
+    let Expr::Macro(m) = crate::syntax::through_unary_methods(tail) else {
         return None;
     };
-    let params = crate::syntax::typed_param_names(f.sig);
     let (flag_param, text_param) = dialect.result_flag_params(&m.mac, &params)?;
     Some(ResultHelper {
         name: f.name.clone(),
-        flag_param,
+        flag: ResultFlag::Param(flag_param),
         text_param,
     })
 }

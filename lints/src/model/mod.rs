@@ -1011,7 +1011,7 @@ where
     let result_helpers: HashMap<FnKey, _> = fns
         .iter()
         .filter_map(|f| {
-            let helper = callgraph::result_helper(f, dialect_of(f.file)?)?;
+            let helper = callgraph::result_helper(f, dialect_of(f.file)?, index_of(f.file))?;
             Some((f.sig as *const syn::Signature, helper))
         })
         .collect();

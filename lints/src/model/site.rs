@@ -259,15 +259,26 @@ pub struct ErrorConstructor {
 /// A hand-rolled server's fn that builds a tool result whose `isError` is one of its
 /// parameters (`fn wrap(text: &str, is_error: bool) -> Value { json!({"content": [{"type":
 /// "text", "text": text}], "isError": is_error}) }`): a call with a literal flag builds that
-/// answer.
+/// answer. Or a crate result type's own constructor that sets the flag itself (`fn
+/// tool_error(msg: String) -> Self { Self { content: .., is_error: true } }`): every call builds
+/// that answer.
 #[derive(Clone, Debug)]
 pub struct ResultHelper {
     /// `wrap`, for messages.
     pub name: String,
-    /// The parameter the `isError` flag comes from.
-    pub flag_param: usize,
+    /// Where the `isError` flag comes from.
+    pub flag: ResultFlag,
     /// The parameter the content's text comes from.
     pub text_param: Option<usize>,
+}
+
+/// Where a [`ResultHelper`]'s `isError` flag comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultFlag {
+    /// The call's argument at this index (a literal, or the call builds no known answer).
+    Param(usize),
+    /// The helper's own literal.
+    Fixed(bool),
 }
 
 /// The error type of a value `?` converts, as far as the source tells.

@@ -7,7 +7,7 @@ use syn::Expr;
 use super::Walker;
 use crate::codes;
 use crate::model::callgraph::Target;
-use crate::model::site::{Channel, Origin, SiteContext};
+use crate::model::site::{Channel, Origin, ResultFlag, SiteContext};
 use crate::sdk::{Construction, ContentFacts, HandlerKind, MacroBuilt};
 use crate::syntax::{is_scalar_type, is_to_string, mentions_ident, tail_expr, TokensString};
 use crate::text::{message_with_macros, MessageText};
@@ -557,16 +557,19 @@ impl<'a> Walker<'a, '_> {
         let Some(helper) = self.calls.result_helper(f) else {
             return false;
         };
-        let Some(Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Bool(flag),
-            ..
-        })) = args.iter().nth(helper.flag_param)
-        else {
-            return false;
+        let is_error = match helper.flag {
+            ResultFlag::Fixed(is_error) => is_error,
+            ResultFlag::Param(i) => match args.iter().nth(i) {
+                Some(Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(flag),
+                    ..
+                })) => flag.value,
+                _ => return false,
+            },
         };
         let built = Construction::ToolResult {
             constructor: helper.name.clone(),
-            is_error: flag.value,
+            is_error,
             content: helper.text_param.and_then(|i| args.iter().nth(i)),
             never_empty: false,
         };
