@@ -69,7 +69,8 @@ declare_lint! {
     ///   tool only in its `else`; what the lookup finds is a tool.
     /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
     ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard, a helper
-    ///   routing on a `tool` argument, and SDK constructors that name it (`tool_not_found`,
+    ///   routing on a `tool` argument (the requested name, also copied into a local by `.clone()`,
+    ///   `.to_string()` or `.to_owned()`), and SDK constructors that name it (`tool_not_found`,
     ///   `CallToolError::unknown_tool`), and the miss of a lookup keyed by the tool name: a map lookup
     ///   (`tools.get(name)`), a `find` over the entries, or a crate method whose value is such a
     ///   lookup of its argument (`index.dispatch_for(name)` returning `self.dispatch.get(name)`). A

@@ -149,7 +149,9 @@ impl<'a> Walker<'a, '_> {
         if depth > 4 {
             return false;
         }
-        let value = match through_borrowing_calls(value) {
+        // `request.name.to_string()`: a copy of the name is the name.
+        let copied = crate::syntax::through_methods(value, &["to_string", "to_owned", "as_str"]);
+        let value = match through_borrowing_calls(copied) {
             // `match params.get("name") { Some(Value::String(name)) => name.clone(), _ => .. }`
             Expr::Match(m) => &*m.expr,
             other => other,
