@@ -1474,17 +1474,7 @@ pub fn error_constructor(
     };
     let params = crate::syntax::typed_param_names(f.sig);
     // The one parameter an expression mentions.
-    let param_of = |e: &Expr| {
-        let tokens = e.to_token_stream_string();
-        let mut hit = params
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.is_empty() && mentions_ident(&tokens, p));
-        match (hit.next(), hit.next()) {
-            (Some((i, _)), None) => Some(i),
-            _ => None,
-        }
-    };
+    let param_of = |e: &Expr| one_param_mentioned(&params, e);
     let code_expr = field_value(s, code_field);
     let code_param = match code {
         Some(_) => None,
@@ -1497,6 +1487,19 @@ pub fn error_constructor(
         message_param: message.and_then(param_of),
         receiver: false,
     })
+}
+
+/// The index of the one parameter of `params` that `e` mentions.
+fn one_param_mentioned(params: &[String], e: &Expr) -> Option<usize> {
+    let tokens = e.to_token_stream_string();
+    let mut hit = params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.is_empty() && mentions_ident(&tokens, p));
+    match (hit.next(), hit.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
 }
 
 /// A free fn or inherent method whose tail builds a tool result with the `isError` flag one of
@@ -1526,15 +1529,7 @@ pub fn result_helper(
             return None;
         };
         // The one parameter the content mentions is its text.
-        let tokens = content?.to_token_stream_string();
-        let mut named = params
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.is_empty() && mentions_ident(&tokens, p));
-        let text_param = match (named.next(), named.next()) {
-            (Some((i, _)), None) => Some(i),
-            _ => None,
-        };
+        let text_param = one_param_mentioned(&params, content?);
         return Some(ResultHelper {
             name: format!("{self_ty}::{}", f.name),
             flag: ResultFlag::Fixed(is_error),
@@ -1578,6 +1573,11 @@ fn error_helper(
         }
         _ => None,
     };
+    // The message: a parameter, or a parameter converted (`message.into()`).
+    let message_param_of = |m: &Expr| match strip_parens(m) {
+        Expr::MethodCall(mc) if mc.args.is_empty() => param_named(&mc.receiver),
+        other => param_named(other),
+    };
     let tail = tail_expr(tail);
     // `ErrorData::new(code, message, None)`: an SDK constructor given the code parameter.
     if let Expr::Call(call) = tail {
@@ -1589,10 +1589,7 @@ fn error_helper(
         else {
             return None;
         };
-        let message_param = message.and_then(|m| match strip_parens(m) {
-            Expr::MethodCall(mc) if mc.args.is_empty() => param_named(&mc.receiver),
-            other => param_named(other),
-        });
+        let message_param = message.and_then(message_param_of);
         let code_param = call
             .args
             .iter()
@@ -1657,11 +1654,7 @@ fn error_helper(
                 _ => None,
             })?;
     let code_expr = field_value(error, "code")?;
-    // The message: a parameter, or a parameter converted (`message.into()`).
-    let message_param = message.and_then(|m| match strip_parens(m) {
-        Expr::MethodCall(mc) if mc.args.is_empty() => param_named(&mc.receiver),
-        other => param_named(other),
-    });
+    let message_param = message.and_then(message_param_of);
     Some(ErrorConstructor {
         name: f.name.clone(),
         code: None,

@@ -2002,36 +2002,31 @@ impl Walker<'_, '_> {
     /// [`reads_only_self`], also through locals bound to such a read (`let guard =
     /// self.vars.read().await; guard.as_ref()`).
     fn reads_only_own_state(&self, expr: &Expr, depth: usize) -> bool {
-        match strip_await(expr) {
-            Expr::Path(p) if !p.path.is_ident("self") => {
-                depth < 4
-                    && self
-                        .let_init(expr)
-                        .is_some_and(|init| self.reads_only_own_state(init, depth + 1))
-            }
-            Expr::Field(f) => self.reads_only_own_state(&f.base, depth),
-            Expr::MethodCall(m) => {
-                m.args.iter().all(|a| matches!(a, Expr::Lit(_)))
-                    && self.reads_only_own_state(&m.receiver, depth)
-            }
-            Expr::Reference(r) => self.reads_only_own_state(&r.expr, depth),
-            Expr::Paren(p) => self.reads_only_own_state(&p.expr, depth),
-            Expr::Unary(u) => self.reads_only_own_state(&u.expr, depth),
-            other => reads_only_self(other),
-        }
+        reads_only_self_or(expr, &|local| {
+            depth < 4
+                && self
+                    .let_init(local)
+                    .is_some_and(|init| self.reads_only_own_state(init, depth + 1))
+        })
     }
 }
 
 pub(super) fn reads_only_self(expr: &Expr) -> bool {
+    reads_only_self_or(expr, &|_| false)
+}
+
+/// A read of `self` (its fields, methods given only literals), or of a local `local` accepts.
+fn reads_only_self_or(expr: &Expr, local: &dyn Fn(&Expr) -> bool) -> bool {
     match strip_await(expr) {
-        Expr::Path(p) => p.path.is_ident("self"),
-        Expr::Field(f) => reads_only_self(&f.base),
+        Expr::Path(p) => p.path.is_ident("self") || local(expr),
+        Expr::Field(f) => reads_only_self_or(&f.base, local),
         Expr::MethodCall(m) => {
-            m.args.iter().all(|a| matches!(a, Expr::Lit(_))) && reads_only_self(&m.receiver)
+            m.args.iter().all(|a| matches!(a, Expr::Lit(_)))
+                && reads_only_self_or(&m.receiver, local)
         }
-        Expr::Reference(r) => reads_only_self(&r.expr),
-        Expr::Paren(p) => reads_only_self(&p.expr),
-        Expr::Unary(u) => reads_only_self(&u.expr),
+        Expr::Reference(r) => reads_only_self_or(&r.expr, local),
+        Expr::Paren(p) => reads_only_self_or(&p.expr, local),
+        Expr::Unary(u) => reads_only_self_or(&u.expr, local),
         _ => false,
     }
 }
