@@ -1258,8 +1258,8 @@ impl CallGraph {
             .map(|es| {
                 es.iter()
                     .flat_map(|&ei| {
-                        let variants = edge_variants(&edges[ei], returned);
                         let edge = &edges[ei];
+                        let variants = edge_variants(edge, returned);
                         self.callees[ei].iter().map(move |&callee| BodyCall {
                             callee,
                             variants: variants.clone(),

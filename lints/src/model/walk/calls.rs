@@ -962,7 +962,6 @@ fn is_self_rooted(expr: &Expr) -> bool {
     }
 }
 
-/// `Option`/`Result` adapters that keep the value they are called on (`and_then`, `ok`, `get`).
 /// `Ok(..)` (`true`) or `Err(..)` (`false`), written at the call.
 fn result_literal(arg: &Expr) -> Option<bool> {
     let Expr::Call(c) = strip_refs(arg) else {
@@ -978,6 +977,7 @@ fn result_literal(arg: &Expr) -> Option<bool> {
     }
 }
 
+/// `Option`/`Result` adapters that keep the value they are called on (`and_then`, `ok`, `get`).
 fn is_adapter(method: &str) -> bool {
     matches!(
         method,

@@ -1996,8 +1996,6 @@ fn builds_own_value(cause: &Expr) -> bool {
     }
 }
 
-/// `self.forge.as_deref()`, `self.config.enabled`: an expression over the server's own state
-/// only (`self`, its fields, methods given nothing but literals).
 impl Walker<'_, '_> {
     /// [`reads_only_self`], also through locals bound to such a read (`let guard =
     /// self.vars.read().await; guard.as_ref()`).
@@ -2011,6 +2009,8 @@ impl Walker<'_, '_> {
     }
 }
 
+/// `self.forge.as_deref()`, `self.config.enabled`: an expression over the server's own state
+/// only (`self`, its fields, methods given nothing but literals).
 pub(super) fn reads_only_self(expr: &Expr) -> bool {
     reads_only_self_or(expr, &|_| false)
 }
