@@ -1,0 +1,5 @@
+pub mod cli;
+pub mod mcp;
+pub mod proxy;
+pub mod registry;
+pub mod server;
