@@ -55,7 +55,13 @@ declare_lint! {
     ///   (`names.iter().position(|n| *n == name)`, `.iter().find(|t| t.id == id)`) is a lookup of
     ///   that key, and so is a crate fn whose value is one (`find_sheet(&wb, &input.sheet_name)`).
     ///   A miss is the `None` of such a lookup, or the `then` block of a condition that tests it
-    ///   (`if sessions.get(&id).is_none()`, `if !jobs.contains_key(&job_id)`).
+    ///   (`if sessions.get(&id).is_none()`, `if !jobs.contains_key(&job_id)`), also when the
+    ///   lookup is first held in a local (`let hit = self.items.get(&id); if let Some(v) = hit`).
+    ///   A service's `Result<Option<T>>` unwrapped by `?` (`match client.instrument(id).await?`)
+    ///   misses on its `None`, as on `Ok(None)`; those and `find` searches count only when the
+    ///   text says the thing is not there ("not found", `"not_found"`, "No instrument found with
+    ///   ID 3"; not "No account found with title ..": a search by title that finds nothing can be
+    ///   the answer).
     /// - A heuristic: the lint cannot tell a handle lookup from an optional lookup whose miss is a valid
     ///   answer ("no saved settings yet", a search without hits). Suppress those with a reason.
     /// - Only lookups written in the tool (or a helper it calls) are seen; a miss reported by another
@@ -201,10 +207,31 @@ const MISSING: &[&str] = &[
     "closed",
 ];
 
-/// Whether a site's text says the thing looked up is not there ("not found", "expired").
+/// Whether a site's text says the thing looked up is not there ("not found", "expired",
+/// `"status": "not_found"`, "No instrument found with ID 3").
 fn says_missing(site: &ErrorSite) -> bool {
     site.texts.iter().any(|t| {
-        let known = t.known_lowercase();
-        MISSING.iter().any(|m| known.contains(m))
+        let known = t.known_lowercase().replace('_', " ");
+        MISSING.iter().any(|m| known.contains(m)) || says_none_found_for_id(&known)
+    })
+}
+
+/// "No instrument found with ID 3", "no node found for id=n1": nothing found for an id. Not
+/// "No account found with title 'x'": a search by title or name that finds nothing can be the
+/// answer.
+fn says_none_found_for_id(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        *w == "no"
+            && words[i + 1..].iter().take(3).position(|w| *w == "found").is_some_and(|f| {
+                let after = i + 1 + f + 1;
+                words[after..]
+                    .iter()
+                    .take(3)
+                    .any(|w| matches!(*w, "id" | "ids" | "uuid"))
+            })
     })
 }

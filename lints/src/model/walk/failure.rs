@@ -482,6 +482,28 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
+    /// The lookup a local holds when `expr` reads it (`let hit = self.items.get(&id); if let
+    /// Some(v) = hit.as_ref()`, `let row = query.fetch_optional(db).await?; match row`): the
+    /// lookup's own expression, so the test of the local is the lookup's miss; else `expr`.
+    pub(super) fn lookup_source(&self, expr: &'a Expr) -> &'a Expr {
+        let local = match strip_refs(expr) {
+            Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && matches!(
+                        m.method.to_string().as_str(),
+                        "as_ref" | "as_deref" | "as_mut" | "cloned" | "copied"
+                    ) =>
+            {
+                &*m.receiver
+            }
+            other => other,
+        };
+        match self.let_init(local) {
+            Some(init) if self.is_map_lookup(init) || unwraps_optional_answer(init) => init,
+            _ => expr,
+        }
+    }
+
     /// `!declares_sampling` where `let declares_sampling = peer.peer_info().is_some_and(|i|
     /// i.capabilities.sampling.is_some())`: the condition reads what the client declared in
     /// `initialize` (through `!`, comparisons and the locals it names).
@@ -1107,7 +1129,7 @@ impl<'a> Walker<'a, '_> {
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
-                    cause: Some(&m.expr),
+                    cause: Some(self.lookup_source(&m.expr)),
                     definite: false,
                 }),
                 p if is_none_pat(p)
@@ -1140,6 +1162,16 @@ impl<'a> Walker<'a, '_> {
                         kind: FrameKind::WrongShape,
                         binding: None,
                         cause: Some(&m.expr),
+                        definite: false,
+                    })
+                }
+                // `None =>` of `client.instrument(id).await?` (directly or through a local): the
+                // `Ok(None)` above, unwrapped first.
+                p if is_none_pat(p) && unwraps_optional_answer(self.lookup_source(&m.expr)) => {
+                    Some(Frame {
+                        kind: FrameKind::LookupMiss,
+                        binding: None,
+                        cause: Some(self.lookup_source(&m.expr)),
                         definite: false,
                     })
                 }
@@ -1228,7 +1260,8 @@ impl<'a> Walker<'a, '_> {
     /// The `else` of `if let PAT = scrutinee` or `let PAT = scrutinee else`: a lookup miss when
     /// PAT is `Some(..)` on a lookup, a failure when PAT is `Ok(..)`.
     pub(super) fn visit_refuted(&mut self, pat: &Pat, scrutinee: &'a Expr, branch: &'a Expr) {
-        let lookup = self.is_map_lookup(scrutinee);
+        let source = self.lookup_source(scrutinee);
+        let lookup = self.is_map_lookup(source);
         let some = variant_binding(pat, "Some").is_some();
         if let (true, Some(name)) = (some, self.tool_registry_lookup(scrutinee)) {
             return self.visit_unknown_tool_branch(name, branch);
@@ -1256,10 +1289,14 @@ impl<'a> Walker<'a, '_> {
             self.route_refusals
                 .insert(scrutinee as *const Expr as usize);
         }
-        if !(miss || failed || shape || framing || request || route) {
+        // `if let Some(i) = client.instrument(id).await? { .. } else { here }`: what was asked
+        // for is not there (as `Ok(None)`).
+        let answered_none =
+            some && !(shape || framing || request || route) && unwraps_optional_answer(source);
+        if !(miss || failed || shape || framing || request || route || answered_none) {
             return self.visit_expr(branch);
         }
-        let kind = if lookup {
+        let kind = if lookup || answered_none {
             FrameKind::LookupMiss
         } else {
             FrameKind::Failure
@@ -1267,7 +1304,11 @@ impl<'a> Walker<'a, '_> {
         let frame = Frame {
             kind,
             binding: None,
-            cause: Some(scrutinee),
+            cause: Some(if kind == FrameKind::LookupMiss {
+                source
+            } else {
+                scrutinee
+            }),
             definite: failed,
         };
         self.with_frame(frame, |w| w.visit_expr(branch));
@@ -1861,6 +1902,36 @@ pub(super) fn is_lookup(expr: &Expr) -> bool {
         Expr::Reference(r) => is_lookup(&r.expr),
         _ => false,
     }
+}
+
+/// `client.instrument(id).await.map_err(f)?`: a call's `Result<Option<T>>` unwrapped by `?`,
+/// whose `None` (once a pattern tests it) is the `Ok(None)` of a service asked for something.
+/// Also unwrapped by hand: `match client.instrument(id).await { Ok(v) => v, Err(e) => return .. }`.
+pub(super) fn unwraps_optional_answer(expr: &Expr) -> bool {
+    let operand = match strip_await(expr) {
+        Expr::Try(t) => &*t.expr,
+        Expr::Match(m) if m.arms.iter().any(yields_ok_binding) => &*m.expr,
+        _ => return false,
+    };
+    let operand = crate::syntax::through_methods(
+        operand,
+        &[
+            "map_err",
+            "context",
+            "with_context",
+            "wrap_err",
+            "wrap_err_with",
+        ],
+    );
+    matches!(operand, Expr::Call(_) | Expr::MethodCall(_))
+}
+
+/// `Ok(v) => v`: the arm that hands on a `Result`'s value.
+fn yields_ok_binding(arm: &syn::Arm) -> bool {
+    let Some(Some(binding)) = variant_binding(&arm.pat, "Ok") else {
+        return false;
+    };
+    matches!(tail_expr(&arm.body), Expr::Path(p) if p.path.is_ident(&binding))
 }
 
 /// The token text of the store and the key of the lookup inside a cause chain

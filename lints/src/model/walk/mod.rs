@@ -674,7 +674,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return;
         }
         self.visit_expr(&m.expr);
-        let lookup = self.is_map_lookup(&m.expr);
+        let lookup = self.is_map_lookup(self.lookup_source(&m.expr));
         let scrutinee = self.resolver.type_of(&m.expr, &self.locals);
         let mut err_answers = Vec::new();
         // `match response { Err(e) => .. }`: what `response` was bound to says `e`'s type.
