@@ -76,6 +76,9 @@ declare_lint! {
     ///   locals (`let params: CallToolParams = serde_json::from_value(params_value)?;
     ///   registry.call_tool(&params.name, ..)`); a variant built by a helper fn is not followed
     ///   there.
+    /// - A response helper the fallback arm hands its answer to (`success_or_internal_error(id,
+    ///   &result)`) answers with that value; the -32603 it builds only when serialising the
+    ///   server's own value fails is a server fault, not the unknown tool's code.
     ///
     /// ### Spec
     /// - `docs/specification/2026-07-28/server/tools.mdx` (Error Handling): protocol errors cover
@@ -123,7 +126,10 @@ fn check(cx: &mut LintContext<'_>) {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        if site.channel != Channel::Protocol {
+        // A helper's -32603 for failing to serialise the server's own answer (`match
+        // to_value(result) { .., Err(e) => error(id, -32603, ..) }`) is not how the unknown tool
+        // is answered: the value it serialises is.
+        if site.channel != Channel::Protocol || site.path.server_fault {
             continue;
         }
         let names_tool = !site
