@@ -84,12 +84,13 @@ declare_lint! {
     ///   reported.
     /// - A catch-all `Err` the dispatcher returns (`_ => Err(format!("Unknown tool: {name}"))` in
     ///   `fn call_tool(..) -> Result<Value, String>`, also through `?` on the `match`: `let result =
-    ///   match name { .. }?;`) is judged by what its caller builds in the one
+    ///   match name { .. }?;`, or `_ => anyhow::bail!("Unknown tool: {name}")`) is judged by what its caller builds in the one
     ///   `Err(e)` arm of its `match` over the call (`Err(e) => tool_error(id, &e)`), or by a router's
     ///   mapping of that error; reported at the `Err`, without a fix.
     /// - A helper continues the dispatch when the dispatcher hands it the requested name: a field
     ///   of the request, a local holding it (`let tool_name = params.name.clone()`, `let name =
-    ///   params.get("name").and_then(Value::as_str)..`), or the `name` field of the request decoded
+    ///   params.get("name").and_then(Value::as_str)..`) or holding a part of the request (`let
+    ///   args = &params["arguments"]`), or the `name` field of the request decoded
     ///   into a local (`let call: CallToolRequest = serde_json::from_value(params)?`), and no other
     ///   code calls it.
     /// - A hand-rolled server's own result type is a tool result by its shape (a `content` field and

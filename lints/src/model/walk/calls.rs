@@ -93,7 +93,8 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// Whether an argument names the request, or is a local holding the requested tool's name
-    /// (`let tool_name = params.name.clone(); registry.execute_tool(&tool_name, ..)`).
+    /// (`let tool_name = params.name.clone(); registry.execute_tool(&tool_name, ..)`) or a part
+    /// of the request (`let args = &params["arguments"]; call_tool(name, args)`).
     fn carries_request(&self, arg: &Expr) -> bool {
         // `&call_request.name` where `let call_request = match serde_json::from_value(params)`:
         // the `name` field of the request decoded into a local.
@@ -104,7 +105,34 @@ impl<'a> Walker<'a, '_> {
             || decoded_name
             || self
                 .let_init(arg)
-                .is_some_and(|init| self.requested_name(init, 0))
+                .is_some_and(|init| self.requested_name(init, 0) || self.request_member(init))
+    }
+
+    /// `&params["arguments"]`, `&request.params`: a member read out of the request (not the
+    /// whole request decoded, which a caller may have checked the name of first).
+    fn request_member(&self, init: &Expr) -> bool {
+        let mut read = init;
+        let mut member = false;
+        loop {
+            read = match read {
+                Expr::MethodCall(m) => {
+                    member |= m.method == "get";
+                    &m.receiver
+                }
+                Expr::Index(i) => {
+                    member = true;
+                    &i.expr
+                }
+                Expr::Field(f) => {
+                    member = true;
+                    &f.base
+                }
+                Expr::Reference(r) => &r.expr,
+                Expr::Paren(p) => &p.expr,
+                _ => break,
+            };
+        }
+        member && matches!(read, Expr::Path(_)) && self.taken_from_request(read, 1)
     }
 
     /// Whether a value is decoded from the request, directly or through locals taken from it

@@ -1214,7 +1214,26 @@ impl<'a> Walker<'a, '_> {
             return visit::visit_local(self, local);
         };
         if let Pat::Ident(pi) = &local.pat {
-            self.lets.insert(pi.ident.to_string(), &init.expr);
+            // `let name = name.to_string();`: a copy of what `name` held, which stays its value.
+            let name = pi.ident.to_string();
+            let copy = crate::syntax::through_methods(
+                &init.expr,
+                &["to_string", "to_owned", "clone", "as_str"],
+            );
+            let copies_itself = self.lets.contains_key(&name)
+                && matches!(copy, Expr::Path(p) if p.path.is_ident(&pi.ident));
+            if !copies_itself {
+                self.lets.insert(name, &init.expr);
+            }
+        }
+        // `let Some(name) = params.get("name").and_then(Value::as_str) else { .. }`: the
+        // value `name` is read out of.
+        // (`let Some(route) = route else`: what `route` held stays its value.)
+        if let (Some(Some(name)), Some(_)) = (variant_binding(&local.pat, "Some"), &init.diverge) {
+            let itself = matches!(&*init.expr, Expr::Path(p) if p.path.is_ident(&name));
+            if !itself {
+                self.lets.insert(name, &init.expr);
+            }
         }
         if let Pat::Type(pt) = &local.pat {
             if let Pat::Ident(pi) = &*pt.pat {

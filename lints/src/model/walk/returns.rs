@@ -77,6 +77,11 @@ pub(super) fn diverges(mac: &syn::Macro) -> bool {
     })
 }
 
+/// `bail!(..)` (anyhow, eyre) as a value: it returns `Err` of its message.
+pub(super) fn is_bail(expr: &Expr) -> bool {
+    matches!(expr, Expr::Macro(m) if m.mac.path.segments.last().is_some_and(|s| s.ident == "bail"))
+}
+
 /// Macros that neither return from the fn nor hold a `?` of its own: formatting, logging,
 /// assertions (which panic, not fail).
 const NON_RETURNING_MACROS: &[&str] = &[
@@ -205,8 +210,9 @@ impl<'a> Walker<'a, '_> {
     /// A leaf of a value this body returns.
     pub(super) fn returned_value(&mut self, expr: &'a Expr) {
         let Some(e) = self.returned.error_enum else {
-            // `other => Err(format!("unknown tool: {other}"))` of a fn failing with text.
-            if err_payload(strip_await(expr)).is_some() {
+            // `other => Err(format!("unknown tool: {other}"))` of a fn failing with text, or
+            // `other => anyhow::bail!("unknown tool: {other}")`.
+            if err_payload(strip_await(expr)).is_some() || is_bail(expr) {
                 self.unknown_tool_value(expr, None, self.arm.clone());
             }
             return;
