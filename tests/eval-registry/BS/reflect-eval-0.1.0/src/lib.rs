@@ -1,0 +1,3 @@
+pub mod parsers;
+pub mod runner;
+pub use runner::{run_evaluator, RunnerConfig};
