@@ -1,0 +1,17 @@
+pub mod agent_managed;
+pub mod attention_state;
+pub mod branch;
+pub mod checkpoint;
+pub mod consolidate;
+pub mod delegate;
+pub mod experience;
+pub mod forget;
+pub mod forget_subject;
+pub mod merge;
+pub mod provenance;
+pub mod recall;
+pub mod remember;
+pub mod replay;
+pub mod share;
+pub mod trajectory_audit;
+pub mod verify;
