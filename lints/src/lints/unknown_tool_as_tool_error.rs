@@ -68,7 +68,9 @@ declare_lint! {
     ///   self.promoted.iter().find(|p| p.name == other) { .. } else { .. }`) answers an unknown
     ///   tool only in its `else`; what the lookup finds is a tool.
     /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
-    ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard, a helper
+    ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard (the
+    ///   known names written as string literals or as constants named in SCREAMING_CASE, `Some(
+    ///   TOOL_NAME) =>`, `tools::ECHO =>`, `name != TOOL_NAME`, named by the constant), a helper
     ///   routing on a `tool` argument (the requested name, also copied into a local by `.clone()`,
     ///   `.to_string()` or `.to_owned()`), and SDK constructors that name it (`tool_not_found`,
     ///   `CallToolError::unknown_tool`), and the miss of a lookup keyed by the tool name: a map lookup

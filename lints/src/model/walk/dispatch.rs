@@ -39,7 +39,7 @@ impl<'a> Walker<'a, '_> {
             }
             let context = match (literal_names(&arm.pat), catch_all_binding(&arm.pat)) {
                 (Some(names), _) => Some(SiteContext::Tool {
-                    tools: names,
+                    tools: names.into_iter().map(|n| self.tool_name_text(n)).collect(),
                     helper: None,
                 }),
                 // `name if is_git_tool(name) => git_tools(params)`: a group of tools the guard
@@ -240,6 +240,29 @@ impl<'a> Walker<'a, '_> {
         self.arm = outer;
     }
 
+    /// The text of a tool's name written as a constant (`TOOL_NAME` where `const TOOL_NAME: &str
+    /// = "run_command"`), resolved where this body is; else the name as written.
+    fn tool_name_text(&self, name: String) -> String {
+        let Some(scope) = self.body.scope else {
+            return name;
+        };
+        let Ok(ident) = syn::parse_str::<syn::Ident>(&name) else {
+            return name;
+        };
+        let path = syn::Path::from(ident);
+        match self
+            .calls
+            .defs
+            .resolve_path(scope.module, &path, crate::resolve::Ns::Values)
+        {
+            Some(crate::resolve::Def::Item(id)) => match self.calls.defs.item(id).syntax {
+                syn::Item::Const(c) => str_literal(&c.expr).unwrap_or(name),
+                _ => name,
+            },
+            _ => name,
+        }
+    }
+
     /// `if name == "a" { .. } else if name == "b" { .. } else { unknown }` in a dispatcher.
     pub(super) fn dispatch_if(&mut self, i: &'a syn::ExprIf) -> bool {
         let dispatcher = self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none();
@@ -271,7 +294,7 @@ impl<'a> Walker<'a, '_> {
             };
             self.visit_expr(&branch.cond);
             let outer = self.arm.replace(SiteContext::Tool {
-                tools: vec![literal],
+                tools: vec![self.tool_name_text(literal)],
                 helper: None,
             });
             let in_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
@@ -418,13 +441,23 @@ fn arm_value(expr: &Expr) -> Option<&Expr> {
     }
 }
 
-/// String-literal arm patterns (`"add" | "sum"`).
+/// String-literal arm patterns (`"add" | "sum"`), and constants named in their place
+/// (`TOOL_NAME =>`, `tools::ECHO =>`; by Rust's naming, SCREAMING_CASE, not a binding).
 pub(super) fn literal_names(pat: &Pat) -> Option<Vec<String>> {
     match pat {
         Pat::Lit(l) => match &l.lit {
             syn::Lit::Str(s) => Some(vec![s.value()]),
             _ => None,
         },
+        Pat::Ident(i) if i.subpat.is_none() && is_const_name(&i.ident) => {
+            Some(vec![i.ident.to_string()])
+        }
+        Pat::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => p
+            .path
+            .segments
+            .last()
+            .filter(|s| is_const_name(&s.ident))
+            .map(|s| vec![s.ident.to_string()]),
         Pat::Or(o) => {
             let mut names = Vec::new();
             for case in &o.cases {
@@ -449,11 +482,19 @@ fn routes_tool_group(arm: &syn::Arm) -> bool {
     binding != "_" && mentions_ident(&guard.to_token_stream_string(), &binding)
 }
 
+/// SCREAMING_CASE: a constant by Rust's naming.
+fn is_const_name(ident: &syn::Ident) -> bool {
+    let name = ident.to_string();
+    name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase())
+}
+
 /// `_`, a plain binding or `Some(other)`: the catch-all arm.
 pub(super) fn catch_all_binding(pat: &Pat) -> Option<String> {
     match pat {
         Pat::Wild(_) => Some("_".to_string()),
-        Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" => Some(i.ident.to_string()),
+        Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" && !is_const_name(&i.ident) => {
+            Some(i.ident.to_string())
+        }
         Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {
             catch_all_binding(&ts.elems[0])
         }
@@ -504,6 +545,17 @@ fn tool_name_value(expr: &Expr) -> Option<String> {
     let expr = crate::syntax::strip_refs(expr);
     if let Some(literal) = str_literal(expr) {
         return Some(literal);
+    }
+    // `name != TOOL_NAME`: a constant holding the name.
+    if let Expr::Path(p) = expr {
+        if p.qself.is_none() {
+            return p
+                .path
+                .segments
+                .last()
+                .filter(|s| is_const_name(&s.ident))
+                .map(|s| s.ident.to_string());
+        }
     }
     let Expr::Call(c) = expr else { return None };
     let Expr::Path(p) = &*c.func else { return None };
