@@ -469,10 +469,15 @@ pub fn field_value<'e>(s: &'e syn::ExprStruct, name: &str) -> Option<&'e Expr> {
 /// A path naming a constant by Rust's naming (`AUTHORIZATION`, `header::CONTENT_TYPE`): the
 /// server's own value.
 pub fn is_const_path(expr: &Expr) -> bool {
-    matches!(expr, Expr::Path(p) if p.path.segments.last().is_some_and(|s| {
-        let name = s.ident.to_string();
-        name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase())
-    }))
+    matches!(expr, Expr::Path(p) if const_name(&p.path).is_some())
+}
+
+/// The last segment of a path named as a constant (SCREAMING_CASE, by Rust's naming).
+pub fn const_name(path: &syn::Path) -> Option<String> {
+    let name = path.segments.last()?.ident.to_string();
+    let constant = name.chars().any(|c| c.is_ascii_uppercase())
+        && !name.chars().any(|c| c.is_ascii_lowercase());
+    constant.then_some(name)
 }
 
 /// `T` of `Option<T>` (also written `std::option::Option<T>`).

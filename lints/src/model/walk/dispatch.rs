@@ -11,7 +11,9 @@ use super::failure::{calls_any, is_lookup, lookup_call};
 use super::Walker;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
-use crate::syntax::{mentions_ident, str_literal, strip_await, tail_expr, TokensString};
+use crate::syntax::{
+    const_name, mentions_ident, str_literal, strip_await, tail_expr, TokensString,
+};
 use crate::text::MessageText;
 
 impl<'a> Walker<'a, '_> {
@@ -452,12 +454,9 @@ pub(super) fn literal_names(pat: &Pat) -> Option<Vec<String>> {
         Pat::Ident(i) if i.subpat.is_none() && is_const_name(&i.ident) => {
             Some(vec![i.ident.to_string()])
         }
-        Pat::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => p
-            .path
-            .segments
-            .last()
-            .filter(|s| is_const_name(&s.ident))
-            .map(|s| vec![s.ident.to_string()]),
+        Pat::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
+            const_name(&p.path).map(|n| vec![n])
+        }
         Pat::Or(o) => {
             let mut names = Vec::new();
             for case in &o.cases {
@@ -484,8 +483,7 @@ fn routes_tool_group(arm: &syn::Arm) -> bool {
 
 /// SCREAMING_CASE: a constant by Rust's naming.
 fn is_const_name(ident: &syn::Ident) -> bool {
-    let name = ident.to_string();
-    name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase())
+    const_name(&syn::Path::from(ident.clone())).is_some()
 }
 
 /// `_`, a plain binding or `Some(other)`: the catch-all arm.
@@ -549,12 +547,7 @@ fn tool_name_value(expr: &Expr) -> Option<String> {
     // `name != TOOL_NAME`: a constant holding the name.
     if let Expr::Path(p) = expr {
         if p.qself.is_none() {
-            return p
-                .path
-                .segments
-                .last()
-                .filter(|s| is_const_name(&s.ident))
-                .map(|s| s.ident.to_string());
+            return const_name(&p.path);
         }
     }
     let Expr::Call(c) = expr else { return None };
