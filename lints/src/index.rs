@@ -94,6 +94,10 @@ pub struct Index<'a> {
     /// Crate structs shaped as an MCP tool result: a `content` field and an `is_error` /
     /// `isError` one (`struct ToolCallResult { content, is_error: Option<bool> }`), by name.
     pub tool_result_types: HashSet<String>,
+    /// Those of [`Self::tool_result_types`] whose derived `Serialize` writes the flag field as
+    /// `"is_error"` (no `rename = "isError"`, no `rename_all = "camelCase"`): no client reads it,
+    /// so every result of theirs is a success.
+    pub flag_off_wire_types: HashSet<String>,
     pub fns: Vec<FnItem<'a>>,
 }
 
@@ -153,6 +157,9 @@ impl<'a> Index<'a> {
                     self.local_types.insert(s.ident.to_string());
                     if is_tool_result_shape(s) {
                         self.tool_result_types.insert(s.ident.to_string());
+                        if flag_off_wire(s) {
+                            self.flag_off_wire_types.insert(s.ident.to_string());
+                        }
                     }
                 }
                 Item::Enum(e) => {
@@ -374,6 +381,38 @@ fn is_tool_result_shape(s: &syn::ItemStruct) -> bool {
             .any(|f| f.ident.as_ref().is_some_and(|i| i == n))
     };
     named("content") && (named("is_error") || named("isError"))
+}
+
+/// `#[derive(Serialize)] struct CallToolResult { content: .., is_error: bool }` with no serde
+/// attribute renaming the field: serde writes `"is_error"`, which MCP clients do not read.
+fn flag_off_wire(s: &syn::ItemStruct) -> bool {
+    let serde_says = |attrs: &[syn::Attribute], what: &str| {
+        attrs.iter().any(|a| {
+            a.path().is_ident("serde")
+                && quote::ToTokens::to_token_stream(&a.meta)
+                    .to_string()
+                    .replace(' ', "")
+                    .contains(what)
+        })
+    };
+    let derives_serialize = s.attrs.iter().any(|a| {
+        a.path().is_ident("derive")
+            && quote::ToTokens::to_token_stream(&a.meta)
+                .to_string()
+                .contains("Serialize")
+    });
+    let Some(flag) = s
+        .fields
+        .iter()
+        .find(|f| f.ident.as_ref().is_some_and(|i| i == "is_error"))
+    else {
+        return false;
+    };
+    derives_serialize
+        && !serde_says(&s.attrs, "rename_all")
+        && !serde_says(&flag.attrs, "rename")
+        && !serde_says(&flag.attrs, "serialize_with")
+        && !serde_says(&flag.attrs, "skip")
 }
 
 #[cfg(test)]

@@ -68,6 +68,10 @@ declare_lint! {
     /// tool with a `?` in it, whose meaning would change).
     ///
     /// ### Known problems
+    /// - A hand-rolled result struct that derives `Serialize` with its flag field `is_error` not
+    ///   renamed (no `#[serde(rename = "isError")]`, no `rename_all = "camelCase"`) sends
+    ///   `"is_error": true`, which clients do not read: its failure answers are success results
+    ///   here. A hand-written `Serialize` impl or a `json!` mapping of the struct is not read.
     /// - A failure value is followed through `let`s, `Ok(value)` / `Some(value)` arms over a value
     ///   the body holds, crate fns that return it, and crate helpers that make a success result of
     ///   a parameter (`fn tool_success(value: Value) -> Value { json!({"content": [..]}) }`); a

@@ -819,9 +819,11 @@ fn construction_of_struct<'e>(
     }
     if is_tool_result_type(name, index) {
         let flag = field("is_error").or_else(|| field("isError"))?;
+        // A flag serde writes as `"is_error"` sets nothing the client reads.
+        let on_wire = field("isError").is_some() || !index.flag_off_wire_types.contains(name);
         return Some(Construction::ToolResult {
             constructor: format!("{name} {{ .. }}"),
-            is_error: super::is_true(flag),
+            is_error: on_wire && super::is_true(flag),
             content: field("content"),
             never_empty: false,
         });
