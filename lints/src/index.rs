@@ -383,36 +383,22 @@ fn is_tool_result_shape(s: &syn::ItemStruct) -> bool {
     named("content") && (named("is_error") || named("isError"))
 }
 
-/// `#[derive(Serialize)] struct CallToolResult { content: .., is_error: bool }` with no serde
-/// attribute renaming the field: serde writes `"is_error"`, which MCP clients do not read.
+/// `#[derive(Serialize)] struct CallToolResult { content: .., is_error: bool }` where serde's
+/// name for the field is not `isError` (no `rename = "isError"`, no `rename_all = "camelCase"`):
+/// clients do not read what it writes.
 fn flag_off_wire(s: &syn::ItemStruct) -> bool {
-    let serde_says = |attrs: &[syn::Attribute], what: &str| {
-        attrs.iter().any(|a| {
-            a.path().is_ident("serde")
-                && quote::ToTokens::to_token_stream(&a.meta)
-                    .to_string()
-                    .replace(' ', "")
-                    .contains(what)
-        })
-    };
-    let derives_serialize = s.attrs.iter().any(|a| {
-        a.path().is_ident("derive")
-            && quote::ToTokens::to_token_stream(&a.meta)
-                .to_string()
-                .contains("Serialize")
-    });
-    let Some(flag) = s
-        .fields
-        .iter()
-        .find(|f| f.ident.as_ref().is_some_and(|i| i == "is_error"))
-    else {
+    let Some((ident, flag)) = s.fields.iter().find_map(|f| {
+        f.ident
+            .as_ref()
+            .filter(|i| *i == "is_error")
+            .map(|i| (i, f))
+    }) else {
         return false;
     };
-    derives_serialize
-        && !serde_says(&s.attrs, "rename_all")
-        && !serde_says(&flag.attrs, "rename")
-        && !serde_says(&flag.attrs, "serialize_with")
-        && !serde_says(&flag.attrs, "skip")
+    crate::syntax::derived_traits(&s.attrs)
+        .iter()
+        .any(|d| d == "Serialize")
+        && crate::syntax::serde_name(ident, &flag.attrs, &s.attrs) != "isError"
 }
 
 #[cfg(test)]

@@ -472,12 +472,29 @@ pub fn is_const_path(expr: &Expr) -> bool {
     matches!(expr, Expr::Path(p) if const_name(&p.path).is_some())
 }
 
-/// The last segment of a path named as a constant (SCREAMING_CASE, by Rust's naming).
+/// The last segment of a path named as a constant (see [`is_const_name`]).
 pub fn const_name(path: &syn::Path) -> Option<String> {
     let name = path.segments.last()?.ident.to_string();
-    let constant = name.chars().any(|c| c.is_ascii_uppercase())
-        && !name.chars().any(|c| c.is_ascii_lowercase());
-    constant.then_some(name)
+    is_const_name(&name).then_some(name)
+}
+
+/// SCREAMING_CASE: a constant by Rust's naming.
+pub fn is_const_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// The traits a `#[derive(..)]` names, by their last segment (`serde::Serialize`: `Serialize`).
+pub fn derived_traits(attrs: &[syn::Attribute]) -> Vec<String> {
+    let mut derived = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let _ = attr.parse_nested_meta(|m| {
+            if let Some(last) = m.path.segments.last() {
+                derived.push(last.ident.to_string());
+            }
+            Ok(())
+        });
+    }
+    derived
 }
 
 /// `T` of `Option<T>` (also written `std::option::Option<T>`).

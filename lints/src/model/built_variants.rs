@@ -63,15 +63,7 @@ impl<'f> BuiltVariants<'f> {
 /// `#[derive(Debug, thiserror::Error)]`, and nothing that builds values from outside
 /// (`Deserialize`, `FromStr`-like derives such as strum's `EnumString`).
 fn derives_error_only(item: &syn::ItemEnum) -> bool {
-    let mut derived = Vec::new();
-    for attr in item.attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let _ = attr.parse_nested_meta(|m| {
-            if let Some(last) = m.path.segments.last() {
-                derived.push(last.ident.to_string());
-            }
-            Ok(())
-        });
-    }
+    let derived = crate::syntax::derived_traits(&item.attrs);
     derived.iter().any(|d| d == "Error")
         && !derived
             .iter()

@@ -12,7 +12,7 @@ use super::Walker;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
 use crate::syntax::{
-    const_name, mentions_ident, str_literal, strip_await, tail_expr, TokensString,
+    const_name, is_const_name, mentions_ident, str_literal, strip_await, tail_expr, TokensString,
 };
 use crate::text::MessageText;
 
@@ -451,7 +451,7 @@ pub(super) fn literal_names(pat: &Pat) -> Option<Vec<String>> {
             syn::Lit::Str(s) => Some(vec![s.value()]),
             _ => None,
         },
-        Pat::Ident(i) if i.subpat.is_none() && is_const_name(&i.ident) => {
+        Pat::Ident(i) if i.subpat.is_none() && is_const_name(&i.ident.to_string()) => {
             Some(vec![i.ident.to_string()])
         }
         Pat::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
@@ -481,16 +481,13 @@ fn routes_tool_group(arm: &syn::Arm) -> bool {
     binding != "_" && mentions_ident(&guard.to_token_stream_string(), &binding)
 }
 
-/// SCREAMING_CASE: a constant by Rust's naming.
-fn is_const_name(ident: &syn::Ident) -> bool {
-    const_name(&syn::Path::from(ident.clone())).is_some()
-}
-
 /// `_`, a plain binding or `Some(other)`: the catch-all arm.
 pub(super) fn catch_all_binding(pat: &Pat) -> Option<String> {
     match pat {
         Pat::Wild(_) => Some("_".to_string()),
-        Pat::Ident(i) if i.subpat.is_none() && i.ident != "None" && !is_const_name(&i.ident) => {
+        Pat::Ident(i)
+            if i.subpat.is_none() && i.ident != "None" && !is_const_name(&i.ident.to_string()) =>
+        {
             Some(i.ident.to_string())
         }
         Pat::TupleStruct(ts) if ts.path.is_ident("Some") && ts.elems.len() == 1 => {

@@ -1098,6 +1098,12 @@ impl<'a> Walker<'a, '_> {
                     return self.visit_unknown_tool_branch(name, &arm.body);
                 }
             }
+            // What a `None` arm tests: the lookup a local holds, or the scrutinee itself.
+            let source = if is_none_pat(&arm.pat) {
+                self.lookup_source(&m.expr)
+            } else {
+                &m.expr
+            };
             let frame = match &arm.pat {
                 p if variant_binding(p, "Err").is_some() => Some(Frame {
                     kind: if lookup {
@@ -1129,7 +1135,7 @@ impl<'a> Walker<'a, '_> {
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
-                    cause: Some(self.lookup_source(&m.expr)),
+                    cause: Some(source),
                     definite: false,
                 }),
                 p if is_none_pat(p)
@@ -1167,14 +1173,12 @@ impl<'a> Walker<'a, '_> {
                 }
                 // `None =>` of `client.instrument(id).await?` (directly or through a local): the
                 // `Ok(None)` above, unwrapped first.
-                p if is_none_pat(p) && unwraps_optional_answer(self.lookup_source(&m.expr)) => {
-                    Some(Frame {
-                        kind: FrameKind::LookupMiss,
-                        binding: None,
-                        cause: Some(self.lookup_source(&m.expr)),
-                        definite: false,
-                    })
-                }
+                p if is_none_pat(p) && unwraps_optional_answer(source) => Some(Frame {
+                    kind: FrameKind::LookupMiss,
+                    binding: None,
+                    cause: Some(source),
+                    definite: false,
+                }),
                 // `None =>` of any other optional value (`ws.used_range()`): nothing there. Not
                 // certain to be a failure: only an answer that says it failed is reported.
                 p if is_none_pat(p) => Some(Frame {
