@@ -65,6 +65,16 @@ impl<'a> LintContext<'a> {
         )
     }
 
+    /// A finding at `span` with other places that explain it.
+    pub fn related_diagnostic(
+        &self,
+        span: Span,
+        message: impl Into<String>,
+        related: &[(FileId, Span, String)],
+    ) -> Diagnostic {
+        self.with_related(Diagnostic::new(self.lint, span, message), related)
+    }
+
     fn with_related(&self, mut d: Diagnostic, related: &[(FileId, Span, String)]) -> Diagnostic {
         for (file, span, note) in related {
             let path = self.model.files[file.0].path.clone();

@@ -744,11 +744,20 @@ pub fn specific_text(model: &Model, site: &ErrorSite, literal: Span) -> Fix {
                 edits,
             })
         }
-        None => Fix {
-            message,
-            applicability: Applicability::HasPlaceholders,
-            edits: vec![edit(VAGUE_PLACEHOLDER.to_string())],
-        },
+        None => placeholder_text(literal),
+    }
+}
+
+/// A vague literal replaced by a placeholder for the specific words only the author knows.
+pub fn placeholder_text(literal: Span) -> Fix {
+    Fix {
+        message: "replace the text with what failed and what valid input looks like".to_string(),
+        applicability: Applicability::HasPlaceholders,
+        edits: vec![Edit {
+            start: literal.start,
+            end: literal.end,
+            replacement: VAGUE_PLACEHOLDER.to_string(),
+        }],
     }
 }
 

@@ -13,11 +13,20 @@ pub enum MessageText {
     /// A string literal (possibly through `.to_string()`, `String::from`, `.into()`, …).
     Literal { value: String, span: Span },
     /// `format!` with at least one placeholder or argument; `pieces` are the literal parts.
-    Format { pieces: Vec<String>, span: Span },
+    /// `shown` is the local whose Display its one placeholder prints (`format!("failed: {e}")`),
+    /// and whether in the alternate form (`{e:#}`).
+    Format {
+        pieces: Vec<String>,
+        span: Span,
+        shown: Option<(String, bool)>,
+    },
     /// `String::new()`, `""` and friends are `Literal` with an empty value; this is "no text
     /// at all" (e.g. `Err(())`).
     Absent,
-    /// A variable, a call, `e.to_string()`: not knowable.
+    /// A local as it is, or its Display (`e`, `e.to_string()`, `&text`): not knowable here; the
+    /// walk may know what the local holds.
+    Local(String),
+    /// A variable, a call: not knowable.
     Opaque,
 }
 
@@ -28,6 +37,11 @@ impl MessageText {
             MessageText::Literal { value, .. } => Some(value),
             _ => None,
         }
+    }
+
+    /// Nothing of the text is known where it is written (a call, a local).
+    pub fn is_opaque(&self) -> bool {
+        matches!(self, MessageText::Opaque | MessageText::Local(_))
     }
 
     /// True when the message is statically known to carry no readable characters.
@@ -90,6 +104,7 @@ fn message(expr: &Expr, file: &SourceFile, macros: Option<&MacroArgs>) -> Messag
             match message(&m.receiver, file, macros) {
                 lit @ MessageText::Literal { .. } => lit,
                 fmt @ MessageText::Format { .. } => fmt,
+                local @ MessageText::Local(_) => local,
                 _ => MessageText::Opaque,
             }
         }
@@ -115,6 +130,10 @@ fn message(expr: &Expr, file: &SourceFile, macros: Option<&MacroArgs>) -> Messag
             }
         }
         Expr::Macro(m) => format_message(&m.mac, file, macros),
+        Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+            Some(i) => MessageText::Local(i.to_string()),
+            None => MessageText::Opaque,
+        },
         _ => MessageText::Opaque,
     }
 }
@@ -159,7 +178,41 @@ fn format_args_in(args: &[&Expr], file: &SourceFile, macros: Option<&MacroArgs>)
     if args.len() == 1 && pieces.len() <= 1 && !value.contains('{') {
         return MessageText::Literal { value, span };
     }
-    MessageText::Format { pieces, span }
+    let shown = shown_local(&value, &args[1..]);
+    MessageText::Format {
+        pieces,
+        span,
+        shown,
+    }
+}
+
+/// The local a format string's one placeholder prints (`"failed: {e}"`, `"{e:#}"`, `"{}", e`),
+/// and whether in the alternate form; `None` for any other format.
+fn shown_local(fmt: &str, args: &[&Expr]) -> Option<(String, bool)> {
+    let mut specs = Vec::new();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+            }
+            '{' => specs.push(chars.by_ref().take_while(|c| *c != '}').collect::<String>()),
+            _ => {}
+        }
+    }
+    let [spec] = specs.as_slice() else {
+        return None;
+    };
+    let (name, format) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
+    let alternate = format.contains('#');
+    let name = match (name.trim(), args) {
+        ("" | "0", [Expr::Path(p)]) => p.path.get_ident()?.to_string(),
+        (n, []) if n.chars().all(|c| c.is_alphanumeric() || c == '_') && !n.is_empty() => {
+            n.to_string()
+        }
+        _ => return None,
+    };
+    (!name.starts_with(|c: char| c.is_ascii_digit())).then_some((name, alternate))
 }
 
 /// The literal parts of a format string (`"Invalid {x}: {e}"` → `["Invalid ", ": "]`).
@@ -400,6 +453,25 @@ pub fn is_vague(text: &str, extra: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_format_shows_the_local_of_its_one_placeholder() {
+        let path = |n: &str| syn::parse_str::<syn::Expr>(n).unwrap();
+        let e = path("e");
+        assert_eq!(shown_local("{e}", &[]), Some(("e".into(), false)));
+        assert_eq!(
+            shown_local("tool error: {err:#}", &[]),
+            Some(("err".into(), true))
+        );
+        assert_eq!(shown_local("failed: {}", &[&e]), Some(("e".into(), false)));
+        assert_eq!(
+            shown_local("{{literal}} {e}", &[]),
+            Some(("e".into(), false))
+        );
+        assert_eq!(shown_local("cannot read {path}: {e}", &[]), None);
+        assert_eq!(shown_local("{}", &[&path("e.kind()")]), None);
+        assert_eq!(shown_local("{0}", &[&e]), Some(("e".into(), false)));
+    }
 
     #[test]
     fn vague_phrases_are_recognised_in_any_case_and_punctuation() {

@@ -65,8 +65,16 @@ declare_lint! {
     /// specific words.
     ///
     /// ### Known problems
-    /// - Text the source does not show (`e.to_string()`, a variable, a helper's return value) is never
-    ///   reported, and a `format!` with any placeholder counts as specific. A crate `const` of a
+    /// - Text the source does not show (a variable, a helper's return value) is not reported, and a
+    ///   `format!` with any placeholder counts as specific, with one exception: an answer whose whole
+    ///   text is the Display of the error a crate fn returned (`Err(e) =>
+    ///   ContentBlock::text(e.to_string())`, `format!("tool error: {e}")`, `{e:#}`) shows that fn's
+    ///   literal messages whole (`bail!("Invalid documentId")`, `ensure!(.., "..")`, `anyhow!("..")`,
+    ///   `Err("..".to_string())`, `.context("..")`, also through fns that pass the error on with `?`);
+    ///   a vague one is reported at the literal, with the answers attached. Under `{e:#}` a
+    ///   `.context` on a `Result` is followed by its cause and is not whole. Not followed yet: such a
+    ///   Display inside a `json!` value (`json!({"error": format!("{e:#}")})`), and a closure's
+    ///   error handed back through `spawn_blocking`. A crate `const` of a
     ///   string literal given as a protocol error's message is read as that literal (reported where
     ///   it is named); one given to a tool result's content is not read yet.
     /// - The rejection shape is English and short on purpose: "Invalid email format" is reported, "Invalid
@@ -123,6 +131,7 @@ fn check(cx: &mut LintContext<'_>) {
         return;
     }
     let extra = &cx.options.vague_phrases;
+    let mut reported = std::collections::HashSet::new();
     for site in &cx.model.sites {
         if site.channel == Channel::ToolSuccess || (site.is_delegated() && !site.is_text_argument())
         {
@@ -152,8 +161,48 @@ fn check(cx: &mut LintContext<'_>) {
                 );
             d.fix = Some(crate::fix::specific_text(cx.model, site, *span));
             cx.report(site.file, d);
+            reported.insert((site.file, *span));
         }
     }
+    // A crate fn's literal message that a tool's answer shows whole (`Err(e) =>
+    // ContentBlock::text(e.to_string())` over `bail!("Invalid documentId")`): reported at the
+    // literal, where the words are chosen, with the answers attached.
+    for shown in &cx.model.shown_texts {
+        if reported.contains(&(shown.file, shown.span)) || names_unknown_tool(&shown.value) {
+            continue;
+        }
+        let names_nothing = bare_rejection(&shown.value)
+            || (shown.channel == Channel::Protocol && bare_code(&shown.value));
+        if !(is_vague(&shown.value, extra) || names_nothing) {
+            continue;
+        }
+        let audience = match shown.channel {
+            Channel::Protocol => "a protocol error",
+            _ => "a tool result",
+        };
+        let mut d = cx
+            .related_diagnostic(
+                shown.span,
+                format!("vague error text {:?}", shown.value),
+                &shown.related,
+            )
+            .with_label(format!(
+                "{audience} shows this message whole: it says neither what failed nor what to change"
+            ))
+            .with_help(
+                "name the value and the rule here, e.g. `bail!(\"documentId {id:?} must be 1..128 ASCII letters or digits\")`",
+            );
+        d.fix = Some(crate::fix::placeholder_text(shown.span));
+        cx.report(shown.file, d);
+    }
+}
+
+/// "Unknown tool", "Tool not found": the answer to a name no tool has, which MCP007 and MCP011
+/// judge (a message a crate fn returns does not say where it was reached from).
+fn names_unknown_tool(text: &str) -> bool {
+    let words = plain_words(text).unwrap_or_default();
+    words.iter().any(|w| w == "tool")
+        && (words.first().is_some_and(|w| w == "unknown") || text.to_lowercase().contains("not found"))
 }
 
 /// Words that open a rejection ("Invalid upsert mode", "Unknown operation").

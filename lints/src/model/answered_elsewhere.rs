@@ -92,6 +92,7 @@ fn as_answered(value: &ErrorSite, context: SiteContext, answer: &ErrorSite) -> E
             "the `Err` is answered here".to_string(),
         )],
         answer_members: Vec::new(),
+        shows_error_of: None,
         answers_unknown_tool: false,
         errors_of: None,
         ..answer.clone()

@@ -19,6 +19,7 @@ pub mod callgraph;
 pub mod ids;
 mod kept_walks;
 pub mod reach;
+pub mod shown_texts;
 pub mod site;
 pub mod summary;
 pub mod walk;
@@ -99,6 +100,8 @@ pub struct Model {
     pub sites: Vec<ErrorSite>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<ContextPanic>,
+    /// Literal messages of crate fns that tools' answers show whole (see [`shown_texts`]).
+    pub shown_texts: Vec<shown_texts::ShownText>,
     /// Per package, its dependencies by the names its code uses for them.
     crates: Vec<ExternCrates>,
     /// The package of each file (an index into the inputs).
@@ -119,6 +122,7 @@ struct Analysis {
     sites: Vec<ErrorSite>,
     codes: Vec<CodeSite>,
     panics: Vec<ContextPanic>,
+    shown_texts: Vec<shown_texts::ShownText>,
     result_calls: std::collections::HashSet<usize>,
     /// Per file: in its package's module trees (see [`DefMap::in_module_tree`]).
     in_tree: Vec<bool>,
@@ -311,6 +315,7 @@ impl Model {
             sites: analysis.sites,
             codes: analysis.codes,
             panics: analysis.panics,
+            shown_texts: analysis.shown_texts,
             crates,
             file_package,
             result_calls: analysis.result_calls,
@@ -586,6 +591,7 @@ fn analyse(
                 .map(|(f, s)| (*f, *s, "called from tool code here".to_string())),
         );
     }
+    let shown_texts = shown_texts::shown_texts(&sites, &walked.returned);
     let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     sites.extend(delegated);
     let through: Vec<&[BodyId]> = walked.returned.iter().map(|r| &r.through[..]).collect();
@@ -627,6 +633,7 @@ fn analyse(
         sites,
         codes,
         panics,
+        shown_texts,
         result_calls: walked.result_calls,
         in_tree,
     }

@@ -331,6 +331,9 @@ pub struct ErrorSite {
     /// The top-level members of a JSON answer (`json!({"error": e.to_string()})`), as key and
     /// value tokens: which of them mean failure is the lints' to judge.
     pub answer_members: Vec<(String, String)>,
+    /// The text is the Display of the error this crate fn returned (`Err(e) =>
+    /// ContentBlock::text(e.to_string())`), in the alternate form (`{e:#}`) or not.
+    pub shows_error_of: Option<(BodyId, bool)>,
 }
 
 /// The variants of a crate enum that reach a site.
@@ -475,6 +478,21 @@ pub struct ReturnedErrors {
     pub through: Vec<BodyId>,
     /// Some return position may hold any variant.
     pub unknown: bool,
+    /// Messages it fails with as written, when it fails with text (`anyhow::Error`, `String`).
+    pub texts: Vec<ReturnedText>,
+    /// Bodies whose text errors it passes on unchanged (`check(id)?`, a tail call).
+    pub texts_through: Vec<BodyId>,
+}
+
+/// A message a body fails with, written as a literal: `bail!("..")`, `ensure!(.., "..")`,
+/// `Err("..".to_string())`, `.ok_or_else(|| anyhow!(".."))?`, `.context("..")?`. Its Display is
+/// the literal; `{:#}` appends the cause when it has one (`.context` on a `Result`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReturnedText {
+    pub file: FileId,
+    pub span: Span,
+    pub value: String,
+    pub with_cause: bool,
 }
 
 /// Where a value comes from, as far as the answers of tools are concerned: one of a body's own

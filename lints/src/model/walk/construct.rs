@@ -260,10 +260,7 @@ impl<'a> Walker<'a, '_> {
             Expr::Path(p) => p.path.is_ident(b),
             _ => false,
         });
-        let stringish = !matches!(text, MessageText::Opaque)
-            || is_to_string(tail)
-            || json.is_some()
-            || carries_error;
+        let stringish = !text.is_opaque() || is_to_string(tail) || json.is_some() || carries_error;
         // On a failure path, or an early `return` whose answer may say it failed.
         let failure_or_exit = !self.frames.is_empty() || self.returning > 0;
         if stringish && failure_or_exit && self.nested == 0 {
@@ -819,7 +816,7 @@ impl<'a> Walker<'a, '_> {
     /// through `&`, `.to_string()`, `.into()`) is that literal, reported where it is named.
     fn message_or_const(&self, message: &Expr) -> MessageText {
         let text = message_with_macros(message, self.file, self.macros);
-        if !matches!(text, MessageText::Opaque) {
+        if !text.is_opaque() {
             return text;
         }
         let named = crate::syntax::through_methods(

@@ -459,15 +459,17 @@ impl<'a> Walker<'a, '_> {
             Expr::Path(p) => p.path.get_ident()?.to_string(),
             _ => return None,
         };
+        self.errors_of(self.definite_frame_of(&name)?.cause?)
+    }
+
+    /// The innermost frame binding `name`, when it is certainly a `Result`'s error path.
+    pub(super) fn definite_frame_of(&self, name: &str) -> Option<&Frame<'a>> {
         let frame = self
             .frames
             .iter()
             .rev()
-            .find(|f| f.binding.as_deref() == Some(name.as_str()))?;
-        if !frame.definite {
-            return None;
-        }
-        self.errors_of(frame.cause?)
+            .find(|f| f.binding.as_deref() == Some(name))?;
+        frame.definite.then_some(frame)
     }
 
     /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this

@@ -448,7 +448,7 @@ impl<'a> Walker<'a, '_> {
                 && (mentions_ident(&expr.to_token_stream_string(), b)
                     || self.message_local_uses(flow, expr, b))
         });
-        let known = texts.iter().any(|t| !matches!(t, MessageText::Opaque));
+        let known = texts.iter().any(|t| !t.is_opaque());
         if !(known || is_to_string(expr) || !members.is_empty() || uses_error) {
             return Vec::new();
         }
@@ -486,6 +486,7 @@ impl<'a> Walker<'a, '_> {
             answers_unknown_tool: false,
             related: Vec::new(),
             answer_members: members,
+            shows_error_of: None,
         };
         let i = flow.answers.len();
         flow.answers.push((site, point.arm));

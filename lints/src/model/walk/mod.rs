@@ -18,6 +18,7 @@
 mod calls;
 mod construct;
 pub(crate) mod dispatch;
+mod error_texts;
 mod expansion;
 mod failure;
 mod flow;
@@ -174,6 +175,8 @@ pub struct Walker<'a, 'm> {
     errors_of: Option<BodyId>,
     /// What this body returns as its error value, so far.
     returned: ReturnedErrors,
+    /// The body's signature says it fails with text (see [`error_texts`]).
+    fails_with_text: bool,
     /// The expressions in return position (leaves of the tail and of `return` values).
     tails: std::collections::HashSet<*const Expr>,
     /// Inside the expansion of crate macro calls: the innermost macro, and how deep.
@@ -265,6 +268,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             code_calls: 0,
             callee_paths: std::collections::HashSet::new(),
             returned: ReturnedErrors::default(),
+            fails_with_text: false,
             tails: std::collections::HashSet::new(),
             expanded_from: None,
             expansion_depth: 0,
@@ -334,6 +338,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             }
         }
         self.declared_error = self.declared_error_type();
+        self.fails_with_text = self.declared_error.is_none() && self.declares_text_error();
         self.returned.error_enum = self
             .declared_error
             .filter(|id| self.calls.defs.item(*id).kind == ItemKind::Enum);
@@ -373,6 +378,10 @@ impl<'a, 'm> Walker<'a, 'm> {
         origin: Origin,
     ) {
         let path = self.path_facts(built, &content.texts);
+        let shows_error_of = match content.texts.as_slice() {
+            [text] => self.shown_error(text),
+            _ => None,
+        };
         let related = self.expansion_note().into_iter().collect();
         let arm = self.arm.clone().or_else(|| self.unknown_tool_answer(built));
         self.facts.sites.push((
@@ -395,6 +404,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 answers_unknown_tool: false,
                 related,
                 answer_members: Vec::new(),
+                shows_error_of,
             },
             arm,
         ));
@@ -456,6 +466,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             answers_unknown_tool: false,
             related: Vec::new(),
             answer_members: Vec::new(),
+            shows_error_of: None,
         };
         self.facts.sites.push((site, Some(context)));
     }
@@ -501,7 +512,7 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// The text parameter an opaque message comes from: the one text-typed parameter the built
     /// expression mentions.
     fn text_param_of(&self, built: &dyn quote::ToTokens, texts: &[MessageText]) -> Option<usize> {
-        if texts.is_empty() || !texts.iter().all(|t| matches!(t, MessageText::Opaque)) {
+        if texts.is_empty() || !texts.iter().all(MessageText::is_opaque) {
             return None;
         }
         let tokens = built.to_token_stream_string();
@@ -914,6 +925,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.try_operand(t);
         if self.nested == 0 {
             self.returned_operand(&t.expr);
+            if self.fails_with_text {
+                self.text_operand(&t.expr);
+            }
             // `let result = match name { "a" => .., _ => Err(NotFound(..)) }?;`: the `Err`
             // values the operand evaluates to are returned by the `?`, as a tail's would be.
             let tails = &mut self.tails;
@@ -967,6 +981,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return;
         }
         let name = last_segment(&mac.path).unwrap_or_default();
+        if self.fails_with_text && self.nested == 0 {
+            self.text_macro(mac);
+        }
         if matches!(
             name.as_str(),
             "panic" | "todo" | "unimplemented" | "unreachable"

@@ -209,6 +209,9 @@ impl<'a> Walker<'a, '_> {
 
     /// A leaf of a value this body returns.
     pub(super) fn returned_value(&mut self, expr: &'a Expr) {
+        if self.fails_with_text {
+            self.returned_text_leaf(expr);
+        }
         let Some(e) = self.returned.error_enum else {
             // `other => Err(format!("unknown tool: {other}"))` of a fn failing with text, or
             // `other => anyhow::bail!("unknown tool: {other}")`.

@@ -1,0 +1,85 @@
+//! Messages a tool's answer shows as they were written in a crate fn: the answer's text is the
+//! Display of the error a crate fn returned (`Err(e) => ContentBlock::text(e.to_string())`), and
+//! that fn (or one whose text errors it passes on) fails with a literal (`bail!("..")`). The
+//! literal is what the model reads, and where a better text goes.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::ids::BodyId;
+use crate::model::site::{Channel, ErrorSite, ReturnedErrors, ReturnedText};
+use crate::source::{FileId, Span};
+
+/// A literal message that reaches a tool's answer whole.
+#[derive(Clone, Debug)]
+pub struct ShownText {
+    pub file: FileId,
+    pub span: Span,
+    pub value: String,
+    pub channel: Channel,
+    /// The answers that show it.
+    pub related: Vec<(FileId, Span, String)>,
+}
+
+/// Each literal message that a tool's answer shows whole, once, with the answers attached. Under
+/// `{:#}` a message with a cause is followed by it, so it is not the whole text.
+pub fn shown_texts(sites: &[ErrorSite], returned: &[ReturnedErrors]) -> Vec<ShownText> {
+    let mut out: Vec<ShownText> = Vec::new();
+    let mut at: HashMap<(FileId, Span), usize> = HashMap::new();
+    let mut reaching: HashMap<BodyId, Vec<&ReturnedText>> = HashMap::new();
+    for site in sites {
+        let Some((body, alternate)) = site.shows_error_of else {
+            continue;
+        };
+        if site.channel == Channel::ToolSuccess || !site.context.is_tool() {
+            continue;
+        }
+        let texts = reaching
+            .entry(body)
+            .or_insert_with(|| texts_reaching(body, returned));
+        for text in texts.iter().filter(|t| !(alternate && t.with_cause)) {
+            let answer = (
+                site.file,
+                site.span,
+                "shown whole in this answer".to_string(),
+            );
+            match at.get(&(text.file, text.span)) {
+                Some(&i) => {
+                    if !out[i].related.contains(&answer) {
+                        out[i].related.push(answer);
+                    }
+                }
+                None => {
+                    at.insert((text.file, text.span), out.len());
+                    out.push(ShownText {
+                        file: text.file,
+                        span: text.span,
+                        value: text.value.clone(),
+                        channel: site.channel,
+                        related: vec![answer],
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The literal messages `body` fails with, its own and those of the bodies whose text errors it
+/// passes on, transitively.
+fn texts_reaching(body: BodyId, returned: &[ReturnedErrors]) -> Vec<&ReturnedText> {
+    let mut seen = HashSet::from([body]);
+    let mut stack = vec![body];
+    let mut texts = Vec::new();
+    while let Some(b) = stack.pop() {
+        let Some(r) = returned.get(b.0) else {
+            continue;
+        };
+        texts.extend(r.texts.iter());
+        for t in &r.texts_through {
+            if seen.insert(*t) {
+                stack.push(*t);
+            }
+        }
+    }
+    texts
+}
