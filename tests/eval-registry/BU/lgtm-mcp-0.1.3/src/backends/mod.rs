@@ -1,0 +1,3 @@
+pub mod logs;
+pub mod metrics;
+pub mod traces;
