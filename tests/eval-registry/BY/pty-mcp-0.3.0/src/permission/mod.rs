@@ -1,0 +1,5 @@
+pub mod guard;
+pub mod policy;
+
+pub use guard::{PermissionGuard, SpawnValidationInput, SpawnValidationResult};
+pub use policy::PermissionPolicy;

@@ -1,0 +1,6 @@
+pub mod runtime;
+
+pub use runtime::{
+    PtyOutputReceiver, PtyRuntime, PtySessionHandle, PtySpawnRequest, PtySpawnResult,
+    RuntimeExitStatus,
+};
