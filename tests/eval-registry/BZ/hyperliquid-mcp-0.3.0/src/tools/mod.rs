@@ -1,0 +1,5 @@
+pub mod account;
+pub mod market;
+pub mod trading;
+pub mod transfer;
+pub mod vault;
