@@ -1,0 +1,5 @@
+pub mod browser;
+pub mod login;
+pub mod login_flow;
+pub mod mcp;
+pub mod types;
