@@ -1,0 +1,3 @@
+pub mod lexical;
+pub mod process;
+pub mod semantic;
