@@ -77,7 +77,9 @@ declare_lint! {
     ///   a parameter (`fn tool_success(value: Value) -> Value { json!({"content": [..]}) }`); a
     ///   hand-rolled result whose `"isError"` is decided at run time (`"isError": is_error`) is
     ///   neither answer and is not judged. A crate fn handed the error, or an `Err` made of it
-    ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once.
+    ///   (`return json_result(Err(e))`), answers it its own way: reported at that answer, once
+    ///   (`Err(e) => tool_err(e)` at `tool_err`'s success result, each call attached). Handed text
+    ///   made of the error (`tool_err(format!("fetch failed: {e}"))`), the call is the answer.
     ///   A helper that matches the `Result` it is handed (`match r { Ok(v) => structured(v),
     ///   Err(e) => error_result(e) }`) answers a literal `Err(..)` with its `Err` arm only, and
     ///   a literal `Ok(..)` with its `Ok` arm (also through the helpers those arms call).

@@ -592,7 +592,22 @@ fn analyse(
         );
     }
     let shown_texts = shown_texts::shown_texts(&sites, &walked.returned);
-    let delegated = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
+    let (delegated, handed) = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
+    for (i, file, span) in handed {
+        let site = &mut sites[i];
+        site.path.on_failure_path = true;
+        if !site
+            .related
+            .iter()
+            .any(|(f, s, _)| (*f, *s) == (file, span))
+        {
+            site.related.push((
+                file,
+                span,
+                "a tool's error is handed to it here".to_string(),
+            ));
+        }
+    }
     sites.extend(delegated);
     let through: Vec<&[BodyId]> = walked.returned.iter().map(|r| &r.through[..]).collect();
     pending.resolve(&mut sites, &through);

@@ -10,6 +10,7 @@ use crate::model::ids::{BodyId, FileId, ItemId};
 use crate::model::site::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
 use crate::model::summary::{admits_result_args, ErrorVariants, Summaries};
 use crate::sdk::{ErrChannel, HandlerKind};
+use crate::source::Span;
 
 /// The tool reach of every body, over the call graph.
 pub struct Reach<'g> {
@@ -270,7 +271,10 @@ impl<'g> Reach<'g> {
     }
 
     /// Protocol-error sites of shared helpers, re-reported at each call from tool context;
-    /// `summaries` were computed over `sites`.
+    /// `summaries` were computed over `sites`. Also the success answers of helpers handed a
+    /// tool's error itself (`Err(e) => tool_err(e)`): the helper answers it its own way, so its
+    /// answer is judged where it is, once; each such call is given with the site (an index into
+    /// `sites`) to attach to it.
     pub fn delegated_sites(
         &self,
         bodies: &[BodyInfo<'_>],
@@ -278,7 +282,8 @@ impl<'g> Reach<'g> {
         sites: &[ErrorSite],
         summaries: &Summaries,
         returned: &ErrorVariants,
-    ) -> Vec<ErrorSite> {
+    ) -> (Vec<ErrorSite>, Vec<(usize, FileId, Span)>) {
+        let mut handed = Vec::new();
         let mut by_body: HashMap<usize, Vec<&ErrorSite>> = HashMap::new();
         for s in sites {
             by_body.entry(s.body.0).or_default().push(s);
@@ -326,6 +331,14 @@ impl<'g> Reach<'g> {
                         _ => true,
                     } && admits_result_args(group.key.result_arm, &e.result_args);
                     if !wanted || !admitted {
+                        continue;
+                    }
+                    if failure_call
+                        && !unknown_arm
+                        && s.channel == Channel::ToolSuccess
+                        && e.hands_error
+                    {
+                        handed.extend(group.sites.iter().map(|&i| (i, caller.file, e.span)));
                         continue;
                     }
                     let constructor = match &s.origin {
@@ -376,7 +389,7 @@ impl<'g> Reach<'g> {
             }
         }
         out.extend(self.text_arguments(bodies, edges, &by_body));
-        out
+        (out, handed)
     }
 
     /// Text passed to a helper that builds a result or error with it (`fail(id, "failed")`):

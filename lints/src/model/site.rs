@@ -427,6 +427,9 @@ pub struct CallEdge {
     /// A dispatcher, before it has picked a tool, hands the callee the request
     /// (`self.call_tool_impl(request)`): the callee goes on picking the tool.
     pub continues_dispatch: bool,
+    /// On a failure path, the call hands the callee the error itself (`tool_err(e)`): every
+    /// argument that is not a literal is a local, one of them the error's binding.
+    pub hands_error: bool,
 }
 
 /// Error values of crate enums a value can hold: variants built right there, and the crate fns

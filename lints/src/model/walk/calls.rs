@@ -64,6 +64,15 @@ impl<'a> Walker<'a, '_> {
             .enumerate()
             .filter_map(|(i, a)| Some((i + first_input, result_literal(a)?)))
             .collect();
+        let binding = self.frames.iter().rev().find_map(|f| f.binding.as_deref());
+        edge.hands_error = binding.is_some_and(|b| {
+            texts
+                .iter()
+                .any(|t| matches!(t, MessageText::Local(l) if l == b))
+                && texts
+                    .iter()
+                    .all(|t| matches!(t, MessageText::Local(_) | MessageText::Literal { .. }))
+        });
         edge.args = texts;
         edge.error_dropped = self.error_dropped.contains(&address);
         edge.error_passed_to = self.error_passed_to.get(&address).cloned();
@@ -349,6 +358,7 @@ impl<'a> Walker<'a, '_> {
             error_dropped: false,
             error_passed_to: None,
             continues_dispatch: false,
+            hands_error: false,
         });
     }
 
