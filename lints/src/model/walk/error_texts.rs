@@ -106,19 +106,19 @@ impl<'a> Walker<'a, '_> {
             return self.text_through(operand);
         };
         let method = mc.method.to_string();
-        let closure_value = |arg: Option<&'a Expr>| match arg {
-            Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
-            _ => None,
+        // The message: the first argument, or the value of the closure there (`with_context`,
+        // `ok_or_else`: the lazy forms).
+        let lazy = method.ends_with("_with") || method.ends_with("_else");
+        let message = match (lazy, mc.args.first()) {
+            (false, arg) => arg,
+            (true, Some(Expr::Closure(c))) => Some(tail_expr(&c.body)),
+            (true, _) => None,
         };
         match method.as_str() {
             // `.context("..")`: under `{}` only the context shows; under `{:#}` the cause
             // follows it, unless the receiver is an `Option`.
             "context" | "with_context" | "wrap_err" | "wrap_err_with" => {
-                let value = match method.as_str() {
-                    "context" | "wrap_err" => mc.args.first(),
-                    _ => closure_value(mc.args.first()),
-                };
-                let Some(text) = value.and_then(|v| self.literal_text(v)) else {
+                let Some(text) = message.and_then(|v| self.literal_text(v)) else {
                     return;
                 };
                 let with_cause = !matches!(strip_await(&mc.receiver), Expr::MethodCall(r)
@@ -126,11 +126,7 @@ impl<'a> Walker<'a, '_> {
                 self.returned_text(text, with_cause);
             }
             "ok_or" | "ok_or_else" => {
-                let value = match method.as_str() {
-                    "ok_or" => mc.args.first(),
-                    _ => closure_value(mc.args.first()),
-                };
-                if let Some(text) = value.and_then(|v| self.literal_error(v)) {
+                if let Some(text) = message.and_then(|v| self.literal_error(v)) {
                     self.returned_text(text, false);
                 }
             }
