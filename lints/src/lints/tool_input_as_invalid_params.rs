@@ -72,6 +72,10 @@ declare_lint! {
     /// 2025-11-25 turns the lint off, and with it the fix.
     ///
     /// ### Known problems
+    /// - A helper's -32602 that every tool caller replaces with an error value of its own made of
+    ///   the text (`.map_err(|e| CoreError::Other(e.message.to_string()))`) is not reported: the
+    ///   code sent is the one the answer of that value picks. Handed on whole (`CoreError::Rpc(e)`,
+    ///   `anyhow!(e)`) or rebuilt with its code (`ErrorData::new(e.code, ..)`), it is.
     /// - Schema-level and value-level checks are told apart from the failing operation (an optional
     ///   field of a derived-schema request type, a JSON accessor, a deserialisation) and, where the
     ///   source cannot tell, from the message text: a value check on a hand-parsed JSON object that

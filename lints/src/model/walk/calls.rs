@@ -1141,3 +1141,32 @@ fn json_name_member(init: &Expr) -> bool {
         };
     }
 }
+
+/// `.map_err(|e| CoreError::Other(e.message.to_string()))`: the closure builds a new error value
+/// of its own from the error's text, so the error's code does not go on (the new value's code is
+/// chosen where it is answered). Not when it hands the error on whole (`AppError::Mcp(e)`,
+/// `anyhow!(e)`) or keeps its code (`ErrorData::new(e.code, ..)`).
+pub(super) fn replaces_error(map_err: &syn::ExprMethodCall) -> bool {
+    let Some(Expr::Closure(c)) = map_err.args.first() else {
+        return false;
+    };
+    let (Some(Pat::Ident(binding)), 1) = (c.inputs.first(), c.inputs.len()) else {
+        return false;
+    };
+    let binding = binding.ident.to_string();
+    let args: Vec<&Expr> = match tail_expr(&c.body) {
+        Expr::Call(call) if matches!(&*call.func, Expr::Path(_)) => call.args.iter().collect(),
+        Expr::Struct(s) => s.fields.iter().map(|f| &f.expr).collect(),
+        _ => return false,
+    };
+    let whole = |a: &Expr| {
+        let a = crate::syntax::through_methods(strip_refs(a), &["into", "clone"]);
+        matches!(a, Expr::Path(p) if p.path.is_ident(&binding))
+    };
+    let keeps_code = |a: &Expr| {
+        matches!(strip_refs(a), Expr::Field(f)
+            if matches!(&f.member, syn::Member::Named(n) if n == "code")
+                && matches!(&*f.base, Expr::Path(p) if p.path.is_ident(&binding)))
+    };
+    !args.is_empty() && !args.iter().any(|a| whole(a) || keeps_code(a))
+}

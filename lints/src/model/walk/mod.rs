@@ -881,7 +881,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             self.note_result_call(&mc.receiver);
             // The callee's error is answered here, as the SDK's tool error: whatever protocol
             // error it holds does not go on as one.
-            if self.maps_to_tool_error(mc) {
+            // Replaced by a value of its own (`|e| CoreError::Other(e.to_string())`): its code
+            // does not go on either.
+            if self.maps_to_tool_error(mc) || calls::replaces_error(mc) {
                 self.drop_error_of(&mc.receiver);
             }
         }
