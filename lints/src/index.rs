@@ -87,6 +87,9 @@ pub struct Index<'a> {
     pub imports: Vec<FileImports>,
     /// Integer consts by name (last writer wins; name-based like the call map).
     pub consts: HashMap<String, ConstValue>,
+    /// Discriminants of crate enum variants (`#[repr(i64)] enum ErrorCode { InternalError =
+    /// -32603 }`), by enum and variant name; `None` where two enums of one name disagree.
+    pub discriminants: HashMap<(String, String), Option<i64>>,
     /// `type Name = ...;` by name.
     pub type_aliases: HashMap<String, &'a Type>,
     /// Structs, enums and unions defined in the crate.
@@ -253,6 +256,7 @@ impl<'a> Index<'a> {
             match item {
                 Item::Const(c) => self.add_const(&c.ident, &c.ty, &c.expr),
                 Item::Static(s) => self.add_const(&s.ident, &s.ty, &s.expr),
+                Item::Enum(e) => self.add_discriminants(e),
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
                         self.collect_consts(inner);
@@ -266,6 +270,31 @@ impl<'a> Index<'a> {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// Each variant's value: its written discriminant, or one more than the variant before it.
+    fn add_discriminants(&mut self, e: &syn::ItemEnum) {
+        if !e.variants.iter().any(|v| v.discriminant.is_some()) {
+            return;
+        }
+        let mut next = Some(0i64);
+        for v in &e.variants {
+            let value = match &v.discriminant {
+                Some((_, expr)) => self.eval_int(expr),
+                None => next,
+            };
+            next = value.and_then(|x| x.checked_add(1));
+            let key = (e.ident.to_string(), v.ident.to_string());
+            match self.discriminants.get(&key) {
+                Some(seen) if *seen != value => {
+                    self.discriminants.insert(key, None);
+                }
+                Some(_) => {}
+                None => {
+                    self.discriminants.insert(key, value);
+                }
             }
         }
     }
@@ -291,7 +320,6 @@ impl<'a> Index<'a> {
             }
             Expr::Paren(p) => self.eval_int(&p.expr),
             Expr::Group(g) => self.eval_int(&g.expr),
-            Expr::Cast(c) => self.eval_int(&c.expr),
             Expr::Binary(b) => {
                 let (l, r) = (self.eval_int(&b.left)?, self.eval_int(&b.right)?);
                 match b.op {
@@ -300,6 +328,21 @@ impl<'a> Index<'a> {
                     _ => None,
                 }
             }
+            // `ErrorCode::InternalError as i64`: a discriminant of a crate enum.
+            Expr::Cast(c) => match &*c.expr {
+                Expr::Path(p) if p.path.segments.len() >= 2 => {
+                    let segs = &p.path.segments;
+                    let key = (
+                        segs[segs.len() - 2].ident.to_string(),
+                        segs[segs.len() - 1].ident.to_string(),
+                    );
+                    match self.discriminants.get(&key) {
+                        Some(value) => *value,
+                        None => self.eval_int(&c.expr),
+                    }
+                }
+                _ => self.eval_int(&c.expr),
+            },
             Expr::Path(p) => {
                 let last = p.path.segments.last()?.ident.to_string();
                 self.consts.get(&last).map(|c| c.value)
@@ -404,6 +447,25 @@ fn flag_off_wire(s: &syn::ItemStruct) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn enum_discriminants_are_casts_values() {
+        let f: syn::File = syn::parse_str(
+            r#"
+            #[repr(i64)] enum ErrorCode { MethodNotFound = -32601, InvalidParams, Custom = 1000 }
+            mod a { pub enum Kind { X = 1 } }
+            mod b { pub enum Kind { X = 2 } }
+            "#,
+        )
+        .unwrap();
+        let idx = Index::build(&[(FileId(0), &f, false)], &GeneratedItems::new());
+        let eval = |e: &str| idx.eval_int(&syn::parse_str::<Expr>(e).unwrap());
+        assert_eq!(eval("ErrorCode::MethodNotFound as i64"), Some(-32601));
+        assert_eq!(eval("ErrorCode::InvalidParams as i32"), Some(-32600));
+        assert_eq!(eval("crate::ErrorCode::Custom as i64"), Some(1000));
+        // Two enums of one name that disagree: silent.
+        assert_eq!(eval("Kind::X as i64"), None);
+    }
 
     #[test]
     fn imports_consts_and_fns_are_indexed() {

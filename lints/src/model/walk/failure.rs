@@ -1278,7 +1278,14 @@ impl<'a> Walker<'a, '_> {
         }
         self.visit_expr(&init.expr);
         if let Some((_, diverge)) = &init.diverge {
+            // `let Some(tool) = self.tools.get(name) else { unknown }`: what follows runs the
+            // tool found, so an answer naming the tool is that tool's, not the unknown tool's.
+            let picks_tool = variant_binding(&local.pat, "Some").is_some()
+                && self.tool_registry_lookup(&init.expr).is_some();
             self.visit_refuted(&local.pat, &init.expr, diverge);
+            if picks_tool {
+                self.tool_name_params.clear();
+            }
         }
     }
 

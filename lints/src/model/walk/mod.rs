@@ -732,6 +732,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 .as_ref()
                 .is_some_and(|(_, g)| self.tests_optional_field_absent(g));
             self.absent_optional += usize::from(absent);
+            // `Some(p) => ..` over `req.params`: in the arm, `p` holds what the scrutinee does
+            // (as a `let Some(p) = req.params else` would), so a name read from it is the request's.
+            let some_binding = variant_binding(&arm.pat, "Some")
+                .flatten()
+                .map(|b| (b.clone(), self.lets.insert(b, &m.expr)));
             match (after_dispatch, &err_binding) {
                 (Some(errors_of), Some(_)) => {
                     let outer = std::mem::replace(&mut self.errors_of, errors_of);
@@ -741,6 +746,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 _ => self.match_arm(m, arm, lookup),
             }
             self.absent_optional -= usize::from(absent);
+            if let Some((b, outer)) = some_binding {
+                match outer {
+                    Some(o) => self.lets.insert(b, o),
+                    None => self.lets.remove(&b),
+                };
+            }
             if err_binding.is_some() {
                 if let Some((err, context)) = &unknown_err {
                     self.answered_later(err, context.clone(), &arm.body);
