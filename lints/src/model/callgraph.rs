@@ -120,6 +120,9 @@ enum Binding {
     Bounded(ItemId),
     /// A fn declared in an enclosing block.
     Fn(FnKey),
+    /// An `Option` or `Result` of a crate type (`scroll: Option<&ScrollArg>`): no value of that
+    /// type itself, but its `Some(s)` / `Ok(s)` is one.
+    Optional(ItemId),
 }
 
 impl Locals {
@@ -135,6 +138,19 @@ impl Locals {
 
     pub fn bind(&mut self, name: String, ty: Option<ItemId>) {
         self.names.push((name, Binding::Value(ty)));
+    }
+
+    /// A local declared `Option<T>` / `Result<T, _>` of a crate type `T`.
+    pub fn bind_optional(&mut self, name: String, payload: ItemId) {
+        self.names.push((name, Binding::Optional(payload)));
+    }
+
+    /// The crate type inside the `Option` / `Result` local `name` holds, unless shadowed.
+    pub fn payload_of(&self, name: &str) -> Option<ItemId> {
+        match self.lookup(name)? {
+            Binding::Optional(t) => Some(t),
+            _ => None,
+        }
     }
 
     /// A parameter whose type is a crate trait's generic (`T: Tool`, `impl Tool`).
@@ -163,7 +179,7 @@ impl Locals {
     pub fn get(&self, name: &str) -> Option<Option<ItemId>> {
         self.lookup(name).map(|b| match b {
             Binding::Value(ty) => ty,
-            Binding::Bounded(_) | Binding::Fn(_) => None,
+            Binding::Bounded(_) | Binding::Fn(_) | Binding::Optional(_) => None,
         })
     }
 
@@ -306,6 +322,18 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// The crate type a written type names, in this body's module.
+    /// The crate type `T` of a declared `Option<T>` / `Result<T, _>` (through references).
+    pub fn optional_payload(&self, ty: &Type) -> Option<ItemId> {
+        let Type::Path(tp) = strip_type_refs(ty) else {
+            return None;
+        };
+        let last = tp.path.segments.last()?;
+        if last.ident != "Option" && last.ident != "Result" {
+            return None;
+        }
+        self.type_item(crate::syntax::type_arguments(&last.arguments).next()?)
+    }
+
     pub fn type_item(&self, ty: &Type) -> Option<ItemId> {
         let scope = self.scope?;
         if let Some(assoc) = self.associated_type(ty) {
@@ -943,6 +971,11 @@ pub fn bind_pattern(
         }
         Pat::Type(t) => {
             let declared = resolver.type_item(&t.ty).or(ty);
+            if let (None, Pat::Ident(i), Some(payload)) =
+                (declared, &*t.pat, resolver.optional_payload(&t.ty))
+            {
+                return locals.bind_optional(i.ident.to_string(), payload);
+            }
             bind_pattern(resolver, locals, &t.pat, declared, depth + 1);
         }
         Pat::Reference(r) => bind_pattern(resolver, locals, &r.pat, ty, depth + 1),
@@ -1023,7 +1056,15 @@ pub fn bind_scrutinee(
     }
     if let (Pat::TupleStruct(t), None) = (pat, ty) {
         if t.elems.len() == 1 && (t.path.is_ident("Some") || t.path.is_ident("Ok")) {
-            if let Some(inner) = resolver.payload_of(scrutinee, locals) {
+            // `if let Some(s) = scroll` where `scroll: Option<&ScrollArg>`.
+            let local_payload = match through_borrowing_calls(scrutinee) {
+                Expr::Path(p) => p
+                    .path
+                    .get_ident()
+                    .and_then(|i| locals.payload_of(&i.to_string())),
+                _ => None,
+            };
+            if let Some(inner) = resolver.payload_of(scrutinee, locals).or(local_payload) {
                 return bind_pattern(resolver, locals, &t.elems[0], Some(inner), 0);
             }
         }

@@ -305,8 +305,16 @@ impl<'a, 'm> Walker<'a, 'm> {
                         Some(_) => None,
                         None => self.resolver.type_item(declared),
                     };
-                    match (bound, pat_ident(pat)) {
-                        (Some(tr), Some(name)) => self.locals.bind_bounded(name, tr),
+                    let payload = ty
+                        .is_none()
+                        .then(|| self.resolver.optional_payload(declared))
+                        .flatten();
+                    match (bound, pat_ident(pat), payload) {
+                        (Some(tr), Some(name), _) => self.locals.bind_bounded(name, tr),
+                        // `scroll: Option<&ScrollArg>`: its `Some(s)` is a `ScrollArg`.
+                        (None, Some(name), Some(payload)) => {
+                            self.locals.bind_optional(name, payload)
+                        }
                         _ => bind_pattern(&self.resolver, &mut self.locals, pat, ty, 0),
                     }
                     if let (Pat::Struct(ps), Some(ty)) = (pat, ty) {
