@@ -76,6 +76,9 @@ declare_lint! {
     ///   the text (`.map_err(|e| CoreError::Other(e.message.to_string()))`) is not reported: the
     ///   code sent is the one the answer of that value picks. Handed on whole (`CoreError::Rpc(e)`,
     ///   `anyhow!(e)`) or rebuilt with its code (`ErrorData::new(e.code, ..)`), it is.
+    /// - An arm of a `match` over a tuple of fields the generated schema leaves optional, taken when
+    ///   some are absent (`(Some(_), None) | (None, Some(_)) =>` of `match (self.width,
+    ///   self.height)`), is a rule across them whatever its message says ("are required together").
     /// - Schema-level and value-level checks are told apart from the failing operation (an optional
     ///   field of a derived-schema request type, a JSON accessor, a deserialisation) and, where the
     ///   source cannot tell, from the message text: a value check on a hand-parsed JSON object that

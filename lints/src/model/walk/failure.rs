@@ -1574,6 +1574,25 @@ impl Walker<'_, '_> {
         self.let_init(expr).is_some_and(reads_argument_field)
     }
 
+    /// `(Some(_), None) | (None, Some(_)) =>` of `match (self.width, self.height)`: an arm taken
+    /// when some of a tuple of optional request fields are absent, a rule across them (the
+    /// request matched the schema, which requires neither).
+    pub(super) fn matches_optional_fields_absent(&self, scrutinee: &Expr, pat: &Pat) -> bool {
+        fn has_none(pat: &Pat, width: usize) -> bool {
+            match pat {
+                Pat::Or(o) => o.cases.iter().all(|c| has_none(c, width)),
+                Pat::Tuple(t) => t.elems.len() == width && t.elems.iter().any(is_none_pat),
+                _ => false,
+            }
+        }
+        let Expr::Tuple(t) = scrutinee else {
+            return false;
+        };
+        t.elems.len() >= 2
+            && has_none(pat, t.elems.len())
+            && t.elems.iter().all(|e| self.reads_optional_field(e))
+    }
+
     /// `req.x.is_none()`, alone or as an operand of `&&` / `||`: a test that a request field the
     /// generated schema leaves optional is absent.
     pub(super) fn tests_optional_field_absent(&self, cond: &Expr) -> bool {

@@ -738,7 +738,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             let absent = arm
                 .guard
                 .as_ref()
-                .is_some_and(|(_, g)| self.tests_optional_field_absent(g));
+                .is_some_and(|(_, g)| self.tests_optional_field_absent(g))
+                || self.matches_optional_fields_absent(&m.expr, &arm.pat);
             self.absent_optional += usize::from(absent);
             // `Some(p) => ..` over `req.params`: in the arm, `p` holds what the scrutinee does
             // (as a `let Some(p) = req.params else` would), so a name read from it is the request's.
