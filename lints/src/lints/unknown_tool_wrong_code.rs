@@ -61,6 +61,9 @@ declare_lint! {
     /// only another `match` arm binds.
     ///
     /// ### Known problems
+    /// - An unknown tool a router returns as a variant of its error enum is judged by what its
+    ///   caller answers: the one `Err(e)` arm of its `match`, or the arm naming that variant
+    ///   (`Err(ToolError::UnknownTool(name)) => ..`); another variant's arm never counts.
     /// - Only hand-written dispatch is checked: the fallback arm of a `match` over the tool name and
     ///   rust-mcp-sdk's `tool_box!` conversion (`MyTools::try_from(params)?`). Unknown tools that an
     ///   SDK answers by itself (rmcp's `ToolRouter`, pmcp's and mcp-attr's generated dispatch) are

@@ -133,9 +133,23 @@ fn answer_of_returned_unknown_tool(
     });
     let answer = mapped.or_else(|| {
         err_arms.iter().find_map(|arm| {
-            let Origin::ErrArmOf { callee } = arm.origin else {
+            let Origin::ErrArmOf {
+                callee,
+                variant: named,
+            } = &arm.origin
+            else {
                 return None;
             };
+            let callee = *callee;
+            // An arm naming a variant answers that variant only.
+            let admitted = match (named, variant) {
+                (Some(n), Some((_, v))) => n == v,
+                (Some(_), None) => false,
+                (None, _) => true,
+            };
+            if !admitted {
+                return None;
+            }
             if !passes_errors_of(callee, value.body, through) {
                 return None;
             }

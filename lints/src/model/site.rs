@@ -185,7 +185,12 @@ pub enum Origin {
     /// Not a site: the `Err(e)` arm (its span is the site's) of a `match` over what crate fn
     /// `callee` returned (`let result = dispatch(name, ..); match result { Err(e) =>
     /// tool_error(id, &e) }`), where a [`Origin::ReturnedUnknownTool`] value of it is answered.
-    ErrArmOf { callee: BodyId },
+    ErrArmOf {
+        callee: BodyId,
+        /// The variant the arm's pattern names (`Err(ToolError::UnknownTool(n))`); `None` for
+        /// the one `Err(e)` arm.
+        variant: Option<String>,
+    },
 }
 
 /// Facts about the failure path an expression is on.

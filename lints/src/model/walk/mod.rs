@@ -765,9 +765,23 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 if let Some((err, context)) = &unknown_err {
                     self.answered_later(err, context.clone(), &arm.body);
                 }
-                // Where what a crate fn returned is answered: its unknown-tool `Err` too.
-                if let Some(callee) = one_err_arm.then(|| self.called_body(value)).flatten() {
-                    let marker = Origin::ErrArmOf { callee };
+                // Where what a crate fn returned is answered: its unknown-tool `Err` too (in
+                // the one `Err(e)` arm, or in the arm naming its variant, `Err(E::Unknown(n))`).
+                let named = match &arm.pat {
+                    Pat::TupleStruct(t) => match t.elems.first() {
+                        Some(Pat::TupleStruct(v)) => crate::syntax::last_segment(&v.path),
+                        Some(Pat::Path(v)) => crate::syntax::last_segment(&v.path),
+                        Some(Pat::Struct(v)) => crate::syntax::last_segment(&v.path),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let answers_returned = one_err_arm || named.is_some();
+                if let Some(callee) = answers_returned.then(|| self.called_body(value)).flatten() {
+                    let marker = Origin::ErrArmOf {
+                        callee,
+                        variant: named.filter(|_| !one_err_arm),
+                    };
                     self.answered_elsewhere(&arm.body, marker, SiteContext::Unreached);
                 }
             }
