@@ -174,11 +174,11 @@ fn format_args_in(args: &[&Expr], file: &SourceFile, macros: Option<&MacroArgs>)
     };
     let value = fmt.value();
     let span = file.span_of(fmt);
-    let pieces = format_pieces(&value);
+    let (pieces, specs) = format_parts(&value);
     if args.len() == 1 && pieces.len() <= 1 && !value.contains('{') {
         return MessageText::Literal { value, span };
     }
-    let shown = shown_local(&value, &args[1..]);
+    let shown = shown_in(&specs, &args[1..]);
     MessageText::Format {
         pieces,
         span,
@@ -188,19 +188,14 @@ fn format_args_in(args: &[&Expr], file: &SourceFile, macros: Option<&MacroArgs>)
 
 /// The local a format string's one placeholder prints (`"failed: {e}"`, `"{e:#}"`, `"{}", e`),
 /// and whether in the alternate form; `None` for any other format.
+#[cfg(test)]
 fn shown_local(fmt: &str, args: &[&Expr]) -> Option<(String, bool)> {
-    let mut specs = Vec::new();
-    let mut chars = fmt.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-            }
-            '{' => specs.push(chars.by_ref().take_while(|c| *c != '}').collect::<String>()),
-            _ => {}
-        }
-    }
-    let [spec] = specs.as_slice() else {
+    shown_in(&format_parts(fmt).1, args)
+}
+
+/// [`shown_local`] of a format string's placeholders (`specs`, as [`format_parts`] gives them).
+fn shown_in(specs: &[String], args: &[&Expr]) -> Option<(String, bool)> {
+    let [spec] = specs else {
         return None;
     };
     let (name, format) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
@@ -215,9 +210,11 @@ fn shown_local(fmt: &str, args: &[&Expr]) -> Option<(String, bool)> {
     (!name.starts_with(|c: char| c.is_ascii_digit())).then_some((name, alternate))
 }
 
-/// The literal parts of a format string (`"Invalid {x}: {e}"` → `["Invalid ", ": "]`).
-fn format_pieces(fmt: &str) -> Vec<String> {
+/// The literal parts of a format string and what its placeholders hold (`"Invalid {x}: {e:#}"`
+/// → `["Invalid ", ": "]`, `["x", "e:#"]`).
+fn format_parts(fmt: &str) -> (Vec<String>, Vec<String>) {
     let mut pieces = Vec::new();
+    let mut specs = Vec::new();
     let mut current = String::new();
     let mut chars = fmt.chars().peekable();
     while let Some(c) = chars.next() {
@@ -231,11 +228,7 @@ fn format_pieces(fmt: &str) -> Vec<String> {
                 current.push('}');
             }
             '{' => {
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
+                specs.push(chars.by_ref().take_while(|c| *c != '}').collect());
                 pieces.push(std::mem::take(&mut current));
             }
             _ => current.push(c),
@@ -243,7 +236,7 @@ fn format_pieces(fmt: &str) -> Vec<String> {
     }
     pieces.push(current);
     pieces.retain(|p| !p.is_empty());
-    pieces
+    (pieces, specs)
 }
 
 /// The top-level members of a JSON object written as text (`{"error":"not found"}`), as key and
