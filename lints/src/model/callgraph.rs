@@ -1560,9 +1560,11 @@ pub fn result_helper(
     let params = crate::syntax::typed_param_names(f.sig);
     let tail = tail_expr(tail);
     if let (Owner::Inherent { self_ty }, Expr::Struct(s)) = (&f.owner, tail) {
-        if !f.is_constructor() || s.rest.is_some() {
+        if !f.is_constructor() {
             return None;
         }
+        // `Self { is_error: true, ..Self::text(text) }`: the flag is the literal's own, the
+        // content the base's.
         let Some(Construction::ToolResult {
             is_error, content, ..
         }) = dialect.construction_of_self_struct(s, self_ty, index)
@@ -1570,7 +1572,7 @@ pub fn result_helper(
             return None;
         };
         // The one parameter the content mentions is its text.
-        let text_param = one_param_mentioned(&params, content?);
+        let text_param = one_param_mentioned(&params, content.or(s.rest.as_deref())?);
         return Some(ResultHelper {
             name: format!("{self_ty}::{}", f.name),
             flag: ResultFlag::Fixed(is_error),

@@ -530,6 +530,18 @@ fn analyse(
             {
                 site.context = SiteContext::Unreached;
             }
+            if site.channel == Channel::Protocol
+                && matches!(
+                    site.context,
+                    SiteContext::Tool {
+                        helper: Some(_),
+                        ..
+                    }
+                )
+                && reach.only_server_faults_into(site.body, &bodies, edges)
+            {
+                site.path.server_fault = true;
+            }
             site
         })
         .collect();
@@ -1103,7 +1115,10 @@ where
     }
     let mut tried = vec![false; bodies.len()];
     loop {
-        let continuations = first_tries(dispatch_continuations(bodies, &walked.edges), &mut tried);
+        let found = dispatch_continuations(bodies, &walked.edges);
+        let known_names_only: HashSet<BodyId> =
+            found.iter().filter(|(_, k)| *k).map(|(b, _)| *b).collect();
+        let continuations = first_tries(found.into_iter().map(|(b, _)| b).collect(), &mut tried);
         if continuations.is_empty() {
             break;
         }
@@ -1114,9 +1129,13 @@ where
             if let (Some(dialect), Some(sig)) = (dialect_of(body.file), body.sig) {
                 body.returns = dialect.return_facts(body.kind, &sig.output, index_of(body.file));
             }
-            let Some(facts) = walk_body(files, &body, dialect_of, index_of, calls, options) else {
+            let Some(mut facts) = walk_body(files, &body, dialect_of, index_of, calls, options)
+            else {
                 continue;
             };
+            if known_names_only.contains(&b) {
+                facts.unknown_names_unreached();
+            }
             let picks_tool = facts
                 .calls
                 .iter()
@@ -1362,9 +1381,11 @@ fn resolve_slots(walked: &mut Walked) {
 
 /// The bodies that only dispatchers call, each time handing over the request before picking a
 /// tool (`self.call_tool_impl(request)` in `call_tool`): they pick the tool.
-fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<BodyId> {
-    // Per body: called at all, and only by continuing calls.
+fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<(BodyId, bool)> {
+    // Per body: called at all, and only by continuing calls; and only from arms that let known
+    // tool names in.
     let mut only_continuing: HashMap<BodyId, bool> = HashMap::new();
+    let mut known_names: HashMap<BodyId, bool> = HashMap::new();
     for e in edges {
         if bodies[e.from.0].inert {
             continue;
@@ -1377,16 +1398,17 @@ fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<Bo
         };
         let entry = only_continuing.entry(callee).or_insert(true);
         *entry &= e.continues_dispatch;
+        *known_names.entry(callee).or_insert(true) &= e.known_names;
     }
-    let mut out: Vec<BodyId> = only_continuing
+    let mut out: Vec<(BodyId, bool)> = only_continuing
         .into_iter()
         .filter(|&(b, only)| {
             let body = &bodies[b.0];
             only && body.kind.is_none() && !body.inert && body.sig.is_some()
         })
-        .map(|(b, _)| b)
+        .map(|(b, _)| (b, known_names.get(&b).copied().unwrap_or(false)))
         .collect();
-    out.sort_by_key(|b| b.0);
+    out.sort_by_key(|(b, _)| b.0);
     out
 }
 

@@ -211,6 +211,19 @@ impl<'g> Reach<'g> {
             })
     }
 
+    /// Whether every call into `body` from tool code (one at least) is on a server fault
+    /// (`spawn_blocking(..).await.map_err(internal)?`): what the helper builds there answers
+    /// the server's own failure, not the tool's.
+    pub fn only_server_faults_into(
+        &self,
+        body: BodyId,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+    ) -> bool {
+        let mut calls = self.tool_edges_into(body, bodies, edges).peekable();
+        calls.peek().is_some() && calls.all(|e| e.path.server_fault)
+    }
+
     /// The calls into `body` from tool code, for the related locations of a finding at a helper
     /// (at most `limit`, in edge order).
     pub fn tool_calls_into(

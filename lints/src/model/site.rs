@@ -432,6 +432,10 @@ pub struct CallEdge {
     /// A dispatcher, before it has picked a tool, hands the callee the request
     /// (`self.call_tool_impl(request)`): the callee goes on picking the tool.
     pub continues_dispatch: bool,
+    /// It continues the dispatch from an arm whose guard lets only known tool names in
+    /// (`_ if is_builtin(name) => builtin(name, ..)`): the callee's own fallback for a name it
+    /// does not handle is not the unknown tool's answer.
+    pub known_names: bool,
     /// On a failure path, the call hands the callee the error itself (`tool_err(e)`): every
     /// argument that is not a literal is a local, one of them the error's binding.
     pub hands_error: bool,

@@ -77,6 +77,7 @@ impl<'a> Walker<'a, '_> {
         edge.error_dropped = self.error_dropped.contains(&address);
         edge.error_passed_to = self.error_passed_to.get(&address).cloned();
         edge.continues_dispatch = continues_dispatch;
+        edge.known_names = continues_dispatch && self.known_names_arm;
         self.edge_of_call.insert(address, pushed);
     }
 
@@ -358,6 +359,7 @@ impl<'a> Walker<'a, '_> {
             error_dropped: false,
             error_passed_to: None,
             continues_dispatch: false,
+            known_names: false,
             hands_error: false,
         });
     }

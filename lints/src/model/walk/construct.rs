@@ -389,6 +389,14 @@ impl<'a> Walker<'a, '_> {
                 {
                     return (false, true);
                 }
+                // `Self { is_error: true, ..Self::text(t) }`: the literal's own flag decides; the
+                // base only supplies the content.
+                if let Some(Expr::Call(base)) = s.rest.as_deref() {
+                    let field = |name| crate::syntax::field_value(s, name).is_some();
+                    if field("is_error") || field("isError") {
+                        self.consumed.insert(base as *const syn::ExprCall);
+                    }
+                }
                 if let Some(built) = self.dialect.construction_of_struct(s, self.index) {
                     protocol_value = matches!(built, Construction::ProtocolError { .. });
                     self.construction(expr, built);

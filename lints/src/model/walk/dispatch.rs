@@ -47,7 +47,7 @@ impl<'a> Walker<'a, '_> {
                 // `name if is_git_tool(name) => git_tools(params)`: a group of tools the guard
                 // picks, routed on; the tool is not picked yet (the arm keeps the dispatch's
                 // context), so the callee that gets the request continues the dispatch.
-                (None, Some(_)) if routes_tool_group(arm) => None,
+                (None, Some(_)) if routes_tool_group(arm, &scrutinee) => None,
                 (None, Some(binding)) => Some(SiteContext::UnknownToolArm {
                     binding: if binding == "_" {
                         name_expression(&scrutinee)
@@ -61,6 +61,8 @@ impl<'a> Walker<'a, '_> {
             let outer = context.map(|c| self.arm.replace(c));
             let inside = self.in_tool_call_arm && !picked;
             let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, inside);
+            let known_names =
+                std::mem::replace(&mut self.known_names_arm, !picked && tests_known_names(arm));
             if let Some((_, guard)) = &arm.guard {
                 self.visit_expr(guard);
             }
@@ -69,6 +71,7 @@ impl<'a> Walker<'a, '_> {
                 self.arm = outer;
             }
             self.in_tool_call_arm = in_tool_call_arm;
+            self.known_names_arm = known_names;
         }
         true
     }
@@ -96,7 +99,7 @@ impl<'a> Walker<'a, '_> {
         let catch_all = m
             .arms
             .iter()
-            .any(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a));
+            .any(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a, &scrutinee));
         // A helper's `match tool_name` routes when a tool's arm runs crate code; one whose arms
         // only word a text (`"search" => "Search completed".to_string()`) picks no tool.
         let routes = dispatcher
@@ -152,7 +155,7 @@ impl<'a> Walker<'a, '_> {
         let arm = d
             .arms
             .iter()
-            .find(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a))?;
+            .find(|a| catch_all_binding(&a.pat).is_some() && !routes_tool_group(a, &scrutinee))?;
         let tail = arm_value(&arm.body)?;
         crate::syntax::err_payload(tail)?;
         if self.name_guarded_before(d) {
@@ -472,13 +475,35 @@ pub(super) fn literal_names(pat: &Pat) -> Option<Vec<String>> {
     }
 }
 
-/// `name if is_git_tool(name) =>`: a binding arm whose guard tests the name it binds routes a
-/// group of tools on (`other if self.lenient =>`, whose guard does not, is a catch-all).
-fn routes_tool_group(arm: &syn::Arm) -> bool {
+/// `name if is_git_tool(name) =>`, `_ if is_builtin(name) =>`: a catch-all arm whose guard tests
+/// the name (the one it binds, or the scrutinee's) routes a group of tools on; `other if
+/// self.lenient =>`, whose guard does not, is a catch-all.
+fn routes_tool_group(arm: &syn::Arm, scrutinee: &str) -> bool {
     let (Some((_, guard)), Some(binding)) = (&arm.guard, catch_all_binding(&arm.pat)) else {
         return false;
     };
-    binding != "_" && mentions_ident(&guard.to_token_stream_string(), &binding)
+    let name = if binding == "_" {
+        let expression = name_expression(scrutinee);
+        match expression.rsplit('.').next() {
+            Some(last) if !last.is_empty() && !last.contains('(') => last.to_string(),
+            _ => return false,
+        }
+    } else {
+        binding
+    };
+    mentions_ident(&guard.to_token_stream_string(), &name)
+}
+
+/// `_ if is_builtin(name) =>`, `n if KNOWN.contains(&n) =>`: a group arm whose guard tests the
+/// name against known tools (not a prefix, as `name.starts_with("git_")` is): unknown names go
+/// on to the arms after it, so the callee it hands the name to never sees one.
+fn tests_known_names(arm: &syn::Arm) -> bool {
+    let Some((_, guard)) = &arm.guard else {
+        return false;
+    };
+    let text = guard.to_token_stream_string();
+    let affix = ["starts_with", "ends_with", "strip_prefix", "strip_suffix"];
+    !affix.iter().any(|a| mentions_ident(&text, a))
 }
 
 /// `_`, a plain binding or `Some(other)`: the catch-all arm.

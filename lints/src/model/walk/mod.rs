@@ -103,6 +103,24 @@ pub struct BodyFacts<'a> {
     pub reads: Vec<FileId>,
 }
 
+impl BodyFacts<'_> {
+    /// The body continues a dispatch only for names known to be tools
+    /// ([`CallEdge::known_names`]): its fallback for a name it does not handle never answers
+    /// an unknown tool.
+    pub fn unknown_names_unreached(&mut self) {
+        let unreached = |arm: &mut Option<SiteContext>| {
+            if matches!(arm, Some(SiteContext::UnknownToolArm { .. })) {
+                *arm = Some(SiteContext::Unreached);
+            }
+        };
+        self.sites.iter_mut().for_each(|(_, arm)| unreached(arm));
+        self.panics.iter_mut().for_each(|(_, arm)| unreached(arm));
+        self.calls
+            .iter_mut()
+            .for_each(|e| unreached(&mut e.context_override));
+    }
+}
+
 pub struct Walker<'a, 'm> {
     pub dialect: &'m dyn Dialect,
     pub index: &'m Index<'a>,
@@ -165,6 +183,8 @@ pub struct Walker<'a, 'm> {
     /// Inside the tool-call arm of a general request handler: a tool-name `match` there is a
     /// dispatch.
     in_tool_call_arm: bool,
+    /// In a dispatch arm whose guard lets only known tool names in ([`CallEdge::known_names`]).
+    known_names_arm: bool,
     /// Inside a `match` arm over a crate enum: the variants that reach it.
     variant: Option<VariantTag>,
     /// Inside a `match` arm over an input that only `Ok(..)` or `Err(..)` takes (see
@@ -260,6 +280,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             tool_values: 0,
             consumed: std::collections::HashSet::new(),
             in_tool_call_arm: false,
+            known_names_arm: false,
             variant: None,
             result_arm: None,
             errors_of: None,
