@@ -257,3 +257,52 @@ fn json_and_sarif_carry_the_fixes() {
         Some(2)
     );
 }
+
+/// A method called on a field whose declared type is another crate's is that crate's method,
+/// even when a tool of the server has the same name: the `match` a `.map_err(..)` fix writes
+/// rests on the receiver returning a `Result`, which the source does not show here, so the fix
+/// is MaybeIncorrect at both calls (a name matcher took `self.memory.list_sessions(..)` for the
+/// `list_sessions` tool itself, which does return a `Result`, and applied it by plain `--fix`).
+#[test]
+fn a_foreign_fields_method_is_not_the_tool_of_the_same_name() {
+    const MEMORY: &str = r#"use std::sync::Arc;
+use rmcp::{model::{CallToolResult, Content}, tool, tool_router, ErrorData as McpError};
+
+pub struct Server {
+    memory: Arc<memsdk::Client>,
+}
+
+#[tool_router]
+impl Server {
+    #[tool(description = "List sessions")]
+    async fn list_sessions(&self) -> Result<CallToolResult, McpError> {
+        let v = self.memory.list_sessions(10).await
+            .map_err(|e| McpError::internal_error(format!("memory: {e}"), None))?;
+        Ok(CallToolResult::success(vec![Content::text(v)]))
+    }
+
+    #[tool(description = "List agents")]
+    async fn agents(&self) -> Result<CallToolResult, McpError> {
+        let v = self.memory.list_agents(10).await
+            .map_err(|e| McpError::internal_error(format!("memory: {e}"), None))?;
+        Ok(CallToolResult::success(vec![Content::text(v)]))
+    }
+}
+"#;
+    let tmp = server(&[("src/lib.rs", MEMORY)]);
+    let manifest = format!("{MANIFEST}memsdk = \"0.1\"\n");
+    std::fs::write(tmp.path().join("Cargo.toml"), manifest).expect("manifest");
+    let run = check(tmp.path(), &["--format", "json"]);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+    let applicability: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| &d["fix"]["applicability"])
+        .collect();
+    assert_eq!(
+        applicability,
+        ["MaybeIncorrect", "MaybeIncorrect"],
+        "{doc:#}"
+    );
+}

@@ -350,6 +350,39 @@ const WRAPPERS: &[&str] = &[
     "Box", "Arc", "Rc", "Mutex", "RwLock", "RefCell", "Cell", "Weak",
 ];
 
+/// Whether `ty`, through references and the wrappers [`resolve_type_item`] sees through, names
+/// a type of another crate (`Arc<memsdk::Client>`, `reqwest::Client` imported by `use`): its
+/// methods are that crate's, whatever the names of the crate's own fns.
+pub fn names_external_type(defs: &DefMap<'_>, module: ModuleId, ty: &Type) -> bool {
+    let mut ty = ty;
+    for _ in 0..8 {
+        match ty {
+            Type::Reference(r) => ty = &r.elem,
+            Type::Paren(p) => ty = &p.elem,
+            Type::Group(g) => ty = &g.elem,
+            Type::Path(p) if p.qself.is_none() => {
+                let Some(last) = p.path.segments.last() else {
+                    return false;
+                };
+                let angled = matches!(last.arguments, syn::PathArguments::AngleBracketed(_));
+                if angled && WRAPPERS.iter().any(|w| last.ident == w) {
+                    match type_arguments(&last.arguments).next() {
+                        Some(inner) => ty = inner,
+                        None => return false,
+                    }
+                    continue;
+                }
+                return matches!(
+                    defs.resolve_path(module, &p.path, Ns::Types),
+                    Some(Def::External(_))
+                );
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 fn resolve_type_depth(
     defs: &DefMap<'_>,
     module: ModuleId,

@@ -514,6 +514,9 @@ impl<'a> Resolver<'_, 'a> {
                 .method(ty, method)
                 .map_or(Target::NotCrateFn, Target::Fn);
         }
+        if self.field_of_external_type(receiver, locals) {
+            return Target::NotCrateFn;
+        }
         if COMMON_METHODS.contains(&method) {
             return Target::Unknown;
         }
@@ -532,6 +535,24 @@ impl<'a> Resolver<'_, 'a> {
             [] => Target::NotCrateFn,
             many => Target::Candidates(many.to_vec()),
         }
+    }
+
+    /// `self.memory` declared `memory: Arc<memsdk::Client>`: a field whose declared type is
+    /// another crate's, so no method of this crate is called on it.
+    fn field_of_external_type(&self, receiver: &Expr, locals: &Locals) -> bool {
+        let Expr::Field(f) = crate::syntax::strip_refs(receiver) else {
+            return false;
+        };
+        let syn::Member::Named(name) = &f.member else {
+            return false;
+        };
+        let Some(base) = self.type_of(&f.base, locals) else {
+            return false;
+        };
+        let Some((owner, ty)) = self.field_syntax(base, &name.to_string(), 0) else {
+            return false;
+        };
+        crate::types::names_external_type(self.defs, self.defs.item(owner).module, ty)
     }
 
     /// The crate trait a field of a generic type is known by (`backend: B` in `struct
