@@ -12,7 +12,9 @@ declare_lint! {
     /// answer in the branch an outcome test takes on failure (the `else` of
     /// `if output.status.success()`, the `then` of `if r.is_err()`): `{"error": ..}` (not
     /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
-    /// opening with "Error:", "Failed to", "Could not", "Unable to" or "Cannot" (also serialised:
+    /// opening with "Error:", "Failed to", "Could not", "Unable to", "Cannot" or an `<error>` tag,
+    /// or rejecting a value it names before a colon ("unknown source agent: ..", "invalid date:
+    /// ..", "unsupported format: .."; "Unknown artist" is data) (also serialised:
     /// `to_string(&json!(..))`); and, where the SDK sends a tool's value as the text of a success
     /// result, a value with its own `"isError": true`.
     ///
@@ -284,7 +286,7 @@ fn says_it_failed(site: &ErrorSite) -> bool {
         let opening = opening
             .trim_start_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase();
-        FAILURE_OPENINGS.iter().any(|o| opening.starts_with(o))
+        FAILURE_OPENINGS.iter().any(|o| opening.starts_with(o)) || rejects_value(&opening)
     });
     json_failure || (site.answer_members.is_empty() && text_failure)
 }
@@ -301,7 +303,27 @@ const FAILURE_OPENINGS: &[&str] = &[
     "unable to ",
     "cannot ",
     "can't ",
+    // `<error>..</error>`, past the `<` the marker trim takes.
+    "error>",
 ];
+
+/// A rejection of a value the tool was given, named before a colon: "unknown source agent:
+/// ..", "invalid date: ..", "unsupported format: ..". The colon sets the reason apart from the
+/// data, so "Unknown" as a value ("Unknown artist") does not count.
+fn rejects_value(opening: &str) -> bool {
+    let Some((head, _)) = opening.split_once(':') else {
+        return false;
+    };
+    let words: Vec<&str> = head.split_whitespace().collect();
+    (2..=4).contains(&words.len())
+        && REJECTING.contains(&words[0])
+        && words[1..]
+            .iter()
+            .all(|w| w.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-'))
+}
+
+/// Words that open the rejection [`rejects_value`] reads.
+const REJECTING: &[&str] = &["unknown", "invalid", "unsupported", "unrecognized", "unrecognised"];
 
 /// Serialising the server's own value failed and the fallback, a literal, says nothing of a
 /// failure (`to_string_pretty(&res).unwrap_or_else(|_| "{}".into())`, "Spawned successfully."):
