@@ -12,11 +12,9 @@ declare_lint! {
     /// answer in the branch an outcome test takes on failure (the `else` of
     /// `if output.status.success()`, the `then` of `if r.is_err()`): `{"error": ..}` (not
     /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
-    /// opening with "Error:", "Failed to", "Could not", "Unable to", "Cannot" or an `<error>` tag,
-    /// or rejecting a value it names before a colon ("unknown source agent: ..", "invalid date:
-    /// ..", "unsupported format: .."; "Unknown artist" is data) (also serialised:
-    /// `to_string(&json!(..))`); and, where the SDK sends a tool's value as the text of a success
-    /// result, a value with its own `"isError": true`.
+    /// opening with "Error:", "Failed to", "Cannot", an `<error>` tag or a rejection ("unknown
+    /// agent: ..") (also serialised: `to_string(&json!(..))`); and, where the SDK sends a tool's
+    /// value as the text of a success result, a value with its own `"isError": true`.
     ///
     /// ### Why is this bad?
     /// The result says the call succeeded: hosts count it as a success, and the model may read the error
@@ -70,6 +68,10 @@ declare_lint! {
     /// tool with a `?` in it, whose meaning would change).
     ///
     /// ### Known problems
+    /// - The texts read as failures open with "Error:", "Failed to", "Could not", "Unable to",
+    ///   "Cannot", "Can't", an `<error>` tag, or a rejection of a value named before a colon
+    ///   ("unknown source agent: ..", "invalid date: ..", "unsupported format: .."). "Unknown
+    ///   artist" (no colon) is data. Other wordings, and words inside a text, are not read.
     /// - A hand-rolled result struct that derives `Serialize` with its flag field `is_error` not
     ///   renamed (no `#[serde(rename = "isError")]`, no `rename_all = "camelCase"`) sends
     ///   `"is_error": true`, which clients do not read: its failure answers are success results
