@@ -6,7 +6,7 @@ declare_lint! {
     /// ### What it does
     /// Finds failure paths answered with a success result: `CallToolResult::success(..)` in an `Err(e) =>`
     /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`,
-    /// the error's own rendering `error.to_json()`) in a closure such as `.unwrap_or_else(|e| ..)`. In a `#[tool]` fn, an `Ok(..)` value that rmcp
+    /// `error.to_json()`) in a closure such as `.unwrap_or_else(|e| ..)`. In a `#[tool]` fn, an `Ok(..)` value that rmcp
     /// turns into a success result counts too (`String`, `Json<T>`, `Value`). Outside a failure path,
     /// an early `return` of an answer that says it failed is reported as well, and so is such an
     /// answer in the branch an outcome test takes on failure (the `else` of
