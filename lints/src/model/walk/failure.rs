@@ -1117,6 +1117,21 @@ impl<'a> Walker<'a, '_> {
                     cause: Some(&m.expr),
                     definite: true,
                 }),
+                // `match extract(&p) { Ok(d) => d, _ => .. }`: the catch-all after an `Ok(d)`
+                // arm takes every `Err`.
+                // Under a guard on the `Ok` arm it takes some successes too: not certain.
+                Pat::Wild(_) if arm.guard.is_none() && catch_all_is_err(m).is_some() => {
+                    Some(Frame {
+                        kind: if lookup {
+                            FrameKind::LookupMiss
+                        } else {
+                            FrameKind::Failure
+                        },
+                        binding: None,
+                        cause: Some(&m.expr),
+                        definite: catch_all_is_err(m) == Some(true),
+                    })
+                }
                 // `Ok(None) =>` of a call answering an optional value (`client.rule(id)`): what
                 // was asked for is not there.
                 p if is_ok_none(p) => Some(Frame {
@@ -2277,4 +2292,18 @@ pub(super) fn without_not(cond: &Expr) -> (&Expr, bool) {
         cond = expr;
     }
     (cond, negated)
+}
+
+/// A `match` whose arms are one `Ok(x)` / `Ok(_)` and a catch-all: the catch-all takes every
+/// `Err`, and only those (`Some(true)`) unless the `Ok` arm has a guard (`Some(false)`).
+fn catch_all_is_err(m: &syn::ExprMatch) -> Option<bool> {
+    let takes_every_ok = |p: &Pat| {
+        matches!(p, Pat::TupleStruct(ts) if ts.path.is_ident("Ok")
+            && ts.elems.len() == 1
+            && matches!(&ts.elems[0], Pat::Wild(_) | Pat::Ident(syn::PatIdent { subpat: None, .. })))
+    };
+    let [ok, rest] = m.arms.as_slice() else {
+        return None;
+    };
+    (takes_every_ok(&ok.pat) && matches!(rest.pat, Pat::Wild(_))).then_some(ok.guard.is_none())
 }
