@@ -12,7 +12,8 @@ use super::Walker;
 use crate::model::site::{Channel, Origin, SiteContext};
 use crate::sdk::{ContentFacts, ErrChannel, HandlerKind, TryMeaning};
 use crate::syntax::{
-    const_name, is_const_name, mentions_ident, str_literal, strip_await, tail_expr, TokensString,
+    const_name, is_const_name, last_segment, mentions_ident, str_literal, strip_await, tail_expr,
+    TokensString,
 };
 use crate::text::MessageText;
 
@@ -48,6 +49,9 @@ impl<'a> Walker<'a, '_> {
                 // picks, routed on; the tool is not picked yet (the arm keeps the dispatch's
                 // context), so the callee that gets the request continues the dispatch.
                 (None, Some(_)) if routes_tool_group(arm, &scrutinee) => None,
+                // A guard before the dispatch answered every unknown name already
+                // (`ensure!(NAMES.iter().any(|t| *t == name), ..)`).
+                (None, Some(_)) if self.name_guarded_before(m) => Some(SiteContext::Unreached),
                 (None, Some(binding)) => Some(SiteContext::UnknownToolArm {
                     binding: if binding == "_" {
                         name_expression(&scrutinee)
@@ -168,6 +172,25 @@ impl<'a> Walker<'a, '_> {
         Some((tail, SiteContext::UnknownToolArm { binding }))
     }
 
+    /// `ensure!(NAMES.iter().any(|t| *t == name), "unknown tool; use tools/list")` before a
+    /// tool is picked: the error this body fails with when the name is none of the server's
+    /// is the unknown tool's answer.
+    pub(super) fn unknown_name_ensured(&mut self, mac: &'a syn::Macro) {
+        if !self.picking_tool() || self.arm.is_some() || self.returned.error_enum.is_some() {
+            return;
+        }
+        let Some(cond) = self.macros.get(mac).first() else {
+            return;
+        };
+        let Some(binding) = membership_test(cond).or_else(|| tool_name_test(cond).map(|t| t.1))
+        else {
+            return;
+        };
+        let span = self.file.span_of(mac);
+        let origin = Origin::ReturnedUnknownTool { variant: None };
+        self.answered_elsewhere_at(span, origin, SiteContext::UnknownToolArm { binding });
+    }
+
     /// `if !is_tool_available(tool_name, ..) { return Err(method_not_found(tool_name)); }` before
     /// the dispatch `d`, at the top of the body: the names the dispatch's catch-all could get
     /// were answered already, so the catch-all is likely unreachable (the source cannot tell).
@@ -183,16 +206,31 @@ impl<'a> Walker<'a, '_> {
             return false;
         };
         let at = self.file.span_of(d).start;
-        block.stmts.iter().any(|stmt| {
-            let syn::Stmt::Expr(Expr::If(i), _) = stmt else {
-                return false;
-            };
-            self.file.span_of(i).end <= at
-                && mentions_ident(&i.cond.to_token_stream_string(), name)
-                && matches!(
-                    i.then_branch.stmts.last(),
-                    Some(syn::Stmt::Expr(Expr::Return(_), _))
-                )
+        block.stmts.iter().any(|stmt| match stmt {
+            syn::Stmt::Expr(Expr::If(i), _) => {
+                self.file.span_of(i).end <= at
+                    && mentions_ident(&i.cond.to_token_stream_string(), name)
+                    && (matches!(
+                        i.then_branch.stmts.last(),
+                        Some(syn::Stmt::Expr(Expr::Return(_), _))
+                    ) || i
+                        .then_branch
+                        .stmts
+                        .iter()
+                        .any(|s| bail_statement(s).is_some()))
+            }
+            // `ensure!(NAMES.iter().any(|t| *t == name), ..)`.
+            syn::Stmt::Macro(m) => {
+                last_segment(&m.mac.path).as_deref() == Some("ensure")
+                    && self.file.span_of(&m.mac).end <= at
+                    && self
+                        .macros
+                        .get(&m.mac)
+                        .first()
+                        .and_then(|c| membership_test(c).or_else(|| tool_name_test(c).map(|t| t.1)))
+                        .is_some_and(|n| mentions_ident(&n, name))
+            }
+            _ => false,
         })
     }
 
@@ -277,11 +315,19 @@ impl<'a> Walker<'a, '_> {
         // `if name != "export" { unknown }`: a guard before the one tool's code.
         if let Some((_, name)) = tool_name_guard(&i.cond) {
             self.visit_expr(&i.cond);
-            let outer = self
-                .arm
-                .replace(SiteContext::UnknownToolArm { binding: name });
+            let context = SiteContext::UnknownToolArm { binding: name };
+            let outer = self.arm.replace(context.clone());
             self.visit_block(&i.then_branch);
             self.arm = outer;
+            // `if !KNOWN.contains(&name) { anyhow::bail!("unknown tool: {name}") }`: the error
+            // this body fails with there.
+            if self.returned.error_enum.is_none() {
+                if let Some(bail) = i.then_branch.stmts.iter().find_map(bail_statement) {
+                    let span = self.file.span_of(bail);
+                    let origin = Origin::ReturnedUnknownTool { variant: None };
+                    self.answered_elsewhere_at(span, origin, context);
+                }
+            }
             if let Some((_, e)) = &i.else_branch {
                 self.visit_expr(e);
             }
@@ -526,8 +572,58 @@ pub(super) fn catch_all_binding(pat: &Pat) -> Option<String> {
 pub(super) fn tool_name_guard(cond: &Expr) -> Option<(String, String)> {
     match cond {
         Expr::Binary(b) if matches!(b.op, syn::BinOp::Ne(_)) => literal_comparison(b),
+        // `!NAMES.iter().any(|t| *t == name)`, `!TOOLS.contains(&name)`: the name is none of
+        // the server's.
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
+            membership_test(&u.expr).map(|name| (String::new(), name))
+        }
+        Expr::Paren(p) => tool_name_guard(&p.expr),
         _ => None,
     }
+}
+
+/// A test that the requested name is one of the server's tools: `NAMES.iter().any(|t| *t ==
+/// name)`, `self.tools().iter().any(|t| t.name == name)`, `KNOWN.contains(&name)`,
+/// `tools.contains_key(name.as_str())`. The name expression.
+pub(super) fn membership_test(cond: &Expr) -> Option<String> {
+    let Expr::MethodCall(m) = cond else {
+        return None;
+    };
+    let method = m.method.to_string();
+    match (method.as_str(), m.args.first()) {
+        ("any", Some(Expr::Closure(c))) if m.args.len() == 1 && c.inputs.len() == 1 => {
+            let param = crate::syntax::pat_ident(&c.inputs[0]).or_else(|| match &c.inputs[0] {
+                Pat::Reference(r) => crate::syntax::pat_ident(&r.pat),
+                _ => None,
+            })?;
+            let Expr::Binary(b) = crate::syntax::strip_refs(&c.body) else {
+                return None;
+            };
+            if !matches!(b.op, syn::BinOp::Eq(_)) {
+                return None;
+            }
+            let sides = [&*b.left, &*b.right].map(|e| e.to_token_stream_string());
+            let [left, right] = &sides;
+            let other = match (mentions_ident(left, &param), mentions_ident(right, &param)) {
+                (true, false) => right,
+                (false, true) => left,
+                _ => return None,
+            };
+            names_the_tool(other)
+        }
+        ("contains" | "contains_key", Some(arg)) if m.args.len() == 1 => {
+            names_the_tool(&arg.to_token_stream_string())
+        }
+        _ => None,
+    }
+}
+
+/// The name expression of `tokens` when it reads a tool's name (`name`, `request.name`,
+/// `&tool_name`; not `server_name`).
+fn names_the_tool(tokens: &str) -> Option<String> {
+    let name = name_expression(tokens);
+    let last = name.rsplit('.').next()?;
+    (last == "name" || last.contains("tool")).then_some(name)
 }
 
 /// `name == "add"` / `request.tool_name() == "add"` / `params.name.eq(&SayHello::tool_name())`:
@@ -650,4 +746,14 @@ fn second_lookup<'e>(branch: &'e Expr, name: &str) -> Option<&'e syn::ExprIf> {
     let some = matches!(&*l.pat, Pat::TupleStruct(ts) if ts.path.is_ident("Some"));
     let by_name = super::failure::names_local(&l.expr, name);
     (some && by_name && i.else_branch.is_some()).then_some(i)
+}
+
+/// `anyhow::bail!(..);` as a statement.
+fn bail_statement(stmt: &syn::Stmt) -> Option<&syn::Macro> {
+    let mac = match stmt {
+        syn::Stmt::Macro(m) => &m.mac,
+        syn::Stmt::Expr(Expr::Macro(m), _) => &m.mac,
+        _ => return None,
+    };
+    (last_segment(&mac.path).as_deref() == Some("bail")).then_some(mac)
 }

@@ -1080,9 +1080,11 @@ impl<'a> Walker<'a, '_> {
             // request names no tool the server has.
             // An arm for one of its error variants (`Err(NameError::Reserved(t))`) is a name the
             // server knows and handles: no failure.
-            let parsed_name = (self.picking_tool() && variant_binding(&arm.pat, "Err").is_some())
-                .then(|| self.reads_tool_name(&m.expr))
-                .flatten();
+            let parsed_name = (self.picking_tool()
+                && variant_binding(&arm.pat, "Err").is_some()
+                && !runs_the_tool(&m.expr))
+            .then(|| self.reads_tool_name(&m.expr))
+            .flatten();
             if let Some(name) = parsed_name {
                 if let Some((_, g)) = &arm.guard {
                     self.visit_expr(g);
@@ -2306,4 +2308,20 @@ fn catch_all_is_err(m: &syn::ExprMatch) -> Option<bool> {
         return None;
     };
     (takes_every_ok(&ok.pat) && matches!(rest.pat, Pat::Wild(_))).then_some(ok.guard.is_none())
+}
+
+/// A call given the request's name and more (`self.execute(&request.name, args)`): it runs the
+/// tool, so its `Err` is any tool's failure, not a name it could not parse
+/// (`Tool::from_str(&request.name)`, `parse_name(request.name)`).
+fn runs_the_tool(scrutinee: &Expr) -> bool {
+    let call = strip_await(scrutinee);
+    let call = match call {
+        Expr::Try(t) => strip_await(&t.expr),
+        other => other,
+    };
+    match call {
+        Expr::Call(c) => c.args.len() > 1,
+        Expr::MethodCall(m) => m.args.len() > 1,
+        _ => false,
+    }
 }

@@ -476,9 +476,13 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// A value whose answer is built elsewhere, in `context`: the model gives it that answer's
     /// channel and code once every site is known, or drops it.
     fn answered_elsewhere(&mut self, value: &Expr, origin: Origin, context: SiteContext) {
+        self.answered_elsewhere_at(self.file.span_of(value), origin, context);
+    }
+
+    fn answered_elsewhere_at(&mut self, span: Span, origin: Origin, context: SiteContext) {
         let site = ErrorSite {
             file: self.body.file,
-            span: self.file.span_of(value),
+            span,
             channel: Channel::ToolError,
             code: None,
             text_param: None,
@@ -1038,6 +1042,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return;
         }
         let name = last_segment(&mac.path).unwrap_or_default();
+        if name == "ensure" && self.nested == 0 {
+            self.unknown_name_ensured(mac);
+        }
         if self.fails_with_text && self.nested == 0 {
             self.text_macro(mac);
         }
