@@ -68,13 +68,13 @@ declare_lint! {
     ///   self.promoted.iter().find(|p| p.name == other) { .. } else { .. }`) answers an unknown
     ///   tool only in its `else`; what the lookup finds is a tool.
     /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
-    ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard or of a
-    ///   membership guard (`if !KNOWN.contains(&name)`, `!NAMES.iter().any(|t| *t == name)`, also
-    ///   as `anyhow::ensure!(NAMES.iter().any(..), "..")` or with a `bail!` in the body; a predicate
-    ///   fn such as `is_allowed(name)` is not read), the dispatch's catch-all after such a guard
-    ///   being unreachable (the
+    ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard (the
     ///   known names written as string literals or as constants named in SCREAMING_CASE, `Some(
-    ///   TOOL_NAME) =>`, `tools::ECHO =>`, `name != TOOL_NAME`, named by the constant), a helper
+    ///   TOOL_NAME) =>`, `tools::ECHO =>`, `name != TOOL_NAME`, named by the constant), the body
+    ///   of a membership guard (`if !KNOWN.contains(&name)`, `!NAMES.iter().any(|t| *t == name)`,
+    ///   with a `return Err(..)` or a `bail!`, or `anyhow::ensure!(NAMES.iter().any(..), "..")`;
+    ///   a predicate fn such as `is_allowed(name)` is not read; the dispatch's catch-all after
+    ///   such a guard is unreachable and not reported), a helper
     ///   routing on a `tool` argument (the requested name, also copied into a local by `.clone()`,
     ///   `.to_string()` or `.to_owned()`), and SDK constructors that name it (`tool_not_found`,
     ///   `CallToolError::unknown_tool`), and the miss of a lookup keyed by the tool name: a map lookup
