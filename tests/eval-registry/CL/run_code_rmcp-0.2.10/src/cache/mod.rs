@@ -1,0 +1,3 @@
+mod code_file_cache;
+
+pub use code_file_cache::CodeFileCache;

@@ -1,0 +1,3 @@
+mod mcp_server;
+
+pub use mcp_server::{CodeRunRequest, CodeRunnerService};

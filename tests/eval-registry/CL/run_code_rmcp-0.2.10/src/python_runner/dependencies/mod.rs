@@ -1,0 +1,3 @@
+mod python_dependencies;
+
+pub use python_dependencies::*;
