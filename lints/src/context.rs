@@ -33,6 +33,22 @@ impl<'a> LintContext<'a> {
         self.lint
     }
 
+    /// The fix `build` makes for a finding in `file`, built only when that file's findings are
+    /// reported: the others (a crate's files read for context, the files an editor does not
+    /// show) are dropped with their fixes, and building fixes is much of a lint's cost.
+    pub fn fix_in(
+        &self,
+        file: FileId,
+        build: impl FnOnce() -> Option<crate::diagnostic::Fix>,
+    ) -> Option<crate::diagnostic::Fix> {
+        let reported = self.model.files.get(file.0).is_none_or(|f| f.is_reported());
+        if reported {
+            build()
+        } else {
+            None
+        }
+    }
+
     /// Report a finding of the running lint.
     pub fn report(&mut self, file: FileId, diagnostic: Diagnostic) {
         debug_assert_eq!(diagnostic.lint.name, self.lint.name);

@@ -154,7 +154,7 @@ fn check(cx: &mut LintContext<'_>) {
                     false
                 )
             ));
-        d.fix = crate::fix::empty_content_text(cx.model, site);
+        d.fix = cx.fix_in(site.file, || crate::fix::empty_content_text(cx.model, site));
         cx.report(site.file, d);
     }
 }

@@ -261,9 +261,11 @@ fn check(cx: &mut LintContext<'_>) {
             .with_help(help);
         // Certain inside an `Err(e) =>` arm or error closure; built from the error elsewhere, the
         // path may be a deliberate recovery.
-        d.fix = crate::fix::success_to_error(cx.model, site, site.path.on_failure_path)
-            .or_else(|| crate::fix::output_error(cx.model, site))
-            .or_else(|| crate::fix::output_result_declaration(cx.model, site, &message));
+        d.fix = cx.fix_in(site.file, || {
+            crate::fix::success_to_error(cx.model, site, site.path.on_failure_path)
+                .or_else(|| crate::fix::output_error(cx.model, site))
+                .or_else(|| crate::fix::output_result_declaration(cx.model, site, &message))
+        });
         cx.report(site.file, d);
     }
 }

@@ -136,7 +136,7 @@ fn check(cx: &mut LintContext<'_>) {
                 )
             ));
         // A miss can be a normal outcome the tool reports on purpose: never certain.
-        d.fix = crate::fix::success_to_error(cx.model, site, false);
+        d.fix = cx.fix_in(site.file, || crate::fix::success_to_error(cx.model, site, false));
         cx.report(site.file, d);
     }
 }

@@ -178,7 +178,7 @@ fn check(cx: &mut LintContext<'_>) {
         if let Some(note) = site.context.helper_note() {
             d = d.with_note(note);
         }
-        d.fix = crate::fix::tool_error_result(cx.model, site);
+        d.fix = cx.fix_in(site.file, || crate::fix::tool_error_result(cx.model, site));
         if let Origin::HelperCall {
             helper, built_at, ..
         } = &site.origin

@@ -170,7 +170,7 @@ fn check(cx: &mut LintContext<'_>) {
             .with_label("the spec answers an unknown tool with a protocol error")
             .with_help(format!("return `{}`", dialect.unknown_tool_snippet(binding)))
             .with_note("SEP-2145 (pending) may change this; turn the lint off with `unknown_tool_as_tool_error = \"allow\"` if you follow it");
-        d.fix = crate::fix::unknown_tool_error(cx.model, site, binding);
+        d.fix = cx.fix_in(site.file, || crate::fix::unknown_tool_error(cx.model, site, binding));
         cx.report(site.file, d);
     }
 }

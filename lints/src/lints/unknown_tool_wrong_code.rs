@@ -154,7 +154,7 @@ fn check(cx: &mut LintContext<'_>) {
                 "return `{}`",
                 dialect.unknown_tool_snippet(binding)
             ));
-        d.fix = crate::fix::unknown_tool_error(cx.model, site, binding);
+        d.fix = cx.fix_in(site.file, || crate::fix::unknown_tool_error(cx.model, site, binding));
         cx.report(site.file, d);
     }
 }

@@ -159,7 +159,7 @@ fn check(cx: &mut LintContext<'_>) {
                 .with_help(
                     "name what failed and what valid input looks like, e.g. `format!(\"cannot read {path}: {e}\")` or \"date must be YYYY-MM-DD\"",
                 );
-            d.fix = Some(crate::fix::specific_text(cx.model, site, *span));
+            d.fix = cx.fix_in(site.file, || Some(crate::fix::specific_text(cx.model, site, *span)));
             cx.report(site.file, d);
             reported.insert((site.file, *span));
         }
