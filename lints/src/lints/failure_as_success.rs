@@ -125,7 +125,8 @@ declare_lint! {
     ///   a success result there.
     /// - A success result's content says it failed when its one block is a `json!` value that
     ///   does (`Content::json(json!({"success": false, ..}))?`, `Content::text(json!(..).to_string())`,
-    ///   also through `serde_json::to_string(&json!(..))`); a value a local holds is not read.
+    ///   also through `serde_json::to_string(&json!(..))`), also where a local holds the value or
+    ///   the block (`let content = ContentBlock::json(payload)?`, `payload` a `json!` per branch).
     /// - A text says it failed by how it opens, past a marker such as "❌ **": the same words
     ///   further in may be the data's, and an empty outcome ("No pages matched") or a miss told
     ///   in other words ("Page \"{title}\" has no content") is not read as a failure.

@@ -166,7 +166,8 @@ pub fn json_answer(block: &Expr) -> Option<&syn::Macro> {
     crate::syntax::answered_json(crate::syntax::strip_refs(c.args.first()?))
 }
 
-/// The text value one content block wraps (`x` of `Content::text(x)`, `TextContent::from(x)`,
+/// The text value one content block wraps (`x` of `Content::text(x)`, `Content::json(x)?`,
+/// `TextContent::from(x)`,
 /// `ContentBlock::text(x)`, `x.into()`), as [`block_facts`] reads it: where a success result's
 /// text comes from.
 pub fn block_text_value(expr: &Expr) -> Option<&Expr> {
@@ -177,15 +178,18 @@ pub fn block_text_value(expr: &Expr) -> Option<&Expr> {
         Expr::MethodCall(m) if m.args.is_empty() && m.method == "into" => {
             block_text_value(&m.receiver).or(Some(&m.receiver))
         }
+        Expr::Try(t) => block_text_value(&t.expr),
         Expr::Call(c) => {
             let segs = call_path(c)?;
             match segs.as_slice() {
                 [.., ty, m] if ty == "ContentBlock" && m == "TextContent" && c.args.len() == 1 => {
                     block_text_value(&c.args[0])
                 }
+                // `Content::json(v)?`: rmcp serialises `v` as the block's text.
                 [.., ty, m]
                     if (ty == "TextContent" && (m == "new" || m == "from"))
-                        || (m == "text" && (ty.ends_with("Content") || ty == "ContentBlock")) =>
+                        || ((m == "text" || m == "json")
+                            && (ty.ends_with("Content") || ty == "ContentBlock")) =>
                 {
                     c.args.first()
                 }

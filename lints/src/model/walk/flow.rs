@@ -279,6 +279,11 @@ impl<'a> Walker<'a, '_> {
                         return self.sources(flow, &c.args[0], outer, depth);
                     }
                 }
+                // A content block a local holds (`let content = ContentBlock::json(payload)?`):
+                // its text's value.
+                if let Some(value) = self.dialect.block_text_value(expr) {
+                    return self.sources(flow, value, outer, depth);
+                }
                 let mut out = self.own_answer(flow, expr, whole);
                 let address = c as *const syn::ExprCall as *const ();
                 if let Some((callee, arm)) = self.crate_call(address) {
