@@ -2650,7 +2650,20 @@ struct ErrorScope {
     callee: Option<String>,
     /// Its first argument when it is a name or field (`args.path` of `&args.path`).
     argument: Option<String>,
+    /// The error is one an adapter made (`.map_err(..)`, `.ok_or_else(..)`): its own text.
+    adapted: bool,
 }
+
+/// Methods that replace a call's error with one they make.
+const ERROR_ADAPTERS: &[&str] = &[
+    "map_err",
+    "ok_or",
+    "ok_or_else",
+    "context",
+    "with_context",
+    "wrap_err",
+    "wrap_err_with",
+];
 
 impl ErrorScope {
     fn new(binding: String, failed: &Expr, cx: &FixCx<'_>) -> ErrorScope {
@@ -2677,7 +2690,11 @@ impl ErrorScope {
             }
             call = crate::syntax::strip_await(&m.receiver);
         }
+        // `.map_err(|e| format!("failed to open camera {n}: {e}"))?.map_err(|e| ..)`: the
+        // error is the text an adapter made, which already says what failed.
+        let adapted = matches!(call, Expr::MethodCall(m) if ERROR_ADAPTERS.contains(&m.method.to_string().as_str()));
         let (callee, first) = match call {
+            _ if adapted => (None, None),
             Expr::Call(c) => match &*c.func {
                 Expr::Path(p) => (last_segment(&p.path), c.args.first()),
                 _ => (None, None),
@@ -2693,6 +2710,7 @@ impl ErrorScope {
             binding,
             callee,
             argument,
+            adapted,
         }
     }
 
@@ -2718,6 +2736,7 @@ impl ErrorScope {
                 format!("format!(\"{callee}({{:?}}) failed: {{{e}}}\", {arg})")
             }
             (Some(callee), None) => format!("format!(\"{callee} failed: {{{e}}}\")"),
+            _ if self.adapted => format!("{e}.to_string()"),
             _ => format!("format!(\"failed: {{{e}}}\")"),
         }
     }
