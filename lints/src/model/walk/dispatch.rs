@@ -182,8 +182,7 @@ impl<'a> Walker<'a, '_> {
         let Some(cond) = self.macros.get(mac).first() else {
             return;
         };
-        let Some(binding) = membership_test(cond).or_else(|| tool_name_test(cond).map(|t| t.1))
-        else {
+        let Some(binding) = known_name_test(cond) else {
             return;
         };
         let span = self.file.span_of(mac);
@@ -227,7 +226,7 @@ impl<'a> Walker<'a, '_> {
                         .macros
                         .get(&m.mac)
                         .first()
-                        .and_then(|c| membership_test(c).or_else(|| tool_name_test(c).map(|t| t.1)))
+                        .and_then(known_name_test)
                         .is_some_and(|n| mentions_ident(&n, name))
             }
             _ => false,
@@ -580,6 +579,12 @@ pub(super) fn tool_name_guard(cond: &Expr) -> Option<(String, String)> {
         Expr::Paren(p) => tool_name_guard(&p.expr),
         _ => None,
     }
+}
+
+/// What an `ensure!` of the requested name asserts, as a membership test or a comparison with
+/// one tool's name (`ensure!(name == "search", ..)`): the name expression.
+fn known_name_test(cond: &Expr) -> Option<String> {
+    membership_test(cond).or_else(|| tool_name_test(cond).map(|(_, name)| name))
 }
 
 /// A test that the requested name is one of the server's tools: `NAMES.iter().any(|t| *t ==

@@ -1120,8 +1120,8 @@ impl<'a> Walker<'a, '_> {
                     definite: true,
                 }),
                 // `match extract(&p) { Ok(d) => d, _ => .. }`: the catch-all after an `Ok(d)`
-                // arm takes every `Err`.
-                // Under a guard on the `Ok` arm it takes some successes too: not certain.
+                // arm takes every `Err` (and, under a guard on the `Ok` arm, some successes
+                // too: then it is not certain).
                 Pat::Wild(_) if arm.guard.is_none() && catch_all_is_err(m).is_some() => {
                     Some(Frame {
                         kind: if lookup {
