@@ -258,7 +258,7 @@ fn json_and_sarif_carry_the_fixes() {
     );
 }
 
-/// A method called on a field whose declared type is another crate's is that crate's method,
+/// A method called on a field (or a local) whose declared type is another crate's is that crate's method,
 /// even when a tool of the server has the same name: the `match` a `.map_err(..)` fix writes
 /// rests on the receiver returning a `Result`, which the source does not show here, so the fix
 /// is MaybeIncorrect at both calls (a name matcher took `self.memory.list_sessions(..)` for the
@@ -287,6 +287,14 @@ impl Server {
             .map_err(|e| McpError::internal_error(format!("memory: {e}"), None))?;
         Ok(CallToolResult::success(vec![Content::text(v)]))
     }
+
+    #[tool(description = "Recent sessions")]
+    async fn recent(&self) -> Result<CallToolResult, McpError> {
+        let client: Arc<memsdk::Client> = self.memory.clone();
+        let v = client.list_sessions(3).await
+            .map_err(|e| McpError::internal_error(format!("memory: {e}"), None))?;
+        Ok(CallToolResult::success(vec![Content::text(v)]))
+    }
 }
 "#;
     let tmp = server(&[("src/lib.rs", MEMORY)]);
@@ -302,7 +310,7 @@ impl Server {
         .collect();
     assert_eq!(
         applicability,
-        ["MaybeIncorrect", "MaybeIncorrect"],
+        ["MaybeIncorrect", "MaybeIncorrect", "MaybeIncorrect"],
         "{doc:#}"
     );
 }

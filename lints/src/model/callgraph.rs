@@ -123,6 +123,9 @@ enum Binding {
     /// An `Option` or `Result` of a crate type (`scroll: Option<&ScrollArg>`): no value of that
     /// type itself, but its `Some(s)` / `Ok(s)` is one.
     Optional(ItemId),
+    /// A value declared with another crate's type (`http: &reqwest::Client`): its methods are
+    /// that crate's.
+    External,
 }
 
 impl Locals {
@@ -153,6 +156,16 @@ impl Locals {
         }
     }
 
+    /// A local or parameter declared with another crate's type.
+    pub fn bind_external(&mut self, name: String) {
+        self.names.push((name, Binding::External));
+    }
+
+    /// Whether `name` was declared with another crate's type, unless shadowed.
+    pub fn is_external(&self, name: &str) -> bool {
+        matches!(self.lookup(name), Some(Binding::External))
+    }
+
     /// A parameter whose type is a crate trait's generic (`T: Tool`, `impl Tool`).
     pub fn bind_bounded(&mut self, name: String, tr: ItemId) {
         self.names.push((name, Binding::Bounded(tr)));
@@ -179,7 +192,7 @@ impl Locals {
     pub fn get(&self, name: &str) -> Option<Option<ItemId>> {
         self.lookup(name).map(|b| match b {
             Binding::Value(ty) => ty,
-            Binding::Bounded(_) | Binding::Fn(_) | Binding::Optional(_) => None,
+            Binding::Bounded(_) | Binding::Fn(_) | Binding::Optional(_) | Binding::External => None,
         })
     }
 
@@ -479,6 +492,12 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// Where `receiver.method(..)` goes.
+    /// Whether `ty` names another crate's type where this body is ([`crate::types::names_external_type`]).
+    pub fn names_external_type(&self, ty: &syn::Type) -> bool {
+        self.scope
+            .is_some_and(|s| crate::types::names_external_type(self.defs, s.module, ty))
+    }
+
     pub fn method_target(&self, receiver: &Expr, method: &str, locals: &Locals) -> Target {
         if self.scope.is_none() {
             return Target::Unknown;
@@ -514,7 +533,7 @@ impl<'a> Resolver<'_, 'a> {
                 .method(ty, method)
                 .map_or(Target::NotCrateFn, Target::Fn);
         }
-        if self.field_of_external_type(receiver, locals) {
+        if self.of_external_type(receiver, locals) {
             return Target::NotCrateFn;
         }
         if COMMON_METHODS.contains(&method) {
@@ -537,11 +556,19 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
-    /// `self.memory` declared `memory: Arc<memsdk::Client>`: a field whose declared type is
-    /// another crate's, so no method of this crate is called on it.
-    fn field_of_external_type(&self, receiver: &Expr, locals: &Locals) -> bool {
-        let Expr::Field(f) = crate::syntax::strip_refs(receiver) else {
-            return false;
+    /// `self.memory` declared `memory: Arc<memsdk::Client>`, `http` declared `http:
+    /// &reqwest::Client`: a field, parameter or local whose declared type is another crate's,
+    /// so no method of this crate is called on it.
+    fn of_external_type(&self, receiver: &Expr, locals: &Locals) -> bool {
+        let f = match crate::syntax::strip_refs(receiver) {
+            Expr::Field(f) => f,
+            Expr::Path(p) => {
+                return p
+                    .path
+                    .get_ident()
+                    .is_some_and(|i| locals.is_external(&i.to_string()))
+            }
+            _ => return false,
         };
         let syn::Member::Named(name) = &f.member else {
             return false;
@@ -996,6 +1023,11 @@ pub fn bind_pattern(
                 (declared, &*t.pat, resolver.optional_payload(&t.ty))
             {
                 return locals.bind_optional(i.ident.to_string(), payload);
+            }
+            if let (None, Pat::Ident(i)) = (declared, &*t.pat) {
+                if resolver.names_external_type(&t.ty) {
+                    return locals.bind_external(i.ident.to_string());
+                }
             }
             bind_pattern(resolver, locals, &t.pat, declared, depth + 1);
         }

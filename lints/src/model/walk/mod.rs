@@ -336,6 +336,12 @@ impl<'a, 'm> Walker<'a, 'm> {
                         (None, Some(name), Some(payload)) => {
                             self.locals.bind_optional(name, payload)
                         }
+                        // `http: &reqwest::Client`: its methods are that crate's.
+                        (None, Some(name), None)
+                            if ty.is_none() && self.resolver.names_external_type(declared) =>
+                        {
+                            self.locals.bind_external(name)
+                        }
                         _ => bind_pattern(&self.resolver, &mut self.locals, pat, ty, 0),
                     }
                     if let (Pat::Struct(ps), Some(ty)) = (pat, ty) {
