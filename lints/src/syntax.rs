@@ -239,6 +239,16 @@ pub fn pat_ident(pat: &Pat) -> Option<String> {
     }
 }
 
+/// The path a pattern names: `E::V(..)`, `E::V { .. }`, `E::V`.
+pub fn pat_path(pat: &Pat) -> Option<&syn::Path> {
+    match pat {
+        Pat::TupleStruct(t) => Some(&t.path),
+        Pat::Struct(s) => Some(&s.path),
+        Pat::Path(p) => Some(&p.path),
+        _ => None,
+    }
+}
+
 /// Whether `ident` stands as a whole word in token text.
 pub fn mentions_ident(tokens: &str, ident: &str) -> bool {
     tokens

@@ -354,33 +354,37 @@ const WRAPPERS: &[&str] = &[
 /// a type of another crate (`Arc<memsdk::Client>`, `reqwest::Client` imported by `use`): its
 /// methods are that crate's, whatever the names of the crate's own fns.
 pub fn names_external_type(defs: &DefMap<'_>, module: ModuleId, ty: &Type) -> bool {
+    match through_wrappers(ty) {
+        Type::Path(p) if p.qself.is_none() => matches!(
+            defs.resolve_path(module, &p.path, Ns::Types),
+            Some(Def::External(_))
+        ),
+        _ => false,
+    }
+}
+
+/// `ty` through references, parentheses and [`WRAPPERS`] (`&Arc<Mutex<Store>>` → `Store`).
+fn through_wrappers(ty: &Type) -> &Type {
     let mut ty = ty;
     for _ in 0..8 {
-        match ty {
-            Type::Reference(r) => ty = &r.elem,
-            Type::Paren(p) => ty = &p.elem,
-            Type::Group(g) => ty = &g.elem,
+        ty = match ty {
+            Type::Reference(r) => &r.elem,
+            Type::Paren(p) => &p.elem,
+            Type::Group(g) => &g.elem,
             Type::Path(p) if p.qself.is_none() => {
                 let Some(last) = p.path.segments.last() else {
-                    return false;
+                    break;
                 };
                 let angled = matches!(last.arguments, syn::PathArguments::AngleBracketed(_));
-                if angled && WRAPPERS.iter().any(|w| last.ident == w) {
-                    match type_arguments(&last.arguments).next() {
-                        Some(inner) => ty = inner,
-                        None => return false,
-                    }
-                    continue;
+                match type_arguments(&last.arguments).next() {
+                    Some(inner) if angled && WRAPPERS.iter().any(|w| last.ident == w) => inner,
+                    _ => break,
                 }
-                return matches!(
-                    defs.resolve_path(module, &p.path, Ns::Types),
-                    Some(Def::External(_))
-                );
             }
-            _ => return false,
-        }
+            _ => break,
+        };
     }
-    false
+    ty
 }
 
 fn resolve_type_depth(
@@ -393,19 +397,10 @@ fn resolve_type_depth(
     if depth > 8 {
         return None;
     }
-    match ty {
-        Type::Reference(r) => resolve_type_depth(defs, module, &r.elem, self_ty, depth + 1),
-        Type::Paren(p) => resolve_type_depth(defs, module, &p.elem, self_ty, depth + 1),
-        Type::Group(g) => resolve_type_depth(defs, module, &g.elem, self_ty, depth + 1),
+    match through_wrappers(ty) {
         Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            if p.path.segments.len() == 1 && last.ident == "Self" {
+            if p.path.is_ident("Self") {
                 return self_ty;
-            }
-            let angled = matches!(last.arguments, syn::PathArguments::AngleBracketed(_));
-            if angled && WRAPPERS.iter().any(|w| last.ident == w) {
-                let inner = type_arguments(&last.arguments).next()?;
-                return resolve_type_depth(defs, module, inner, self_ty, depth + 1);
             }
             match defs.resolve_path(module, &p.path, Ns::Types)? {
                 Def::Item(id) => match (defs.item(id).kind, defs.item(id).syntax) {

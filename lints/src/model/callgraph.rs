@@ -334,7 +334,6 @@ impl<'a> Resolver<'_, 'a> {
             })
     }
 
-    /// The crate type a written type names, in this body's module.
     /// The crate type `T` of a declared `Option<T>` / `Result<T, _>` (through references).
     pub fn optional_payload(&self, ty: &Type) -> Option<ItemId> {
         let Type::Path(tp) = strip_type_refs(ty) else {
@@ -347,6 +346,7 @@ impl<'a> Resolver<'_, 'a> {
         self.type_item(crate::syntax::type_arguments(&last.arguments).next()?)
     }
 
+    /// The crate type a written type names, in this body's module.
     pub fn type_item(&self, ty: &Type) -> Option<ItemId> {
         let scope = self.scope?;
         if let Some(assoc) = self.associated_type(ty) {
@@ -491,13 +491,14 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
-    /// Where `receiver.method(..)` goes.
-    /// Whether `ty` names another crate's type where this body is ([`crate::types::names_external_type`]).
+    /// Whether `ty` names another crate's type where this body is
+    /// ([`crate::types::names_external_type`]).
     pub fn names_external_type(&self, ty: &syn::Type) -> bool {
         self.scope
             .is_some_and(|s| crate::types::names_external_type(self.defs, s.module, ty))
     }
 
+    /// Where `receiver.method(..)` goes.
     pub fn method_target(&self, receiver: &Expr, method: &str, locals: &Locals) -> Target {
         if self.scope.is_none() {
             return Target::Unknown;
@@ -998,6 +999,28 @@ impl<'a> Resolver<'_, 'a> {
     }
 }
 
+/// Bind the names `pat` introduces, declared with the written type `written` (`ty` its crate
+/// type when known). A name declared `Option<T>` / `Result<T, _>` of a crate type, or with
+/// another crate's type (`http: &reqwest::Client`), is bound as such.
+pub fn bind_declared(
+    resolver: &Resolver<'_, '_>,
+    locals: &mut Locals,
+    pat: &Pat,
+    written: &Type,
+    ty: Option<ItemId>,
+    depth: usize,
+) {
+    if let (None, Pat::Ident(i)) = (ty, pat) {
+        if let Some(payload) = resolver.optional_payload(written) {
+            return locals.bind_optional(i.ident.to_string(), payload);
+        }
+        if resolver.names_external_type(written) {
+            return locals.bind_external(i.ident.to_string());
+        }
+    }
+    bind_pattern(resolver, locals, pat, ty, depth);
+}
+
 /// Bind the names a pattern introduces; `ty` is the type of the whole value when known (given
 /// to a plain binding, `x: T` annotations win).
 pub fn bind_pattern(
@@ -1019,17 +1042,7 @@ pub fn bind_pattern(
         }
         Pat::Type(t) => {
             let declared = resolver.type_item(&t.ty).or(ty);
-            if let (None, Pat::Ident(i), Some(payload)) =
-                (declared, &*t.pat, resolver.optional_payload(&t.ty))
-            {
-                return locals.bind_optional(i.ident.to_string(), payload);
-            }
-            if let (None, Pat::Ident(i)) = (declared, &*t.pat) {
-                if resolver.names_external_type(&t.ty) {
-                    return locals.bind_external(i.ident.to_string());
-                }
-            }
-            bind_pattern(resolver, locals, &t.pat, declared, depth + 1);
+            bind_declared(resolver, locals, &t.pat, &t.ty, declared, depth + 1);
         }
         Pat::Reference(r) => bind_pattern(resolver, locals, &r.pat, ty, depth + 1),
         Pat::Paren(p) => bind_pattern(resolver, locals, &p.pat, ty, depth + 1),

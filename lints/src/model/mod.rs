@@ -516,30 +516,20 @@ fn analyse(
         .zip(arms)
         .map(|(mut site, arm)| {
             site.context = reach.context_of(body_of(site.body), arm.as_ref());
+            let in_tools_helper = site.channel == Channel::Protocol
+                && matches!(
+                    site.context,
+                    SiteContext::Tool {
+                        helper: Some(_),
+                        ..
+                    }
+                );
             // A helper whose every tool caller answers its error itself (`Err(e) => return
             // Ok(tool_error_result(&e))`): its protocol errors never reach a tool's answer.
-            if site.channel == Channel::Protocol
-                && matches!(
-                    site.context,
-                    SiteContext::Tool {
-                        helper: Some(_),
-                        ..
-                    }
-                )
-                && !reach.errors_reach_tool[site.body.0]
-            {
+            if in_tools_helper && !reach.errors_reach_tool[site.body.0] {
                 site.context = SiteContext::Unreached;
-            }
-            if site.channel == Channel::Protocol
-                && matches!(
-                    site.context,
-                    SiteContext::Tool {
-                        helper: Some(_),
-                        ..
-                    }
-                )
-                && reach.only_server_faults_into(site.body, &bodies, edges)
-            {
+            } else if in_tools_helper && reach.only_server_faults_into(site.body, &bodies, edges) {
+                // Called only on server faults (`spawn_blocking(..).await.map_err(internal)?`).
                 site.path.server_fault = true;
             }
             site
@@ -1384,29 +1374,28 @@ fn resolve_slots(walked: &mut Walked) {
 fn dispatch_continuations(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> Vec<(BodyId, bool)> {
     // Per body: called at all, and only by continuing calls; and only from arms that let known
     // tool names in.
-    let mut only_continuing: HashMap<BodyId, bool> = HashMap::new();
-    let mut known_names: HashMap<BodyId, bool> = HashMap::new();
+    let mut only_continuing: HashMap<BodyId, (bool, bool)> = HashMap::new();
     for e in edges {
         if bodies[e.from.0].inert {
             continue;
         }
         let Callee::Body(callee) = e.callee else {
             for b in e.callee.bodies() {
-                only_continuing.insert(*b, false);
+                only_continuing.insert(*b, (false, false));
             }
             continue;
         };
-        let entry = only_continuing.entry(callee).or_insert(true);
-        *entry &= e.continues_dispatch;
-        *known_names.entry(callee).or_insert(true) &= e.known_names;
+        let (only, known) = only_continuing.entry(callee).or_insert((true, true));
+        *only &= e.continues_dispatch;
+        *known &= e.known_names;
     }
     let mut out: Vec<(BodyId, bool)> = only_continuing
         .into_iter()
-        .filter(|&(b, only)| {
+        .filter(|&(b, (only, _))| {
             let body = &bodies[b.0];
             only && body.kind.is_none() && !body.inert && body.sig.is_some()
         })
-        .map(|(b, _)| (b, known_names.get(&b).copied().unwrap_or(false)))
+        .map(|(b, (_, known))| (b, known))
         .collect();
     out.sort_by_key(|(b, _)| b.0);
     out

@@ -735,17 +735,10 @@ impl<'a> Walker<'a, '_> {
             let mut out = Vec::new();
             let mut cases = vec![p];
             while let Some(p) = cases.pop() {
-                let path = match p {
-                    Pat::TupleStruct(t) => Some(&t.path),
-                    Pat::Struct(s) => Some(&s.path),
-                    Pat::Path(p) => Some(&p.path),
-                    Pat::Ident(i) if i.subpat.is_none() => None,
-                    Pat::Or(o) => {
-                        cases.extend(o.cases.iter());
-                        None
-                    }
-                    _ => None,
-                };
+                if let Pat::Or(o) = p {
+                    cases.extend(o.cases.iter());
+                }
+                let path = crate::syntax::pat_path(p);
                 if let Some(last) = path.and_then(|p| p.segments.last()) {
                     out.push(last.ident.to_string());
                 }

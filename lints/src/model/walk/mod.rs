@@ -33,7 +33,9 @@ use syn::{Expr, Pat};
 use crate::index::Index;
 use crate::macro_args::MacroArgs;
 use crate::model::bodies::{BodyCode, BodyInfo};
-use crate::model::callgraph::{bind_pattern, bind_scrutinee, CrateCalls, Locals, Resolver};
+use crate::model::callgraph::{
+    bind_declared, bind_pattern, bind_scrutinee, CrateCalls, Locals, Resolver,
+};
 use crate::model::ids::BodyId;
 use crate::model::site::{
     BodyAnswers, CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, PathFacts,
@@ -326,23 +328,10 @@ impl<'a, 'm> Walker<'a, 'm> {
                         Some(_) => None,
                         None => self.resolver.type_item(declared),
                     };
-                    let payload = ty
-                        .is_none()
-                        .then(|| self.resolver.optional_payload(declared))
-                        .flatten();
-                    match (bound, pat_ident(pat), payload) {
-                        (Some(tr), Some(name), _) => self.locals.bind_bounded(name, tr),
-                        // `scroll: Option<&ScrollArg>`: its `Some(s)` is a `ScrollArg`.
-                        (None, Some(name), Some(payload)) => {
-                            self.locals.bind_optional(name, payload)
-                        }
-                        // `http: &reqwest::Client`: its methods are that crate's.
-                        (None, Some(name), None)
-                            if ty.is_none() && self.resolver.names_external_type(declared) =>
-                        {
-                            self.locals.bind_external(name)
-                        }
-                        _ => bind_pattern(&self.resolver, &mut self.locals, pat, ty, 0),
+                    match (bound, pat_ident(pat)) {
+                        (Some(tr), Some(name)) => self.locals.bind_bounded(name, tr),
+                        // `scroll: Option<&ScrollArg>`, `http: &reqwest::Client`.
+                        _ => bind_declared(&self.resolver, &mut self.locals, pat, declared, ty, 0),
                     }
                     if let (Pat::Struct(ps), Some(ty)) = (pat, ty) {
                         self.bind_optional_params(ps, ty);
@@ -799,12 +788,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 // Where what a crate fn returned is answered: its unknown-tool `Err` too (in
                 // the one `Err(e)` arm, or in the arm naming its variant, `Err(E::Unknown(n))`).
                 let named = match &arm.pat {
-                    Pat::TupleStruct(t) => match t.elems.first() {
-                        Some(Pat::TupleStruct(v)) => crate::syntax::last_segment(&v.path),
-                        Some(Pat::Path(v)) => crate::syntax::last_segment(&v.path),
-                        Some(Pat::Struct(v)) => crate::syntax::last_segment(&v.path),
-                        _ => None,
-                    },
+                    Pat::TupleStruct(t) => t
+                        .elems
+                        .first()
+                        .and_then(crate::syntax::pat_path)
+                        .and_then(crate::syntax::last_segment),
                     _ => None,
                 };
                 let answers_returned = one_err_arm || named.is_some();
