@@ -325,11 +325,8 @@ pub fn json_texts(mac: &syn::Macro, file: &SourceFile) -> Vec<MessageText> {
             if let TokenTree::Group(g) = t {
                 walk(g.stream(), file, out);
             }
-            let (
-                Some(TokenTree::Literal(key)),
-                Some(TokenTree::Punct(colon)),
-                Some(TokenTree::Literal(value)),
-            ) = (Some(t), tokens.get(i + 1), tokens.get(i + 2))
+            let (Some(TokenTree::Literal(key)), Some(TokenTree::Punct(colon))) =
+                (Some(t), tokens.get(i + 1))
             else {
                 continue;
             };
@@ -337,6 +334,13 @@ pub fn json_texts(mac: &syn::Macro, file: &SourceFile) -> Vec<MessageText> {
             if colon.as_char() != ':' || !key.is_ok_and(|k| JSON_TEXT_KEYS.contains(&k.as_str())) {
                 continue;
             }
+            if let Some(shown) = shown_error_format(&tokens[i + 2..], file) {
+                out.push(shown);
+                continue;
+            }
+            let Some(TokenTree::Literal(value)) = tokens.get(i + 2) else {
+                continue;
+            };
             // A value that continues (`"a".to_string()`, a format) is not a plain literal.
             let ends = matches!(tokens.get(i + 3), None | Some(TokenTree::Punct(_)))
                 && !matches!(tokens.get(i + 3), Some(TokenTree::Punct(p)) if p.as_char() == '.');
@@ -354,6 +358,30 @@ pub fn json_texts(mac: &syn::Macro, file: &SourceFile) -> Vec<MessageText> {
         walk(mac.tokens.clone(), file, &mut out);
     }
     out
+}
+
+/// A member value that is a `format!` showing an error's Display (`"error": format!("{e:#}")`),
+/// up to the member's end: what the model reads there is that error's message.
+fn shown_error_format(value: &[proc_macro2::TokenTree], file: &SourceFile) -> Option<MessageText> {
+    use proc_macro2::TokenTree;
+    let [TokenTree::Ident(name), TokenTree::Punct(bang), TokenTree::Group(_), rest @ ..] = value
+    else {
+        return None;
+    };
+    let ends = match rest.first() {
+        None => true,
+        Some(TokenTree::Punct(p)) => p.as_char() == ',',
+        _ => false,
+    };
+    if name != "format" || bang.as_char() != '!' || !ends {
+        return None;
+    }
+    let tokens: proc_macro2::TokenStream = value[..3].iter().cloned().collect();
+    let expr = syn::parse2::<Expr>(tokens).ok()?;
+    match message(&expr, file, None) {
+        text @ MessageText::Format { shown: Some(_), .. } => Some(text),
+        _ => None,
+    }
 }
 
 /// Phrases that say neither what failed nor what valid input looks like (normalised form).

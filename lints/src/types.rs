@@ -364,7 +364,7 @@ pub fn names_external_type(defs: &DefMap<'_>, module: ModuleId, ty: &Type) -> bo
 }
 
 /// `ty` through references, parentheses and [`WRAPPERS`] (`&Arc<Mutex<Store>>` → `Store`).
-fn through_wrappers(ty: &Type) -> &Type {
+pub(crate) fn through_wrappers(ty: &Type) -> &Type {
     let mut ty = ty;
     for _ in 0..8 {
         ty = match ty {

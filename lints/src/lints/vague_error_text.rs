@@ -72,9 +72,16 @@ declare_lint! {
     ///   literal messages whole (`bail!("Invalid documentId")`, `ensure!(.., "..")`, `anyhow!("..")`,
     ///   `Err("..".to_string())`, `.context("..")`, also through fns that pass the error on with `?`);
     ///   a vague one is reported at the literal, with the answers attached. Under `{e:#}` a
-    ///   `.context` on a `Result` is followed by its cause and is not whole. Not followed yet: such a
-    ///   Display inside a `json!` value (`json!({"error": format!("{e:#}")})`), and a closure's
-    ///   error handed back through `spawn_blocking`. A crate `const` of a
+    ///   `.context` on a `Result` is followed by its cause and is not whole. Such a Display as the
+    ///   whole value of a `json!` text member (`json!({"error": format!("{e:#}")})`) counts too, and
+    ///   so does the error of a helper's Fn-typed parameter (`match op(storage) { Err(e) => .. }` in
+    ///   `fn run(&self, op: impl FnOnce(Storage) -> Result<Value>)`): it is the error of the crate fn
+    ///   the closure each tool hands it calls (`self.run(move |storage| storage.get(&id))`, the
+    ///   untyped `storage` having the type the bound names). Not followed yet: a closure's error
+    ///   handed back through `spawn_blocking` (`Ok(Err(e))` over the task's handle), because the
+    ///   rejection shape cannot yet tell a rejected argument ("Invalid documentId") from a check of
+    ///   the server's stored data ("Invalid surface children"), which a task's closure often makes
+    ///   too. A crate `const` of a
     ///   string literal given as a protocol error's message is read as that literal (reported where
     ///   it is named); one given to a tool result's content is not read yet.
     /// - The rejection shape is English and short on purpose: "Invalid email format" is reported, "Invalid

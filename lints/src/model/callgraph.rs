@@ -1251,6 +1251,8 @@ pub struct CrateCalls<'r, 'a> {
     pub carriers: std::collections::HashSet<ItemId>,
     /// Each crate fn's block and file (to read a code a method returns).
     pub blocks: HashMap<FnKey, (&'a syn::Block, crate::source::FileId)>,
+    /// Each crate fn's signature (to read what its parameters take).
+    pub signatures: HashMap<FnKey, &'a syn::Signature>,
     /// Each file's source text (`None` when not UTF-8), by `FileId`.
     pub sources: Vec<Option<std::sync::Arc<crate::source::SourceFile>>>,
     /// Per fn body (by `BodyId`), whether it returns `Ok(..)` on every path, found when a
@@ -1775,7 +1777,7 @@ fn error_helper(
 
 /// The bounds a type parameter `param` has in `generics`: inline (`<T: A + B>`) and in the
 /// `where` clause.
-fn param_bounds<'g>(
+pub(crate) fn param_bounds<'g>(
     generics: &'g syn::Generics,
     param: &syn::Ident,
 ) -> Vec<&'g syn::TypeParamBound> {

@@ -593,7 +593,7 @@ fn analyse(
                 .map(|(f, s)| (*f, *s, "called from tool code here".to_string())),
         );
     }
-    let shown_texts = shown_texts::shown_texts(&sites, &walked.returned);
+    let shown_texts = shown_texts::shown_texts(&sites, &walked.returned, &walked.edges);
     let (delegated, handed) = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     for (i, file, span) in handed {
         let site = &mut sites[i];
@@ -1051,6 +1051,7 @@ where
         .iter()
         .map(|f| (f.sig as *const syn::Signature, (f.block, f.file)))
         .collect();
+    let signatures = fns.iter().map(|f| (f.sig as FnKey, f.sig)).collect();
     CrateCalls {
         defs,
         types,
@@ -1062,6 +1063,7 @@ where
         error_types,
         carriers: carriers.into_keys().collect(),
         blocks,
+        signatures,
         sources: files.iter().map(|f| f.source.clone()).collect(),
         never_errs: fns.iter().map(|_| std::sync::OnceLock::new()).collect(),
         from_fns: std::sync::OnceLock::new(),

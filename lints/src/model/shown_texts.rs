@@ -6,7 +6,9 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::model::ids::BodyId;
-use crate::model::site::{Channel, ErrorSite, ReturnedErrors, ReturnedText};
+use crate::model::site::{
+    CallEdge, Callee, Channel, ErrorSite, ReturnedErrors, ReturnedText, ShownError,
+};
 use crate::source::{FileId, Span};
 
 /// A literal message that reaches a tool's answer whole.
@@ -22,20 +24,44 @@ pub struct ShownText {
 
 /// Each literal message that a tool's answer shows whole, once, with the answers attached. Under
 /// `{:#}` a message with a cause is followed by it, so it is not the whole text.
-pub fn shown_texts(sites: &[ErrorSite], returned: &[ReturnedErrors]) -> Vec<ShownText> {
+pub fn shown_texts(
+    sites: &[ErrorSite],
+    returned: &[ReturnedErrors],
+    edges: &[CallEdge],
+) -> Vec<ShownText> {
     let mut out: Vec<ShownText> = Vec::new();
     let mut at: HashMap<(FileId, Span), usize> = HashMap::new();
     let mut reaching: HashMap<BodyId, Vec<&ReturnedText>> = HashMap::new();
+    // What each body's Fn-typed parameters are handed: the crate fns the closures call.
+    let mut closures: HashMap<(BodyId, usize), Vec<BodyId>> = HashMap::new();
+    for e in edges {
+        if let Callee::Body(callee) = e.callee {
+            for &(param, called) in &e.closure_calls {
+                closures.entry((callee, param)).or_default().push(called);
+            }
+        }
+    }
     for site in sites {
-        let Some((body, alternate)) = site.shows_error_of else {
+        let Some((shown, alternate)) = site.shows_error_of else {
             continue;
         };
         if site.channel == Channel::ToolSuccess || !site.context.is_tool() {
             continue;
         }
-        let texts = reaching
-            .entry(body)
-            .or_insert_with(|| texts_reaching(body, returned));
+        let bodies = match shown {
+            ShownError::Body(body) => vec![body],
+            ShownError::ClosureParam(param) => closures
+                .get(&(site.body, param))
+                .cloned()
+                .unwrap_or_default(),
+        };
+        let mut texts: Vec<&ReturnedText> = Vec::new();
+        for body in bodies {
+            let of_body = reaching
+                .entry(body)
+                .or_insert_with(|| texts_reaching(body, returned));
+            texts.extend(of_body.iter().copied());
+        }
         for text in texts.iter().filter(|t| !(alternate && t.with_cause)) {
             let answer = (
                 site.file,

@@ -336,9 +336,20 @@ pub struct ErrorSite {
     /// The top-level members of a JSON answer (`json!({"error": e.to_string()})`), as key and
     /// value tokens: which of them mean failure is the lints' to judge.
     pub answer_members: Vec<(String, String)>,
-    /// The text is the Display of the error this crate fn returned (`Err(e) =>
+    /// The text is the Display of the error a crate fn returned (`Err(e) =>
     /// ContentBlock::text(e.to_string())`), in the alternate form (`{e:#}`) or not.
-    pub shows_error_of: Option<(BodyId, bool)>,
+    pub shows_error_of: Option<(ShownError, bool)>,
+}
+
+/// Whose error a text shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShownError {
+    /// This crate fn's.
+    Body(BodyId),
+    /// The closure its body's Fn-typed parameter at this index holds (`op(storage)` in `fn
+    /// run(&self, op: impl FnOnce(Storage) -> Result<Value>)`): each call hands its own
+    /// ([`CallEdge::closure_calls`]).
+    ClosureParam(usize),
 }
 
 /// The variants of a crate enum that reach a site.
@@ -439,6 +450,10 @@ pub struct CallEdge {
     /// On a failure path, the call hands the callee the error itself (`tool_err(e)`): every
     /// argument that is not a literal is a local, one of them the error's binding.
     pub hands_error: bool,
+    /// Closures the call hands the callee's Fn-typed parameters (`self.run(|s| s.get(id))`),
+    /// by parameter index (receiver not counted), with the crate fn each calls for its value:
+    /// what the callee's call of that parameter returns here.
+    pub closure_calls: Vec<(usize, BodyId)>,
 }
 
 /// Error values of crate enums a value can hold: variants built right there, and the crate fns

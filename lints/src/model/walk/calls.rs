@@ -361,6 +361,7 @@ impl<'a> Walker<'a, '_> {
             continues_dispatch: false,
             known_names: false,
             hands_error: false,
+            closure_calls: Vec::new(),
         });
     }
 
@@ -1164,4 +1165,147 @@ pub(super) fn replaces_error(map_err: &syn::ExprMethodCall) -> bool {
                 && matches!(&*f.base, Expr::Path(p) if p.path.is_ident(&binding)))
     };
     !args.is_empty() && !args.iter().any(|a| whole(a) || keeps_code(a))
+}
+
+/// A closure handed to a crate fn's Fn-typed parameter, as the call tells it.
+pub(super) struct ClosureArg {
+    /// The call's edge, by index in the body's calls (checked against its span).
+    edge: usize,
+    span: Span,
+    /// The parameter's index (receiver not counted).
+    param: usize,
+    /// The crate types the parameter's Fn bound says the closure is called with.
+    inputs: Vec<Option<ItemId>>,
+}
+
+impl<'a> Walker<'a, '_> {
+    /// The closures among the arguments of a call of a crate fn, noted for when the walk reaches
+    /// them: each is called with what the fn's parameter declares (`op: impl FnOnce(Storage)
+    /// -> R`, `F: Fn(&Client) -> R`), and the crate fn it calls for its value is what the fn's
+    /// `op(..)` returns (recorded on the call's edge, the one pushed at index `edge`). In a path
+    /// call of a method (`Self::run(self, op)`) the receiver is an argument too.
+    pub(super) fn note_closure_args(
+        &mut self,
+        target: &Target,
+        args: &'a syn::punctuated::Punctuated<Expr, syn::Token![,]>,
+        edge: usize,
+        path_call: bool,
+    ) {
+        let Target::Fn(f) = target else { return };
+        let Some(sig) = self.calls.signatures.get(f).copied() else {
+            return;
+        };
+        let shift = usize::from(path_call && sig.receiver().is_some());
+        let params: Vec<&syn::Type> = sig
+            .inputs
+            .iter()
+            .filter_map(|a| match a {
+                syn::FnArg::Typed(t) => Some(&*t.ty),
+                syn::FnArg::Receiver(_) => None,
+            })
+            .collect();
+        let scope = self.calls.types.scope_of(*f);
+        for (i, arg) in args.iter().enumerate() {
+            let Expr::Closure(c) = strip_parens(arg) else {
+                continue;
+            };
+            let Some(param) = i.checked_sub(shift) else {
+                continue;
+            };
+            let Some(inputs) = params.get(param).and_then(|ty| fn_bound_inputs(sig, ty)) else {
+                continue;
+            };
+            let inputs = inputs
+                .iter()
+                .map(|ty| {
+                    let scope = scope?;
+                    resolve_type_item(
+                        self.calls.defs,
+                        scope.module,
+                        ty,
+                        self.calls.types.self_type(scope),
+                    )
+                })
+                .collect();
+            let span = self.file.span_of(arg);
+            self.closure_args.insert(
+                c as *const syn::ExprClosure,
+                ClosureArg {
+                    edge,
+                    span,
+                    param,
+                    inputs,
+                },
+            );
+        }
+    }
+
+    /// A closure handed to a crate fn's parameter calls a crate fn for its value (`|s|
+    /// s.get(&id)`, `move |c| async move { c.fetch(url).await }`): that fn's errors are what the
+    /// parameter's call returns in the callee for this call.
+    pub(super) fn closure_called(&mut self, c: &'a syn::ExprClosure) {
+        let Some(passed) = self.closure_args.get(&(c as *const syn::ExprClosure)) else {
+            return;
+        };
+        let (edge, span, param) = (passed.edge, passed.span, passed.param);
+        let mut value = &*c.body;
+        for _ in 0..4 {
+            value = match strip_await(tail_expr(value)) {
+                Expr::Async(a) => a.block.stmts.last().map_or(value, |s| match s {
+                    syn::Stmt::Expr(e, None) => e,
+                    _ => value,
+                }),
+                Expr::Try(t) => &t.expr,
+                other => other,
+            };
+        }
+        let Some(called) = self.called_body(strip_await(tail_expr(value))) else {
+            return;
+        };
+        // The call's own edge (a macro expansion pushes none).
+        if let Some(e) = self.facts.calls.get_mut(edge) {
+            if e.span.start <= span.start
+                && span.end <= e.span.end
+                && !e.closure_calls.contains(&(param, called))
+            {
+                e.closure_calls.push((param, called));
+            }
+        }
+    }
+
+    /// The crate types a closure handed to a crate fn's Fn-typed parameter is called with (see
+    /// [`Walker::note_closure_args`]); empty for any other closure.
+    pub(super) fn closure_inputs(&self, c: &syn::ExprClosure) -> Vec<Option<ItemId>> {
+        self.closure_args
+            .get(&(c as *const syn::ExprClosure))
+            .map(|p| p.inputs.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// The argument types a Fn-typed parameter says its closure is called with: `impl FnOnce(A, B)
+/// -> R`, a type parameter bounded by `Fn(A)` in the generics or the `where` clause, `Box<dyn
+/// Fn(A)>`, through references.
+fn fn_bound_inputs<'t>(sig: &'t syn::Signature, ty: &'t syn::Type) -> Option<Vec<&'t syn::Type>> {
+    let bounds: Vec<&syn::TypeParamBound> = match crate::types::through_wrappers(ty) {
+        syn::Type::ImplTrait(t) => t.bounds.iter().collect(),
+        syn::Type::TraitObject(t) => t.bounds.iter().collect(),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            crate::model::callgraph::param_bounds(&sig.generics, p.path.get_ident()?)
+        }
+        _ => return None,
+    };
+    bounds.into_iter().find_map(|b| {
+        let syn::TypeParamBound::Trait(t) = b else {
+            return None;
+        };
+        let last = t.path.segments.last()?;
+        if !matches!(last.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce") {
+            return None;
+        }
+        match &last.arguments {
+            syn::PathArguments::Parenthesized(p) => Some(p.inputs.iter().collect()),
+            _ => None,
+        }
+    })
 }

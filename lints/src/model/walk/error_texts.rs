@@ -217,11 +217,13 @@ impl<'a> Walker<'a, '_> {
     /// The crate fn whose error a message shows: the text (one of a site's texts) is the
     /// Display of the binding of an `Err` arm, directly (`e.to_string()`, `format!("failed:
     /// {e:#}")`) or through a local holding such a `format!`; the arm's `match` is over a call of
-    /// that fn (or a local bound to one).
+    /// that fn (or a local bound to one), or of one of the body's Fn-typed parameters (`match
+    /// op(storage) { .. }`: the closure each caller hands it).
     pub(super) fn shown_error(
         &self,
         text: &MessageText,
-    ) -> Option<(crate::model::ids::BodyId, bool)> {
+    ) -> Option<(crate::model::site::ShownError, bool)> {
+        use crate::model::site::ShownError;
         let (binding, alternate) = match text {
             MessageText::Format {
                 shown: Some((b, alt)),
@@ -250,6 +252,30 @@ impl<'a> Walker<'a, '_> {
         };
         let cause = self.definite_frame_of(&binding)?.cause?;
         let call = self.let_init(cause).unwrap_or(cause);
-        Some((self.called_body(call)?, alternate))
+        let shown = match self.called_body(call) {
+            Some(body) => ShownError::Body(body),
+            None => ShownError::ClosureParam(self.called_closure_param(call)?),
+        };
+        Some((shown, alternate))
+    }
+
+    /// `op(..)` where `op` is a parameter of this fn (receiver not counted): its index.
+    pub(super) fn called_closure_param(&self, value: &Expr) -> Option<usize> {
+        let Expr::Call(call) = strip_await(value) else {
+            return None;
+        };
+        let Expr::Path(p) = &*call.func else {
+            return None;
+        };
+        let name = p.path.get_ident()?;
+        self.body
+            .sig?
+            .inputs
+            .iter()
+            .filter_map(|input| match input {
+                syn::FnArg::Typed(t) => Some(&*t.pat),
+                syn::FnArg::Receiver(_) => None,
+            })
+            .position(|pat| matches!(pat, syn::Pat::Ident(i) if i.ident == *name))
     }
 }

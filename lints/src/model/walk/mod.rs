@@ -179,6 +179,9 @@ pub struct Walker<'a, 'm> {
     code_calls: usize,
     /// Paths that are the callee of a call (`Error::Validation` in `Error::Validation(..)`).
     callee_paths: std::collections::HashSet<*const syn::ExprPath>,
+    /// Closures a call hands a crate fn's Fn-typed parameter, noted at the call for when the
+    /// walk reaches them ([`Walker::note_closure_args`]).
+    closure_args: HashMap<*const syn::ExprClosure, calls::ClosureArg>,
     /// `CallToolResult::from(error)`: an error value made into a tool result, whatever the
     /// body's own error channel.
     returns_override: Option<ReturnFacts>,
@@ -290,6 +293,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             protocol_args: 0,
             code_calls: 0,
             callee_paths: std::collections::HashSet::new(),
+            closure_args: HashMap::new(),
             returned: ReturnedErrors::default(),
             fails_with_text: false,
             tails: std::collections::HashSet::new(),
@@ -662,6 +666,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 .iter()
                 .find(|a| self.resolver.variant_of(a, &self.locals).is_some());
             let stored = self.slot_closures(&target, call.args.iter());
+            let edges = self.facts.calls.len();
+            self.note_closure_args(&target, &call.args, edges, true);
             self.call_edge(target, call, variant_arg, 0, &call.args);
             self.fns_passed_by_path(&call.args);
             if !stored.is_empty() {
@@ -958,6 +964,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             .resolver
             .method_target(&mc.receiver, &method, &self.locals);
         let edges = self.facts.calls.len();
+        self.note_closure_args(&target, &mc.args, edges, false);
         self.call_edge(target, mc, Some(&*mc.receiver), 1, &mc.args);
         // `Err(e) => Err(e.to_mcp_error())` in a `match` over `self.fetch(..)`: the mapping gets
         // the errors `fetch` can return, so only their arms count.
@@ -1017,9 +1024,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
         self.nested += 1;
         self.locals.push_scope();
-        for input in &c.inputs {
-            bind_pattern(&self.resolver, &mut self.locals, input, None, 0);
+        let inputs = self.closure_inputs(c);
+        for (i, input) in c.inputs.iter().enumerate() {
+            // An untyped parameter has the type the callee's Fn bound gives it.
+            let declared = inputs.get(i).copied().flatten();
+            bind_pattern(&self.resolver, &mut self.locals, input, declared, 0);
         }
+        self.closure_called(c);
         visit::visit_expr_closure(self, c);
         self.locals.pop_scope();
         self.nested -= 1;
