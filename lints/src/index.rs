@@ -181,6 +181,7 @@ impl<'a> Index<'a> {
                     let is_test = in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs);
                     self.fns.push(FnItem::free(file, f, is_test));
                     self.nested_fns(file, &f.block, is_test);
+                    self.block_items(file, &f.block, is_test, imports, generated);
                 }
                 Item::Trait(tr) => {
                     let trait_test = in_test || is_cfg_test(&tr.attrs);
@@ -233,11 +234,33 @@ impl<'a> Index<'a> {
                             });
                             let is_test = self.fns.last().is_some_and(|f| f.is_test);
                             self.nested_fns(file, &f.block, is_test);
+                            self.block_items(file, &f.block, is_test, imports, generated);
                         }
                     }
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// The other items a fn's own block declares (`fn serve() { #[tool_router] impl S { .. }
+    /// }`), as the resolver collects them ([`crate::syntax::block_items`]).
+    fn block_items(
+        &mut self,
+        file: FileId,
+        body: &'a syn::Block,
+        in_test: bool,
+        imports: &mut FileImports,
+        generated: &GeneratedItems<'a>,
+    ) {
+        for item in crate::syntax::block_items(body) {
+            self.walk_items(
+                file,
+                std::slice::from_ref(item),
+                in_test,
+                imports,
+                generated,
+            );
         }
     }
 

@@ -666,6 +666,25 @@ pub struct NestedFn<'a> {
 /// Nesting of fns inside fns followed by [`nested_fns`].
 const MAX_FN_NESTING: usize = 32;
 
+/// The items other than fns (and macros) that `body`'s own block declares: structs, enums,
+/// `impl`s, traits, `use`s, consts, type aliases.
+pub fn block_items(body: &syn::Block) -> impl Iterator<Item = &syn::Item> {
+    body.stmts.iter().filter_map(|s| match s {
+        syn::Stmt::Item(
+            item @ (syn::Item::Struct(_)
+            | syn::Item::Enum(_)
+            | syn::Item::Union(_)
+            | syn::Item::Impl(_)
+            | syn::Item::Trait(_)
+            | syn::Item::Use(_)
+            | syn::Item::Const(_)
+            | syn::Item::Static(_)
+            | syn::Item::Type(_)),
+        ) => Some(item),
+        _ => None,
+    })
+}
+
 /// Every fn declared in `body`'s blocks, at any depth (fns inside nested fns too), each with
 /// the fns visible in it from enclosing blocks. An item is visible in its whole block (before
 /// its statement too), in the blocks nested in it and in the nested fns declared there, and

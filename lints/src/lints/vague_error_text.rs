@@ -70,7 +70,11 @@ declare_lint! {
     ///   text is the Display of the error a crate fn returned (`Err(e) =>
     ///   ContentBlock::text(e.to_string())`, `format!("tool error: {e}")`, `{e:#}`) shows that fn's
     ///   literal messages whole (`bail!("Invalid documentId")`, `ensure!(.., "..")`, `anyhow!("..")`,
-    ///   `Err("..".to_string())`, `.context("..")`, also through fns that pass the error on with `?`);
+    ///   `Err("..".to_string())`, `.context("..")`, also through fns that pass the error on with `?`,
+    ///   and when the answer is the crate's own isError helper handed that text:
+    ///   `Err(e) => Ok(tool_error(format!("create failed: {e}")))`; the rejection shape counts
+    ///   there only in a fn that takes inputs besides `self`: one that takes none rejects what the
+    ///   server read, "unexpected response to GetInfo", not a value the model gave);
     ///   a vague one is reported at the literal, with the answers attached. Under `{e:#}` a
     ///   `.context` on a `Result` is followed by its cause and is not whole. Such a Display as the
     ///   whole value of a `json!` text member (`json!({"error": format!("{e:#}")})`) counts too, and
@@ -178,7 +182,9 @@ fn check(cx: &mut LintContext<'_>) {
         if reported.contains(&(shown.file, shown.span)) || names_unknown_tool(&shown.value) {
             continue;
         }
-        let names_nothing = bare_rejection(&shown.value)
+        // A rejection in a fn that takes no inputs rejects nothing the model gave: the
+        // server's own state, or what it read ("unexpected response to GetInfo").
+        let names_nothing = (shown.takes_inputs && bare_rejection(&shown.value))
             || (shown.channel == Channel::Protocol && bare_code(&shown.value));
         if !(is_vague(&shown.value, extra) || names_nothing) {
             continue;

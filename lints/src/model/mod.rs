@@ -593,8 +593,16 @@ fn analyse(
                 .map(|(f, s)| (*f, *s, "called from tool code here".to_string())),
         );
     }
-    let shown_texts = shown_texts::shown_texts(&sites, &walked.returned, &walked.edges);
     let (delegated, handed) = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
+    // Text a tool hands a crate helper that answers with it shows what it shows there.
+    let handed_texts = delegated
+        .iter()
+        .filter(|s| matches!(s.origin, site::Origin::TextArgument { .. }));
+    let shown_texts = shown_texts::shown_texts(
+        sites.iter().chain(handed_texts),
+        &walked.returned,
+        &walked.edges,
+    );
     for (i, file, span) in handed {
         let site = &mut sites[i];
         site.path.on_failure_path = true;

@@ -426,6 +426,9 @@ impl<'g> Reach<'g> {
                     let Some(text) = s.text_param.and_then(|i| e.args.get(i)) else {
                         continue;
                     };
+                    let shown = s
+                        .text_param
+                        .and_then(|i| e.shown_args.get(i).copied().flatten());
                     out.push(ErrorSite {
                         span: e.span,
                         file: caller.file,
@@ -439,6 +442,7 @@ impl<'g> Reach<'g> {
                         body: caller.id,
                         text_param: None,
                         message_source: None,
+                        shows_error_of: shown,
                         ..(*s).clone()
                     });
                 }

@@ -18,14 +18,16 @@ pub struct ShownText {
     pub span: Span,
     pub value: String,
     pub channel: Channel,
+    /// The fn it is written in takes inputs besides its receiver ([`ReturnedText::takes_inputs`]).
+    pub takes_inputs: bool,
     /// The answers that show it.
     pub related: Vec<(FileId, Span, String)>,
 }
 
 /// Each literal message that a tool's answer shows whole, once, with the answers attached. Under
 /// `{:#}` a message with a cause is followed by it, so it is not the whole text.
-pub fn shown_texts(
-    sites: &[ErrorSite],
+pub fn shown_texts<'s>(
+    sites: impl IntoIterator<Item = &'s ErrorSite>,
     returned: &[ReturnedErrors],
     edges: &[CallEdge],
 ) -> Vec<ShownText> {
@@ -81,6 +83,7 @@ pub fn shown_texts(
                         span: text.span,
                         value: text.value.clone(),
                         channel: site.channel,
+                        takes_inputs: text.takes_inputs,
                         related: vec![answer],
                     });
                 }

@@ -454,6 +454,9 @@ pub struct CallEdge {
     /// by parameter index (receiver not counted), with the crate fn each calls for its value:
     /// what the callee's call of that parameter returns here.
     pub closure_calls: Vec<(usize, BodyId)>,
+    /// Per argument (as `args`), the error whose Display it is, when it is one
+    /// (`tool_error(format!("create failed: {e}"))` in an `Err(e)` arm over a crate fn's call).
+    pub shown_args: Vec<Option<(ShownError, bool)>>,
 }
 
 /// Error values of crate enums a value can hold: variants built right there, and the crate fns
@@ -520,6 +523,9 @@ pub struct ReturnedText {
     pub span: Span,
     pub value: String,
     pub with_cause: bool,
+    /// The fn takes inputs besides its receiver: a check it fails may be of a value its caller
+    /// passed (with none, it can only be of the server's own state or what it read).
+    pub takes_inputs: bool,
 }
 
 /// Where a value comes from, as far as the answers of tools are concerned: one of a body's own

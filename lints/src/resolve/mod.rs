@@ -158,6 +158,10 @@ pub struct ModuleData {
     pub decl_end: usize,
     /// `#[macro_use] mod m;`: its `macro_rules!` stay in scope in the parent after the item.
     pub macro_use: bool,
+    /// The scope of the items a fn's block declares ([`Collect::block_items`]): no module of its
+    /// own, so `self` and `super` in it are its parent's, and a name it does not declare is
+    /// looked up where the fn is.
+    pub block: bool,
 }
 
 /// A `use` waiting to be resolved.
@@ -484,6 +488,7 @@ impl<'a> DefMap<'a> {
                 external_globs: Vec::new(),
                 decl_end: 0,
                 macro_use: false,
+                block: false,
             });
             self.file_modules.insert(root.file, id);
             if let Some(name) = &root.lib_name {
@@ -573,8 +578,8 @@ impl<'a> DefMap<'a> {
         } else {
             match first.as_str() {
                 "crate" => Def::Module(self.module(from).root),
-                "self" => Def::Module(from),
-                "super" => Def::Module(self.module(from).parent?),
+                "self" => Def::Module(self.enclosing_module(from)),
+                "super" => Def::Module(self.module(self.enclosing_module(from)).parent?),
                 "Self" => return None,
                 _ => self.lookup_lexical(from, first, last_ns(rest))?,
             }
@@ -607,6 +612,9 @@ impl<'a> DefMap<'a> {
         if let Some(e) = self.module(from).scope.ns(ns).get(name) {
             return Some(e.def.clone());
         }
+        if let (true, Some(parent)) = (self.module(from).block, self.module(from).parent) {
+            return self.lookup_lexical(parent, name, ns);
+        }
         if ns == Ns::Types {
             if let Some(d) = self.extern_crate(from, name) {
                 return Some(d);
@@ -616,6 +624,15 @@ impl<'a> DefMap<'a> {
             return Some(d);
         }
         prelude(name, ns)
+    }
+
+    /// The module code in `m` is in: `m` itself, or for the scope of a fn's block, the module
+    /// the fn is in.
+    fn enclosing_module(&self, mut m: ModuleId) -> ModuleId {
+        while let (true, Some(parent)) = (self.module(m).block, self.module(m).parent) {
+            m = parent;
+        }
+        m
     }
 
     /// Another crate named by a path written in module `from`: a package of the program (its
@@ -980,6 +997,7 @@ impl<'a> Collect<'_, 'a, '_> {
                     },
                 );
                 self.nested_fns(module, &f.block);
+                self.block_items(module, &f.block, in_test);
             }
             Item::Struct(s) => {
                 self.add_item(module, item, ItemKind::Struct, s.ident.to_string());
@@ -1064,6 +1082,7 @@ impl<'a> Collect<'_, 'a, '_> {
                             },
                         );
                         self.nested_fns(module, &f.block);
+                        self.block_items(module, &f.block, is_test);
                     }
                 }
             }
@@ -1126,6 +1145,36 @@ impl<'a> Collect<'_, 'a, '_> {
                 },
             );
             self.map.block_scopes.insert(sig, nested.visible);
+        }
+    }
+
+    /// The items other than fns a fn's own block declares (`fn serve() { struct S;
+    /// #[tool_router] impl S { .. } }`): a scope of their own, inside the fn's module (see
+    /// [`ModuleData::block`]). Fns declared there are [`Self::nested_fns`]'; items of blocks
+    /// nested deeper are not collected.
+    fn block_items(&mut self, module: ModuleId, body: &'a syn::Block, in_test: bool) {
+        let items: Vec<&'a Item> = crate::syntax::block_items(body).collect();
+        if items.is_empty() {
+            return;
+        }
+        let parent = self.map.module(module);
+        let (root, package, file) = (parent.root, parent.package, parent.file);
+        let id = ModuleId(self.map.modules.len() as u32);
+        self.map.modules.push(ModuleData {
+            root,
+            package,
+            parent: Some(module),
+            name: String::new(),
+            file,
+            is_test: in_test,
+            scope: Scope::default(),
+            external_globs: Vec::new(),
+            decl_end: syn::spanned::Spanned::span(body).byte_range().end,
+            macro_use: false,
+            block: true,
+        });
+        for item in items {
+            self.item(id, item, None, in_test);
         }
     }
 
@@ -1196,6 +1245,7 @@ impl<'a> Collect<'_, 'a, '_> {
                 external_globs: Vec::new(),
                 decl_end: syn::spanned::Spanned::span(m).byte_range().end,
                 macro_use: crate::syntax::has_attr(&m.attrs, "macro_use"),
+                block: false,
             });
             let entry = Entry {
                 def: Def::Module(id),

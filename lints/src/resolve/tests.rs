@@ -419,3 +419,62 @@ fn declared_targets_are_roots_and_turned_off_kinds_are_not() {
         assert_eq!(in_tree(defs, 2), [0, 1]);
     });
 }
+
+#[test]
+fn items_a_fn_block_declares_have_a_scope_of_their_own() {
+    with_package(
+        &[
+            (
+                "src/lib.rs",
+                "mod server; mod util { pub fn f() {} } struct S;",
+            ),
+            (
+                "src/server.rs",
+                "pub struct S; fn helper() {} \
+                 pub fn serve() { \
+                     use crate::util::f as run; \
+                     struct S; struct Only; \
+                     impl S { fn go(&self) { run(); helper(); } } \
+                 }",
+            ),
+        ],
+        |defs| {
+            let block = defs
+                .modules
+                .iter()
+                .position(|m| m.block)
+                .map(|i| ModuleId(i as u32))
+                .expect("the block of `serve` has a scope");
+            let server = defs.file_module(FileId(1)).unwrap();
+            let resolve = |p: &str, ns: Ns| match defs.resolve_path(block, &path(p), ns) {
+                Some(Def::Item(id)) => Some((defs.item(id).module, defs.item(id).name.clone())),
+                _ => None,
+            };
+            // The block's own items and imports, and what it does not declare from its module.
+            assert_eq!(resolve("S", Ns::Types), Some((block, "S".to_string())));
+            assert_eq!(
+                resolve("Only", Ns::Types),
+                Some((block, "Only".to_string()))
+            );
+            assert_eq!(
+                resolve("run", Ns::Values).map(|(_, n)| n).as_deref(),
+                Some("f")
+            );
+            assert_eq!(
+                resolve("helper", Ns::Values),
+                Some((server, "helper".to_string()))
+            );
+            // `self` and `super` are the fn's module's: a block is no module.
+            assert_eq!(
+                resolve("self::S", Ns::Types),
+                Some((server, "S".to_string()))
+            );
+            assert_eq!(
+                resolve("super::S", Ns::Types).map(|(m, _)| m),
+                defs.file_module(FileId(0))
+            );
+            // The block's items are not the module's.
+            assert_eq!(defs.resolve_path(server, &path("Only"), Ns::Types), None);
+        },
+    );
+}

@@ -55,10 +55,12 @@ impl<'a> Walker<'a, '_> {
         if self.facts.calls.len() == pushed {
             return;
         }
+        let shown_args = texts.iter().map(|t| self.shown_error(t)).collect();
         let variant = variant_arg.and_then(|v| self.resolver.variant_of(v, &self.locals));
         let address = call as *const dyn syn::spanned::Spanned as *const ();
         let edge = &mut self.facts.calls[pushed];
         edge.variant = variant;
+        edge.shown_args = shown_args;
         edge.result_args = args
             .iter()
             .enumerate()
@@ -362,6 +364,7 @@ impl<'a> Walker<'a, '_> {
             known_names: false,
             hands_error: false,
             closure_calls: Vec::new(),
+            shown_args: Vec::new(),
         });
     }
 

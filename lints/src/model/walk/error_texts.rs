@@ -203,11 +203,16 @@ impl<'a> Walker<'a, '_> {
         if matches!(self.arm, Some(SiteContext::UnknownToolArm { .. })) {
             return;
         }
+        let takes_inputs = self
+            .body
+            .sig
+            .is_some_and(|sig| sig.inputs.iter().any(|i| matches!(i, syn::FnArg::Typed(_))));
         let text = ReturnedText {
             file: self.body.file,
             span,
             value,
             with_cause,
+            takes_inputs,
         };
         if !self.returned.texts.contains(&text) {
             self.returned.texts.push(text);
