@@ -203,9 +203,19 @@ pub fn is_to_string(expr: &Expr) -> bool {
 
 /// `Err(x)` as a value: `x`.
 pub fn err_payload(expr: &Expr) -> Option<&Expr> {
+    variant_payload(expr, "Err")
+}
+
+/// `Ok(x)` as a value: `x`.
+pub fn ok_payload(expr: &Expr) -> Option<&Expr> {
+    variant_payload(expr, "Ok")
+}
+
+fn variant_payload<'e>(expr: &'e Expr, variant: &str) -> Option<&'e Expr> {
     match expr {
         Expr::Call(c)
-            if c.args.len() == 1 && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
+            if c.args.len() == 1
+                && matches!(&*c.func, Expr::Path(p) if p.path.is_ident(variant)) =>
         {
             Some(&c.args[0])
         }

@@ -120,6 +120,8 @@ declare_lint! {
     ///   holds (`if is_error(&v) { structured_error(v) } else { structured(v) }`) is neither answer,
     ///   and so is one that branches on a flag its callers pass (`fn respond(.., is_error: bool) {
     ///   if is_error { .. } else { .. } }`): a call with `false` on a failure path is not reported.
+    ///   A flag that picks between two values that are no answers of their own (`if save_to_file
+    ///   { Ok(save(d)) } else { Ok(Content::image(..)) }`) is followed both ways.
     ///   A hand-rolled helper that writes the flag into the result (`json!({"content": [..],
     ///   "isError": is_error})`) is read at each call that passes a literal: `wrap(&msg, false)` is
     ///   a success result there.

@@ -220,8 +220,10 @@ impl<'a> Walker<'a, '_> {
             Expr::Block(b) => self.block_sources(flow, &b.block, depth),
             Expr::Unsafe(u) => self.block_sources(flow, &u.block, depth),
             // `if is_error { structured_error(v) } else { structured(v) }`: the caller's flag
-            // picks the answer; neither is this body's own.
-            Expr::If(i) if self.tests_param_flag(&i.cond) => Vec::new(),
+            // picks the answer; neither is this body's own. A flag that picks between two
+            // values of another kind (`if save_to_file { Ok(save(d)) } else { Ok(image(d)) }`)
+            // picks no answer: both are followed.
+            Expr::If(i) if self.tests_param_flag(&i.cond) && self.picks_answer(i) => Vec::new(),
             Expr::If(i) => {
                 let mut out = self.block_sources(flow, &i.then_branch, depth);
                 if let Some((_, e)) = &i.else_branch {
@@ -744,6 +746,21 @@ impl<'a> Walker<'a, '_> {
             matches!(input, syn::FnArg::Typed(t)
                 if matches!(&*t.pat, Pat::Ident(pi) if pi.ident == *flag))
         })
+    }
+
+    /// Either branch of the `if` ends in a tool result or an `Err(..)` (through `Ok(..)`): the
+    /// `if` picks the answer, not only its content.
+    fn picks_answer(&self, i: &syn::ExprIf) -> bool {
+        let answers = |e: &Expr| {
+            let tail = tail_expr(e);
+            crate::syntax::err_payload(tail).is_some()
+                || self.builds_tool_result(crate::syntax::ok_payload(tail).unwrap_or(tail))
+        };
+        let then = i.then_branch.stmts.last().and_then(|s| match s {
+            syn::Stmt::Expr(e, None) => Some(e),
+            _ => None,
+        });
+        then.is_some_and(answers) || i.else_branch.as_ref().is_some_and(|(_, e)| answers(e))
     }
 
     /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
