@@ -207,8 +207,8 @@ pub fn success_answers(
             }
         }
     }
-    let mut seen: HashSet<(usize, usize, usize)> = HashSet::new();
-    let mut out = Vec::new();
+    let mut seen: HashMap<(usize, usize, usize), usize> = HashMap::new();
+    let mut out: Vec<ErrorSite> = Vec::new();
     for at in uses {
         let (consumer, success) = (at.consumer, at.success);
         for r in at.reached {
@@ -231,17 +231,27 @@ pub fn success_answers(
                     around || (inside && !(open && site.path.in_fallback))
                 })
             });
-            if inside_judged || !seen.insert(key) {
+            if inside_judged {
                 continue;
             }
-            let mut site = site.clone();
-            if r.body != consumer || at.via_helper {
-                site.related.push((
+            let answer = (r.body != consumer || at.via_helper).then(|| {
+                (
                     success.file,
                     success.span,
                     "answered as a success result here".to_string(),
-                ));
+                )
+            });
+            // One finding per answer value, with every success answer it reaches attached.
+            if let Some(&i) = seen.get(&key) {
+                let site: &mut ErrorSite = &mut out[i];
+                if let Some(answer) = answer.filter(|a| !site.related.contains(a)) {
+                    site.related.push(answer);
+                }
+                continue;
             }
+            seen.insert(key, out.len());
+            let mut site = site.clone();
+            site.related.extend(answer);
             site.context = context;
             out.push(site);
         }
