@@ -146,7 +146,8 @@ declare_lint! {
     /// - Failure paths are the `Err(e)` branch of a `match` or `if let` and closures that receive the
     ///   error (`.unwrap_or_else(|e| ..)`). Failure text that leaves its branch in a variable or as a
     ///   helper's returned value (`let out = match r { Ok(v) => v, Err(e) => format!("Error: {e}") };`,
-    ///   a `String` helper the tool calls, an `Output::Error { error }` its `to_json()` renders) is
+    ///   one element of a tuple a `let` destructures, `let (content, prefix) = match .. { Err(_) =>
+    ///   ("Failed to parse HTML".into(), ..) }`, a `String` helper the tool calls, an `Output::Error { error }` its `to_json()` renders) is
     ///   followed to the success result that wraps it, and reported where it is built, when it is built
     ///   from the error or says it failed; a default put in the failure's place (`Err(_) => "0".into()`)
     ///   is not. Only whole values are followed: text a `format!` embeds in other text, or an item pushed

@@ -37,6 +37,9 @@ struct Let<'a> {
     start: usize,
     scope_end: usize,
     init: &'a Expr,
+    /// Bound by a tuple pattern (`let (content, prefix) = match .. { .. }`): the element of
+    /// each tuple the initialiser evaluates to.
+    elem: Option<usize>,
 }
 
 /// Methods whose value is their receiver's, as text or unwrapped (`.to_string()`, `.into()`,
@@ -129,6 +132,7 @@ impl<'a> Walker<'a, '_> {
             answers: Vec::new(),
             answer_at: HashMap::new(),
             of_let: HashMap::new(),
+            of_tuple_let: HashMap::new(),
             expansion: None,
         };
         let (tails, returns) = match self.body.code {
@@ -251,6 +255,26 @@ impl<'a> Walker<'a, '_> {
                     return Vec::new();
                 };
                 let at = self.file.span_of(p).start;
+                if let Some((init, Some(elem))) = flow.let_at(&name, at) {
+                    let key = (init as *const Expr, elem);
+                    if let Some(known) = flow.of_tuple_let.get(&key) {
+                        return known.clone();
+                    }
+                    flow.of_tuple_let.insert(key, Vec::new());
+                    // Each branch's tuple, at that element (a tuple from elsewhere: unknown).
+                    let mut leaves = Vec::new();
+                    super::calls::value_leaves(init, &mut leaves, 0);
+                    let found: Vec<AnswerSource> = leaves
+                        .into_iter()
+                        .filter_map(|leaf| match leaf {
+                            Expr::Tuple(t) => t.elems.iter().nth(elem),
+                            _ => None,
+                        })
+                        .flat_map(|value| self.sources(flow, value, None, depth))
+                        .collect();
+                    flow.of_tuple_let.insert(key, found.clone());
+                    return found;
+                }
                 if let Some(init) = flow.let_before(&name, at) {
                     let key = init as *const Expr;
                     if let Some(known) = flow.of_let.get(&key) {
@@ -787,6 +811,8 @@ struct Flow<'a> {
     answer_at: HashMap<*const Expr, usize>,
     /// Where each `let`'s value comes from, by its initialiser, once followed.
     of_let: HashMap<*const Expr, Vec<AnswerSource>>,
+    /// The same for a name a tuple pattern binds: by initialiser and element.
+    of_tuple_let: HashMap<(*const Expr, usize), Vec<AnswerSource>>,
     /// The crate macro whose expansion is being followed, if any.
     expansion: Option<crate::resolve::ItemId>,
 }
@@ -794,12 +820,21 @@ struct Flow<'a> {
 impl<'a> Flow<'a> {
     /// The initialiser of the `let` binding `name` in scope at offset `at`: the last one before
     /// it in a block around it.
+    /// The initialiser of the `let` of `name` in scope at `at` that binds it whole.
     fn let_before(&self, name: &str, at: usize) -> Option<&'a Expr> {
+        match self.let_at(name, at)? {
+            (init, None) => Some(init),
+            (_, Some(_)) => None,
+        }
+    }
+
+    /// The `let` of `name` in scope at `at`: its initialiser, and the tuple element it binds.
+    fn let_at(&self, name: &str, at: usize) -> Option<(&'a Expr, Option<usize>)> {
         self.lets
             .iter()
             .filter(|l| l.name == name && l.start < at && at < l.scope_end)
             .max_by_key(|l| l.start)
-            .map(|l| l.init)
+            .map(|l| (l.init, l.elem))
     }
 }
 
@@ -815,17 +850,30 @@ impl<'a> Visit<'a> for Lets<'a, '_> {
         self.2.pop();
     }
     fn visit_local(&mut self, local: &'a syn::Local) {
-        let name = match &local.pat {
-            Pat::Ident(_) | Pat::Type(_) => pat_ident(&local.pat),
-            _ => None,
+        // A name bound whole, or each name of a tuple pattern with its element.
+        let names: Vec<(String, Option<usize>)> = match &local.pat {
+            Pat::Ident(_) | Pat::Type(_) => pat_ident(&local.pat)
+                .map(|n| (n, None))
+                .into_iter()
+                .collect(),
+            Pat::Tuple(t) => t
+                .elems
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| Some((pat_ident(p)?, Some(i))))
+                .collect(),
+            _ => Vec::new(),
         };
-        if let (Some(name), Some(init)) = (name, &local.init) {
-            if init.diverge.is_none() {
+        if let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none()) {
+            let start = self.1.span_of(local).start;
+            let scope_end = self.2.last().copied().unwrap_or(usize::MAX);
+            for (name, elem) in names {
                 self.0.push(Let {
                     name,
-                    start: self.1.span_of(local).start,
-                    scope_end: self.2.last().copied().unwrap_or(usize::MAX),
+                    start,
+                    scope_end,
                     init: &init.expr,
+                    elem,
                 });
             }
         }
@@ -843,6 +891,7 @@ impl<'a> Visit<'a> for Lets<'a, '_> {
                     start: extent.start,
                     scope_end: extent.end,
                     init: &m.expr,
+                    elem: None,
                 });
             }
         }
