@@ -602,7 +602,7 @@ fn all_returned(body: &syn::Block) -> Vec<(usize, usize)> {
         }
     }
     fn tail(b: &syn::Block, out: &mut Vec<(usize, usize)>) {
-        if let Some(syn::Stmt::Expr(e, None)) = b.stmts.last() {
+        if let Some(e) = crate::syntax::tail_of(b) {
             expand(e, out);
         }
     }
@@ -1052,7 +1052,7 @@ fn returned_ranges(
         if !cx.0.holds(b, cx.1) {
             return;
         }
-        if let Some(syn::Stmt::Expr(e, None)) = b.stmts.last() {
+        if let Some(e) = crate::syntax::tail_of(b) {
             expand(e, cx, out);
         }
     }
@@ -3060,8 +3060,7 @@ fn helper_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
     let target = cx.find(&[]).target?;
     // The site is the one value the helper returns.
     let body = cx.located.body;
-    let is_tail =
-        matches!(body.stmts.last(), Some(syn::Stmt::Expr(e, None)) if range(e) == cx.target);
+    let is_tail = crate::syntax::tail_of(body).is_some_and(|e| range(e) == cx.target);
     if !is_tail || has_return(body) {
         return None;
     }

@@ -430,7 +430,14 @@ pub fn str_literal(expr: &Expr) -> Option<String> {
     }
 }
 
-/// The expression under references and parentheses.
+/// A block's tail expression (the value it evaluates to when it does not leave early).
+pub fn tail_of(block: &syn::Block) -> Option<&Expr> {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(e, None)) => Some(e),
+        _ => None,
+    }
+}
+
 /// The values a block evaluates to: its tail expression, and a `#[cfg(..)] { .. }` block
 /// statement before it (`#[cfg(target_os = "linux")] { match r { .. } }` then its
 /// `#[cfg(not(..))]` twin as the tail: on one target the first block is the value).

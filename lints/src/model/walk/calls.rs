@@ -1254,10 +1254,7 @@ impl<'a> Walker<'a, '_> {
         let mut value = &*c.body;
         for _ in 0..4 {
             value = match strip_await(tail_expr(value)) {
-                Expr::Async(a) => a.block.stmts.last().map_or(value, |s| match s {
-                    syn::Stmt::Expr(e, None) => e,
-                    _ => value,
-                }),
+                Expr::Async(a) => crate::syntax::tail_of(&a.block).unwrap_or(value),
                 Expr::Try(t) => &t.expr,
                 other => other,
             };

@@ -780,11 +780,8 @@ impl<'a> Walker<'a, '_> {
             crate::syntax::err_payload(tail).is_some()
                 || self.builds_tool_result(crate::syntax::ok_payload(tail).unwrap_or(tail))
         };
-        let then = i.then_branch.stmts.last().and_then(|s| match s {
-            syn::Stmt::Expr(e, None) => Some(e),
-            _ => None,
-        });
-        then.is_some_and(answers) || i.else_branch.as_ref().is_some_and(|(_, e)| answers(e))
+        crate::syntax::tail_of(&i.then_branch).is_some_and(answers)
+            || i.else_branch.as_ref().is_some_and(|(_, e)| answers(e))
     }
 
     /// The names of the body's inputs, the receiver first (`self`); `_` for a pattern.
