@@ -1249,10 +1249,9 @@ pub struct CrateCalls<'r, 'a> {
     /// Crate types that carry a wire code a conversion puts on the wire ([`code_carriers`]):
     /// their constructors choose the code, so a failure is reported where one is chosen.
     pub carriers: std::collections::HashSet<ItemId>,
-    /// Each crate fn's block and file (to read a code a method returns).
-    pub blocks: HashMap<FnKey, (&'a syn::Block, crate::source::FileId)>,
-    /// Each crate fn's signature (to read what its parameters take).
-    pub signatures: HashMap<FnKey, &'a syn::Signature>,
+    /// Each crate fn's block and file (to read a code a method returns), and its signature (to
+    /// read what its parameters take).
+    pub blocks: HashMap<FnKey, (&'a syn::Block, crate::source::FileId, &'a syn::Signature)>,
     /// Each file's source text (`None` when not UTF-8), by `FileId`.
     pub sources: Vec<Option<std::sync::Arc<crate::source::SourceFile>>>,
     /// Per fn body (by `BodyId`), whether it returns `Ok(..)` on every path, found when a

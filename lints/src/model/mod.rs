@@ -1057,9 +1057,8 @@ where
         .collect();
     let blocks = fns
         .iter()
-        .map(|f| (f.sig as *const syn::Signature, (f.block, f.file)))
+        .map(|f| (f.sig as FnKey, (f.block, f.file, f.sig)))
         .collect();
-    let signatures = fns.iter().map(|f| (f.sig as FnKey, f.sig)).collect();
     CrateCalls {
         defs,
         types,
@@ -1071,7 +1070,6 @@ where
         error_types,
         carriers: carriers.into_keys().collect(),
         blocks,
-        signatures,
         sources: files.iter().map(|f| f.source.clone()).collect(),
         never_errs: fns.iter().map(|_| std::sync::OnceLock::new()).collect(),
         from_fns: std::sync::OnceLock::new(),

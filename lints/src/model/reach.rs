@@ -423,12 +423,11 @@ impl<'g> Reach<'g> {
             let context = self.context_of(caller, e.context_override.as_ref());
             for &callee in &self.graph.callees[ei] {
                 for s in by_body.get(&callee.0).into_iter().flatten() {
-                    let Some(text) = s.text_param.and_then(|i| e.args.get(i)) else {
+                    let Some((i, text)) = s.text_param.and_then(|i| Some((i, e.args.get(i)?)))
+                    else {
                         continue;
                     };
-                    let shown = s
-                        .text_param
-                        .and_then(|i| e.shown_args.get(i).copied().flatten());
+                    let shown = e.shown_args.get(i).copied().flatten();
                     out.push(ErrorSite {
                         span: e.span,
                         file: caller.file,

@@ -1153,8 +1153,8 @@ impl<'a> Collect<'_, 'a, '_> {
     /// [`ModuleData::block`]). Fns declared there are [`Self::nested_fns`]'; items of blocks
     /// nested deeper are not collected.
     fn block_items(&mut self, module: ModuleId, body: &'a syn::Block, in_test: bool) {
-        let items: Vec<&'a Item> = crate::syntax::block_items(body).collect();
-        if items.is_empty() {
+        let mut items = crate::syntax::block_items(body).peekable();
+        if items.peek().is_none() {
             return;
         }
         let parent = self.map.module(module);

@@ -428,7 +428,7 @@ impl<'a> Walker<'a, '_> {
         let [from] = self.calls.from_fns_of(ty)[..] else {
             return false;
         };
-        let Some((block, _)) = self.calls.blocks.get(&from) else {
+        let Some((block, ..)) = self.calls.blocks.get(&from) else {
             return false;
         };
         let [syn::Stmt::Expr(Expr::Call(call), None)] = &block.stmts[..] else {
@@ -1195,7 +1195,7 @@ impl<'a> Walker<'a, '_> {
         path_call: bool,
     ) {
         let Target::Fn(f) = target else { return };
-        let Some(sig) = self.calls.signatures.get(f).copied() else {
+        let Some(&(.., sig)) = self.calls.blocks.get(f) else {
             return;
         };
         let shift = usize::from(path_call && sig.receiver().is_some());

@@ -229,6 +229,10 @@ impl<'a> Walker<'a, '_> {
         text: &MessageText,
     ) -> Option<(crate::model::site::ShownError, bool)> {
         use crate::model::site::ShownError;
+        // Only an error a failure path binds is shown (every call's arguments are asked).
+        if self.frames.is_empty() {
+            return None;
+        }
         let (binding, alternate) = match text {
             MessageText::Format {
                 shown: Some((b, alt)),
@@ -272,15 +276,11 @@ impl<'a> Walker<'a, '_> {
         let Expr::Path(p) = &*call.func else {
             return None;
         };
-        let name = p.path.get_ident()?;
-        self.body
-            .sig?
-            .inputs
+        let name = p.path.get_ident()?.to_string();
+        let receiver = self.body.sig?.receiver().is_some();
+        self.param_names()
             .iter()
-            .filter_map(|input| match input {
-                syn::FnArg::Typed(t) => Some(&*t.pat),
-                syn::FnArg::Receiver(_) => None,
-            })
-            .position(|pat| matches!(pat, syn::Pat::Ident(i) if i.ident == *name))
+            .skip(usize::from(receiver))
+            .position(|n| *n == name)
     }
 }

@@ -664,7 +664,7 @@ impl<'a> Walker<'a, '_> {
         let Some(f) = self.called_fn(call) else {
             return (Vec::new(), None);
         };
-        let Some((block, file)) = self.calls.blocks.get(&f) else {
+        let Some((block, file, _)) = self.calls.blocks.get(&f) else {
             return (Vec::new(), None);
         };
         let values = crate::syntax::block_values(block);
@@ -815,9 +815,8 @@ struct Flow<'a> {
 }
 
 impl<'a> Flow<'a> {
-    /// The initialiser of the `let` binding `name` in scope at offset `at`: the last one before
-    /// it in a block around it.
-    /// The initialiser of the `let` of `name` in scope at `at` that binds it whole.
+    /// The initialiser of the `let` binding `name` whole in scope at offset `at`: the last one
+    /// before it in a block around it.
     fn let_before(&self, name: &str, at: usize) -> Option<&'a Expr> {
         match self.let_at(name, at)? {
             (init, None) => Some(init),
@@ -825,7 +824,8 @@ impl<'a> Flow<'a> {
         }
     }
 
-    /// The `let` of `name` in scope at `at`: its initialiser, and the tuple element it binds.
+    /// The `let` of `name` in scope at `at`: its initialiser, and the tuple element it binds
+    /// the name to, if a tuple pattern binds it.
     fn let_at(&self, name: &str, at: usize) -> Option<(&'a Expr, Option<usize>)> {
         self.lets
             .iter()

@@ -180,7 +180,7 @@ impl<'a> Walker<'a, '_> {
         let Some(f) = self.called_fn(e) else {
             return false;
         };
-        let (Some(body), Some((block, file))) = (self.calls.body(f), self.calls.blocks.get(&f))
+        let (Some(body), Some((block, file, _))) = (self.calls.body(f), self.calls.blocks.get(&f))
         else {
             return false;
         };

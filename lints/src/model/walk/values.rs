@@ -156,7 +156,7 @@ impl<'a> Walker<'a, '_> {
             _ => false,
         };
         let scope = types.scope_of(f)?;
-        let (block, file) = *self.calls.blocks.get(&f)?;
+        let (block, file, _) = *self.calls.blocks.get(&f)?;
         let Some(syn::Stmt::Expr(Expr::Match(mm), None)) = block.stmts.last() else {
             return None;
         };
