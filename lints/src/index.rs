@@ -38,6 +38,8 @@ pub struct FnItem<'a> {
     pub impl_items: &'a [ImplItem],
     /// The trait's path as the `impl` writes it (`From<X>` in `impl From<X> for Y`).
     pub trait_path: Option<&'a syn::Path>,
+    /// The enclosing `impl` block's self type (`Y` in `impl From<X> for Y`).
+    pub impl_self_ty: Option<&'a Type>,
     pub sig: &'a syn::Signature,
     pub block: &'a syn::Block,
     /// In `#[cfg(test)]` code, a `#[test]` fn, or a test-role file.
@@ -55,6 +57,7 @@ impl<'a> FnItem<'a> {
             impl_attrs: &[],
             impl_items: &[],
             trait_path: None,
+            impl_self_ty: None,
             sig: &f.sig,
             block: &f.block,
             is_test,
@@ -198,6 +201,7 @@ impl<'a> Index<'a> {
                             impl_attrs: &tr.attrs,
                             impl_items: &[],
                             trait_path: None,
+                            impl_self_ty: None,
                             sig: &f.sig,
                             block,
                             is_test: trait_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
@@ -228,6 +232,7 @@ impl<'a> Index<'a> {
                                 impl_attrs: &imp.attrs,
                                 impl_items: &imp.items,
                                 trait_path,
+                                impl_self_ty: Some(&imp.self_ty),
                                 sig: &f.sig,
                                 block: &f.block,
                                 is_test: impl_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),

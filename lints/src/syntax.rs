@@ -40,6 +40,18 @@ pub fn type_name(ty: &Type) -> Option<String> {
     }
 }
 
+/// The last name of a path type, through references, parentheses and groups (the ident
+/// [`type_name`] gives the text of).
+pub fn type_ident(ty: &Type) -> Option<&syn::Ident> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| &s.ident),
+        Type::Reference(r) => type_ident(&r.elem),
+        Type::Paren(p) => type_ident(&p.elem),
+        Type::Group(g) => type_ident(&g.elem),
+        _ => None,
+    }
+}
+
 /// A number, `bool` or `char` (written as the primitive's bare name).
 pub fn is_scalar_type(ty: &Type) -> bool {
     const SCALARS: &[&str] = &[

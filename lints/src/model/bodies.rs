@@ -150,10 +150,15 @@ fn is_from_impl(f: &FnItem<'_>, dialect: &dyn Dialect) -> bool {
     if trait_name != "From" || f.name != "from" {
         return false;
     }
-    let ty: syn::Type = match syn::parse_str(self_ty) {
-        Ok(t) => t,
-        Err(_) => return false,
+    // The self type by its bare name (`Y` of `impl From<X> for crate::Y`), as `self_ty` says it.
+    let Some(name) = f.impl_self_ty.and_then(crate::syntax::type_ident) else {
+        return false;
     };
+    debug_assert_eq!(name.to_string(), *self_ty);
+    let ty = syn::Type::Path(syn::TypePath {
+        qself: None,
+        path: name.clone().into(),
+    });
     dialect.is_protocol_error_type(&ty)
 }
 

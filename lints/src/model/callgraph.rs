@@ -1322,11 +1322,7 @@ impl CallGraph {
     /// operand's error type.
     pub fn build(bodies: &[BodyInfo<'_>], edges: &[CallEdge]) -> CallGraph {
         let n = bodies.len();
-        let from_impls: Vec<BodyId> = bodies
-            .iter()
-            .filter(|b| b.is_from_impl && !b.inert)
-            .map(|b| b.id)
-            .collect();
+        let from_impls = FromImpls::of(bodies);
         let callees: Vec<Vec<BodyId>> = edges
             .iter()
             .map(|e| match &e.callee {
@@ -1335,7 +1331,7 @@ impl CallGraph {
                 // The receiver's type is unknown: no single fn is meant.
                 Callee::Candidates(_) | Callee::Slot(..) => Vec::new(),
                 Callee::Dispatch(bs) => bs.iter().copied().filter(|b| !bodies[b.0].inert).collect(),
-                Callee::FromImpls(source) => from_impls_for(bodies, &from_impls, source),
+                Callee::FromImpls(source) => from_impls.converting(source),
             })
             .collect();
 
@@ -1381,27 +1377,51 @@ impl CallGraph {
     }
 }
 
-/// The `From` impls a `?` converts through: the one for the operand's error type when the source
-/// tells it (none when no impl takes that type: it is the protocol error already, or converts
-/// otherwise); the only impl when it does not.
-pub fn from_impls_for(
-    bodies: &[BodyInfo<'_>],
-    from_impls: &[BodyId],
-    source: &ErrorSource,
-) -> Vec<BodyId> {
-    let same = |b: &BodyId| -> bool {
-        match (&bodies[b.0].from_source_type, source) {
-            (Some(ErrorSource::Local(a, _)), ErrorSource::Local(b, _)) => a == b,
-            (Some(ErrorSource::External(a)), ErrorSource::External(b)) => a == b,
-            _ => false,
+/// The crate's `From` impl bodies (not inert), grouped by the error type each converts from,
+/// so that each `?` finds its impls without a scan of all of them.
+struct FromImpls {
+    all: Vec<BodyId>,
+    by_local: HashMap<ItemId, Vec<BodyId>>,
+    by_external: HashMap<String, Vec<BodyId>>,
+}
+
+impl FromImpls {
+    fn of(bodies: &[BodyInfo<'_>]) -> FromImpls {
+        let mut impls = FromImpls {
+            all: Vec::new(),
+            by_local: HashMap::new(),
+            by_external: HashMap::new(),
+        };
+        for b in bodies.iter().filter(|b| b.is_from_impl && !b.inert) {
+            impls.all.push(b.id);
+            match &b.from_source_type {
+                Some(ErrorSource::Local(ty, _)) => {
+                    impls.by_local.entry(*ty).or_default().push(b.id)
+                }
+                Some(ErrorSource::External(ty)) => {
+                    impls.by_external.entry(ty.clone()).or_default().push(b.id);
+                }
+                _ => {}
+            }
         }
-    };
-    match source {
-        ErrorSource::Unknown => match from_impls {
-            [one] => vec![*one],
-            _ => Vec::new(),
-        },
-        _ => from_impls.iter().copied().filter(same).collect(),
+        impls
+    }
+
+    /// The `From` impls a `?` converts through: the one for the operand's error type when the
+    /// source tells it (none when no impl takes that type: it is the protocol error already, or
+    /// converts otherwise); the only impl when it does not.
+    fn converting(&self, source: &ErrorSource) -> Vec<BodyId> {
+        let found = match source {
+            ErrorSource::Unknown => {
+                return match self.all[..] {
+                    [one] => vec![one],
+                    _ => Vec::new(),
+                };
+            }
+            ErrorSource::Local(ty, _) => self.by_local.get(ty),
+            ErrorSource::External(ty) => self.by_external.get(ty),
+        };
+        found.cloned().unwrap_or_default()
     }
 }
 

@@ -1120,6 +1120,7 @@ where
         if continuations.is_empty() {
             break;
         }
+        let mut rewalked = Vec::new();
         for b in continuations {
             let mut body = bodies[b.0].clone();
             body.kind = Some(HandlerKind::Dispatcher);
@@ -1152,8 +1153,9 @@ where
             if !picks_tool && !hands_on {
                 continue;
             }
-            replace_walk(&mut walked, bodies, body, facts, dialect_of, index_of);
+            rewalked.push((body, facts));
         }
+        replace_walks(&mut walked, bodies, rewalked, dialect_of, index_of);
     }
     // The fns that build the protocol error value their callers return (`fn missing(field:
     // &str) -> McpError`), where what that value becomes depends on who returns it (turbomcp 3:
@@ -1169,14 +1171,15 @@ where
         if helpers.is_empty() {
             break;
         }
+        let mut rewalked = Vec::new();
         for b in helpers {
             let mut body = bodies[b.0].clone();
             body.returns.err = ErrChannel::Protocol;
-            let Some(facts) = walk_body(files, &body, dialect_of, index_of, calls, options) else {
-                continue;
-            };
-            replace_walk(&mut walked, bodies, body, facts, dialect_of, index_of);
+            if let Some(facts) = walk_body(files, &body, dialect_of, index_of, calls, options) {
+                rewalked.push((body, facts));
+            }
         }
+        replace_walks(&mut walked, bodies, rewalked, dialect_of, index_of);
     }
     resolve_slots(&mut walked);
     walked
@@ -1190,24 +1193,35 @@ fn first_tries(found: Vec<BodyId>, tried: &mut [bool]) -> Vec<BodyId> {
         .collect()
 }
 
-/// Put `body`, walked again into `facts`, in place of its first walk.
-fn replace_walk<'a, 'd, 'i>(
+/// Put each body walked again, with its new facts, in place of its first walk. One pass over
+/// the facts for all of them: a pass per body was quadratic (hundreds of helpers walked again,
+/// thousands of sites).
+fn replace_walks<'a, 'd, 'i>(
     walked: &mut Walked,
     bodies: &mut Vec<BodyInfo<'a>>,
-    body: BodyInfo<'a>,
-    facts: walk::BodyFacts<'a>,
+    rewalked: Vec<(BodyInfo<'a>, walk::BodyFacts<'a>)>,
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
     index_of: &dyn Fn(FileId) -> &'i Index<'a>,
 ) where
     'a: 'i,
 {
-    let b = body.id;
-    bodies[b.0] = body;
-    walked.sites.retain(|(s, _)| s.body != b);
-    walked.codes.retain(|c| c.body != b);
-    walked.panics.retain(|(p, _)| p.body != b);
-    walked.edges.retain(|e| e.from != b);
-    absorb(walked, bodies, b.0, facts, dialect_of, index_of, false);
+    if rewalked.is_empty() {
+        return;
+    }
+    let mut replaced = vec![false; bodies.len()];
+    for (body, _) in &rewalked {
+        replaced[body.id.0] = true;
+    }
+    let kept = |b: BodyId| !replaced[b.0];
+    walked.sites.retain(|(s, _)| kept(s.body));
+    walked.codes.retain(|c| kept(c.body));
+    walked.panics.retain(|(p, _)| kept(p.body));
+    walked.edges.retain(|e| kept(e.from));
+    for (body, facts) in rewalked {
+        let b = body.id;
+        bodies[b.0] = body;
+        absorb(walked, bodies, b.0, facts, dialect_of, index_of, false);
+    }
 }
 
 /// The fns declared to return the SDK's protocol error type itself (not a `Result`), walked
