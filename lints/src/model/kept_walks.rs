@@ -11,6 +11,7 @@
 //! differing, every body is walked.
 
 use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
@@ -36,6 +37,18 @@ pub(super) struct KeptWalks {
     /// `None` for a body that registers tool closures: it is walked again, so that they become
     /// bodies of the new analysis.
     facts: Vec<Option<KeptFacts>>,
+    /// The second walks of bodies walked again as something else (their closures are not
+    /// bodies of their own then, so every second walk is kept).
+    rewalks: HashMap<(BodyId, Rewalk), KeptFacts>,
+}
+
+/// What a body is walked again as, once every body's first walk is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Rewalk {
+    /// A helper a dispatcher hands the request to, which picks the tool.
+    Dispatcher,
+    /// A fn building the protocol error value its callers all send as one.
+    ProtocolValue,
 }
 
 /// A body's walk facts without its closures (owned: no syntax).
@@ -58,7 +71,12 @@ impl KeptFacts {
         let Some(f) = facts else {
             return Some(KeptFacts::default());
         };
-        (f.closures.is_empty() && f.slot_closures.is_empty()).then(|| KeptFacts {
+        (f.closures.is_empty() && f.slot_closures.is_empty()).then(|| KeptFacts::of_walk(f))
+    }
+
+    /// All of a walk's facts but its closures.
+    fn of_walk(f: &BodyFacts<'_>) -> KeptFacts {
+        KeptFacts {
             sites: f.sites.clone(),
             codes: f.codes.clone(),
             panics: f.panics.clone(),
@@ -67,7 +85,7 @@ impl KeptFacts {
             answers: f.answers.clone(),
             result_calls: f.result_calls.clone(),
             reads: f.reads.clone(),
-        })
+        }
     }
 
     fn to_facts<'a>(&self) -> BodyFacts<'a> {
@@ -186,6 +204,8 @@ pub(super) struct WalkReuse {
     next: Option<KeptWalks>,
     /// Bodies that kept their facts.
     reused: usize,
+    /// Second walks kept ([`Self::rewalk_facts`]).
+    rewalks_reused: usize,
 }
 
 impl WalkReuse {
@@ -198,6 +218,7 @@ impl WalkReuse {
             keep,
             next: None,
             reused: 0,
+            rewalks_reused: 0,
         }
     }
 
@@ -215,7 +236,16 @@ impl WalkReuse {
         self.next = env.map(|env| KeptWalks {
             env,
             facts: Vec::new(),
+            rewalks: HashMap::new(),
         });
+    }
+
+    /// Whether kept facts found under `reads` of a body of `file` still hold.
+    fn holds(changed: &[bool], file: FileId, reads: &[FileId]) -> bool {
+        !changed[file.0]
+            && reads
+                .iter()
+                .all(|f| !changed.get(f.0).copied().unwrap_or(true))
     }
 
     /// The facts of fn or const body `body` (bodies come in order): the kept ones when neither
@@ -232,12 +262,8 @@ impl WalkReuse {
             .as_mut()
             .and_then(|k| k.facts.get_mut(body.0))
             .filter(|k| {
-                k.as_ref().is_some_and(|k| {
-                    !changed[file.0]
-                        && k.reads
-                            .iter()
-                            .all(|f| !changed.get(f.0).copied().unwrap_or(true))
-                })
+                k.as_ref()
+                    .is_some_and(|k| Self::holds(changed, file, &k.reads))
             })
             .and_then(Option::take);
         let (facts, keep) = match kept {
@@ -261,9 +287,46 @@ impl WalkReuse {
         facts
     }
 
-    /// What to keep for the next analysis, and how many bodies kept their facts in this one.
-    pub(super) fn finish(self) -> (Option<KeptWalks>, usize) {
-        (self.next, self.reused)
+    /// The facts of `body` walked again as `rewalk`: the last analysis's second walk of it when
+    /// they hold (as [`Self::facts`]), else `walk`'s.
+    pub(super) fn rewalk_facts<'a>(
+        &mut self,
+        body: BodyId,
+        file: FileId,
+        rewalk: Rewalk,
+        walk: impl FnOnce() -> Option<BodyFacts<'a>>,
+    ) -> Option<BodyFacts<'a>> {
+        let changed = &self.changed;
+        let kept = self
+            .kept
+            .as_mut()
+            .and_then(|k| k.rewalks.remove(&(body, rewalk)))
+            .filter(|k| Self::holds(changed, file, &k.reads));
+        let (facts, keep) = match kept {
+            Some(k) => {
+                self.rewalks_reused += 1;
+                (Some(k.to_facts()), Some(k))
+            }
+            None => {
+                let facts = walk();
+                let keep = self
+                    .next
+                    .as_ref()
+                    .and(facts.as_ref())
+                    .map(KeptFacts::of_walk);
+                (facts, keep)
+            }
+        };
+        if let (Some(next), Some(keep)) = (&mut self.next, keep) {
+            next.rewalks.insert((body, rewalk), keep);
+        }
+        facts
+    }
+
+    /// What to keep for the next analysis, and how many bodies kept their facts in this one
+    /// (first walks, second walks).
+    pub(super) fn finish(self) -> (Option<KeptWalks>, (usize, usize)) {
+        (self.next, (self.reused, self.rewalks_reused))
     }
 }
 

@@ -48,7 +48,7 @@ use crate::unused_imports::WordCounts;
 
 use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
-use kept_walks::{item_fingerprint, KeptWalks, WalkEnv, WalkReuse};
+use kept_walks::{item_fingerprint, KeptWalks, Rewalk, WalkEnv, WalkReuse};
 use reach::Reach;
 use site::{
     CallEdge, Callee, Channel, CodeSite, ErrorSite, FnFacts, PanicSite, SiteContext, VariantTag,
@@ -162,8 +162,9 @@ pub struct ParsedFiles {
     reused: usize,
     /// The walk facts of the last analysis (of the kept trees).
     walks: Option<KeptWalks>,
-    /// Bodies whose facts the last analysis took from `walks` instead of walking them.
-    walks_reused: usize,
+    /// Bodies whose facts the last analysis took from `walks` instead of walking them: first
+    /// walks, second walks.
+    walks_reused: (usize, usize),
     /// The item fingerprint of each kept file that the running analysis parses anew.
     replaced_items: HashMap<PathBuf, u64>,
     /// A single analysis (`Model::build`): nothing is kept for a next one.
@@ -183,7 +184,13 @@ impl ParsedFiles {
 
     /// How many bodies the last analysis took the walk facts of unchanged instead of walking them.
     pub fn walks_reused(&self) -> usize {
-        self.walks_reused
+        self.walks_reused.0
+    }
+
+    /// How many bodies walked again ([`kept_walks::Rewalk`]) the last analysis took the facts
+    /// of unchanged instead of walking them again.
+    pub fn rewalks_reused(&self) -> usize {
+        self.walks_reused.1
     }
 
     /// Forget the kept trees when their span table is gone: another thread, or a release on
@@ -195,7 +202,7 @@ impl ParsedFiles {
             self.runs = 0;
         }
         self.reused = 0;
-        self.walks_reused = 0;
+        self.walks_reused = (0, 0);
         self.replaced_items.clear();
     }
 
@@ -1128,8 +1135,8 @@ where
             if let (Some(dialect), Some(sig)) = (dialect_of(body.file), body.sig) {
                 body.returns = dialect.return_facts(body.kind, &sig.output, index_of(body.file));
             }
-            let Some(mut facts) = walk_body(files, &body, dialect_of, index_of, calls, options)
-            else {
+            let walk = || walk_body(files, &body, dialect_of, index_of, calls, options);
+            let Some(mut facts) = walks.rewalk_facts(b, body.file, Rewalk::Dispatcher, walk) else {
                 continue;
             };
             if known_names_only.contains(&b) {
@@ -1175,7 +1182,8 @@ where
         for b in helpers {
             let mut body = bodies[b.0].clone();
             body.returns.err = ErrChannel::Protocol;
-            if let Some(facts) = walk_body(files, &body, dialect_of, index_of, calls, options) {
+            let walk = || walk_body(files, &body, dialect_of, index_of, calls, options);
+            if let Some(facts) = walks.rewalk_facts(b, body.file, Rewalk::ProtocolValue, walk) {
                 rewalked.push((body, facts));
             }
         }
@@ -1233,17 +1241,21 @@ fn protocol_value_helpers<'d>(
     edges: &[CallEdge],
     dialect_of: &dyn Fn(FileId) -> Option<&'d dyn Dialect>,
 ) -> Vec<BodyId> {
-    let candidate = |b: BodyId| {
-        let body = &bodies[b.0];
-        body.kind.is_none()
-            && !body.inert
-            && !body.in_sdk_library
-            && body.returns.err == ErrChannel::Unknown
-            && body.sig.is_some_and(|sig| match &sig.output {
-                syn::ReturnType::Type(_, ty) => dialect_of(body.file)
-                    .is_some_and(|d| d.is_protocol_error_type(unwrap_future(ty))),
-                syn::ReturnType::Default => false,
-            })
+    // Asked per edge: each body's answer is worked out once.
+    let mut candidates: Vec<Option<bool>> = vec![None; bodies.len()];
+    let mut candidate = |b: BodyId| {
+        *candidates[b.0].get_or_insert_with(|| {
+            let body = &bodies[b.0];
+            body.kind.is_none()
+                && !body.inert
+                && !body.in_sdk_library
+                && body.returns.err == ErrChannel::Unknown
+                && body.sig.is_some_and(|sig| match &sig.output {
+                    syn::ReturnType::Type(_, ty) => dialect_of(body.file)
+                        .is_some_and(|d| d.is_protocol_error_type(unwrap_future(ty))),
+                    syn::ReturnType::Default => false,
+                })
+        })
     };
     // Per candidate: called at all, and only by protocol-error callers, by its path.
     let mut only_protocol: HashMap<BodyId, bool> = HashMap::new();

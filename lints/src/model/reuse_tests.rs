@@ -124,10 +124,10 @@ fn reusing_parsed_files_finds_what_a_cold_analysis_finds_after_each_edit() {
     );
     // Only the body edit keeps the walk facts of the other files (of every body there); the
     // import, the signature and the new file change items.
-    let walks_reused: Vec<usize> = runs.iter().map(|(_, w)| *w).collect();
+    let walks_reused: Vec<usize> = runs.iter().map(|(_, w, _)| *w).collect();
     assert!(walks_reused[1] > 0, "{walks_reused:?}");
     assert_eq!(walks_reused[2..], [0, 0, 0, 0], "{walks_reused:?}");
-    let seen: Vec<Vec<String>> = runs.into_iter().map(|(r, _)| r).collect();
+    let seen: Vec<Vec<String>> = runs.into_iter().map(|(r, ..)| r).collect();
     // The edits change what is found: the import and the signature take `validate`'s -32603
     // (reported at the helper, reached from the tool) out of the tool.
     let validate_reported = |reports: &[String]| {
@@ -153,11 +153,11 @@ fn reusing_parsed_files_finds_what_a_cold_analysis_finds_after_each_edit() {
 
 /// Analyse `base` with each edit's files in place (a file is replaced or added) on one thread,
 /// reusing what the analysis before kept, and check each against a cold analysis: the reports,
-/// and how many bodies kept their walk facts, per edit.
+/// and how many bodies kept their walk facts and their second walks' facts, per edit.
 fn analyse_edits(
     base: &[(&'static str, &'static str)],
     edits: Vec<(&'static str, Vec<(&'static str, String)>)>,
-) -> Vec<(Vec<String>, usize)> {
+) -> Vec<(Vec<String>, usize, usize)> {
     let base: Vec<(&str, String)> = base.iter().map(|(p, t)| (*p, t.to_string())).collect();
     let run = move || {
         let options = Options::default();
@@ -184,7 +184,7 @@ fn analyse_edits(
             // Cold on a thread of its own: this thread's span table stays as the reuse needs it.
             let cold = shown(&analyze(&crate_input, &options));
             assert_eq!(reused, cold, "{what}");
-            seen.push((cold, parsed.walks_reused()));
+            seen.push((cold, parsed.walks_reused(), parsed.rewalks_reused()));
             before = files;
         }
         // A cold analysis on this thread releases its span table: the kept trees are not
@@ -198,8 +198,12 @@ fn analyse_edits(
             &mut parsed,
         ));
         assert_eq!(
-            (parsed.reused(), parsed.walks_reused()),
-            (0, 0),
+            (
+                parsed.reused(),
+                parsed.walks_reused(),
+                parsed.rewalks_reused()
+            ),
+            (0, 0, 0),
             "trees of a released span table are parsed again"
         );
         assert_eq!(reused, cold, "after a cold analysis on the same thread");
@@ -285,4 +289,58 @@ fn a_walk_that_read_an_edited_body_is_walked_again() {
         "{:?}",
         runs.iter().map(|r| r.1).collect::<Vec<_>>()
     );
+}
+
+const NOT_FOUND: &str = "use rmcp::ErrorData as McpError;\n\
+    pub fn not_found(id: &str) -> McpError {\n    \
+        McpError::internal_error(format!(\"no note {id}\"), None)\n}\n";
+
+const NOTE_TOOLS: &str = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
+    use crate::errors::not_found;\n\
+    pub struct S;\n\
+    #[tool_router]\nimpl S {\n    #[tool(description = \"Read a note\")]\n    \
+        async fn read(&self, id: String) -> Result<CallToolResult, McpError> {\n        \
+            let t = std::fs::read_to_string(&id).map_err(|_| not_found(&id))?;\n        \
+            Ok(CallToolResult::success(vec![Content::text(t)]))\n    }\n}\n";
+
+/// A fn building the protocol error its callers send (`fn not_found(..) -> McpError`) is walked
+/// a second time as such: that walk is kept like the first while its file is unchanged, and
+/// done again when it changes.
+#[test]
+fn second_walks_are_kept_while_their_file_is_unchanged() {
+    let main = "mod errors;\nmod tools;\nfn main() {}\n";
+    let runs = analyse_edits(
+        &[
+            ("src/main.rs", main),
+            ("src/errors.rs", NOT_FOUND),
+            ("src/tools.rs", NOTE_TOOLS),
+        ],
+        vec![
+            ("first analysis", vec![]),
+            (
+                "a body in the tool file",
+                vec![(
+                    "src/tools.rs",
+                    NOTE_TOOLS.replace("read_to_string(&id)", "read_to_string(id.trim())"),
+                )],
+            ),
+            (
+                "the code the helper builds",
+                vec![(
+                    "src/errors.rs",
+                    NOT_FOUND.replace("internal_error", "resource_not_found"),
+                )],
+            ),
+        ],
+    );
+    let internal_at_helper = |reports: &[String]| {
+        reports
+            .iter()
+            .any(|r| r.starts_with("/srv/src/errors.rs: [Diagnostic") && r.contains("-32603"))
+    };
+    assert!(internal_at_helper(&runs[0].0), "{:?}", runs[0].0);
+    assert!(internal_at_helper(&runs[1].0), "{:?}", runs[1].0);
+    assert!(!internal_at_helper(&runs[2].0), "{:?}", runs[2].0);
+    let rewalks: Vec<usize> = runs.iter().map(|(.., r)| *r).collect();
+    assert_eq!(rewalks, [0, 1, 0], "second walks kept per edit");
 }

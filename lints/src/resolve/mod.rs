@@ -1169,7 +1169,8 @@ impl<'a> Collect<'_, 'a, '_> {
             is_test: in_test,
             scope: Scope::default(),
             external_globs: Vec::new(),
-            decl_end: syn::spanned::Spanned::span(body).byte_range().end,
+            // The closing brace: the whole block's span would print it to tokens.
+            decl_end: body.brace_token.span.close().byte_range().end,
             macro_use: false,
             block: true,
         });
@@ -1232,6 +1233,13 @@ impl<'a> Collect<'_, 'a, '_> {
         let parent_data = self.map.module(parent);
         let (root, package, parent_file) =
             (parent_data.root, parent_data.package, parent_data.file);
+        // Where the item ends: its closing brace or semicolon (the whole item's span would
+        // print it to tokens).
+        let decl_end = match (&m.content, &m.semi) {
+            (Some((brace, _)), _) => brace.span.close().byte_range().end,
+            (None, Some(semi)) => semi.span.byte_range().end,
+            (None, None) => syn::spanned::Spanned::span(m).byte_range().end,
+        };
         let new_module = |map: &mut DefMap<'a>, file: FileId| {
             let id = ModuleId(map.modules.len() as u32);
             map.modules.push(ModuleData {
@@ -1243,7 +1251,7 @@ impl<'a> Collect<'_, 'a, '_> {
                 is_test,
                 scope: Scope::default(),
                 external_globs: Vec::new(),
-                decl_end: syn::spanned::Spanned::span(m).byte_range().end,
+                decl_end,
                 macro_use: crate::syntax::has_attr(&m.attrs, "macro_use"),
                 block: false,
             });

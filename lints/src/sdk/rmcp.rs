@@ -258,6 +258,15 @@ impl Names {
         }
     }
 
+    /// A path whose last segment is this can name the error type ([`Self::is_error_path`]).
+    fn may_be_error_name(&self, last: Option<&syn::PathSegment>) -> bool {
+        last.is_some_and(|s| {
+            s.ident == "ErrorData"
+                || s.ident == "Error"
+                || self.error_types.iter().any(|name| s.ident == name)
+        })
+    }
+
     /// A path names the error type: a local alias, or a qualified `rmcp::…::ErrorData`.
     fn is_error_path(&self, segments: &[String]) -> bool {
         match segments {
@@ -274,6 +283,8 @@ impl Names {
 
     fn is_error_type(&self, ty: &Type) -> bool {
         match ty {
+            // Most types are none of these names: ruled out without allocating the path.
+            Type::Path(p) if !self.may_be_error_name(p.path.segments.last()) => false,
             Type::Path(p) => self.is_error_path(&segments(&p.path)),
             Type::Paren(p) => self.is_error_type(&p.elem),
             Type::Group(g) => self.is_error_type(&g.elem),
