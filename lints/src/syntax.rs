@@ -154,6 +154,17 @@ pub fn is_cfg_test(attrs: &[Attribute]) -> bool {
     })
 }
 
+/// `#[cfg(not(..))]`: code for the configurations a sibling `#[cfg(..)]` leaves out (another
+/// platform, a feature turned off).
+pub fn is_cfg_not(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg")
+            && a.meta.require_list().is_ok_and(|l| {
+                matches!(l.tokens.clone().into_iter().next(), Some(proc_macro2::TokenTree::Ident(i)) if i == "not")
+            })
+    })
+}
+
 /// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(..)]`.
 pub fn is_test_fn(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {

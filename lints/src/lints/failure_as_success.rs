@@ -5,15 +5,16 @@ use crate::text::MessageText;
 declare_lint! {
     /// ### What it does
     /// Finds failure paths answered with a success result: `CallToolResult::success(..)` in an `Err(e) =>`
-    /// arm, or a success result built from the error value (`format!("Error: {e}")`, `e.to_string()`,
-    /// `error.to_json()`) in a closure such as `.unwrap_or_else(|e| ..)`. In a `#[tool]` fn, an `Ok(..)` value that rmcp
+    /// arm, or one built from the error value (`format!("Error: {e}")`, `e.to_string()`) in a
+    /// closure such as `.unwrap_or_else(|e| ..)`. In a `#[tool]` fn, an `Ok(..)` value that rmcp
     /// turns into a success result counts too (`String`, `Json<T>`, `Value`). Outside a failure path,
-    /// an early `return` of an answer that says it failed is reported as well, and so is such an
+    /// an early `return` of an answer that says it failed is reported too, and so is such an
     /// answer in the branch an outcome test takes on failure (the `else` of
-    /// `if output.status.success()`, the `then` of `if r.is_err()`): `{"error": ..}` (not
+    /// `if output.status.success()`, the `then` of `if r.is_err()`) or as a `#[cfg(not(..))]`
+    /// block's value: `{"error": ..}` (not
     /// `null`), `{"success": false, ..}`, `{"ok": false, ..}`, `{"status": "error", ..}` or a text
     /// opening with "Error:", "Failed to", "Cannot", an `<error>` tag or a rejection ("unknown
-    /// agent: ..") (also serialised: `to_string(&json!(..))`); and, where the SDK sends a tool's
+    /// agent: ..") (or serialised: `to_string(&json!(..))`); and, where the SDK sends a tool's
     /// value as the text of a success result, a value with its own `"isError": true`.
     ///
     /// ### Why is this bad?
@@ -115,7 +116,12 @@ declare_lint! {
     ///   the block a success result whole.
     /// - What a body returns is its tail, its `return`s, and a `#[cfg(..)] { .. }` block statement
     ///   before the tail (`#[cfg(target_os = "linux")] { match r { .. } }` then its
-    ///   `#[cfg(not(..))]` twin: on one target the first block is the value).
+    ///   `#[cfg(not(..))]` twin: on one target the first block is the value). A `#[cfg(not(..))]`
+    ///   block's value is the tool's answer where its own code is not compiled, judged as a
+    ///   fallback branch's (`#[cfg(not(target_os = "linux"))] { error_response("not_available",
+    ///   "..") }`): reported when it says it failed, not when
+    ///   it is the work done another way (`#[cfg(not(feature = "gpu"))] { render_on_cpu(x) }`).
+    ///   Other `#[cfg(..)]` blocks are read as the code they hold.
     /// - A helper that answers its parameter as an isError or a success result by what the value
     ///   holds (`if is_error(&v) { structured_error(v) } else { structured(v) }`) is neither answer,
     ///   and so is one that branches on a flag its callers pass (`fn respond(.., is_error: bool) {

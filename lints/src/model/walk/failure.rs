@@ -369,7 +369,7 @@ impl<'a> Walker<'a, '_> {
                 // Printed only when there is a binding to look for.
                 .is_some_and(|b| mentions_ident(&built.to_token_stream_string(), b)),
             early_return: self.returning > 0,
-            in_fallback: !self.frames.is_empty(),
+            in_fallback: !self.frames.is_empty() || self.cfg_off > 0,
         }
     }
 

@@ -88,7 +88,7 @@ impl<'a> Walker<'a, '_> {
         }));
         if self.nested > 0
             || (self.expanded_from.is_some() && !self.in_tool_expansion())
-            || !(unknown_arm || self.returning > 0 || !self.frames.is_empty())
+            || !(unknown_arm || self.returning > 0 || self.cfg_off > 0 || !self.frames.is_empty())
             || !matches!(
                 expr,
                 Expr::Lit(_)
@@ -109,6 +109,7 @@ impl<'a> Walker<'a, '_> {
                     && self.self_state_branches == 0
                     && self.flag_branches == 0,
                 absent_optional: self.absent_optional,
+                cfg_off: self.cfg_off > 0,
                 arm: self.arm.clone(),
             },
         );
@@ -429,7 +430,9 @@ impl<'a> Walker<'a, '_> {
             // (`{"error": ..}`), read there. (An early `return disabled("mail")` on the server's
             // own setting is the helper's answer, not judged at each call.)
             (None, Expr::Call(_) | Expr::MethodCall(_))
-                if !point.frames.is_empty() || (point.returning > 0 && point.tests_other_value) =>
+                if !point.frames.is_empty()
+                    || point.cfg_off
+                    || (point.returning > 0 && point.tests_other_value) =>
             {
                 let (members, inner) = self.helper_json_members(expr, 0);
                 // The texts the call hands the helper; with none known, those the helper hands
@@ -487,11 +490,13 @@ impl<'a> Walker<'a, '_> {
         let frames = std::mem::replace(&mut self.frames, point.frames);
         let returning = std::mem::replace(&mut self.returning, point.returning);
         let absent = std::mem::replace(&mut self.absent_optional, point.absent_optional);
+        let cfg_off = std::mem::replace(&mut self.cfg_off, usize::from(point.cfg_off));
         let mut path = self.path_facts(expr, &texts);
         path.uses_error = uses_error;
         self.frames = frames;
         self.returning = returning;
         self.absent_optional = absent;
+        self.cfg_off = cfg_off;
         // An answer written in a crate macro's body is reported there, once for all the tools
         // whose bodies call it (where the fix goes), when its tokens say where.
         let span = flow

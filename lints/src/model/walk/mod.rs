@@ -77,6 +77,8 @@ struct AnswerPoint<'a> {
     /// (`if !client.is_connected()`, not `if !self.config.mail_enabled`).
     tests_other_value: bool,
     absent_optional: usize,
+    /// In a `#[cfg(not(..))]` block ([`Walker::cfg_off`]).
+    cfg_off: bool,
     arm: Option<SiteContext>,
 }
 
@@ -218,6 +220,10 @@ pub struct Walker<'a, 'm> {
     optional_params: Vec<String>,
     /// Inside the value of a `return`.
     returning: usize,
+    /// Inside a block compiled where the tool's own code is not (`#[cfg(not(target_os =
+    /// "linux"))] { .. }` beside the Linux code): its value is the tool's answer there, a
+    /// fallback.
+    cfg_off: usize,
     /// Locals holding a code picked per variant by a `match` (see [`values`]).
     code_locals: HashMap<String, Vec<ArmCode>>,
     /// The calls (by address) whose error value this body does not pass on
@@ -301,6 +307,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             expansion_depth: 0,
             request_contexts: Vec::new(),
             absent_optional: 0,
+            cfg_off: 0,
             optional_params: Vec::new(),
             returning: 0,
             code_locals: HashMap::new(),
@@ -1012,6 +1019,13 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         self.comparison += usize::from(comparison);
         visit::visit_expr_binary(self, b);
         self.comparison -= usize::from(comparison);
+    }
+
+    fn visit_expr_block(&mut self, b: &'a syn::ExprBlock) {
+        let off = crate::syntax::is_cfg_not(&b.attrs);
+        self.cfg_off += usize::from(off);
+        visit::visit_expr_block(self, b);
+        self.cfg_off -= usize::from(off);
     }
 
     fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
