@@ -266,20 +266,8 @@ impl WalkReuse {
                     .is_some_and(|k| Self::holds(changed, file, &k.reads))
             })
             .and_then(Option::take);
-        let (facts, keep) = match kept {
-            Some(k) => {
-                self.reused += 1;
-                (Some(k.to_facts()), Some(k))
-            }
-            None => {
-                let facts = walk();
-                let keep = self
-                    .next
-                    .as_ref()
-                    .and_then(|_| KeptFacts::of(facts.as_ref()));
-                (facts, keep)
-            }
-        };
+        self.reused += usize::from(kept.is_some());
+        let (facts, keep) = self.kept_or_walked(kept, walk, KeptFacts::of);
         if let Some(next) = &mut self.next {
             debug_assert_eq!(next.facts.len(), body.0);
             next.facts.push(keep);
@@ -302,25 +290,32 @@ impl WalkReuse {
             .as_mut()
             .and_then(|k| k.rewalks.remove(&(body, rewalk)))
             .filter(|k| Self::holds(changed, file, &k.reads));
-        let (facts, keep) = match kept {
-            Some(k) => {
-                self.rewalks_reused += 1;
-                (Some(k.to_facts()), Some(k))
-            }
-            None => {
-                let facts = walk();
-                let keep = self
-                    .next
-                    .as_ref()
-                    .and(facts.as_ref())
-                    .map(KeptFacts::of_walk);
-                (facts, keep)
-            }
-        };
+        self.rewalks_reused += usize::from(kept.is_some());
+        // A second walk's closures are not bodies of their own: all of it is kept.
+        let keep_of = |f: Option<&BodyFacts<'a>>| f.map(KeptFacts::of_walk);
+        let (facts, keep) = self.kept_or_walked(kept, walk, keep_of);
         if let (Some(next), Some(keep)) = (&mut self.next, keep) {
             next.rewalks.insert((body, rewalk), keep);
         }
         facts
+    }
+
+    /// `kept`'s facts, else `walk`'s; with what to keep of them for the next analysis
+    /// (`keep_of` picks it from a walk, when this analysis keeps any).
+    fn kept_or_walked<'a>(
+        &self,
+        kept: Option<KeptFacts>,
+        walk: impl FnOnce() -> Option<BodyFacts<'a>>,
+        keep_of: impl FnOnce(Option<&BodyFacts<'a>>) -> Option<KeptFacts>,
+    ) -> (Option<BodyFacts<'a>>, Option<KeptFacts>) {
+        match kept {
+            Some(k) => (Some(k.to_facts()), Some(k)),
+            None => {
+                let facts = walk();
+                let keep = self.next.as_ref().and_then(|_| keep_of(facts.as_ref()));
+                (facts, keep)
+            }
+        }
     }
 
     /// What to keep for the next analysis, and how many bodies kept their facts in this one

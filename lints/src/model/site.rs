@@ -226,7 +226,8 @@ pub struct PathFacts {
     /// Returned by an explicit `return` (an early exit), not as the body's tail.
     pub early_return: bool,
     /// On a failure or fallback branch of any kind, certain or not (an `Option`'s `None`, a
-    /// lookup miss, an argument of the wrong shape, a `.unwrap_or(..)`).
+    /// lookup miss, an argument of the wrong shape, a `.unwrap_or(..)`, a `#[cfg(not(..))]`
+    /// block).
     pub in_fallback: bool,
 }
 
