@@ -7,7 +7,7 @@
 //! were [`DiscoveredFile::named`]). Every other `.rs` file (fixture directories and the like) is
 //! a crate of its own.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
@@ -390,11 +390,20 @@ impl<'a> Walker<'a> {
             let display = display_path(&build_rs, self.cwd, &build_rs, &build_rs);
             self.add(build_rs, display, &mut found);
         }
+        // Files of one directory below the root share their package and role: asked once per
+        // directory (the root's own files are asked one by one: `build.rs` is special).
+        let mut by_dir: HashMap<PathBuf, Option<(PathBuf, FileRole)>> = HashMap::new();
         found
             .into_iter()
             .filter_map(|found| {
                 // A nested package inside `src/` (or a fixture crate) is not part of this one.
-                let (r, role) = member_of(&found.path, manifests)?;
+                let (r, role) = match found.path.parent().filter(|dir| *dir != root) {
+                    Some(dir) => by_dir
+                        .entry(dir.to_path_buf())
+                        .or_insert_with(|| member_of(&found.path, manifests))
+                        .clone()?,
+                    None => member_of(&found.path, manifests)?,
+                };
                 (r == root).then_some(DiscoveredFile {
                     path: found.path,
                     display: found.display,
