@@ -240,12 +240,16 @@ impl WalkReuse {
         });
     }
 
-    /// Whether kept facts found under `reads` of a body of `file` still hold.
-    fn holds(changed: &[bool], file: FileId, reads: &[FileId]) -> bool {
-        !changed[file.0]
-            && reads
-                .iter()
-                .all(|f| !changed.get(f.0).copied().unwrap_or(true))
+    /// The kept facts `take` takes out of the last analysis's, for a body of `file`, when they
+    /// still hold: neither its file nor a file its walk read changed.
+    fn take_kept(
+        &mut self,
+        file: FileId,
+        take: impl FnOnce(&mut KeptWalks) -> Option<KeptFacts>,
+    ) -> Option<KeptFacts> {
+        let kept = take(self.kept.as_mut()?)?;
+        let changed = |f: FileId| self.changed.get(f.0).copied().unwrap_or(true);
+        (!changed(file) && !kept.reads.iter().any(|f| changed(*f))).then_some(kept)
     }
 
     /// The facts of fn or const body `body` (bodies come in order): the kept ones when neither
@@ -256,16 +260,7 @@ impl WalkReuse {
         file: FileId,
         walk: impl FnOnce() -> Option<BodyFacts<'a>>,
     ) -> Option<BodyFacts<'a>> {
-        let changed = &self.changed;
-        let kept = self
-            .kept
-            .as_mut()
-            .and_then(|k| k.facts.get_mut(body.0))
-            .filter(|k| {
-                k.as_ref()
-                    .is_some_and(|k| Self::holds(changed, file, &k.reads))
-            })
-            .and_then(Option::take);
+        let kept = self.take_kept(file, |k| k.facts.get_mut(body.0)?.take());
         self.reused += usize::from(kept.is_some());
         let (facts, keep) = self.kept_or_walked(kept, walk, KeptFacts::of);
         if let Some(next) = &mut self.next {
@@ -284,12 +279,7 @@ impl WalkReuse {
         rewalk: Rewalk,
         walk: impl FnOnce() -> Option<BodyFacts<'a>>,
     ) -> Option<BodyFacts<'a>> {
-        let changed = &self.changed;
-        let kept = self
-            .kept
-            .as_mut()
-            .and_then(|k| k.rewalks.remove(&(body, rewalk)))
-            .filter(|k| Self::holds(changed, file, &k.reads));
+        let kept = self.take_kept(file, |k| k.rewalks.remove(&(body, rewalk)));
         self.rewalks_reused += usize::from(kept.is_some());
         // A second walk's closures are not bodies of their own: all of it is kept.
         let keep_of = |f: Option<&BodyFacts<'a>>| f.map(KeptFacts::of_walk);
