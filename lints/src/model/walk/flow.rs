@@ -133,7 +133,6 @@ impl<'a> Walker<'a, '_> {
             answers: Vec::new(),
             answer_at: HashMap::new(),
             of_let: HashMap::new(),
-            of_tuple_let: HashMap::new(),
             expansion: None,
         };
         let (tails, returns) = match self.body.code {
@@ -256,35 +255,30 @@ impl<'a> Walker<'a, '_> {
                     return Vec::new();
                 };
                 let at = self.file.span_of(p).start;
-                if let Some((init, Some(elem))) = flow.let_at(&name, at) {
+                if let Some((init, elem)) = flow.let_at(&name, at) {
                     let key = (init as *const Expr, elem);
-                    if let Some(known) = flow.of_tuple_let.get(&key) {
-                        return known.clone();
-                    }
-                    flow.of_tuple_let.insert(key, Vec::new());
-                    // Each branch's tuple, at that element (a tuple from elsewhere: unknown).
-                    let mut leaves = Vec::new();
-                    super::calls::value_leaves(init, &mut leaves, 0);
-                    let found: Vec<AnswerSource> = leaves
-                        .into_iter()
-                        .filter_map(|leaf| match leaf {
-                            Expr::Tuple(t) => t.elems.iter().nth(elem),
-                            _ => None,
-                        })
-                        .flat_map(|value| self.sources(flow, value, None, depth))
-                        .collect();
-                    flow.of_tuple_let.insert(key, found.clone());
-                    return found;
-                }
-                if let Some(init) = flow.let_before(&name, at) {
-                    let key = init as *const Expr;
                     if let Some(known) = flow.of_let.get(&key) {
                         return known.clone();
                     }
                     // A `let` read inside its own initialiser (`let x = x.trim()`) is the one
                     // before it; until then, it counts as nothing.
                     flow.of_let.insert(key, Vec::new());
-                    let found = self.sources(flow, init, None, depth);
+                    let found = match elem {
+                        None => self.sources(flow, init, None, depth),
+                        // Each branch's tuple, at that element (a tuple from elsewhere: unknown).
+                        Some(elem) => {
+                            let mut leaves = Vec::new();
+                            super::calls::value_leaves(init, &mut leaves, 0);
+                            leaves
+                                .into_iter()
+                                .filter_map(|leaf| match leaf {
+                                    Expr::Tuple(t) => t.elems.iter().nth(elem),
+                                    _ => None,
+                                })
+                                .flat_map(|value| self.sources(flow, value, None, depth))
+                                .collect()
+                        }
+                    };
                     flow.of_let.insert(key, found.clone());
                     return found;
                 }
@@ -811,10 +805,9 @@ struct Flow<'a> {
     answers: Vec<(ErrorSite, Option<SiteContext>)>,
     /// Each answer by the whole value it is reported at.
     answer_at: HashMap<*const Expr, usize>,
-    /// Where each `let`'s value comes from, by its initialiser, once followed.
-    of_let: HashMap<*const Expr, Vec<AnswerSource>>,
-    /// The same for a name a tuple pattern binds: by initialiser and element.
-    of_tuple_let: HashMap<(*const Expr, usize), Vec<AnswerSource>>,
+    /// Where each `let`'s value comes from, once followed: by its initialiser, and the tuple
+    /// element for a name a tuple pattern binds.
+    of_let: HashMap<(*const Expr, Option<usize>), Vec<AnswerSource>>,
     /// The crate macro whose expansion is being followed, if any.
     expansion: Option<crate::resolve::ItemId>,
 }
