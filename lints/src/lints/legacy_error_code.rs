@@ -54,8 +54,9 @@ declare_lint! {
     /// - Codes are resolved through literals, `ErrorCode::NAME` and consts of this crate, and through
     ///   a crate fn that picks one per variant of the error it matches (`fn rpc_code(&self) -> i32`,
     ///   or the code element of `fn map_error(e: &Error) -> (i32, String)` bound by `let (code,
-    ///   message) = map_error(&e)`), reported at the arm; a code computed otherwise at run time or
-    ///   taken from another crate is not seen.
+    ///   message) = map_error(&e)`), or by a `match` or an `if` chain into a local (`let (code,
+    ///   message) = if text.contains("rate limit") { (-32002, ..) } else { .. }`), reported at the
+    ///   arm; a code computed otherwise at run time or taken from another crate is not seen.
     /// - A literal in the range that is not an MCP error code but sits in a code position (a custom
     ///   JSON-RPC layer, an HTTP bridge) is reported; suppress it with a reason.
     /// - A hand-rolled server's error object is known by its shape: an `"error": {"code", ..}`
@@ -67,8 +68,10 @@ declare_lint! {
     ///   with the request's id), whatever the fn is named.
     /// - A hand-rolled server's error object counts where an MCP handler reaches it: the router
     ///   (its answer to an unknown method or to a request it cannot dispatch), a tool, or a helper
-    ///   either calls; an error helper only `main`'s stdio bridge calls, outside the router, is not
-    ///   seen (an HTTP API answering with the same shape is not MCP).
+    ///   either calls, or the serve loop that sends a tool's failure the router returned (`match
+    ///   handle_request(..) { Err(e) => { let code = ..; json!({"error": {"code": code, ..}})
+    ///   } }`); an error helper only `main`'s stdio bridge calls, outside the router and for no
+    ///   tool's failure, is not seen (an HTTP API answering with the same shape is not MCP).
     ///
     /// ### Spec
     /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155; new in 2026-07-28,

@@ -639,7 +639,14 @@ fn analyse(
     sites.retain(|s| !(handler_only(s.file) && s.context == SiteContext::Unreached));
     // A const of the error type's own vocabulary is the server's error object's code wherever
     // the type is sent from; a code in a helper any MCP handler reaches is the server's
-    // (the router's answer to an unknown method, a stdio bridge's).
+    // (the router's answer to an unknown method, a stdio bridge's), and so is one the serve
+    // loop that calls the router sends a tool's failure with (its mapping of the returned
+    // error).
+    let sent_for_tools: HashSet<(BodyId, i64)> = sites
+        .iter()
+        .filter(|s| s.channel == site::Channel::Protocol && s.context.is_tool())
+        .filter_map(|s| Some((s.body, s.code?)))
+        .collect();
     let codes = walked
         .codes
         .into_iter()
@@ -648,6 +655,7 @@ fn analyse(
                 || c.definition.is_some()
                 || reach.reached_from_handler(c.body)
                 || reach.context_of(body_of(c.body), None) != SiteContext::Unreached
+                || sent_for_tools.contains(&(c.body, c.value))
         })
         .collect();
     let codes = codes_at_definitions(codes, &defs, files);

@@ -322,6 +322,10 @@ pub struct ErrorSite {
     /// Built in a `match` arm over a crate enum: the variants that reach it (a `From` impl or a
     /// `to_mcp(&self)` mapping), so a call that passes one variant gets only its arm.
     pub variant: Option<VariantTag>,
+    /// Its code is one of these, picked by branches the source cannot choose between for a
+    /// given error (`let code = if s.contains("rate limit") { -32002 } else { -32603 }`, a
+    /// `match` over another crate's value); empty when the code is known.
+    pub code_one_of: Vec<i64>,
     /// Built in an arm of a `match` over the body's `i`th input (the receiver first) that only
     /// `Ok(..)` (`true`) or only `Err(..)` (`false`) takes: a call passing the other as a
     /// literal (`finish(Err(e))`) never reaches it.

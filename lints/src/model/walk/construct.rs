@@ -72,6 +72,7 @@ impl<'a> Walker<'a, '_> {
                         self.code_site_in(at, arm.span, arm.value, arm.written, false);
                     }
                     self.variant = arm.variant;
+                    self.code_one_of = arm.one_of;
                     let one = Construction::ProtocolError {
                         constructor: constructor.clone(),
                         code: Some(arm.value),
@@ -80,6 +81,7 @@ impl<'a> Walker<'a, '_> {
                     self.construction_in_context(expr, one);
                 }
                 self.variant = None;
+                self.code_one_of = Vec::new();
                 return;
             }
         }
@@ -726,6 +728,7 @@ impl<'a> Walker<'a, '_> {
                             self.code_site_in(at, arm.span, arm.value, arm.written, false);
                         }
                         self.variant = arm.variant;
+                        self.code_one_of = arm.one_of;
                         let content = ContentFacts {
                             empty: false,
                             texts: vec![message.clone()],
@@ -740,6 +743,7 @@ impl<'a> Walker<'a, '_> {
                         );
                     }
                     self.variant = None;
+                    self.code_one_of = Vec::new();
                     return true;
                 }
                 if let (Some(value), Some(code_span)) = (code, code_span) {

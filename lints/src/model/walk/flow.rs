@@ -511,6 +511,7 @@ impl<'a> Walker<'a, '_> {
             path,
             body: self.body.id,
             variant: None,
+            code_one_of: Vec::new(),
             result_arm: None,
             errors_of: None,
             answers_unknown_tool: false,

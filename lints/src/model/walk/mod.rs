@@ -65,6 +65,9 @@ struct ArmCode {
     /// Where the code is written when another fn returns it (`e.rpc_code()`): that fn's
     /// file and body.
     written_in: Option<(FileId, BodyId)>,
+    /// For a branch of no known variant, every code the mapping's branches pick when they
+    /// differ ([`ErrorSite::code_one_of`]).
+    one_of: Vec<i64>,
 }
 
 /// What the walk knew where it visited a value that may be an answer (see [`flow`]): the
@@ -226,6 +229,8 @@ pub struct Walker<'a, 'm> {
     cfg_off: usize,
     /// Locals holding a code picked per variant by a `match` (see [`values`]).
     code_locals: HashMap<String, Vec<ArmCode>>,
+    /// The site being built takes one code of several the source cannot choose between.
+    code_one_of: Vec<i64>,
     /// The calls (by address) whose error value this body does not pass on
     /// ([`crate::model::site::CallEdge::error_dropped`]).
     error_dropped: std::collections::HashSet<*const ()>,
@@ -311,6 +316,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             optional_params: Vec::new(),
             returning: 0,
             code_locals: HashMap::new(),
+            code_one_of: Vec::new(),
             error_dropped: std::collections::HashSet::new(),
             error_passed_to: HashMap::new(),
             edge_of_call: HashMap::new(),
@@ -434,6 +440,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 path,
                 body: self.body.id,
                 variant: self.variant.clone(),
+                code_one_of: self.code_one_of.clone(),
                 result_arm: self.result_arm,
                 errors_of: self.errors_of,
                 answers_unknown_tool: false,
@@ -500,6 +507,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             path: PathFacts::default(),
             body: self.body.id,
             variant: None,
+            code_one_of: Vec::new(),
             result_arm: None,
             errors_of: None,
             answers_unknown_tool: false,

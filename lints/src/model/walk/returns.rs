@@ -12,7 +12,7 @@ use syn::{Expr, Stmt};
 use super::Walker;
 use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{ErrorSource, Origin, SiteContext};
-use crate::syntax::{err_payload, result_error_type, strip_await, unwrap_future};
+use crate::syntax::{err_payload, ok_payload, result_error_type, strip_await, unwrap_future};
 use crate::types::{declared_result_error, resolve_type_item};
 
 /// The leaves of the value an expression evaluates to: the tails of blocks, both branches of an
@@ -217,6 +217,8 @@ impl<'a> Walker<'a, '_> {
             // `other => anyhow::bail!("unknown tool: {other}")`.
             if err_payload(strip_await(expr)).is_some() || is_bail(expr) {
                 self.unknown_tool_value(expr, None, self.arm.clone());
+            } else if ok_payload(strip_await(expr)).is_none() {
+                self.text_errors_through(expr);
             }
             return;
         };
@@ -274,7 +276,24 @@ impl<'a> Walker<'a, '_> {
                     None => self.returned.unknown = true,
                 }
             }
-            _ => self.returned.unknown = true,
+            _ => {
+                self.text_errors_through(operand);
+                self.returned.unknown = true;
+            }
+        }
+    }
+
+    /// `call_tool(name, params)` (returned, or with `?`) in a fn failing with text: what the
+    /// crate fn fails with reaches this fn's callers as it is (the unknown tool's
+    /// `Err(format!(..))` among it), for no variant.
+    fn text_errors_through(&mut self, operand: &Expr) {
+        if !self.fails_with_text {
+            return;
+        }
+        if let Some(b) = self.called_fn(operand).and_then(|f| self.calls.body(f)) {
+            if b != self.body.id && !self.returned.through.contains(&b) {
+                self.returned.through.push(b);
+            }
         }
     }
 

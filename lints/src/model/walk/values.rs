@@ -3,6 +3,8 @@
 //! INTERNAL_ERROR };`, or one element of a tuple, `let (code, msg) = match e { .. }`). A
 //! construction that takes such a local as its code is one site per arm, each with the arm's
 //! code and the variants that reach the arm, so a call that passes one variant gets its code.
+//! A code picked by an `if` chain (`if s.contains("rate limit") { -32002 } else { -32603 }`)
+//! is one of its branches' codes, for no variant the source can tell.
 
 use syn::{Expr, Pat};
 
@@ -31,35 +33,50 @@ impl<'a> Walker<'a, '_> {
             }
             return;
         }
-        let Some(Expr::Match(m)) = init else {
-            return;
+        // The mapping's branches: the arms of a `match`, or the whole `if` chain as one branch
+        // of no known variant (`let (code, message) = if s.contains("rate limit") { (-32002,
+        // ..) } else { (-32603, ..) }`: the source cannot tell which branch an error takes).
+        let (branches, e): (Vec<(Option<&syn::Arm>, &Expr)>, _) = match init {
+            Some(Expr::Match(m)) => (
+                m.arms.iter().map(|a| (Some(a), &*a.body)).collect(),
+                self.resolver.type_of(&m.expr, &self.locals),
+            ),
+            Some(chain @ Expr::If(i)) if i.else_branch.is_some() => (vec![(None, chain)], None),
+            _ => return,
+        };
+        let all_arms = match init {
+            Some(Expr::Match(m)) => &m.arms[..],
+            _ => &[],
         };
         // Only a scrutinee of a crate enum says which variant reaches which arm; for another
         // crate's value (`match &e { OrgError::InvalidTag(_) => INVALID_PARAMS, _ =>
         // INTERNAL_ERROR }`) each arm's code is one the local can hold.
-        let e = self.resolver.type_of(&m.expr, &self.locals);
         'names: for (name, element) in names {
             let mut arms = Vec::new();
-            for arm in &m.arms {
-                if diverges(&arm.body) {
+            let mut one_of = Vec::new();
+            for &(arm, body) in &branches {
+                if diverges(body) {
                     continue;
                 }
-                let tag = match e {
-                    Some(e) => match self.variant_tag(e, &arm.pat, &m.arms) {
+                let tag = match (e, arm) {
+                    (Some(e), Some(arm)) => match self.variant_tag(e, &arm.pat, all_arms) {
                         Some(tag) => Some(tag),
                         None => continue 'names,
                     },
-                    None => None,
+                    _ => None,
                 };
                 // `Error::Rpc { code, .. } => match *code { -32700 => PARSE_ERROR, _ =>
                 // INTERNAL_ERROR }`: each value the arm can yield is a code its variant may get.
-                for value in arm_values(&arm.body) {
+                for value in arm_values(body) {
                     let Some(value) = element_of(value, element) else {
                         continue 'names;
                     };
                     let Some(code) = self.dialect.code_use(value, self.index) else {
                         continue 'names;
                     };
+                    if tag.is_none() && !one_of.contains(&code.value) {
+                        one_of.push(code.value);
+                    }
                     // Whether another crate's variant is about an argument's value the source
                     // does not tell: its -32602 is left alone.
                     if e.is_none() && code.value == crate::codes::INVALID_PARAMS {
@@ -71,7 +88,14 @@ impl<'a> Walker<'a, '_> {
                         written: code.written,
                         span: self.file.span_of(value),
                         written_in: None,
+                        one_of: Vec::new(),
                     });
+                }
+            }
+            // Untagged branches with different codes: each site holds one code of several.
+            if one_of.len() > 1 {
+                for arm in arms.iter_mut().filter(|a| a.variant.is_none()) {
+                    arm.one_of = one_of.clone();
                 }
             }
             if !arms.is_empty() {
@@ -207,6 +231,7 @@ impl<'a> Walker<'a, '_> {
                     written: crate::syntax::TokensString::to_token_stream_string(value),
                     span: source.span_of(value),
                     written_in: Some((file, body)),
+                    one_of: Vec::new(),
                 });
             }
         }
