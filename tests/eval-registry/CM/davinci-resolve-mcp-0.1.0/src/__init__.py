@@ -1,0 +1,1 @@
+# DaVinci Resolve MCP Server
