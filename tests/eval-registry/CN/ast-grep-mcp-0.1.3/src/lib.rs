@@ -1,0 +1,4 @@
+pub mod command;
+pub mod config;
+pub mod format;
+pub mod server;
