@@ -238,6 +238,7 @@ impl Session {
             });
             self.problems.append(&mut context.errors);
             self.warnings.append(&mut context.warnings);
+            discovery.watched.append(&mut context.watched);
             let mut files: Vec<DiscoveredFile> = context
                 .crates
                 .into_iter()
@@ -323,6 +324,7 @@ impl Session {
             .install(|| discover::discover_packages(&seeds, cwd, exclude, gitignore, manifests));
         self.problems.append(&mut context.errors);
         self.warnings.append(&mut context.warnings);
+        discovery.watched.append(&mut context.watched);
         for mut krate in context.crates {
             for file in &mut krate.files {
                 file.report = false;
