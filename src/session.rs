@@ -116,12 +116,15 @@ pub struct Session {
     warnings: Vec<String>,
     /// Cargo's facts about each package, for [`Targets::Packages`].
     package_facts: BTreeMap<PathBuf, Manifest>,
+    /// When the session began looking at the file system (before the configuration).
+    opened: std::time::SystemTime,
 }
 
 impl Session {
     /// Load the configuration for the request and merge it with the overrides. `Err` is a bad
     /// configuration (or threads that cannot start): nothing can be linted then.
     pub fn open(request: Request, cwd: &Path) -> Result<Session, String> {
+        let opened = std::time::SystemTime::now();
         let mut manifests = Manifests::new(cwd);
         let mut starts: Vec<PathBuf> = match &request.targets {
             Targets::Paths(paths) => paths.clone(),
@@ -149,6 +152,7 @@ impl Session {
             problems: Vec::new(),
             warnings: Vec::new(),
             package_facts,
+            opened,
         })
     }
 
@@ -377,7 +381,7 @@ impl Session {
     /// depend on changed (see [`crate::workspace::kept`]), and keeping this call's for the
     /// next: the language server's analysis of one crate after another edit.
     pub fn lint_kept(mut self, kept: &mut Kept, analyze: Analyzer<'_>) -> Linted {
-        kept.begin();
+        kept.begin(self.opened);
         let key = self.discovery_key();
         let discovery = match key.as_ref().and_then(|key| kept.reuse_discovery(key)) {
             Some(discovery) => discovery,

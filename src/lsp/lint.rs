@@ -275,6 +275,44 @@ mod tests {
         );
     }
 
+    /// One document's analyses with what is kept from one to the next, each checked against an
+    /// analysis from nothing.
+    struct Edits<'a> {
+        root: &'a Path,
+        document: &'a Path,
+        analyst: Analyst,
+        kept: Kept,
+    }
+
+    impl<'a> Edits<'a> {
+        /// Metadata younger than this when an analysis begins proves nothing to the next one:
+        /// each analysis waits so long after the last change, so it keeps what it found.
+        const RACY: Duration = Duration::from_millis(50);
+
+        fn new(root: &'a Path, document: &'a Path) -> Edits<'a> {
+            Edits {
+                root,
+                document,
+                analyst: Analyst::start(),
+                kept: Kept::with_racy_window(Self::RACY),
+            }
+        }
+
+        /// Lint the document with `text`: its findings, whether the discovery was re-used, and
+        /// how many files were read.
+        fn lint(&mut self, text: &str) -> (usize, bool, usize) {
+            std::thread::sleep(Self::RACY * 2);
+            let open = BTreeMap::from([(self.document.to_path_buf(), text.to_string())]);
+            let outcome = lint_crate(&open, self.root, &self.analyst, &mut self.kept);
+            let outcome = outcome.expect("config is fine");
+            let cold = lint_crate(&open, self.root, &Analyst::start(), &mut Kept::default());
+            let shown = |o: &Outcome| format!("{:?} {:?}", o.files, o.problems);
+            assert_eq!(shown(&outcome), shown(&cold.expect("config is fine")));
+            let found = outcome.files[self.document].len();
+            (found, self.kept.discovery_reused(), self.kept.files_read())
+        }
+    }
+
     /// What is kept from one analysis to the next (the discovery, the files read) is used
     /// only while nothing it depends on changed: each analysis equals one from nothing, after
     /// an edit in the editor and after a file, a manifest, an ignore file or the configuration
@@ -294,25 +332,8 @@ mod tests {
         std::fs::create_dir(root.join(".git")).expect("a repository for .gitignore");
 
         let helpers = root.join("src/helpers.rs");
-        let analyst = Analyst::start();
-        // Metadata younger than this when an analysis begins proves nothing to the next one:
-        // each analysis waits so long after the last change, so it keeps what it found.
-        let racy = Duration::from_millis(50);
-        let mut kept = Kept::with_racy_window(racy);
-        // Findings in the helper; was the discovery re-used; how many files were read.
-        let mut lint = |text: &str| {
-            std::thread::sleep(racy * 2);
-            let open = BTreeMap::from([(helpers.clone(), text.to_string())]);
-            let outcome = lint_crate(&open, &root, &analyst, &mut kept).expect("config is fine");
-            let cold = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default());
-            let shown = |o: &Outcome| format!("{:?} {:?}", o.files, o.problems);
-            assert_eq!(shown(&outcome), shown(&cold.expect("config is fine")));
-            (
-                outcome.files[&helpers].len(),
-                kept.discovery_reused(),
-                kept.files_read(),
-            )
-        };
+        let mut edits = Edits::new(&root, &helpers);
+        let mut lint = |text: &str| edits.lint(text);
         // No tool calls the helper yet; main.rs is read.
         assert_eq!(lint(helper), (0, false, 1));
         // An edit in the editor: nothing on disk changed, nothing is walked or read again.
@@ -373,6 +394,40 @@ mod tests {
         write(&root, "src/tools.rs", tool);
         assert_eq!(lint(&edited), (1, false, 1));
         assert_eq!(lint(helper), (1, true, 0));
+    }
+
+    /// A workspace member added under a member glob (`crates/*`) that calls the open helper:
+    /// seen by the next analysis, though no directory the helper's crate walks changed.
+    #[test]
+    fn a_new_workspace_member_is_seen_by_the_next_analysis() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        write(
+            &root,
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\n",
+        );
+        let package = |name: &str, deps: &str| {
+            format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n{deps}")
+        };
+        write(&root, "crates/helpers/Cargo.toml", &package("helpers", ""));
+        let helper = "pub fn read() -> Result<String, rmcp::ErrorData> {\n    \
+            std::fs::read_to_string(\"x\").map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))\n}\n";
+        write(&root, "crates/helpers/src/lib.rs", helper);
+        let lib = root.join("crates/helpers/src/lib.rs");
+        let mut edits = Edits::new(&root, &lib);
+        assert_eq!(edits.lint(helper), (0, false, 0));
+        assert_eq!(edits.lint(helper), (0, true, 0));
+        let deps = "helpers = { path = \"../helpers\" }\n";
+        write(&root, "crates/server/Cargo.toml", &package("server", deps));
+        let tool = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
+            #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
+            async fn read(&self) -> Result<CallToolResult, McpError> {\n        \
+            let t = helpers::read()?;\n        \
+            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n";
+        write(&root, "crates/server/src/lib.rs", tool);
+        assert_eq!(edits.lint(helper), (1, false, 1));
+        assert_eq!(edits.lint(helper), (1, true, 0));
     }
 
     #[test]

@@ -163,9 +163,10 @@ impl Kept {
         self.discovery_reused
     }
 
-    /// Start an analysis: what it reads is kept for the next one, and only that.
-    pub(crate) fn begin(&mut self) {
-        self.started = Some(SystemTime::now());
+    /// Start an analysis that began looking at the file system at `started`: what it reads
+    /// is kept for the next one, and only that.
+    pub(crate) fn begin(&mut self, started: SystemTime) {
+        self.started = Some(started);
         self.previous = Previous {
             files: self.files.drain(..).map(Some).collect(),
             ..Previous::default()
