@@ -203,10 +203,13 @@ mod tests {
         assert_eq!(outcome.files.keys().collect::<Vec<_>>(), vec![&tools]);
     }
 
-    /// A helper in one workspace member that another member's tool calls: opened on its own,
-    /// the helper shows the finding, its edit is what is linted, and the tool's call is attached.
-    #[test]
-    fn an_open_helper_of_a_workspace_member_is_linted_with_the_members_that_call_it() {
+    /// In the `helpers` member of [`workspace`]: an error the model never sees once a tool
+    /// calls it.
+    const MEMBER_HELPER: &str = "pub fn read() -> Result<String, rmcp::ErrorData> {\n    \
+        std::fs::read_to_string(\"x\").map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))\n}\n";
+
+    /// A workspace whose members are `crates/*`: only `helpers` so far.
+    fn workspace() -> (tempfile::TempDir, PathBuf) {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path().canonicalize().expect("canonical");
         write(
@@ -214,26 +217,43 @@ mod tests {
             "Cargo.toml",
             "[workspace]\nmembers = [\"crates/*\"]\n",
         );
+        write(&root, "crates/helpers/Cargo.toml", &member("helpers", ""));
+        write(&root, "crates/helpers/src/lib.rs", MEMBER_HELPER);
+        (tmp, root)
+    }
+
+    fn member(name: &str, more: &str) -> String {
+        format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n{more}")
+    }
+
+    /// The `server` member of [`workspace`]: a tool that calls the helper.
+    fn add_server(root: &Path) {
+        let deps = "helpers = { path = \"../helpers\" }\n";
+        write(root, "crates/server/Cargo.toml", &member("server", deps));
         write(
-            &root,
-            "crates/helpers/Cargo.toml",
-            "[package]\nname = \"helpers\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n",
+            root,
+            "crates/server/src/lib.rs",
+            &tool_calling("helpers::read"),
         );
-        let helper = "pub fn read() -> Result<String, rmcp::ErrorData> {\n    \
-            std::fs::read_to_string(\"x\").map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))\n}\n";
-        write(&root, "crates/helpers/src/lib.rs", helper);
-        write(
-            &root,
-            "crates/server/Cargo.toml",
-            "[package]\nname = \"server\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n\
-             helpers = { path = \"../helpers\" }\n",
-        );
-        let tool = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
+    }
+
+    /// A tool whose `?` takes the error of `helper`.
+    fn tool_calling(helper: &str) -> String {
+        "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
             #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
             async fn read(&self) -> Result<CallToolResult, McpError> {\n        \
-            let t = helpers::read()?;\n        \
-            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n";
-        write(&root, "crates/server/src/lib.rs", tool);
+            let t = HELPER()?;\n        \
+            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n"
+            .replace("HELPER", helper)
+    }
+
+    /// A helper in one workspace member that another member's tool calls: opened on its own,
+    /// the helper shows the finding, its edit is what is linted, and the tool's call is attached.
+    #[test]
+    fn an_open_helper_of_a_workspace_member_is_linted_with_the_members_that_call_it() {
+        let (_tmp, root) = workspace();
+        add_server(&root);
+        let helper = MEMBER_HELPER;
         let lib = root.join("crates/helpers/src/lib.rs");
         let open = BTreeMap::from([(lib.clone(), helper.to_string())]);
         let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
@@ -321,8 +341,7 @@ mod tests {
     fn what_is_kept_between_analyses_is_never_stale() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path().canonicalize().expect("canonical");
-        let manifest =
-            "[package]\nname = \"srv\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n";
+        let manifest = &member("srv", "");
         write(&root, "Cargo.toml", manifest);
         write(&root, "src/main.rs", "mod helpers;\nfn main() {}\n");
         let helper = "use rmcp::ErrorData as McpError;\n\
@@ -346,11 +365,7 @@ mod tests {
             "src/main.rs",
             "mod helpers;\nmod tools;\nfn main() {}\n",
         );
-        let tool = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
-            #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
-            async fn read(&self) -> Result<CallToolResult, McpError> {\n        \
-            let t = crate::helpers::read()?;\n        \
-            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n";
+        let tool = &tool_calling("crate::helpers::read");
         write(&root, "src/tools.rs", tool);
         assert_eq!(lint(&edited), (1, false, 2));
         // A file written in place (its directory unchanged): only it is read again.
@@ -400,32 +415,12 @@ mod tests {
     /// seen by the next analysis, though no directory the helper's crate walks changed.
     #[test]
     fn a_new_workspace_member_is_seen_by_the_next_analysis() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let root = tmp.path().canonicalize().expect("canonical");
-        write(
-            &root,
-            "Cargo.toml",
-            "[workspace]\nmembers = [\"crates/*\"]\n",
-        );
-        let package = |name: &str, deps: &str| {
-            format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n{deps}")
-        };
-        write(&root, "crates/helpers/Cargo.toml", &package("helpers", ""));
-        let helper = "pub fn read() -> Result<String, rmcp::ErrorData> {\n    \
-            std::fs::read_to_string(\"x\").map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))\n}\n";
-        write(&root, "crates/helpers/src/lib.rs", helper);
-        let lib = root.join("crates/helpers/src/lib.rs");
+        let (_tmp, root) = workspace();
+        let (lib, helper) = (root.join("crates/helpers/src/lib.rs"), MEMBER_HELPER);
         let mut edits = Edits::new(&root, &lib);
         assert_eq!(edits.lint(helper), (0, false, 0));
         assert_eq!(edits.lint(helper), (0, true, 0));
-        let deps = "helpers = { path = \"../helpers\" }\n";
-        write(&root, "crates/server/Cargo.toml", &package("server", deps));
-        let tool = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
-            #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
-            async fn read(&self) -> Result<CallToolResult, McpError> {\n        \
-            let t = helpers::read()?;\n        \
-            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n";
-        write(&root, "crates/server/src/lib.rs", tool);
+        add_server(&root);
         assert_eq!(edits.lint(helper), (1, false, 1));
         assert_eq!(edits.lint(helper), (1, true, 0));
     }
