@@ -96,8 +96,8 @@ impl Previous {
     fn take(&mut self, path: &Path) -> Option<KeptFile> {
         let at_next = self
             .files
-            .get(self.next)?
-            .as_ref()
+            .get(self.next)
+            .and_then(Option::as_ref)
             .is_some_and(|f| f.path == path);
         let index = if at_next {
             self.next
@@ -367,4 +367,36 @@ fn git_exclude_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = vec![commondir];
     files.extend(common.map(|c| c.join("info/exclude")));
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files read in another order, or some not at all, are still found; each once.
+    #[test]
+    fn kept_files_are_found_in_any_order() {
+        let stamp = FileStamp {
+            size: 0,
+            mtime_ns: 0,
+            ctime_ns: 0,
+            inode: 0,
+        };
+        let file = |path: &str| {
+            let path = PathBuf::from(path);
+            let bytes = Vec::new();
+            Some(KeptFile { path, stamp, bytes })
+        };
+        let mut previous = Previous {
+            files: vec![file("/a"), file("/b"), file("/c"), file("/d")],
+            ..Previous::default()
+        };
+        let found = |p: &mut Previous, path: &str| p.take(Path::new(path)).map(|f| f.path);
+        assert_eq!(found(&mut previous, "/a"), Some("/a".into()));
+        assert_eq!(found(&mut previous, "/d"), Some("/d".into()));
+        assert_eq!(found(&mut previous, "/b"), Some("/b".into()));
+        assert_eq!(found(&mut previous, "/b"), None, "taken");
+        assert_eq!(found(&mut previous, "/new"), None);
+        assert_eq!(found(&mut previous, "/c"), Some("/c".into()));
+    }
 }
