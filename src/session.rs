@@ -19,6 +19,7 @@ use crate::workspace::config::{self, Overrides};
 use crate::workspace::discover::{
     self, CrateFiles, DiscoveredFile, Discovery, Exclude, PackageSeed,
 };
+use crate::workspace::kept::{DiscoveryKey, Kept};
 use crate::workspace::manifest::Manifests;
 use crate::workspace::paths;
 
@@ -115,12 +116,15 @@ pub struct Session {
     warnings: Vec<String>,
     /// Cargo's facts about each package, for [`Targets::Packages`].
     package_facts: BTreeMap<PathBuf, Manifest>,
+    /// When the session began looking at the file system (before the configuration).
+    opened: std::time::SystemTime,
 }
 
 impl Session {
     /// Load the configuration for the request and merge it with the overrides. `Err` is a bad
     /// configuration (or threads that cannot start): nothing can be linted then.
     pub fn open(request: Request, cwd: &Path) -> Result<Session, String> {
+        let opened = std::time::SystemTime::now();
         let mut manifests = Manifests::new(cwd);
         let mut starts: Vec<PathBuf> = match &request.targets {
             Targets::Paths(paths) => paths.clone(),
@@ -148,6 +152,7 @@ impl Session {
             problems: Vec::new(),
             warnings: Vec::new(),
             package_facts,
+            opened,
         })
     }
 
@@ -238,6 +243,7 @@ impl Session {
             });
             self.problems.append(&mut context.errors);
             self.warnings.append(&mut context.warnings);
+            discovery.watched.append(&mut context.watched);
             let mut files: Vec<DiscoveredFile> = context
                 .crates
                 .into_iter()
@@ -323,6 +329,7 @@ impl Session {
             .install(|| discover::discover_packages(&seeds, cwd, exclude, gitignore, manifests));
         self.problems.append(&mut context.errors);
         self.warnings.append(&mut context.warnings);
+        discovery.watched.append(&mut context.watched);
         for mut krate in context.crates {
             for file in &mut krate.files {
                 file.report = false;
@@ -365,7 +372,60 @@ impl Session {
     }
 
     /// [`Session::lint`] with the per-crate analysis passed in (tests of the panic path).
-    pub fn lint_with(mut self, discovery: Discovery, analyze: Analyzer<'_>) -> Linted {
+    pub fn lint_with(self, discovery: Discovery, analyze: Analyzer<'_>) -> Linted {
+        self.lint_reading(discovery, analyze, None)
+    }
+
+    /// Discover and lint as [`Session::discover`] and [`Session::lint_with`] do, re-using the
+    /// discovery and the file contents `kept` holds from the last call where nothing they
+    /// depend on changed (see [`crate::workspace::kept`]), and keeping this call's for the
+    /// next: the language server's analysis of one crate after another edit.
+    pub fn lint_kept(mut self, kept: &mut Kept, analyze: Analyzer<'_>) -> Linted {
+        kept.begin(self.opened);
+        let key = self.discovery_key();
+        let discovery = match key.as_ref().and_then(|key| kept.reuse_discovery(key)) {
+            Some(discovery) => discovery,
+            None => {
+                let discovery = self.discover();
+                let clean = self.problems.is_empty()
+                    && self.warnings.is_empty()
+                    && !self.manifests.has_errors();
+                if let Some(key) = key.filter(|_| clean) {
+                    kept.keep_discovery(key, &discovery, &self.manifests);
+                }
+                discovery
+            }
+        };
+        let linted = self.lint_reading(discovery, analyze, Some(kept));
+        kept.end();
+        linted
+    }
+
+    /// What [`Session::discover`]'s result depends on besides the file system; `None` when
+    /// it is not kept (cargo's packages, calls with their own unreported files).
+    fn discovery_key(&self) -> Option<DiscoveryKey> {
+        let request = &self.request;
+        let (Targets::Paths(targets), None) = (&request.targets, &request.unreported) else {
+            return None;
+        };
+        Some(DiscoveryKey {
+            cwd: self.cwd.clone(),
+            targets: targets.clone(),
+            unsaved: request.unsaved.keys().cloned().collect(),
+            exclude: self.exclude.clone(),
+            force_exclude: request.force_exclude,
+            gitignore: request.respect_gitignore,
+            absolute_paths: request.absolute_paths,
+        })
+    }
+
+    /// Lint `discovery`, the files read through `kept` when given (the buffers replace files).
+    fn lint_reading(
+        mut self,
+        discovery: Discovery,
+        analyze: Analyzer<'_>,
+        kept: Option<&mut Kept>,
+    ) -> Linted {
         let reported_files = discovery.reported_files();
         let facts = self.facts(&discovery);
         let (reports, mut problems) = if self.request.unsaved.is_empty() {
@@ -384,7 +444,7 @@ impl Session {
         } else {
             // Buffers replace files: read everything, analyse every crate, cache nothing.
             let mut problems = Vec::new();
-            let inputs = self.read_crates(&discovery, facts, &mut problems);
+            let inputs = self.read_crates(&discovery, facts, &mut problems, kept);
             (self.analyze_with(inputs, analyze), problems)
         };
         problems.append(&mut self.problems);
@@ -398,7 +458,7 @@ impl Session {
     pub fn read(&mut self, discovery: &Discovery) -> Vec<CrateInput> {
         let facts = self.facts(discovery);
         let mut problems = Vec::new();
-        let inputs = self.read_crates(discovery, facts, &mut problems);
+        let inputs = self.read_crates(discovery, facts, &mut problems, None);
         self.problems.append(&mut problems);
         inputs
     }
@@ -408,6 +468,7 @@ impl Session {
         discovery: &Discovery,
         facts: Vec<Option<Manifest>>,
         problems: &mut Vec<String>,
+        mut kept: Option<&mut Kept>,
     ) -> Vec<CrateInput> {
         // A crate without a file to report is read when it is part of a program that has one.
         let mut wanted = vec![false; discovery.crates.len()];
@@ -425,28 +486,32 @@ impl Session {
             .zip(facts)
             .zip(wanted)
             .filter(|(_, wanted)| *wanted)
-            .map(|((c, manifest), _)| self.read_crate(c, manifest, problems))
+            .map(|((c, manifest), _)| self.read_crate(c, manifest, problems, kept.as_deref_mut()))
             .collect()
     }
 
-    /// Read a crate's files; unreadable ones become problems and are left out.
+    /// Read a crate's files (through `kept` when given); unreadable ones become problems and
+    /// are left out.
     fn read_crate(
         &self,
         files: &CrateFiles,
         manifest: Option<Manifest>,
         problems: &mut Vec<String>,
+        mut kept: Option<&mut Kept>,
     ) -> CrateInput {
         let mut inputs = Vec::with_capacity(files.files.len());
         for f in &files.files {
-            let contents = match self.request.unsaved.get(&f.path) {
-                Some(text) => text.as_bytes().to_vec(),
-                None => match crate::read::read_source(&f.path) {
-                    Ok(bytes) => bytes,
-                    Err(e) => {
-                        problems.push(format!("could not read {}: {e}", f.display.display()));
-                        continue;
-                    }
-                },
+            let read = match (self.request.unsaved.get(&f.path), kept.as_deref_mut()) {
+                (Some(text), _) => Ok(text.as_bytes().to_vec()),
+                (None, Some(kept)) => kept.read(&f.path, f.stamp),
+                (None, None) => crate::read::read_source(&f.path),
+            };
+            let contents = match read {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    problems.push(format!("could not read {}: {e}", f.display.display()));
+                    continue;
+                }
             };
             inputs.push(SourceInput {
                 path: f.display.clone(),

@@ -10,6 +10,7 @@ use lints::{CrateInput, FileReport, Options, ParsedFiles};
 
 use crate::session::{Request, Session};
 use crate::workspace::discover;
+use crate::workspace::kept::Kept;
 use crate::workspace::manifest::Manifests;
 
 /// The unit the analysis runs on: a package (by its root directory), or a `.rs` file outside
@@ -92,11 +93,14 @@ impl Analyst {
 /// Lint the crate of `open` (the open documents of one crate: absolute path → text), their
 /// text in place of the files on disk; the rest of the crate is read for context. Paths in
 /// messages are relative to `cwd`. `Err` is a configuration error: like `mcp-lint check`,
-/// nothing is linted then. The analysis runs on `analyst`'s thread.
+/// nothing is linted then. The analysis runs on `analyst`'s thread; the discovery and the
+/// files read are those `kept` from the last call for the crate where still valid, and are
+/// kept for the next.
 pub fn lint_crate(
     open: &BTreeMap<PathBuf, String>,
     cwd: &Path,
     analyst: &Analyst,
+    kept: &mut Kept,
 ) -> Result<Outcome, String> {
     let on_disk: Vec<PathBuf> = open
         .keys()
@@ -111,9 +115,8 @@ pub fn lint_crate(
         absolute_paths: true,
         ..Request::paths(on_disk)
     };
-    let mut session = Session::open(request, cwd)?;
-    let discovery = session.discover();
-    let linted = session.lint_with(discovery, &|input, options| analyst.analyze(input, options));
+    let session = Session::open(request, cwd)?;
+    let linted = session.lint_kept(kept, &|input, options| analyst.analyze(input, options));
     Ok(Outcome {
         files: linted
             .reports
@@ -129,6 +132,7 @@ pub fn lint_crate(
 mod tests {
     use super::*;
     use crate::test_support::write;
+    use std::time::Duration;
 
     const BAD: &str = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
         #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
@@ -161,7 +165,8 @@ mod tests {
         assert_eq!(key, CrateKey::Package(root.clone()));
 
         let open = BTreeMap::from([(tools.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert_eq!(
             outcome.files.keys().collect::<Vec<_>>(),
             vec![&tools],
@@ -175,7 +180,8 @@ mod tests {
             "let t = \"fixed\".to_string();",
         );
         let open = BTreeMap::from([(tools.clone(), fixed)]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert_eq!(names(&outcome, &tools), Vec::<&str>::new());
     }
 
@@ -187,18 +193,23 @@ mod tests {
         let stale = root.join("src/stale.rs");
         write(&root, "src/stale.rs", BAD);
         let open = BTreeMap::from([(stale.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert_eq!(names(&outcome, &stale), ["tool_failure_as_protocol_error"]);
         let tools = root.join("src/tools.rs");
         let open = BTreeMap::from([(tools.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert_eq!(outcome.files.keys().collect::<Vec<_>>(), vec![&tools]);
     }
 
-    /// A helper in one workspace member that another member's tool calls: opened on its own,
-    /// the helper shows the finding, its edit is what is linted, and the tool's call is attached.
-    #[test]
-    fn an_open_helper_of_a_workspace_member_is_linted_with_the_members_that_call_it() {
+    /// In the `helpers` member of [`workspace`]: an error the model never sees once a tool
+    /// calls it.
+    const MEMBER_HELPER: &str = "pub fn read() -> Result<String, rmcp::ErrorData> {\n    \
+        std::fs::read_to_string(\"x\").map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))\n}\n";
+
+    /// A workspace whose members are `crates/*`: only `helpers` so far.
+    fn workspace() -> (tempfile::TempDir, PathBuf) {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path().canonicalize().expect("canonical");
         write(
@@ -206,29 +217,47 @@ mod tests {
             "Cargo.toml",
             "[workspace]\nmembers = [\"crates/*\"]\n",
         );
+        write(&root, "crates/helpers/Cargo.toml", &member("helpers", ""));
+        write(&root, "crates/helpers/src/lib.rs", MEMBER_HELPER);
+        (tmp, root)
+    }
+
+    fn member(name: &str, more: &str) -> String {
+        format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n{more}")
+    }
+
+    /// The `server` member of [`workspace`]: a tool that calls the helper.
+    fn add_server(root: &Path) {
+        let deps = "helpers = { path = \"../helpers\" }\n";
+        write(root, "crates/server/Cargo.toml", &member("server", deps));
         write(
-            &root,
-            "crates/helpers/Cargo.toml",
-            "[package]\nname = \"helpers\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n",
+            root,
+            "crates/server/src/lib.rs",
+            &tool_calling("helpers::read"),
         );
-        let helper = "pub fn read() -> Result<String, rmcp::ErrorData> {\n    \
-            std::fs::read_to_string(\"x\").map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))\n}\n";
-        write(&root, "crates/helpers/src/lib.rs", helper);
-        write(
-            &root,
-            "crates/server/Cargo.toml",
-            "[package]\nname = \"server\"\nversion = \"0.1.0\"\n[dependencies]\nrmcp = \"1.8\"\n\
-             helpers = { path = \"../helpers\" }\n",
-        );
-        let tool = "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
+    }
+
+    /// A tool whose `?` takes the error of `helper`.
+    fn tool_calling(helper: &str) -> String {
+        "use rmcp::{ErrorData as McpError, model::*, tool, tool_router};\n\
             #[tool_router]\nimpl S {\n    #[tool(description = \"Read\")]\n    \
             async fn read(&self) -> Result<CallToolResult, McpError> {\n        \
-            let t = helpers::read()?;\n        \
-            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n";
-        write(&root, "crates/server/src/lib.rs", tool);
+            let t = HELPER()?;\n        \
+            Ok(CallToolResult::success(vec![ContentBlock::text(t)]))\n    }\n}\n"
+            .replace("HELPER", helper)
+    }
+
+    /// A helper in one workspace member that another member's tool calls: opened on its own,
+    /// the helper shows the finding, its edit is what is linted, and the tool's call is attached.
+    #[test]
+    fn an_open_helper_of_a_workspace_member_is_linted_with_the_members_that_call_it() {
+        let (_tmp, root) = workspace();
+        add_server(&root);
+        let helper = MEMBER_HELPER;
         let lib = root.join("crates/helpers/src/lib.rs");
         let open = BTreeMap::from([(lib.clone(), helper.to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert_eq!(outcome.files.keys().collect::<Vec<_>>(), vec![&lib]);
         assert_eq!(names(&outcome, &lib), ["tool_failure_as_protocol_error"]);
         let related = &outcome.files[&lib][0].related;
@@ -237,7 +266,8 @@ mod tests {
         let fixed =
             "pub fn read() -> Result<String, rmcp::ErrorData> {\n    Ok(String::new())\n}\n";
         let open = BTreeMap::from([(lib.clone(), fixed.to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert_eq!(names(&outcome, &lib), Vec::<&str>::new());
     }
 
@@ -248,19 +278,151 @@ mod tests {
         let key = CrateKey::of(&new, &mut Manifests::new(&root));
         assert_eq!(key, CrateKey::Package(root.clone()));
         let open = BTreeMap::from([(new.clone(), BAD.to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert_eq!(names(&outcome, &new), ["tool_failure_as_protocol_error"]);
 
         write(&root, "mcp-lint.toml", "exclude = [\"new.rs\"]\n");
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("config is fine");
+        let outcome = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default())
+            .expect("config is fine");
         assert!(outcome.files.is_empty(), "{:?}", outcome.files);
 
         write(&root, "mcp-lint.toml", "[lints]\nMCP001 = \"alow\"\n");
-        let error = lint_crate(&open, &root, &Analyst::start()).unwrap_err();
+        let error = lint_crate(&open, &root, &Analyst::start(), &mut Kept::default()).unwrap_err();
         assert!(
             error.contains("mcp-lint.toml") && error.contains("did you mean `allow`"),
             "{error}"
         );
+    }
+
+    /// One document's analyses with what is kept from one to the next, each checked against an
+    /// analysis from nothing.
+    struct Edits<'a> {
+        root: &'a Path,
+        document: &'a Path,
+        analyst: Analyst,
+        kept: Kept,
+    }
+
+    impl<'a> Edits<'a> {
+        /// Metadata younger than this when an analysis begins proves nothing to the next one:
+        /// each analysis waits so long after the last change, so it keeps what it found.
+        const RACY: Duration = Duration::from_millis(50);
+
+        fn new(root: &'a Path, document: &'a Path) -> Edits<'a> {
+            Edits {
+                root,
+                document,
+                analyst: Analyst::start(),
+                kept: Kept::with_racy_window(Self::RACY),
+            }
+        }
+
+        /// Lint the document with `text`: its findings, whether the discovery was re-used, and
+        /// how many files were read.
+        fn lint(&mut self, text: &str) -> (usize, bool, usize) {
+            std::thread::sleep(Self::RACY * 2);
+            let open = BTreeMap::from([(self.document.to_path_buf(), text.to_string())]);
+            let outcome = lint_crate(&open, self.root, &self.analyst, &mut self.kept);
+            let outcome = outcome.expect("config is fine");
+            let cold = lint_crate(&open, self.root, &Analyst::start(), &mut Kept::default());
+            let shown = |o: &Outcome| format!("{:?} {:?}", o.files, o.problems);
+            assert_eq!(shown(&outcome), shown(&cold.expect("config is fine")));
+            let found = outcome.files[self.document].len();
+            (found, self.kept.discovery_reused(), self.kept.files_read())
+        }
+    }
+
+    /// What is kept from one analysis to the next (the discovery, the files read) is used
+    /// only while nothing it depends on changed: each analysis equals one from nothing, after
+    /// an edit in the editor and after a file, a manifest, an ignore file or the configuration
+    /// changed on disk; and a file that did not change is not read again.
+    #[test]
+    fn what_is_kept_between_analyses_is_never_stale() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        let manifest = &member("srv", "");
+        write(&root, "Cargo.toml", manifest);
+        write(&root, "src/main.rs", "mod helpers;\nfn main() {}\n");
+        let helper = "use rmcp::ErrorData as McpError;\n\
+            pub fn read() -> Result<String, McpError> {\n    \
+            std::fs::read_to_string(\"x\").map_err(|e| McpError::internal_error(e.to_string(), None))\n}\n";
+        write(&root, "src/helpers.rs", helper);
+        std::fs::create_dir(root.join(".git")).expect("a repository for .gitignore");
+
+        let helpers = root.join("src/helpers.rs");
+        let mut edits = Edits::new(&root, &helpers);
+        let mut lint = |text: &str| edits.lint(text);
+        // No tool calls the helper yet; main.rs is read.
+        assert_eq!(lint(helper), (0, false, 1));
+        // An edit in the editor: nothing on disk changed, nothing is walked or read again.
+        let edited = format!("{helper}// edited\n");
+        assert_eq!(lint(&edited), (0, true, 0));
+
+        // A new file with its `mod` line: both read.
+        write(
+            &root,
+            "src/main.rs",
+            "mod helpers;\nmod tools;\nfn main() {}\n",
+        );
+        let tool = &tool_calling("crate::helpers::read");
+        write(&root, "src/tools.rs", tool);
+        assert_eq!(lint(&edited), (1, false, 2));
+        // A file written in place (its directory unchanged): only it is read again.
+        let untold = tool.replace("crate::helpers::read()?", "String::new()");
+        write(&root, "src/tools.rs", &untold);
+        assert_eq!(lint(&edited), (0, true, 1));
+        write(&root, "src/tools.rs", tool);
+        assert_eq!(lint(&edited), (1, true, 1));
+
+        // Ignore files and the configuration leave the tool out, and back in (read again: a
+        // file not read by the last analysis is not kept).
+        write(&root, ".gitignore", "/src/tools.rs\n");
+        assert_eq!(lint(&edited), (0, false, 0), ".gitignore");
+        std::fs::remove_file(root.join(".gitignore")).expect("remove");
+        assert_eq!(lint(&edited), (1, false, 1));
+        write(&root, ".git/info/exclude", "/src/tools.rs\n");
+        assert_eq!(lint(&edited), (0, false, 0), ".git/info/exclude");
+        write(&root, ".git/info/exclude", "\n");
+        assert_eq!(lint(&edited), (1, false, 1));
+        write(&root, "mcp-lint.toml", "exclude = [\"tools.rs\"]\n");
+        assert_eq!(lint(&edited), (0, false, 0), "mcp-lint.toml");
+        write(&root, "mcp-lint.toml", "");
+        assert_eq!(lint(&edited), (1, false, 1));
+
+        // Cargo.toml: another SDK (the fix's words change; the analysis equals a cold one),
+        // then no package at all (the helper is a file of its own, that no tool calls).
+        write(
+            &root,
+            "Cargo.toml",
+            &manifest.replace("rmcp = \"1.8\"", "serde = \"1\""),
+        );
+        assert_eq!(lint(&edited), (1, false, 0));
+        write(&root, "Cargo.toml", "[workspace]\n");
+        assert_eq!(lint(&edited), (0, false, 0), "no package");
+        write(&root, "Cargo.toml", manifest);
+        assert_eq!(lint(&edited), (1, false, 2));
+
+        // A file deleted, and back.
+        std::fs::remove_file(root.join("src/tools.rs")).expect("remove");
+        assert_eq!(lint(&edited), (0, false, 0), "deleted");
+        write(&root, "src/tools.rs", tool);
+        assert_eq!(lint(&edited), (1, false, 1));
+        assert_eq!(lint(helper), (1, true, 0));
+    }
+
+    /// A workspace member added under a member glob (`crates/*`) that calls the open helper:
+    /// seen by the next analysis, though no directory the helper's crate walks changed.
+    #[test]
+    fn a_new_workspace_member_is_seen_by_the_next_analysis() {
+        let (_tmp, root) = workspace();
+        let (lib, helper) = (root.join("crates/helpers/src/lib.rs"), MEMBER_HELPER);
+        let mut edits = Edits::new(&root, &lib);
+        assert_eq!(edits.lint(helper), (0, false, 0));
+        assert_eq!(edits.lint(helper), (0, true, 0));
+        add_server(&root);
+        assert_eq!(edits.lint(helper), (1, false, 1));
+        assert_eq!(edits.lint(helper), (1, true, 0));
     }
 
     #[test]
@@ -271,13 +433,15 @@ mod tests {
         let key = CrateKey::of(&loose, &mut Manifests::new(&root));
         assert_eq!(key, CrateKey::File(loose.clone()));
         let open = BTreeMap::from([(loose.clone(), "fn main() {".to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("no config");
+        let outcome =
+            lint_crate(&open, &root, &Analyst::start(), &mut Kept::default()).expect("no config");
         assert_eq!(names(&outcome, &loose), ["parse_error"]);
 
         write(&root, "p/Cargo.toml", "[package\n");
         let lib = root.join("p/src/lib.rs");
         let open = BTreeMap::from([(lib.clone(), "fn f() {}".to_string())]);
-        let outcome = lint_crate(&open, &root, &Analyst::start()).expect("no config");
+        let outcome =
+            lint_crate(&open, &root, &Analyst::start(), &mut Kept::default()).expect("no config");
         assert_eq!(names(&outcome, &lib), Vec::<&str>::new());
         assert_eq!(outcome.problems.len(), 1, "{:?}", outcome.problems);
         assert!(outcome.problems[0].contains("p/Cargo.toml"));

@@ -38,6 +38,7 @@ use lsp_types::{
 use serde_json::Value;
 
 use crate::workspace::config::CONFIG_FILE;
+use crate::workspace::kept::Kept;
 use crate::workspace::manifest::Manifests;
 use actions::EditCaps;
 use document::{Document, Encoding};
@@ -265,6 +266,8 @@ struct Server<'c> {
     shutdown_requested: bool,
     /// Where crates are analysed, keeping their parsed files between edits.
     analyst: lint::Analyst,
+    /// Per crate with open documents: its discovery and the files read, for the next analysis.
+    kept: HashMap<CrateKey, Kept>,
 }
 
 impl<'c> Server<'c> {
@@ -279,6 +282,7 @@ impl<'c> Server<'c> {
             next_id: 0,
             shutdown_requested: false,
             analyst: lint::Analyst::start(),
+            kept: HashMap::new(),
         }
     }
 
@@ -555,6 +559,8 @@ impl<'c> Server<'c> {
                 self.publish(&uri, version, Vec::new());
             }
         }
+        // What was kept for crates without open documents is not needed again.
+        self.kept.retain(|key, _| crates.contains_key(key));
         let wanted: BTreeSet<CrateKey> = if dirty.all {
             crates.keys().cloned().collect()
         } else {
@@ -581,7 +587,8 @@ impl<'c> Server<'c> {
             .filter_map(|d| Some((d.path.clone()?, d.text.clone())))
             .collect();
         let cwd = self.cwd_for(key);
-        let mut outcome = match lint::lint_crate(&open, &cwd, &self.analyst) {
+        let kept = self.kept.entry(key.clone()).or_default();
+        let mut outcome = match lint::lint_crate(&open, &cwd, &self.analyst, kept) {
             Ok(outcome) => outcome,
             Err(config_error) => {
                 // Like `check`: a configuration error means no findings until it is fixed.

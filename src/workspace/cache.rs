@@ -39,7 +39,7 @@ pub const DOT_DIR: &str = ".mcp-lint-cache";
 pub const ENV_DIR: &str = "MCP_LINT_CACHE_DIR";
 
 /// Files changed this recently before being read are not trusted by metadata.
-const RACY: Duration = Duration::from_secs(2);
+pub const RACY: Duration = Duration::from_secs(2);
 
 /// Where the cache lives for a run in `cwd`: `$MCP_LINT_CACHE_DIR`, else the workspace's
 /// target directory (`$CARGO_TARGET_DIR` or `<workspace>/target`) + `mcp-lint-cache`, else
@@ -138,10 +138,15 @@ impl FileStamp {
 
     /// Changed within [`RACY`] of `read_at`, or later.
     fn is_racy(&self, read_at: SystemTime) -> bool {
+        self.changed_within(RACY, read_at)
+    }
+
+    /// Changed within `window` of `read_at`, or later.
+    pub fn changed_within(&self, window: Duration, read_at: SystemTime) -> bool {
         let Ok(read_ns) = read_at.duration_since(SystemTime::UNIX_EPOCH) else {
             return true;
         };
-        let limit = read_ns.as_nanos() as i128 - RACY.as_nanos() as i128;
+        let limit = read_ns.as_nanos() as i128 - window.as_nanos() as i128;
         self.mtime_ns.max(self.ctime_ns) >= limit
     }
 }

@@ -29,6 +29,8 @@ pub const MEMBER_DIRS: [&str; 4] = ["src", "tests", "benches", "examples"];
 #[derive(Clone, Debug, Default)]
 pub struct Exclude {
     base: PathBuf,
+    /// As written: two sets of the same patterns from the same base match alike.
+    patterns: Vec<String>,
     /// Patterns with a `/`, matched against the path below `base`.
     full: GlobSet,
     /// Patterns without one, matched against each name.
@@ -67,6 +69,7 @@ impl Exclude {
         };
         Ok(Exclude {
             base: base.to_path_buf(),
+            patterns: patterns.to_vec(),
             full: build(full)?,
             names: build(names)?,
             absolute: build(absolute)?,
@@ -97,6 +100,12 @@ impl Exclude {
             return true;
         }
         !self.names.is_empty() && rel.components().any(|c| self.names.is_match(c.as_os_str()))
+    }
+}
+
+impl PartialEq for Exclude {
+    fn eq(&self, other: &Exclude) -> bool {
+        self.base == other.base && self.patterns == other.patterns
     }
 }
 
@@ -134,6 +143,11 @@ pub struct Discovery {
     /// What was walked around without losing a file: a symlink to an ancestor directory is
     /// not followed (every file below it is reached through the ancestor itself).
     pub warnings: Vec<String>,
+    /// Every directory the walks listed and every dangling symlink they passed: what the found
+    /// files depend on besides the ignore files and manifests (a file added to a directory,
+    /// removed or renamed there changes its metadata; the language server checks it before it
+    /// re-uses a discovery).
+    pub watched: Vec<PathBuf>,
 }
 
 impl Discovery {
@@ -250,6 +264,8 @@ impl FileKey {
 /// What a parallel walk yields, in walk order.
 enum Item {
     File(PathBuf, FileKey, Option<FileStamp>),
+    /// A directory listed, or a dangling symlink passed by.
+    Watched(PathBuf),
     Error(String),
     Warning(String),
 }
@@ -266,6 +282,8 @@ struct Walker<'a> {
     seen: HashSet<FileKey>,
     /// The directories given on the command line and walked whole.
     walked: Vec<PathBuf>,
+    /// See [`Discovery::watched`].
+    watched: Vec<PathBuf>,
 }
 
 impl<'a> Walker<'a> {
@@ -278,6 +296,7 @@ impl<'a> Walker<'a> {
             warnings: Vec::new(),
             seen: HashSet::new(),
             walked: Vec::new(),
+            watched: Vec::new(),
         }
     }
 
@@ -319,6 +338,7 @@ impl<'a> Walker<'a> {
                     let display = display_path(&path, self.cwd, given, root);
                     self.add_stamped(path, display, key, stamp, out);
                 }
+                Item::Watched(path) => self.watched.push(path),
                 Item::Error(e) => self.errors.push(e),
                 Item::Warning(w) => self.warnings.push(w),
             }
@@ -429,6 +449,7 @@ impl<'a> Walker<'a> {
             crates,
             errors: once(self.errors),
             warnings: once(self.warnings),
+            watched: self.watched,
         }
     }
 }
@@ -538,12 +559,16 @@ fn walk_tree(root: &Path, exclude: &Exclude, gitignore: bool, cwd: &Path) -> Vec
         })
     });
     let mut items = items.into_inner().unwrap_or_else(|e| e.into_inner());
-    // Files first, by path; then the messages, by text.
+    // Files first, by path; then what is watched, by path; then the messages, by text.
+    let rank = |item: &Item| match item {
+        Item::File(..) => 0,
+        Item::Watched(_) => 1,
+        Item::Error(_) | Item::Warning(_) => 2,
+    };
     items.sort_by(|a, b| match (a, b) {
-        (Item::File(a, ..), Item::File(b, ..)) => a.cmp(b),
-        (Item::File(..), _) => std::cmp::Ordering::Less,
-        (_, Item::File(..)) => std::cmp::Ordering::Greater,
+        (Item::File(a, ..), Item::File(b, ..)) | (Item::Watched(a), Item::Watched(b)) => a.cmp(b),
         (Item::Error(a) | Item::Warning(a), Item::Error(b) | Item::Warning(b)) => a.cmp(b),
+        _ => rank(a).cmp(&rank(b)),
     });
     items
 }
@@ -563,8 +588,10 @@ fn item(entry: Result<ignore::DirEntry, ignore::Error>, cwd: &Path) -> Option<It
         Err(e) => return walk_error(e, cwd),
     };
     let path = entry.path();
-    let is_rs = path.extension() == Some(OsStr::new("rs"));
-    if !is_rs || entry.file_type().is_some_and(|t| t.is_dir()) {
+    if entry.file_type().is_some_and(|t| t.is_dir()) {
+        return Some(Item::Watched(path.to_path_buf()));
+    }
+    if path.extension() != Some(OsStr::new("rs")) {
         return None;
     }
     // Followed through symlinks, as the walk follows them.
@@ -579,8 +606,8 @@ fn item(entry: Result<ignore::DirEntry, ignore::Error>, cwd: &Path) -> Option<It
     }
 }
 
-/// A walk error as a problem line; `None` for a dangling symlink that does not claim to be a
-/// Rust file.
+/// A walk error as a problem line; a dangling symlink that does not claim to be a Rust file is
+/// only watched.
 fn walk_error(error: ignore::Error, cwd: &Path) -> Option<Item> {
     let shown = |p: &Path| relative_to(p, cwd).display().to_string();
     match error {
@@ -595,7 +622,10 @@ fn walk_error(error: ignore::Error, cwd: &Path) -> Option<Item> {
         ignore::Error::WithPath { path, err } => {
             let is_rs = path.extension() == Some(OsStr::new("rs"));
             match err.io_error() {
-                Some(e) if e.kind() == std::io::ErrorKind::NotFound && !is_rs => None,
+                // Where it points may be created later.
+                Some(e) if e.kind() == std::io::ErrorKind::NotFound && !is_rs => {
+                    Some(Item::Watched(path))
+                }
                 Some(e) => Some(Item::Error(format!("could not read {}: {e}", shown(&path)))),
                 None => Some(Item::Error(format!("{}: {err}", shown(&path)))),
             }

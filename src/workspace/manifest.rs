@@ -58,6 +58,8 @@ pub struct Manifests {
     by_dir: HashMap<PathBuf, Option<CargoToml>>,
     /// Cargo.lock by directory: package name → the versions it pins.
     locks: HashMap<PathBuf, Arc<Locked>>,
+    /// Directories listed to match `[workspace] members` globs.
+    listed: Vec<PathBuf>,
     errors: Vec<String>,
 }
 
@@ -161,7 +163,7 @@ impl Manifests {
             .collect();
         let mut members: Vec<PathBuf> = list("members")
             .iter()
-            .flat_map(|pattern| expand_member(dir, pattern))
+            .flat_map(|pattern| expand_member(dir, pattern, &mut self.listed))
             .filter(|m| m.starts_with(dir) && !excluded.iter().any(|e| m.starts_with(e)))
             .collect();
         members.sort();
@@ -230,6 +232,23 @@ impl Manifests {
     pub fn take_errors(&mut self) -> Vec<String> {
         std::mem::take(&mut self.errors)
     }
+
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// Every directory whose Cargo.toml or Cargo.lock was looked for.
+    pub fn looked_in(&self) -> impl Iterator<Item = &Path> {
+        self.by_dir
+            .keys()
+            .chain(self.locks.keys())
+            .map(PathBuf::as_path)
+    }
+
+    /// Every directory listed to match a member glob.
+    pub fn listed(&self) -> &[PathBuf] {
+        &self.listed
+    }
 }
 
 /// Whether the Cargo.toml in `dir` is cargo's normalised copy of a published package: it opens
@@ -261,8 +280,9 @@ fn load(dir: &Path, cwd: &Path) -> (Option<CargoToml>, Option<String>) {
 }
 
 /// The directories a `members` entry names below `dir`: each `/`-separated part is a name, or
-/// a glob (`*`, `?`, `[..]`) matched against the subdirectories there.
-fn expand_member(dir: &Path, pattern: &str) -> Vec<PathBuf> {
+/// a glob (`*`, `?`, `[..]`) matched against the subdirectories there (the directories listed
+/// are added to `listed`).
+fn expand_member(dir: &Path, pattern: &str, listed: &mut Vec<PathBuf>) -> Vec<PathBuf> {
     let mut found = vec![dir.to_path_buf()];
     for part in pattern.split('/').filter(|p| !p.is_empty() && *p != ".") {
         if !part.contains(['*', '?', '[']) {
@@ -275,6 +295,7 @@ fn expand_member(dir: &Path, pattern: &str) -> Vec<PathBuf> {
         let matcher = glob.compile_matcher();
         let mut next = Vec::new();
         for d in &found {
+            listed.push(d.clone());
             let Ok(entries) = std::fs::read_dir(d) else {
                 continue;
             };

@@ -4,6 +4,7 @@
 pub mod cache;
 pub mod config;
 pub mod discover;
+pub mod kept;
 pub mod manifest;
 pub mod paths;
 pub mod prefilter;
