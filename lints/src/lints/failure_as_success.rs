@@ -129,8 +129,10 @@ declare_lint! {
     ///   A flag that picks between two values that are no answers of their own (`if save_to_file
     ///   { Ok(save(d)) } else { Ok(Content::image(..)) }`) is followed both ways.
     ///   A hand-rolled helper that writes the flag into the result (`json!({"content": [..],
-    ///   "isError": is_error})`) is read at each call that passes a literal: `wrap(&msg, false)` is
-    ///   a success result there.
+    ///   "isError": is_error})`), or sets it on the result it built when its parameter says so
+    ///   (`let mut result = json!({"content": [..]}); if is_error { result["isError"] =
+    ///   json!(true); }`), is read at each call that passes a literal: `wrap(&msg, false)` is a
+    ///   success result there, `send_tool_result(id, &msg, true)` an isError one.
     /// - A success result's content says it failed when its one block is a `json!` value that
     ///   does (`Content::json(json!({"success": false, ..}))?`, `Content::text(json!(..).to_string())`,
     ///   also through `serde_json::to_string(&json!(..))`), also where a local holds the value or

@@ -282,7 +282,10 @@ declare_lint! {
     ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`, the same in a
     ///   `map_err` closure, or `.map_err(AppError::Mcp).map_err(ErrorData::from)` through a `From`
     ///   that is one construction of its own code) is reported at the replacement only; one they pass on (`Err(err) => Err(err)`, or rebuilt with the error's own
-    ///   code) at the helper.
+    ///   code) at the helper. A dispatch helper that `call_tool` hands the tool name to
+    ///   (`self.dispatch(&request.name, args).await` returning `Result<Value, ErrorData>`), and
+    ///   the fns it calls, send nothing themselves when `call_tool` answers every `Err` of it
+    ///   with an isError result (`Err(error) => Ok(CallToolResult::error(..))`): not reported.
     /// - An error mapping's arm for a variant of the crate's error enum (`#[derive(thiserror::Error)]`)
     ///   that no code builds (no `Error::Variant(..)` outside patterns, no `#[from]` field) is not
     ///   reported: no tool call reaches it. Whether code builds it is read by name.

@@ -11,7 +11,8 @@ declare_lint! {
     /// these are tool execution errors. Fires only for targets 2025-11-25 and 2026-07-28.
     ///
     /// Not reported: the dispatcher's unknown-tool branch and any -32602 in its `tools/call` arm
-    /// before a tool is chosen (that rejects the request itself); a -32602 whose message answers
+    /// before a tool is chosen (that rejects the request itself), also from a helper that reads
+    /// the tool's name out of the request there (`let name = required_string(params, "name")?`); a -32602 whose message answers
     /// an unknown tool ("Tool {name} not found", "Unknown tool: {name}") wherever it is built; schema-level failures (arguments missing or
     /// not an object, a required field absent or of the wrong JSON type), which the 2026-07-28 schema
     /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses`, request

@@ -61,6 +61,10 @@ declare_lint! {
     /// you follow SEP-2145, allow the lint instead of fixing.
     ///
     /// ### Known problems
+    /// - An unknown tool's `Err` that the caller's one `Err(e)` arm answers is judged by that
+    ///   answer: an isError result, or a success result (`Err(e) => Ok(json!({"content": [{"type":
+    ///   "text", "text": json!({"success": false, "error": e}).to_string()}]}))`), which is
+    ///   reported as "answered with a success tool result".
     /// - A hand-rolled result type's own constructor that sets the flag in its `Self { .. }`
     ///   literal (`fn tool_error(msg: String) -> Self { Self { content: .., is_error: true } }`)
     ///   builds that tool result at each call, as the literal written there would.

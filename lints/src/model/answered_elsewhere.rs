@@ -53,9 +53,9 @@ impl Pending {
     }
 }
 
-/// The site an [`Origin::AnsweredLater`] value becomes: the first isError result or protocol
-/// error its `Err` arm builds (itself, or through a helper), at the value, in the value's own
-/// context (the unknown tool's); `None` when the arm builds neither.
+/// The site an [`Origin::AnsweredLater`] value becomes: the first tool result (isError or
+/// not) or protocol error its `Err` arm builds (itself, or through a helper), at the value, in
+/// the value's own context (the unknown tool's); `None` when the arm builds none.
 fn answer_of_later_arm(
     value: ErrorSite,
     context: SiteContext,
@@ -69,7 +69,10 @@ fn answer_of_later_arm(
             && s.file == value.file
             && answered_at.start <= s.span.start
             && s.span.end <= answered_at.end
-            && matches!(s.channel, Channel::ToolError | Channel::Protocol)
+            && matches!(
+                s.channel,
+                Channel::ToolError | Channel::Protocol | Channel::ToolSuccess
+            )
     })?;
     answer.answers_unknown_tool = true;
     Some(as_answered(&value, context, answer))
@@ -115,16 +118,17 @@ fn answer_of_returned_unknown_tool(
         return None;
     };
     let answers = |s: &ErrorSite| {
-        matches!(s.channel, Channel::ToolError | Channel::Protocol)
-            && !matches!(
-                s.origin,
-                Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
-            )
-            && match (&s.variant, variant) {
-                (Some(tag), Some((e, v))) => tag.admits(*e, v),
-                (Some(_), None) => false,
-                (None, _) => true,
-            }
+        matches!(
+            s.channel,
+            Channel::ToolError | Channel::Protocol | Channel::ToolSuccess
+        ) && !matches!(
+            s.origin,
+            Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
+        ) && match (&s.variant, variant) {
+            (Some(tag), Some((e, v))) => tag.admits(*e, v),
+            (Some(_), None) => false,
+            (None, _) => true,
+        }
     };
     let mapped = sites.iter().find(|s| {
         answers(s)

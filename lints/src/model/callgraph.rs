@@ -1641,10 +1641,19 @@ pub fn result_helper(
     if f.is_test || matches!(f.owner, Owner::Trait { .. } | Owner::TraitDefault { .. }) {
         return None;
     }
+    let params = crate::syntax::typed_param_names(f.sig);
+    // `let mut result = json!({..}); if is_error { result["isError"] = json!(true); }`, the
+    // result then sent or returned.
+    if let Some((flag_param, text_param)) = dialect.result_flag_set_params(f.block, &params) {
+        return Some(ResultHelper {
+            name: f.name.clone(),
+            flag: ResultFlag::Param(flag_param),
+            text_param,
+        });
+    }
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
         return None;
     };
-    let params = crate::syntax::typed_param_names(f.sig);
     let tail = tail_expr(tail);
     if let (Owner::Inherent { self_ty }, Expr::Struct(s)) = (&f.owner, tail) {
         if !f.is_constructor() {

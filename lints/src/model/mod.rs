@@ -524,15 +524,19 @@ fn analyse(
         .map(|(mut site, arm)| {
             site.context = reach.context_of(body_of(site.body), arm.as_ref());
             let in_tools_helper = site.channel == Channel::Protocol
-                && matches!(
+                && (matches!(
                     site.context,
                     SiteContext::Tool {
                         helper: Some(_),
                         ..
                     }
-                );
-            // A helper whose every tool caller answers its error itself (`Err(e) => return
-            // Ok(tool_error_result(&e))`): its protocol errors never reach a tool's answer.
+                ) || {
+                    let body = body_of(site.body);
+                    body.continues_dispatch && body.returns.err == ErrChannel::Protocol
+                });
+            // A helper (or a dispatch continued in one) whose every tool caller answers its
+            // error itself (`Err(e) => return Ok(tool_error_result(&e))`): its protocol errors
+            // never reach a tool's answer.
             if in_tools_helper && !reach.errors_reach_tool[site.body.0] {
                 site.context = SiteContext::Unreached;
             } else if in_tools_helper && reach.only_server_faults_into(site.body, &bodies, edges) {

@@ -103,7 +103,11 @@ impl<'g> Reach<'g> {
                     continue;
                 }
                 let names = match &e.context_override {
-                    Some(SiteContext::UnknownToolArm { .. }) => continue,
+                    // The unknown tool's arm, and a failure of the request before a tool is
+                    // picked (reading the tool's name out of it), run no tool.
+                    Some(SiteContext::UnknownToolArm { .. } | SiteContext::OtherHandler) => {
+                        continue
+                    }
                     Some(SiteContext::Tool { tools, .. }) => tools.iter().cloned().collect(),
                     _ => root_names(caller).unwrap_or_else(|| tools[caller.id.0].clone()),
                 };
@@ -166,13 +170,25 @@ impl<'g> Reach<'g> {
                 !e.error_dropped && !e.error_passed_to.as_ref().is_some_and(answered_by)
             })
             .collect();
+        // A dispatch continued in a helper that returns the SDK's protocol error
+        // (`self.dispatch(&request.name, args)` -> `Result<Value, ErrorData>`) answers through
+        // its caller: its errors reach a tool's answer only where the caller passes them on.
+        let answers_through_caller = |b: &BodyInfo<'_>| {
+            b.continues_dispatch && b.returns.err == crate::sdk::ErrChannel::Protocol
+        };
         let errors_reach_tool = spread(
             bodies,
             edges,
             callees,
-            bodies.iter().map(|b| root_names(b).is_some()).collect(),
+            bodies
+                .iter()
+                .map(|b| root_names(b).is_some() && !answers_through_caller(b))
+                .collect(),
             |ei| passes_errors_on[ei],
-            |ei| matches!(edges[ei].context_override, Some(SiteContext::Tool { .. })),
+            |ei| {
+                matches!(edges[ei].context_override, Some(SiteContext::Tool { .. }))
+                    && !answers_through_caller(&bodies[edges[ei].from.0])
+            },
         );
         let from_handler = spread(
             bodies,

@@ -186,6 +186,62 @@ impl Dialect for JsonRpc {
         ))
     }
 
+    fn result_flag_set_params(
+        &self,
+        block: &syn::Block,
+        params: &[String],
+    ) -> Option<(usize, Option<usize>)> {
+        // The local built as a tool result without its flag, then the flag set on it under a
+        // parameter: `if is_error { result["isError"] = json!(true); }`.
+        let mut built: Option<(String, &syn::Macro)> = None;
+        for stmt in &block.stmts {
+            match stmt {
+                syn::Stmt::Local(l) => {
+                    let init = l.init.as_ref().map(|i| &*i.expr);
+                    if let (Some(name), Some(Expr::Macro(m))) =
+                        (crate::syntax::pat_ident(&l.pat), init)
+                    {
+                        let result = m
+                            .mac
+                            .path
+                            .segments
+                            .last()
+                            .is_some_and(|s| s.ident == "json")
+                            && crate::syntax::json_member(&m.mac.tokens, "content").is_some()
+                            && crate::syntax::json_member(&m.mac.tokens, "isError").is_none();
+                        if result {
+                            built = Some((name, &m.mac));
+                        }
+                    }
+                }
+                syn::Stmt::Expr(Expr::If(i), _) if i.else_branch.is_none() => {
+                    let Some((local, mac)) = &built else {
+                        continue;
+                    };
+                    let Expr::Path(cond) = &*i.cond else {
+                        continue;
+                    };
+                    let Some(flag) = cond
+                        .path
+                        .get_ident()
+                        .and_then(|c| params.iter().position(|p| c == p))
+                    else {
+                        continue;
+                    };
+                    let [syn::Stmt::Expr(Expr::Assign(a), _)] = &i.then_branch.stmts[..] else {
+                        continue;
+                    };
+                    if sets_is_error(a, local) {
+                        let text = crate::syntax::json_member_param(&mac.tokens, "text", params);
+                        return Some((flag, text));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
     fn construction_of_macro(
         &self,
         mac: &syn::Macro,
@@ -921,6 +977,28 @@ fn code_use(expr: &Expr, index: &Index<'_>) -> Option<CodeUse> {
         .to_string()
         .replace(' ', "");
     Some(CodeUse { value, written })
+}
+
+/// `result["isError"] = json!(true)` (or `true`) on the local `local`.
+fn sets_is_error(a: &syn::ExprAssign, local: &str) -> bool {
+    let Expr::Index(ix) = &*a.left else {
+        return false;
+    };
+    let on_local = matches!(&*ix.expr, Expr::Path(p) if p.path.is_ident(local));
+    let is_error_key = matches!(&*ix.index, Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(k), .. })
+        if k.value() == "isError");
+    let true_value = match &*a.right {
+        Expr::Macro(m) => {
+            m.mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "json")
+                && m.mac.tokens.to_string() == "true"
+        }
+        other => crate::sdk::is_true(other),
+    };
+    on_local && is_error_key && true_value
 }
 
 #[cfg(test)]

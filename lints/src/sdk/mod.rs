@@ -535,6 +535,18 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// For a helper that builds a tool result in a local and sets its `isError` flag when one
+    /// of its parameters says so (`let mut result = json!({"content": [..]}); if is_error {
+    /// result["isError"] = json!(true); }`): the positions in `params` of that parameter and
+    /// of the text.
+    fn result_flag_set_params(
+        &self,
+        _block: &syn::Block,
+        _params: &[String],
+    ) -> Option<(usize, Option<usize>)> {
+        None
+    }
+
     /// What a macro builds: `bail!(..)`, a `json!` error object or tool result.
     fn construction_of_macro(
         &self,

@@ -49,6 +49,12 @@ impl<'a> Walker<'a, '_> {
             .collect();
         let continues_dispatch =
             self.picking_tool() && args.iter().any(|a| self.carries_request(a));
+        // `let name = required_string(params, "name")?` where a tool is picked: a helper
+        // reading the tool's name out of the request fails on the request, not on a tool.
+        let reads_tool_name = self.picking_tool()
+            && args
+                .iter()
+                .any(|a| crate::syntax::str_literal(a).is_some_and(|s| s == "name"));
         // The text passed in says what the callee's error is about ("Missing params").
         let pushed = self.facts.calls.len();
         self.push_edge(callee, span, None, &texts);
@@ -80,6 +86,10 @@ impl<'a> Walker<'a, '_> {
         edge.error_passed_to = self.error_passed_to.get(&address).cloned();
         edge.continues_dispatch = continues_dispatch;
         edge.known_names = continues_dispatch && self.known_names_arm;
+        if reads_tool_name {
+            edge.path.request_failure = true;
+            edge.context_override = Some(SiteContext::OtherHandler);
+        }
         self.edge_of_call.insert(address, pushed);
     }
 

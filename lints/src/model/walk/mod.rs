@@ -418,6 +418,13 @@ impl<'a, 'm> Walker<'a, 'm> {
         content: ContentFacts,
         origin: Origin,
     ) {
+        // A helper that sets the result's flag from its parameter builds, at each call, the
+        // result with the flag given there ([`crate::model::site::ResultHelper`]).
+        if matches!(channel, Channel::ToolSuccess | Channel::ToolError)
+            && self.builds_flagged_result()
+        {
+            return;
+        }
         let path = self.path_facts(built, &content.texts);
         let shows_error_of = match content.texts.as_slice() {
             [text] => self.shown_error(text),
@@ -450,6 +457,16 @@ impl<'a, 'm> Walker<'a, 'm> {
             },
             arm,
         ));
+    }
+
+    /// Whether this body is a result helper whose `isError` flag is a parameter.
+    fn builds_flagged_result(&self) -> bool {
+        let Some(sig) = self.body.sig else {
+            return false;
+        };
+        self.calls
+            .result_helper(sig as *const syn::Signature)
+            .is_some_and(|h| matches!(h.flag, crate::model::site::ResultFlag::Param(_)))
     }
 
     /// Past a dispatch's picks, in a helper it handed the tool name to (`Unsupported analysis
@@ -838,7 +855,8 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             self.result_arm = outer_result_arm;
             self.locals.pop_scope();
         }
-        self.settle_error_of(&m.expr, &err_answers);
+        // `let data = self.dispatch(..).await; match data { .. }`: the call the local holds.
+        self.settle_error_of(value, &err_answers);
     }
 
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
