@@ -36,17 +36,17 @@ impl<'a> Walker<'a, '_> {
         // The mapping's branches: the arms of a `match`, or the whole `if` chain as one branch
         // of no known variant (`let (code, message) = if s.contains("rate limit") { (-32002,
         // ..) } else { (-32603, ..) }`: the source cannot tell which branch an error takes).
-        let (branches, e): (Vec<(Option<&syn::Arm>, &Expr)>, _) = match init {
+        let (branches, all_arms, e): (Vec<(Option<&syn::Arm>, &Expr)>, &[syn::Arm], _) = match init
+        {
             Some(Expr::Match(m)) => (
                 m.arms.iter().map(|a| (Some(a), &*a.body)).collect(),
+                &m.arms[..],
                 self.resolver.type_of(&m.expr, &self.locals),
             ),
-            Some(chain @ Expr::If(i)) if i.else_branch.is_some() => (vec![(None, chain)], None),
+            Some(chain @ Expr::If(i)) if i.else_branch.is_some() => {
+                (vec![(None, chain)], &[], None)
+            }
             _ => return,
-        };
-        let all_arms = match init {
-            Some(Expr::Match(m)) => &m.arms[..],
-            _ => &[],
         };
         // Only a scrutinee of a crate enum says which variant reaches which arm; for another
         // crate's value (`match &e { OrgError::InvalidTag(_) => INVALID_PARAMS, _ =>
