@@ -61,6 +61,10 @@ declare_lint! {
     /// you follow SEP-2145, allow the lint instead of fixing.
     ///
     /// ### Known problems
+    /// - In a hand-rolled loop that parses each line and routes on its method (`match
+    ///   req.method.as_str() { "tools/call" => .. }`), what the method was read from is the
+    ///   request: the fn its `"tools/call"` arm hands the name read out of it is the dispatcher
+    ///   (also called inside the response's `json!`).
     /// - An unknown tool's `Err` that the caller's one `Err(e)` arm answers is judged by that
     ///   answer: an isError result, or a success result (`Err(e) => Ok(json!({"content": [{"type":
     ///   "text", "text": json!({"success": false, "error": e}).to_string()}]}))`), which is

@@ -1059,6 +1059,37 @@ impl<'a> Walker<'a, '_> {
         true
     }
 
+    /// The local a method `match`'s scrutinee reads from (`req` of `req.method.as_str()`, also
+    /// through a local: `request` of `let method = request.get("method")..; match method`).
+    fn request_local(&self, scrutinee: &Expr) -> Option<String> {
+        let mut e = scrutinee;
+        let mut found = None;
+        for _ in 0..4 {
+            let mut root = e;
+            loop {
+                root = match root {
+                    Expr::MethodCall(m) => &m.receiver,
+                    Expr::Index(i) => &i.expr,
+                    Expr::Field(f) => &f.base,
+                    Expr::Reference(r) => &r.expr,
+                    Expr::Paren(p) => &p.expr,
+                    Expr::Try(t) => &t.expr,
+                    Expr::Await(a) => &a.base,
+                    _ => break,
+                };
+            }
+            let Expr::Path(p) = root else {
+                break;
+            };
+            found = Some(p.path.get_ident()?.to_string());
+            match self.let_init(root) {
+                Some(init) => e = init,
+                None => break,
+            }
+        }
+        found
+    }
+
     pub(super) fn match_arm(&mut self, m: &'a syn::ExprMatch, arm: &'a syn::Arm, lookup: bool) {
         {
             if self.arm.is_none() && self.dialect.is_tool_call_arm(&arm.pat) {
@@ -1068,10 +1099,22 @@ impl<'a> Walker<'a, '_> {
                     helper: None,
                 });
                 self.in_tool_call_arm = true;
+                // `match req.method.as_str() { "tools/call" => .. }` in a loop over parsed lines:
+                // what the method was read from is the request, in this arm as a handler's
+                // request parameter would be.
+                let request = self
+                    .request_local(&m.expr)
+                    .filter(|r| !self.request_params.contains(r));
+                if let Some(r) = &request {
+                    self.request_params.push(r.clone());
+                }
                 if let Some((_, g)) = &arm.guard {
                     self.visit_expr(g);
                 }
                 self.visit_expr(&arm.body);
+                if request.is_some() {
+                    self.request_params.pop();
+                }
                 self.in_tool_call_arm = false;
                 self.arm = None;
                 return;
