@@ -220,19 +220,7 @@ impl<'a> Walker<'a, '_> {
         if self.names_request(read) {
             return true;
         }
-        let mut root = read;
-        loop {
-            root = match root {
-                Expr::MethodCall(m) => &m.receiver,
-                Expr::Index(i) => &i.expr,
-                Expr::Field(f) => &f.base,
-                Expr::Reference(r) => &r.expr,
-                Expr::Paren(p) => &p.expr,
-                Expr::Try(t) => &t.expr,
-                Expr::Match(m) => &m.expr,
-                _ => break,
-            };
-        }
+        let root = read_root(read);
         depth <= 4
             && matches!(root, Expr::Path(_))
             && self
@@ -1318,4 +1306,23 @@ fn fn_bound_inputs<'t>(sig: &'t syn::Signature, ty: &'t syn::Type) -> Option<Vec
             _ => None,
         }
     })
+}
+
+/// What a read starts from: the receiver of its method calls, the base of its fields and
+/// indexes, through `&`, parentheses, `?`, `.await` and a `match` on it (`request` of
+/// `match request.get("params")?`).
+pub(super) fn read_root(mut e: &Expr) -> &Expr {
+    loop {
+        e = match e {
+            Expr::MethodCall(m) => &m.receiver,
+            Expr::Index(i) => &i.expr,
+            Expr::Field(f) => &f.base,
+            Expr::Reference(r) => &r.expr,
+            Expr::Paren(p) => &p.expr,
+            Expr::Try(t) => &t.expr,
+            Expr::Await(a) => &a.base,
+            Expr::Match(m) => &m.expr,
+            _ => return e,
+        };
+    }
 }

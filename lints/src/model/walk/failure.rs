@@ -1065,19 +1065,7 @@ impl<'a> Walker<'a, '_> {
         let mut e = scrutinee;
         let mut found = None;
         for _ in 0..4 {
-            let mut root = e;
-            loop {
-                root = match root {
-                    Expr::MethodCall(m) => &m.receiver,
-                    Expr::Index(i) => &i.expr,
-                    Expr::Field(f) => &f.base,
-                    Expr::Reference(r) => &r.expr,
-                    Expr::Paren(p) => &p.expr,
-                    Expr::Try(t) => &t.expr,
-                    Expr::Await(a) => &a.base,
-                    _ => break,
-                };
-            }
+            let root = super::calls::read_root(e);
             let Expr::Path(p) = root else {
                 break;
             };
