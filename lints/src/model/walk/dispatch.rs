@@ -206,8 +206,10 @@ impl<'a> Walker<'a, '_> {
         };
         let at = self.file.span_of(d).start;
         block.stmts.iter().any(|stmt| match stmt {
+            // (`if name == "connect" { return connect(..) }` runs one tool early: no guard.)
             syn::Stmt::Expr(Expr::If(i), _) => {
                 self.file.span_of(i).end <= at
+                    && tool_name_test(&i.cond).is_none()
                     && mentions_ident(&i.cond.to_token_stream_string(), name)
                     && (matches!(
                         i.then_branch.stmts.last(),
