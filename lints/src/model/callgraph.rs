@@ -1576,13 +1576,29 @@ pub fn error_constructor(
     if f.is_test {
         return None;
     }
+    // A response envelope's constructor (`fn err(id, code, message) -> Self { Self { id,
+    // result: None, error: Some(RpcError { code, message: message.into() }) } }`): the error
+    // object is a field of `Self`, as in a free helper.
+    self_error_constructor(f, self_ty, dialect, index, carried)
+        .or_else(|| error_helper(f, dialect, index, source))
+}
+
+/// An inherent constructor whose `Self { .. }` is the protocol error, or carries the code a
+/// conversion puts on the wire.
+fn self_error_constructor(
+    f: &FnItem<'_>,
+    self_ty: &str,
+    dialect: &dyn Dialect,
+    index: &Index<'_>,
+    carried: Option<&str>,
+) -> Option<ErrorConstructor> {
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
         return None;
     };
     let Expr::Struct(s) = tail_expr(tail) else {
         return None;
     };
-    let named = s.path.is_ident("Self") || s.path.is_ident(self_ty.as_str());
+    let named = s.path.is_ident("Self") || s.path.is_ident(self_ty);
     if !named || s.rest.is_some() {
         return None;
     }
