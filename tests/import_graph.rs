@@ -417,6 +417,7 @@ const LINTS_KNOWN_CYCLES: [&[&str]; 3] = [
         "sdk",
         "sdk::content",
         "sdk::jsonrpc",
+        "sdk::kodegen",
         "sdk::mcp_attr",
         "sdk::pmcp",
         "sdk::rmcp",

@@ -524,13 +524,7 @@ fn analyse(
         .map(|(mut site, arm)| {
             site.context = reach.context_of(body_of(site.body), arm.as_ref());
             let in_tools_helper = site.channel == Channel::Protocol
-                && (matches!(
-                    site.context,
-                    SiteContext::Tool {
-                        helper: Some(_),
-                        ..
-                    }
-                ) || {
+                && (site.context.in_tools_helper() || {
                     let body = body_of(site.body);
                     body.continues_dispatch && body.returns.err == ErrChannel::Protocol
                 });
@@ -583,16 +577,36 @@ fn analyse(
             }
         }
     }
+    // A helper called only from arms of error mappings that no variant tool code passes in
+    // reaches (`Sqlx(e) => convert_sqlx(e)` in a `From<AppError>` tools convert only
+    // `Query` through) runs for no tool.
+    for site in &mut sites {
+        if !site.context.in_tools_helper() {
+            continue;
+        }
+        let mut into = reach.tool_edges_into(site.body, &bodies, edges).peekable();
+        if into.peek().is_none() {
+            continue;
+        }
+        let unreached = into.all(|e| {
+            let Some(tag) = &e.arm_variant else {
+                return false;
+            };
+            let passed = variants
+                .entry(e.from)
+                .or_insert_with(|| reach.tool_variants_into(e.from, &bodies, edges, &returned));
+            passed
+                .as_ref()
+                .is_some_and(|p| !p.is_empty() && !p.iter().any(|(en, v)| tag.admits(*en, v)))
+        });
+        if unreached {
+            site.context = SiteContext::Unreached;
+        }
+    }
     // A finding at a helper names the tool calls that reach it.
     let mut callers: HashMap<BodyId, Vec<(FileId, Span)>> = HashMap::new();
     for site in &mut sites {
-        if !matches!(
-            site.context,
-            SiteContext::Tool {
-                helper: Some(_),
-                ..
-            }
-        ) {
+        if !site.context.in_tools_helper() {
             continue;
         }
         let calls = callers

@@ -209,7 +209,7 @@ impl<'g> Reach<'g> {
     }
 
     /// The calls into `body` made from tool code (not tests), in edge order.
-    fn tool_edges_into<'e>(
+    pub fn tool_edges_into<'e>(
         &'e self,
         body: BodyId,
         bodies: &'e [BodyInfo<'_>],

@@ -41,6 +41,17 @@ pub enum SiteContext {
 }
 
 impl SiteContext {
+    /// Tool context inside a helper the tools call (not a handler itself).
+    pub fn in_tools_helper(&self) -> bool {
+        matches!(
+            self,
+            SiteContext::Tool {
+                helper: Some(_),
+                ..
+            }
+        )
+    }
+
     pub fn is_tool(&self) -> bool {
         matches!(self, SiteContext::Tool { .. })
     }
@@ -426,6 +437,9 @@ pub struct CallEdge {
     /// The enum variant the call's receiver or first argument builds right there
     /// (`AppError::NotFound(..).to_mcp()`), by enum and variant name.
     pub variant: Option<(ItemId, String)>,
+    /// The variants of the enum the caller matches on whose arm the call sits in (`Sqlx(e) =>
+    /// convert_sqlx(e)` in a `From<AppError>`): the call runs only for those.
+    pub arm_variant: Option<VariantTag>,
     /// The crate fn whose error value the call converts (`find(..)?`): it passes the variants
     /// that fn can return.
     pub errors_of: Option<BodyId>,

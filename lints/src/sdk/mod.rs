@@ -8,6 +8,7 @@
 
 pub mod content;
 pub mod jsonrpc;
+pub mod kodegen;
 pub mod mcp_attr;
 pub mod pmcp;
 pub mod rmcp;
@@ -221,7 +222,7 @@ pub const CLIENT_DECLARATION_METHODS: &[&str] =
     &["peer_info", "client_info", "client_capabilities"];
 
 /// The number of SDKs in [`SDKS`].
-pub const SDK_COUNT: usize = 7;
+pub const SDK_COUNT: usize = 8;
 
 /// Every SDK, in the order [`detect_all`] keeps among crates the manifest does not name.
 /// Hand-rolled JSON-RPC ([`jsonrpc`]) is not here: it has no crates, and is the crate's dialect
@@ -234,6 +235,7 @@ pub static SDKS: [&Sdk; SDK_COUNT] = [
     &mcp_attr::SDK,
     &ultrafast::SDK,
     &tower_mcp::SDK,
+    &kodegen::SDK,
 ];
 
 /// The crate roots of every SDK, one entry per SDK: the names [`detect_all`] looks for in

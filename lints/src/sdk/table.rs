@@ -1276,7 +1276,9 @@ fn construction_of_path<'e>(
     let segs = segments(path);
     let canonical = names.canonical(table, &segs)?;
     let name = segs.last()?.as_str();
-    if name.starts_with(|c: char| c.is_ascii_uppercase()) == fn_value {
+    // A value is a unit variant (`Error::RateLimited`); a fn is a constructor fn or a tuple
+    // variant (`.map_err(McpError::Other)`).
+    if !fn_value && !name.starts_with(|c: char| c.is_ascii_uppercase()) {
         return None;
     }
     let ctor = table

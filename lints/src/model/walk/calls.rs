@@ -352,6 +352,7 @@ impl<'a> Walker<'a, '_> {
             path,
             args: Vec::new(),
             variant: None,
+            arm_variant: self.variant.clone(),
             errors_of: None,
             result_args: Vec::new(),
             in_result_arm: self.result_arm,
@@ -477,7 +478,8 @@ impl<'a> Walker<'a, '_> {
         }
         // `x.map_err(McpError::from)?`: the conversion is the `map_err`'s (one edge there); the
         // `?` passes the protocol error on as it is.
-        if converted_by_path(operand) {
+        // (`rows.iter().map(|r| Ok(Row { .. })).collect::<Result<_, _>>()?` never fails.)
+        if converted_by_path(operand) || collects_only_ok(operand) {
             return;
         }
         let tool_error = self.operand_error_is_tool_error(operand);
@@ -492,7 +494,13 @@ impl<'a> Walker<'a, '_> {
             return;
         }
         let span = self.file.span_of(t);
-        match self.dialect.try_meaning(&self.body.returns, tool_error) {
+        let meaning = match self.dialect.try_meaning(&self.body.returns, tool_error) {
+            // Only the crate itself can write `From<its own error> for` the SDK's error (the
+            // orphan rule), so the SDK's own conversions never take a crate error value.
+            TryMeaning::Protocol(_) if crate_error && !tool_error => TryMeaning::FromImpls,
+            meaning => meaning,
+        };
+        match meaning {
             TryMeaning::Nothing => {}
             TryMeaning::FromImpls => self.conversion_edge(operand, span),
             TryMeaning::Protocol(code) => {
@@ -950,6 +958,12 @@ pub(super) fn explicit_conversion(
                 || !matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2 && index.local_types.contains(&p.path.segments[p.path.segments.len() - 2].ident.to_string()))
         }
         Expr::Struct(s) => dialect.construction_of_struct(s, index).is_some(),
+        // `.map_err(|e| anyhow!("..: {e}"))`: another crate's error value, which the `?`
+        // still has to convert.
+        Expr::Macro(m) => !matches!(
+            last_segment(&m.mac.path).as_deref(),
+            Some("anyhow" | "eyre")
+        ),
         _ => true,
     }
 }
@@ -1325,4 +1339,27 @@ pub(super) fn read_root(mut e: &Expr) -> &Expr {
             _ => return e,
         };
     }
+}
+
+/// `items.iter().map(|x| Ok(..)).collect()`: a collect into a `Result` whose every item is
+/// `Ok`, which cannot fail.
+fn collects_only_ok(operand: &Expr) -> bool {
+    let Expr::MethodCall(collect) = operand else {
+        return false;
+    };
+    let Expr::MethodCall(map) = &*collect.receiver else {
+        return false;
+    };
+    if collect.method != "collect" || map.method != "map" {
+        return false;
+    }
+    let Some(Expr::Closure(c)) = map.args.first() else {
+        return false;
+    };
+    let mut leaves = Vec::new();
+    value_leaves(&c.body, &mut leaves, 0);
+    !leaves.is_empty()
+        && leaves.iter().all(
+            |l| matches!(l, Expr::Call(call) if matches!(&*call.func, Expr::Path(p) if p.path.segments.len() == 1 && p.path.segments[0].ident == "Ok")),
+        )
 }

@@ -1565,9 +1565,13 @@ impl<'a> Walker<'a, '_> {
                                 self.conversion_edge(&mc.receiver, span);
                             }
                         } else {
-                            self.with_frame(fallback(), |w| {
-                                w.point_free_constructor(arg, p);
-                            });
+                            // (`.map_err(McpError::Other)` on a crate fn that never fails
+                            // builds nothing.)
+                            if !self.never_fails(&mc.receiver) {
+                                self.with_frame(fallback(), |w| {
+                                    w.point_free_constructor(arg, p);
+                                });
+                            }
                             let target = self.resolver.path_target(p, &self.locals);
                             if let Some(callee) = self.callee(target) {
                                 let span = self.file.span_of(arg);
@@ -2136,6 +2140,13 @@ fn builds_own_value(cause: &Expr) -> bool {
         match strip_refs(a) {
             Expr::Lit(_) => true,
             e @ Expr::Path(_) => crate::syntax::is_const_path(e),
+            // `concat!("app/", env!("CARGO_PKG_VERSION"))`: text fixed at build time.
+            Expr::Macro(m) => matches!(
+                crate::syntax::last_segment(&m.mac.path).as_deref(),
+                Some("concat" | "env" | "stringify")
+            ),
+            // `Duration::from_secs(30)`: a value made of own values.
+            Expr::Call(c) => matches!(&*c.func, Expr::Path(_)) && c.args.iter().all(own_arg),
             Expr::Closure(c) => match (c.inputs.len(), c.inputs.first().and_then(pat_ident)) {
                 (1, Some(param)) => chain_on(tail_expr(&c.body), Some(&param)),
                 _ => false,

@@ -869,6 +869,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             }
             return;
         }
+        // `if cond && let Ok(x) = helper(..) { .. }`: the error is not bound.
+        for l in chained_lets(&i.cond) {
+            if variant_binding(&l.pat, "Ok").is_some() {
+                self.drop_error_of(&l.expr);
+            }
+        }
         // The bindings are in scope in the `then` branch (and, harmlessly, in the `else`).
         self.with_if_bindings(&i.cond, |w| w.expr_if(i));
     }
