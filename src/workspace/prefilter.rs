@@ -4,7 +4,7 @@
 //! Every MCP lint needs the crate's SDK dialect (`lints::sdk::detect_all`), and a crate gets
 //! one only when it is one of an SDK's own packages (`lints::sdk::is_own_crate`: its examples
 //! are servers, its library has codes), its manifest depends on an SDK (rmcp, rust-mcp-sdk,
-//! pmcp, turbomcp, mcp-attr, ultrafast-mcp, tower-mcp: `lints::sdk::sdk_roots`), or one of its files
+//! pmcp, turbomcp, mcp-attr, ultrafast-mcp, tower-mcp, kodegen: `lints::sdk::sdk_roots`), or one of its files
 //! imports an SDK's root module (a `use` path starting with it) or mentions `root::` anywhere,
 //! or it is a hand-rolled server with a `"tools/call"` literal. The suppression lints need a suppression, which names
 //! `mcp-lint` (comments) or `mcp_lint` (attributes).
