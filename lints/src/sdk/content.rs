@@ -260,5 +260,25 @@ pub fn tool_name(f: &FnItem<'_>) -> String {
                 _ => None,
             })
         })
+        .or_else(|| declared_name(f))
         .unwrap_or_else(|| f.name.clone())
+}
+
+/// A trait impl that declares its tool's name in a sibling `fn name() -> &'static str`
+/// (kodegen's `Tool`): the literal it returns, or the impl's type when it returns a constant of
+/// another crate.
+fn declared_name(f: &FnItem<'_>) -> Option<String> {
+    let name_fn = f.impl_items.iter().find_map(|item| match item {
+        syn::ImplItem::Fn(m) if m.sig.ident == "name" && m.sig.inputs.is_empty() => Some(m),
+        _ => None,
+    })?;
+    if let Some(syn::Stmt::Expr(tail, None)) = name_fn.block.stmts.last() {
+        if let Some(text) = crate::syntax::str_literal(tail) {
+            return Some(text);
+        }
+    }
+    match f.impl_self_ty? {
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
 }
