@@ -1,0 +1,91 @@
+//! Introspection tools for monitoring and debugging tool usage
+//!
+//! This module provides tools for understanding how tools are being used,
+//! viewing execution history, and analyzing usage patterns.
+
+mod inspect_tool_calls;
+mod inspect_usage_stats;
+pub mod usage_tracker;
+
+pub use inspect_tool_calls::InspectToolCallsTool;
+pub use inspect_usage_stats::InspectUsageStatsTool;
+
+/// Start the introspection HTTP server programmatically
+///
+/// Returns a ServerHandle for graceful shutdown control.
+/// This function is non-blocking - the server runs in background tasks.
+///
+/// # Arguments
+/// * `addr` - Socket address to bind to (e.g., "127.0.0.1:30446")
+/// * `tls_cert` - Optional path to TLS certificate file
+/// * `tls_key` - Optional path to TLS private key file
+///
+/// # Returns
+/// ServerHandle for graceful shutdown, or error if startup fails
+pub async fn start_server(
+    addr: std::net::SocketAddr,
+    tls_cert: Option<std::path::PathBuf>,
+    tls_key: Option<std::path::PathBuf>,
+) -> anyhow::Result<kodegen_server_http::ServerHandle> {
+    // Bind to the address first
+    let listener = tokio::net::TcpListener::bind(addr).await
+        .map_err(|e| anyhow::anyhow!("Failed to bind to {}: {}", addr, e))?;
+
+    // Convert separate cert/key into Option<(cert, key)> tuple
+    let tls_config = match (tls_cert, tls_key) {
+        (Some(cert), Some(key)) => Some((cert, key)),
+        _ => None,
+    };
+
+    // Delegate to start_server_with_listener
+    start_server_with_listener(listener, tls_config).await
+}
+
+/// Start introspection HTTP server using pre-bound listener (TOCTOU-safe)
+///
+/// This variant is used by kodegend to eliminate TOCTOU race conditions
+/// during port cleanup. The listener is already bound to a port.
+///
+/// # Arguments
+/// * `listener` - Pre-bound TcpListener (port already reserved)
+/// * `tls_config` - Optional (cert_path, key_path) for HTTPS
+///
+/// # Returns
+/// ServerHandle for graceful shutdown, or error if startup fails
+pub async fn start_server_with_listener(
+    listener: tokio::net::TcpListener,
+    tls_config: Option<(std::path::PathBuf, std::path::PathBuf)>,
+) -> anyhow::Result<kodegen_server_http::ServerHandle> {
+    use kodegen_server_http::{ServerBuilder, Managers, RouterSet, register_tool};
+    use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
+
+    let mut builder = ServerBuilder::new()
+        .category(kodegen_config::CATEGORY_INTROSPECTION)
+        .register_tools(|| async {
+            let mut tool_router = ToolRouter::new();
+            let mut prompt_router = PromptRouter::new();
+            let managers = Managers::new();
+
+            // Register all 2 introspection tools
+            (tool_router, prompt_router) = register_tool(
+                tool_router,
+                prompt_router,
+                crate::InspectUsageStatsTool::new(),
+            );
+
+            (tool_router, prompt_router) = register_tool(
+                tool_router,
+                prompt_router,
+                crate::InspectToolCallsTool::new(),
+            );
+
+            Ok(RouterSet::new(tool_router, prompt_router, managers))
+        })
+        .with_listener(listener);
+
+    if let Some((cert, key)) = tls_config {
+        builder = builder.with_tls_config(cert, key);
+    }
+
+    builder.serve().await
+}
