@@ -442,6 +442,12 @@ pub fn is_json_macro(m: &syn::Macro) -> bool {
     m.path.segments.last().is_some_and(|s| s.ident == "json")
 }
 
+/// `Ok(..)`, also with a turbofish (`Ok::<_, Error>(..)`).
+pub fn is_ok_call(expr: &Expr) -> bool {
+    matches!(expr, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+        if p.path.segments.len() == 1 && p.path.segments[0].ident == "Ok"))
+}
+
 /// The value of a string literal expression (`"head"`).
 pub fn str_literal(expr: &Expr) -> Option<String> {
     match expr {

@@ -16,8 +16,9 @@
 // `Ok(ToolResponse::new(..))`; a `?` on the crate's own error, which only the crate's
 // `From<StoreError> for McpError` converts (its arm for the variant tools pass, `Query`, is the
 // finding; the `Pool` arm and the helper only it calls run for no tool); an optional line count
-// whose error `if .. && let Ok(n) = ..` drops; a collect whose items are all `Ok`; and an HTTP
-// client built from constants (`.build()` fails only on the server's own mistake).
+// whose error `if .. && let Ok(n) = ..` drops; a collect whose items are all `Ok`; an HTTP
+// client built from constants (`.build()` fails only on the server's own mistake); and
+// `.map_err(McpError::Other)` on a crate fn that never fails.
 use kodegen_mcp_schema::{McpError, Tool, ToolExecutionContext, ToolResponse};
 use serde::{Deserialize, Serialize};
 
@@ -68,6 +69,10 @@ async fn count_lines(path: &str) -> Result<usize, McpError> {
 
 fn tokio_read(path: &str) -> std::io::Result<String> {
     std::fs::read_to_string(path)
+}
+
+fn display_name(path: &str) -> anyhow::Result<String> {
+    Ok(format!("file {path}"))
 }
 
 fn split_statements(text: &str) -> anyhow::Result<Vec<String>> {
@@ -121,6 +126,7 @@ impl Tool for ReadFileTool {
             let extra = body.text().await.map_err(McpError::Other)?; //~ tool_failure_as_protocol_error
             lines += extra.lines().count();
         }
-        Ok(ToolResponse::new(text, ReadOutput { lines }))
+        let title = display_name(&args.path).map_err(McpError::Other)?;
+        Ok(ToolResponse::new(format!("{title}\n{text}"), ReadOutput { lines }))
     }
 }

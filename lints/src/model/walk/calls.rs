@@ -448,7 +448,7 @@ impl<'a> Walker<'a, '_> {
         let mut passed = PassedErrors::default();
         for leaf in leaves {
             match strip_await(leaf) {
-                Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Ok")) => {}
+                e if crate::syntax::is_ok_call(e) => {}
                 Expr::Call(c)
                     if c.args.len() == 1
                         && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
@@ -1358,8 +1358,5 @@ fn collects_only_ok(operand: &Expr) -> bool {
     };
     let mut leaves = Vec::new();
     value_leaves(&c.body, &mut leaves, 0);
-    !leaves.is_empty()
-        && leaves.iter().all(
-            |l| matches!(l, Expr::Call(call) if matches!(&*call.func, Expr::Path(p) if p.path.segments.len() == 1 && p.path.segments[0].ident == "Ok")),
-        )
+    !leaves.is_empty() && leaves.iter().all(|l| crate::syntax::is_ok_call(l))
 }

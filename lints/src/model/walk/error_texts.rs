@@ -93,7 +93,7 @@ impl<'a> Walker<'a, '_> {
                     self.returned_text(text, false);
                 }
             }
-            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Ok")) => {}
+            e if crate::syntax::is_ok_call(e) => {}
             other => self.text_operand(other),
         }
     }

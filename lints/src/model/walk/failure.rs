@@ -1026,8 +1026,7 @@ impl<'a> Walker<'a, '_> {
             return None;
         };
         let exits_ok = matches!(i.then_branch.stmts.last(), Some(syn::Stmt::Expr(Expr::Return(r), _))
-            if r.expr.as_deref().is_some_and(|v| matches!(v, Expr::Call(c)
-                if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Ok")))));
+            if r.expr.as_deref().is_some_and(crate::syntax::is_ok_call));
         let negated = without_not(&i.cond).1;
         (i.else_branch.is_none() && exits_ok && !negated && self.reads_client_declaration(&i.cond))
             .then_some(&*i.cond)
@@ -1565,13 +1564,9 @@ impl<'a> Walker<'a, '_> {
                                 self.conversion_edge(&mc.receiver, span);
                             }
                         } else {
-                            // (`.map_err(McpError::Other)` on a crate fn that never fails
-                            // builds nothing.)
-                            if !self.never_fails(&mc.receiver) {
-                                self.with_frame(fallback(), |w| {
-                                    w.point_free_constructor(arg, p);
-                                });
-                            }
+                            self.with_frame(fallback(), |w| {
+                                w.point_free_constructor(arg, p);
+                            });
                             let target = self.resolver.path_target(p, &self.locals);
                             if let Some(callee) = self.callee(target) {
                                 let span = self.file.span_of(arg);

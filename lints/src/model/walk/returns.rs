@@ -223,7 +223,7 @@ impl<'a> Walker<'a, '_> {
             return;
         };
         match strip_await(expr) {
-            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Ok")) => {}
+            e if crate::syntax::is_ok_call(e) => {}
             Expr::Call(c)
                 if c.args.len() == 1
                     && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
