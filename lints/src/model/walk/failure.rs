@@ -734,7 +734,19 @@ impl<'a> Walker<'a, '_> {
             matches!(strip_refs(e), Expr::Path(p) if p.path.get_ident()
                 .is_some_and(|i| self.own_receivers.contains(&i.to_string())))
         };
+        // `timeout(WAIT, rx).await`, and `timeout(WAIT, rx).await.map_err(..)?` (what is left once
+        // the deadline's error is mapped: the receive's): the same receive under a deadline of
+        // the server's own.
+        let under_deadline = |e: &Expr| match strip_await(e) {
+            Expr::Call(c) if c.args.len() == 2 && is_timeout_fn(&c.func) => {
+                self.receives_from_own_channel(&c.args[1])
+            }
+            _ => false,
+        };
         match strip_await(cause) {
+            e if under_deadline(e) => true,
+            Expr::Try(t) => matches!(strip_await(&t.expr), Expr::MethodCall(mc)
+                if mc.method == "map_err" && under_deadline(&mc.receiver)),
             Expr::MethodCall(mc) => {
                 matches!(
                     mc.method.to_string().as_str(),
@@ -2361,4 +2373,9 @@ fn runs_the_tool(scrutinee: &Expr) -> bool {
         Expr::MethodCall(m) => m.args.len() > 1,
         _ => false,
     }
+}
+
+/// `tokio::time::timeout`, `time::timeout`, `timeout` (an async deadline around a future).
+fn is_timeout_fn(func: &Expr) -> bool {
+    matches!(func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "timeout"))
 }
