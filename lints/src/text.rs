@@ -354,7 +354,7 @@ pub fn json_texts(mac: &syn::Macro, file: &SourceFile) -> Vec<MessageText> {
         }
     }
     let mut out = Vec::new();
-    if mac.path.segments.last().is_some_and(|s| s.ident == "json") {
+    if crate::syntax::is_json_macro(mac) {
         walk(mac.tokens.clone(), file, &mut out);
     }
     out

@@ -69,13 +69,18 @@ fn answer_of_later_arm(
             && s.file == value.file
             && answered_at.start <= s.span.start
             && s.span.end <= answered_at.end
-            && matches!(
-                s.channel,
-                Channel::ToolError | Channel::Protocol | Channel::ToolSuccess
-            )
+            && is_answer(s.channel)
     })?;
     answer.answers_unknown_tool = true;
     Some(as_answered(&value, context, answer))
+}
+
+/// A tool result (isError or not) or a protocol error: what answers a call.
+fn is_answer(channel: Channel) -> bool {
+    matches!(
+        channel,
+        Channel::ToolError | Channel::Protocol | Channel::ToolSuccess
+    )
 }
 
 /// `value` as the site its answer makes: the answer's channel and code at the value, in the
@@ -118,17 +123,16 @@ fn answer_of_returned_unknown_tool(
         return None;
     };
     let answers = |s: &ErrorSite| {
-        matches!(
-            s.channel,
-            Channel::ToolError | Channel::Protocol | Channel::ToolSuccess
-        ) && !matches!(
-            s.origin,
-            Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
-        ) && match (&s.variant, variant) {
-            (Some(tag), Some((e, v))) => tag.admits(*e, v),
-            (Some(_), None) => false,
-            (None, _) => true,
-        }
+        is_answer(s.channel)
+            && !matches!(
+                s.origin,
+                Origin::AnsweredLater { .. } | Origin::ReturnedUnknownTool { .. }
+            )
+            && match (&s.variant, variant) {
+                (Some(tag), Some((e, v))) => tag.admits(*e, v),
+                (Some(_), None) => false,
+                (None, _) => true,
+            }
     };
     let mapped = sites.iter().find(|s| {
         answers(s)

@@ -580,24 +580,25 @@ fn analyse(
     // A helper called only from arms of error mappings that no variant tool code passes in
     // reaches (`Sqlx(e) => convert_sqlx(e)` in a `From<AppError>` tools convert only
     // `Query` through) runs for no tool.
+    let mut unreached_helpers: HashMap<BodyId, bool> = HashMap::new();
     for site in &mut sites {
         if !site.context.in_tools_helper() {
             continue;
         }
-        let mut into = reach.tool_edges_into(site.body, &bodies, edges).peekable();
-        if into.peek().is_none() {
-            continue;
-        }
-        let unreached = into.all(|e| {
-            let Some(tag) = &e.arm_variant else {
-                return false;
-            };
-            let passed = variants
-                .entry(e.from)
-                .or_insert_with(|| reach.tool_variants_into(e.from, &bodies, edges, &returned));
-            passed
-                .as_ref()
-                .is_some_and(|p| !p.is_empty() && !p.iter().any(|(en, v)| tag.admits(*en, v)))
+        let unreached = *unreached_helpers.entry(site.body).or_insert_with(|| {
+            let mut into = reach.tool_edges_into(site.body, &bodies, edges).peekable();
+            into.peek().is_some()
+                && into.all(|e| {
+                    let Some(tag) = &e.arm_variant else {
+                        return false;
+                    };
+                    let passed = variants.entry(e.from).or_insert_with(|| {
+                        reach.tool_variants_into(e.from, &bodies, edges, &returned)
+                    });
+                    passed.as_ref().is_some_and(|p| {
+                        !p.is_empty() && !p.iter().any(|(en, v)| tag.admits(*en, v))
+                    })
+                })
         });
         if unreached {
             site.context = SiteContext::Unreached;

@@ -201,12 +201,7 @@ impl Dialect for JsonRpc {
                     if let (Some(name), Some(Expr::Macro(m))) =
                         (crate::syntax::pat_ident(&l.pat), init)
                     {
-                        let result = m
-                            .mac
-                            .path
-                            .segments
-                            .last()
-                            .is_some_and(|s| s.ident == "json")
+                        let result = crate::syntax::is_json_macro(&m.mac)
                             && crate::syntax::json_member(&m.mac.tokens, "content").is_some()
                             && crate::syntax::json_member(&m.mac.tokens, "isError").is_none();
                         if result {
@@ -989,12 +984,7 @@ fn sets_is_error(a: &syn::ExprAssign, local: &str) -> bool {
         if k.value() == "isError");
     let true_value = match &*a.right {
         Expr::Macro(m) => {
-            m.mac
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == "json")
-                && m.mac.tokens.to_string() == "true"
+            crate::syntax::is_json_macro(&m.mac) && m.mac.tokens.to_string() == "true"
         }
         other => crate::sdk::is_true(other),
     };
