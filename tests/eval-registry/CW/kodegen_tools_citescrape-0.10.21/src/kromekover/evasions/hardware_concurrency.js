@@ -1,0 +1,1 @@
+Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => window.grokConfig.hardwareConcurrency });

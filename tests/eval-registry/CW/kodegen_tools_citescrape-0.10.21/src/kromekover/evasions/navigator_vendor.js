@@ -1,0 +1,4 @@
+// Mock navigator vendor
+Object.defineProperty(navigator, 'vendor', {
+  get: () => 'Google Inc.'
+});

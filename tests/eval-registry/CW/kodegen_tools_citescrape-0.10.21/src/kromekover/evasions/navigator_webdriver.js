@@ -1,0 +1,4 @@
+// Hide navigator.webdriver flag
+Object.defineProperty(navigator, 'webdriver', {
+  get: () => false
+});
