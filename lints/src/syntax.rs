@@ -115,6 +115,14 @@ pub fn result_error_name(ty: &Type) -> Option<String> {
     result_error_type(ty).and_then(type_name)
 }
 
+/// The name of the error type a signature's output states (`-> Result<T, McpError>`).
+pub fn output_error_name(output: &syn::ReturnType) -> Option<String> {
+    match output {
+        syn::ReturnType::Type(_, ty) => result_error_name(ty),
+        syn::ReturnType::Default => None,
+    }
+}
+
 /// `E` of `Result<T, E>`.
 pub fn result_error_type(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };

@@ -138,10 +138,14 @@ fn message(expr: &Expr, file: &SourceFile, macros: Option<&MacroArgs>) -> Messag
     }
 }
 
-/// `format!("..", args)`: a literal when it has no placeholders, else its literal pieces.
+/// `format!("..", args)`: a literal when it has no placeholders, else its literal pieces. An
+/// `anyhow!(..)` / `eyre!(..)` error given as the message reads the same.
 fn format_message(mac: &syn::Macro, file: &SourceFile, macros: Option<&MacroArgs>) -> MessageText {
     let name = last_segment(&mac.path);
-    if !matches!(name.as_deref(), Some("format")) {
+    if !matches!(
+        name.as_deref(),
+        Some("format" | "anyhow" | "eyre" | "format_err")
+    ) {
         return MessageText::Opaque;
     }
     if let Some(args) = macros.and_then(|m| m.parsed(mac)) {

@@ -46,6 +46,9 @@ pub struct Types<'a> {
     closure_slots: HashMap<(FnKey, usize), (ItemId, String)>,
     /// The fields of `closure_slots`, for a call of one (`(self.handler)(args)`).
     slot_fields: std::collections::HashSet<(ItemId, String)>,
+    /// Crate types that are futures of a `Result`: the error type's name
+    /// (`impl Future for AsyncTask<T> { type Output = Result<T, oneshot::error::RecvError>; }`).
+    future_errors: HashMap<ItemId, String>,
 }
 
 impl<'a> Types<'a> {
@@ -63,6 +66,7 @@ impl<'a> Types<'a> {
             scopes: HashMap::new(),
             closure_slots: HashMap::new(),
             slot_fields: Default::default(),
+            future_errors: HashMap::new(),
         };
         for (i, item) in defs.items.iter().enumerate() {
             let id = ItemId(i as u32);
@@ -127,6 +131,9 @@ impl<'a> Types<'a> {
             });
             if let (Some(ty), Some(TraitRef::Local(tr))) = (self_ty, &trait_ref) {
                 t.traits_of.entry(ty).or_default().push(*tr);
+            }
+            if let (Some(ty), Some(error)) = (self_ty, future_error(imp.syntax)) {
+                t.future_errors.insert(ty, error);
             }
             for ii in &imp.syntax.items {
                 let ImplItem::Fn(f) = ii else { continue };
@@ -272,6 +279,11 @@ impl<'a> Types<'a> {
         resolve_type_item(defs, module, err, self.self_type(scope))
     }
 
+    /// The error type's name of a crate type that is a future of a `Result`.
+    pub fn future_error(&self, ty: ItemId) -> Option<&str> {
+        self.future_errors.get(&ty).map(String::as_str)
+    }
+
     pub fn return_type(&self, defs: &DefMap<'a>, f: FnKey) -> Option<ItemId> {
         let syn::ReturnType::Type(_, ty) = self.returns.get(&f)? else {
             return None;
@@ -282,6 +294,25 @@ impl<'a> Types<'a> {
     }
 }
 
+/// The name of `E` in an `impl Future for X { type Output = Result<T, E>; }` (`Future` is in
+/// the prelude, so the trait is known by its name).
+fn future_error(imp: &syn::ItemImpl) -> Option<String> {
+    let (_, path, _) = imp.trait_.as_ref()?;
+    if path.segments.last()?.ident != "Future" {
+        return None;
+    }
+    let output = imp.items.iter().find_map(|ii| match ii {
+        ImplItem::Type(t) if t.ident == "Output" => Some(&t.ty),
+        _ => None,
+    })?;
+    let Type::Path(p) = output else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    crate::syntax::type_name(type_arguments(&last.arguments).nth(1)?).map(|n| n.to_string())
+}
+
 fn single(fns: &[FnKey]) -> Option<FnKey> {
     match fns {
         [one] => Some(*one),
@@ -289,11 +320,12 @@ fn single(fns: &[FnKey]) -> Option<FnKey> {
     }
 }
 
-/// `T` of `Result<T, _>` / `Option<T>`.
+/// `T` of `Result<T, _>` / `Option<T>`, and of a crate's `Result` alias (`GitHubResult<T>`,
+/// `io::Result<T>`).
 fn ok_type(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
-    if last.ident != "Result" && last.ident != "Option" {
+    if !last.ident.to_string().ends_with("Result") && last.ident != "Option" {
         return None;
     }
     type_arguments(&last.arguments).next()

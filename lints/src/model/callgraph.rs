@@ -691,7 +691,20 @@ impl<'a> Resolver<'_, 'a> {
             {
                 again(&m.receiver)
             }
-            Expr::MethodCall(m) if m.method == "expect" => again(&m.receiver),
+            // Error mapping keeps the value's type (`Client::builder().build().map_err(..)?`).
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "expect"
+                        | "map_err"
+                        | "context"
+                        | "with_context"
+                        | "wrap_err"
+                        | "wrap_err_with"
+                ) =>
+            {
+                again(&m.receiver)
+            }
             // An element of a map or list field: its value type (`self.plugins.get(&name)`
             // with `plugins: DashMap<Name, Arc<dyn Plugin>>`).
             Expr::MethodCall(m)

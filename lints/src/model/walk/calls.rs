@@ -476,6 +476,17 @@ impl<'a> Walker<'a, '_> {
         if self.body.returns.err != ErrChannel::Protocol {
             return;
         }
+        // `spawn_blocking(move || { repo.head()?; .. })`: the `?` returns from the closure, into
+        // the error type it states (`-> anyhow::Result<_>`) or one the source does not tell.
+        if let Some(closure_error) = self.closures.last() {
+            let body_error = self
+                .body
+                .sig
+                .and_then(|sig| crate::syntax::output_error_name(&sig.output));
+            if closure_error.is_none() || closure_error != &body_error {
+                return;
+            }
+        }
         // `x.map_err(McpError::from)?`: the conversion is the `map_err`'s (one edge there); the
         // `?` passes the protocol error on as it is.
         // (`rows.iter().map(|r| Ok(Row { .. })).collect::<Result<_, _>>()?` never fails.)

@@ -341,8 +341,22 @@ impl<'a> Walker<'a, '_> {
                 || causes.iter().any(|c| {
                     self.spawns_thread(c) || self.let_init(c).is_some_and(|i| self.spawns_thread(i))
                 })
-                || causes.iter().any(|c| self.awaits_own_task(c))
-                || causes.iter().any(|c| builds_own_value(c))
+                || causes
+                    .iter()
+                    .any(|c| self.awaits_own_task(c) || self.awaits_own_worker_future(c))
+                // `let token = std::env::var("TOKEN")?; Client::builder().token(token).build()`
+                || causes.iter().any(|c| {
+                    builds_own_value(c, &|local| {
+                        self.let_init(local).is_some_and(|init| {
+                            let init = match init {
+                                Expr::Try(t) => &*t.expr,
+                                other => other,
+                            };
+                            self.reads_own_process(init)
+                        })
+                    })
+                })
+                || causes.iter().any(|c| self.misses_locked_own_state(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
             // The source says the request matched the schema: words cannot make it schema-level.
@@ -715,6 +729,30 @@ impl<'a> Walker<'a, '_> {
             || self
                 .let_init(strip_await(&a.base))
                 .is_some_and(|init| self.starts_own_task(init))
+    }
+
+    /// `open_repo(p).await` where `open_repo` returns a future of the crate's own whose error
+    /// is a worker's (`impl Future for AsyncTask<T> { type Output = Result<T, RecvError>; }`):
+    /// the await fails only when the server's own task dropped its sender or panicked.
+    fn awaits_own_worker_future(&self, cause: &Expr) -> bool {
+        // Also through the local it was kept in (`let result = client.get(id).await;`).
+        let cause = self.let_init(cause).unwrap_or(cause);
+        let Expr::Await(a) = crate::syntax::strip_refs(cause) else {
+            return false;
+        };
+        // The future itself may be a local, one call per branch (`let task = if bare {
+        // init_bare(p) } else { init(p) }; task.await`).
+        let future = self.let_init(&a.base).unwrap_or(&a.base);
+        let mut leaves = Vec::new();
+        super::calls::value_leaves(future, &mut leaves, 0);
+        let types = self.calls.types;
+        !leaves.is_empty()
+            && leaves.iter().all(|leaf| {
+                self.called_fn(leaf)
+                    .and_then(|f| types.return_type(self.calls.defs, f))
+                    .and_then(|ty| types.future_error(ty))
+                    .is_some_and(|e| matches!(e, "RecvError" | "JoinError" | "Canceled"))
+            })
     }
 
     /// [`spawns_task`], or a call of a crate fn declared to return the task's handle (`fn
@@ -2142,20 +2180,22 @@ fn block_answers_err(b: &syn::Block) -> bool {
 /// `ElicitationSchema::builder().required_bool_with("confirm", |f| f.title("Confirm")).build()`:
 /// a builder the server fills with its own values only (literals, constants, closures that set
 /// literals on what they are handed); its `build()` fails only on the server's own mistake.
-fn builds_own_value(cause: &Expr) -> bool {
-    fn own_arg(a: &Expr) -> bool {
+fn builds_own_value(cause: &Expr, own_local: &dyn Fn(&Expr) -> bool) -> bool {
+    fn own_arg(a: &Expr, own_local: &dyn Fn(&Expr) -> bool) -> bool {
         match strip_refs(a) {
             Expr::Lit(_) => true,
-            e @ Expr::Path(_) => crate::syntax::is_const_path(e),
+            e @ Expr::Path(_) => crate::syntax::is_const_path(e) || own_local(e),
             // `concat!("app/", env!("CARGO_PKG_VERSION"))`: text fixed at build time.
             Expr::Macro(m) => matches!(
                 crate::syntax::last_segment(&m.mac.path).as_deref(),
                 Some("concat" | "env" | "stringify")
             ),
             // `Duration::from_secs(30)`: a value made of own values.
-            Expr::Call(c) => matches!(&*c.func, Expr::Path(_)) && c.args.iter().all(own_arg),
+            Expr::Call(c) => {
+                matches!(&*c.func, Expr::Path(_)) && c.args.iter().all(|a| own_arg(a, own_local))
+            }
             Expr::Closure(c) => match (c.inputs.len(), c.inputs.first().and_then(pat_ident)) {
-                (1, Some(param)) => chain_on(tail_expr(&c.body), Some(&param)),
+                (1, Some(param)) => chain_on(tail_expr(&c.body), Some(&param), own_local),
                 _ => false,
             },
             _ => false,
@@ -2163,28 +2203,72 @@ fn builds_own_value(cause: &Expr) -> bool {
     }
     // A chain of methods given own arguments, down to the closure's parameter or to a
     // constructor (`Type::builder()`, `Type::new()`, `Type::default()`) given own arguments.
-    fn chain_on(e: &Expr, param: Option<&str>) -> bool {
+    fn chain_on(e: &Expr, param: Option<&str>, own_local: &dyn Fn(&Expr) -> bool) -> bool {
         match strip_await(e) {
-            Expr::MethodCall(m) => m.args.iter().all(own_arg) && chain_on(&m.receiver, param),
+            Expr::MethodCall(m) => {
+                m.args.iter().all(|a| own_arg(a, own_local))
+                    && chain_on(&m.receiver, param, own_local)
+            }
             Expr::Path(p) => param.is_some_and(|n| p.path.is_ident(n)),
             Expr::Call(c) => {
                 matches!(&*c.func, Expr::Path(p) if p.path.segments.len() >= 2
                 && p.path.segments.last().is_some_and(|s| {
                     matches!(s.ident.to_string().as_str(), "builder" | "new" | "default")
-                })) && c.args.iter().all(own_arg)
+                })) && c.args.iter().all(|a| own_arg(a, own_local))
             }
             _ => false,
         }
     }
     match strip_await(cause) {
         Expr::MethodCall(m) if m.method == "build" && m.args.is_empty() => {
-            chain_on(&m.receiver, None)
+            chain_on(&m.receiver, None, own_local)
         }
         _ => false,
     }
 }
 
 impl Walker<'_, '_> {
+    /// `guard.as_ref()` where `guard = self.browser.lock().await` (also through `?`,
+    /// `.map_err(..)` and methods given no values): the `None` of state the server keeps behind
+    /// a lock and fills itself. The tool's input has no part in it: a fault of the server.
+    fn misses_locked_own_state(&self, cause: &Expr) -> bool {
+        let Expr::MethodCall(m) = strip_await(cause) else {
+            return false;
+        };
+        let accessor = matches!(
+            m.method.to_string().as_str(),
+            "as_ref" | "as_mut" | "as_deref" | "as_deref_mut" | "clone" | "cloned" | "take"
+        );
+        accessor && m.args.is_empty() && self.locked_own_state(&m.receiver, false, 0)
+    }
+
+    /// Whether `expr` reads only `self` (through locals, `?`, error mapping and methods given
+    /// only literals) and, on the way, takes one of its locks.
+    fn locked_own_state(&self, expr: &Expr, locked: bool, depth: usize) -> bool {
+        if depth > 12 {
+            return false;
+        }
+        match strip_await(expr) {
+            Expr::Path(p) if p.path.is_ident("self") => locked,
+            Expr::Path(_) => self
+                .let_init(expr)
+                .is_some_and(|init| self.locked_own_state(init, locked, depth + 1)),
+            Expr::Field(f) => self.locked_own_state(&f.base, locked, depth + 1),
+            Expr::Try(t) => self.locked_own_state(&t.expr, locked, depth + 1),
+            Expr::Reference(r) => self.locked_own_state(&r.expr, locked, depth + 1),
+            Expr::Unary(u) => self.locked_own_state(&u.expr, locked, depth + 1),
+            Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                let maps_error = matches!(name.as_str(), "map_err" | "context" | "with_context");
+                let lock = m.args.is_empty()
+                    && matches!(name.as_str(), "lock" | "read" | "write" | "blocking_lock");
+                (maps_error || m.args.iter().all(|a| matches!(a, Expr::Lit(_))))
+                    && self.locked_own_state(&m.receiver, locked || lock, depth + 1)
+            }
+            _ => false,
+        }
+    }
+
     /// [`reads_only_self`], also through locals bound to such a read (`let guard =
     /// self.vars.read().await; guard.as_ref()`).
     fn reads_only_own_state(&self, expr: &Expr, depth: usize) -> bool {

@@ -144,6 +144,9 @@ pub struct Walker<'a, 'm> {
     arm: Option<SiteContext>,
     /// Inside a closure or async block that is not this body's own return path.
     nested: usize,
+    /// Per closure around here, the error type it states (`|| -> Result<_, E> {..}`), by name:
+    /// a `?` in one returns from the closure, into that type.
+    closures: Vec<Option<String>>,
     comparison: usize,
     lets: HashMap<String, &'a Expr>,
     /// Locals a `let` destructured from tuples: each branch's value ([`Walker::let_candidates`]).
@@ -281,6 +284,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             frames: Vec::new(),
             arm: None,
             nested: 0,
+            closures: Vec::new(),
             comparison: 0,
             lets: HashMap::new(),
             let_candidates: HashMap::new(),
@@ -1077,7 +1081,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             bind_pattern(&self.resolver, &mut self.locals, input, declared, 0);
         }
         self.closure_called(c);
+        self.closures
+            .push(crate::syntax::output_error_name(&c.output));
         visit::visit_expr_closure(self, c);
+        self.closures.pop();
         self.locals.pop_scope();
         self.nested -= 1;
     }
