@@ -1,0 +1,3 @@
+pub mod responses;
+
+pub use responses::*;

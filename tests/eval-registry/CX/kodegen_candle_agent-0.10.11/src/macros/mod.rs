@@ -1,0 +1,3 @@
+pub mod conversation_history;
+// Internal macros - not exposed to end users
+pub use crate::__process_conversation_history;

@@ -1,0 +1,3 @@
+//! Tests for memory module
+
+pub mod schema;
