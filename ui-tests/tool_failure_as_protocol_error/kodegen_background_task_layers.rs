@@ -13,6 +13,9 @@
 //   failure where the tool maps it (`.map_err(|e| McpError::Other(..))?` after the join).
 // - A client built from the process's own configuration (`std::env::var("TOKEN")`) fails on the
 //   server's own setup; one built from the model's token is the tool's failure.
+// - A helper's `McpError` that a fn failing with `anyhow::Error` passes on with `?` becomes a
+//   report; the tool's `.map_err(McpError::Other)?` makes the protocol error anew, and is where
+//   it is reported (not at the helper).
 use kodegen_mcp_schema::{McpError, Tool, ToolExecutionContext, ToolResponse};
 use serde::{Deserialize, Serialize};
 use std::future::Future;
@@ -186,5 +189,39 @@ impl Tool for EnvForgeTool {
             .map_err(|e| McpError::Other(anyhow::anyhow!("Task channel error: {e}")))?
             .map_err(|e| McpError::Other(anyhow::anyhow!("Forge API error: {e}")))?; //~ tool_failure_as_protocol_error
         Ok(ToolResponse::new(issue.clone(), RepoOutput { head: issue }))
+    }
+}
+
+pub struct SearchIndex;
+
+async fn open_index(dir: &str) -> Result<SearchIndex, McpError> {
+    if dir.is_empty() {
+        return Err(McpError::SearchEngine(format!("no index in {dir:?}")));
+    }
+    Ok(SearchIndex)
+}
+
+async fn crawl(dir: &str) -> anyhow::Result<usize> {
+    let _index = open_index(dir).await?;
+    Ok(dir.len())
+}
+
+pub struct CrawlTool;
+
+impl Tool for CrawlTool {
+    type Args = RepoArgs;
+    type Prompts = ();
+
+    fn name() -> &'static str {
+        "crawl"
+    }
+
+    fn description() -> &'static str {
+        "Crawl a repository into its search index"
+    }
+
+    async fn execute(&self, args: Self::Args, _ctx: ToolExecutionContext) -> Result<ToolResponse<RepoOutput>, McpError> {
+        let pages = crawl(&args.path).await.map_err(McpError::Other)?; //~ tool_failure_as_protocol_error
+        Ok(ToolResponse::new(format!("{pages} pages"), RepoOutput { head: args.path }))
     }
 }

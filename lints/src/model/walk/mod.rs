@@ -1032,6 +1032,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             self.returned_operand(&t.expr);
             if self.fails_with_text {
                 self.text_operand(&t.expr);
+                // `cache.get_or_init(..).await?` in a fn failing with `anyhow::Error`: a protocol
+                // error the callee returns becomes a report, which whoever answers it wraps anew.
+                self.drop_error_of(&t.expr);
             }
             // `let result = match name { "a" => .., _ => Err(NotFound(..)) }?;`: the `Err`
             // values the operand evaluates to are returned by the `?`, as a tail's would be.
