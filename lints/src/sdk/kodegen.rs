@@ -55,8 +55,9 @@ static TABLE: SdkTable = SdkTable {
         internal("invalid_url"),
         internal("SearchEngine"),
         internal("search_engine"),
-        // `#[from]` wrappers: the message is the wrapped error's `Display`.
-        protocol("McpError", "Other", -32603, None, None),
+        // `#[from]` wrappers: the message is the wrapped error's `Display` (an `anyhow!(..)`'s
+        // text when the tool builds it there).
+        protocol("McpError", "Other", -32603, Some(0), None),
         protocol("McpError", "Io", -32603, None, None),
         protocol("McpError", "Serialization", -32603, None, None),
         result(

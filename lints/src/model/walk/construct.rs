@@ -139,7 +139,8 @@ impl<'a> Walker<'a, '_> {
                     // In a macro expansion the span is the call's, not the message's.
                     if let (Some(m), None) = (message, self.expanded_from) {
                         let range = syn::spanned::Spanned::span(m).byte_range();
-                        site.message_source = self.file.text.get(range).map(str::to_string);
+                        site.message_source =
+                            self.file.text.get(range).map(|src| as_text_source(m, src));
                     }
                     // `McpError::cancelled(..)`, `transport(..)`, `server_overloaded()`: the name
                     // says the server, not the tool, failed.
@@ -855,5 +856,21 @@ impl<'a> Walker<'a, '_> {
             },
             _ => text,
         }
+    }
+}
+
+/// The source of a message as text: an `anyhow!(..)` / `eyre!(..)` error given as the message is
+/// written `format!(..)` (the same arguments), which every text parameter takes.
+fn as_text_source(message: &Expr, src: &str) -> String {
+    let Expr::Macro(m) = message else {
+        return src.to_string();
+    };
+    let report = matches!(
+        crate::syntax::last_segment(&m.mac.path).as_deref(),
+        Some("anyhow" | "eyre" | "format_err")
+    );
+    match src.find('!') {
+        Some(bang) if report => format!("format{}", &src[bang..]),
+        _ => src.to_string(),
     }
 }

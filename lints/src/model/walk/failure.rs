@@ -333,6 +333,7 @@ impl<'a> Walker<'a, '_> {
                     self.decodes_own_output(c)
                         || self.writes_own_buffer(c)
                         || self.receives_from_own_channel(c)
+                        || self.sends_on_own_channel(c)
                 })
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || causes.iter().any(|c| self.reads_request_framing(c))
@@ -772,19 +773,10 @@ impl<'a> Walker<'a, '_> {
             matches!(strip_refs(e), Expr::Path(p) if p.path.get_ident()
                 .is_some_and(|i| self.own_receivers.contains(&i.to_string())))
         };
-        // `timeout(WAIT, rx).await`, and `timeout(WAIT, rx).await.map_err(..)?` (what is left once
-        // the deadline's error is mapped: the receive's): the same receive under a deadline of
-        // the server's own.
-        let under_deadline = |e: &Expr| match strip_await(e) {
-            Expr::Call(c) if c.args.len() == 2 && is_timeout_fn(&c.func) => {
-                self.receives_from_own_channel(&c.args[1])
-            }
-            _ => false,
-        };
+        if under_deadline(cause, &|op| self.receives_from_own_channel(op)) {
+            return true;
+        }
         match strip_await(cause) {
-            e if under_deadline(e) => true,
-            Expr::Try(t) => matches!(strip_await(&t.expr), Expr::MethodCall(mc)
-                if mc.method == "map_err" && under_deadline(&mc.receiver)),
             Expr::MethodCall(mc) => {
                 matches!(
                     mc.method.to_string().as_str(),
@@ -793,6 +785,69 @@ impl<'a> Walker<'a, '_> {
             }
             other => own(other),
         }
+    }
+
+    /// `self.worker.send(cmd).await`, `tx.send(cmd)` on a sender of the server's own (a field
+    /// or parameter declared `mpsc::Sender<..>`, a local made with the channel or returned as
+    /// one), also under a deadline (`timeout(WAIT, tx.send(cmd))`): it fails only when the
+    /// server's own receiver is gone.
+    fn sends_on_own_channel(&self, cause: &Expr) -> bool {
+        if under_deadline(cause, &|op| self.sends_on_own_channel(op)) {
+            return true;
+        }
+        match strip_await(cause) {
+            Expr::MethodCall(mc) => {
+                matches!(
+                    mc.method.to_string().as_str(),
+                    "send" | "try_send" | "send_async" | "blocking_send" | "send_timeout"
+                ) && mc.args.len() <= 2
+                    && self.is_own_sender(&mc.receiver, 0)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `expr` is a sending end of one of the server's own channels (see
+    /// [`Walker::sends_on_own_channel`]).
+    fn is_own_sender(&self, expr: &Expr, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        match strip_refs(expr) {
+            Expr::MethodCall(m) if m.method == "clone" && m.args.is_empty() => {
+                self.is_own_sender(&m.receiver, depth + 1)
+            }
+            Expr::Field(f) => {
+                let syn::Member::Named(name) = &f.member else {
+                    return false;
+                };
+                self.resolver
+                    .type_of(&f.base, &self.locals)
+                    .and_then(|ty| self.calls.types.field(ty, &name.to_string()))
+                    .is_some_and(is_sender_type)
+            }
+            e @ Expr::Path(p) => {
+                let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
+                    return false;
+                };
+                self.own_senders.contains(&name)
+                    || self.param_type(&name).is_some_and(is_sender_type)
+                    || self
+                        .let_init(e)
+                        .is_some_and(|init| self.is_own_sender(init, depth + 1))
+            }
+            _ => false,
+        }
+    }
+
+    /// The type this body's signature declares for parameter `name`.
+    fn param_type(&self, name: &str) -> Option<&'a syn::Type> {
+        self.body.sig?.inputs.iter().find_map(|input| match input {
+            syn::FnArg::Typed(pt) => {
+                matches!(&*pt.pat, Pat::Ident(pi) if pi.ident == name).then_some(&*pt.ty)
+            }
+            syn::FnArg::Receiver(_) => None,
+        })
     }
 
     /// The local an argument decodes, when the body made it an empty buffer: `buf`,
@@ -1348,6 +1403,25 @@ impl<'a> Walker<'a, '_> {
         if let (Pat::Tuple(t), true) = (&local.pat, makes_channel(&init.expr)) {
             if let Some(Pat::Ident(rx)) = t.elems.iter().nth(1) {
                 self.own_receivers.insert(rx.ident.to_string());
+            }
+            if let Some(Pat::Ident(tx)) = t.elems.first() {
+                self.own_senders.insert(tx.ident.to_string());
+            }
+        }
+        // `let (id, tx) = self.session_sender(..).await?;` with `-> Result<(String,
+        // mpsc::Sender<Command>), E>`: the sending end of a channel of the server's own.
+        if let Pat::Tuple(t) = &local.pat {
+            let returned = self
+                .called_fn(through_try(&init.expr))
+                .and_then(|f| self.calls.types.return_syntax(f));
+            if let Some(syn::ReturnType::Type(_, ty)) = returned {
+                if let Some(syn::Type::Tuple(elems)) = ok_or_itself(ty) {
+                    for (pat, ty) in t.elems.iter().zip(&elems.elems) {
+                        if let (Pat::Ident(pi), true) = (pat, is_sender_type(ty)) {
+                            self.own_senders.insert(pi.ident.to_string());
+                        }
+                    }
+                }
             }
         }
         // `let (result, what) = match ask { A => (a, "x"), B => (b, "y") }`: each name's
@@ -2455,6 +2529,50 @@ fn runs_the_tool(scrutinee: &Expr) -> bool {
     match call {
         Expr::Call(c) => c.args.len() > 1,
         Expr::MethodCall(m) => m.args.len() > 1,
+        _ => false,
+    }
+}
+
+/// `mpsc::Sender<T>`, `UnboundedSender<T>`, `SyncSender<T>` (tokio, std, flume, crossbeam):
+/// the sending end of an in-process channel.
+fn is_sender_type(ty: &syn::Type) -> bool {
+    crate::syntax::type_name(ty)
+        .is_some_and(|n| matches!(n.as_str(), "Sender" | "UnboundedSender" | "SyncSender"))
+}
+
+/// `T` of `Result<T, E>` (or of a crate's `Result` alias), else the type itself.
+fn ok_or_itself(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else {
+        return Some(ty);
+    };
+    match p.path.segments.last() {
+        Some(last) if last.ident.to_string().ends_with("Result") => {
+            crate::syntax::type_arguments(&last.arguments).next()
+        }
+        _ => Some(ty),
+    }
+}
+
+/// The operand under `?`s and `.await`s.
+fn through_try(expr: &Expr) -> &Expr {
+    match strip_await(expr) {
+        Expr::Try(t) => through_try(&t.expr),
+        other => other,
+    }
+}
+
+/// `timeout(WAIT, op).await`, and `timeout(WAIT, op).await.map_err(..)?` (what is left once the
+/// deadline's error is mapped: `op`'s), where `own` holds for `op`: the same operation under a
+/// deadline of the server's own.
+fn under_deadline(cause: &Expr, own: &dyn Fn(&Expr) -> bool) -> bool {
+    let deadline = |e: &Expr| match strip_await(e) {
+        Expr::Call(c) if c.args.len() == 2 && is_timeout_fn(&c.func) => own(&c.args[1]),
+        _ => false,
+    };
+    match strip_await(cause) {
+        e if deadline(e) => true,
+        Expr::Try(t) => matches!(strip_await(&t.expr), Expr::MethodCall(mc)
+            if mc.method == "map_err" && deadline(&mc.receiver)),
         _ => false,
     }
 }

@@ -155,6 +155,9 @@ pub struct Walker<'a, 'm> {
     candidate_depth: std::cell::Cell<u8>,
     /// The receiving ends of channels this body made (`let (tx, rx) = oneshot::channel()`).
     own_receivers: std::collections::HashSet<String>,
+    /// Sending ends of the server's own channels held in locals: made here, or an element of
+    /// a tuple a crate fn returns whose type says it is one (`-> Result<(Id, mpsc::Sender<C>), E>`).
+    own_senders: std::collections::HashSet<String>,
     /// Inside the branches of an `if` on one of this body's parameters
     /// ([`Walker::tests_param_flag`]).
     flag_branches: usize,
@@ -290,6 +293,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             let_candidates: HashMap::new(),
             candidate_depth: std::cell::Cell::new(0),
             own_receivers: std::collections::HashSet::new(),
+            own_senders: std::collections::HashSet::new(),
             route_refusals: std::collections::HashSet::new(),
             task_handles: std::collections::HashSet::new(),
             flag_branches: 0,
