@@ -121,8 +121,15 @@ declare_lint! {
     ///   literal or an `error_response(..)` helper, nor when the error object holds a comment.
     /// - Genuine server faults the model cannot fix are not reported: a poisoned lock, a closed internal
     ///   channel (also receiving on a channel the tool made, `let (tx, rx) = oneshot::channel();
-    ///   .. rx.await`), a `JoinError` (also of a handle kept in a local or in a `Vec` the tool
-    ///   pushes spawned tasks into, awaited later), cancellation, serializing the server's own output (also rmcp's
+    ///   .. rx.await`, and sending on a sender of the server's own: a field or parameter declared
+    ///   `mpsc::Sender<..>`, one the tool made or a crate fn returned, also under
+    ///   `tokio::time::timeout`), a `JoinError` (also of a handle kept in a local or in a `Vec` the tool
+    ///   pushes spawned tasks into, awaited later, and awaiting a future type of the crate's own
+    ///   whose error is its worker's: `impl Future for AsyncTask<T> { type Output = Result<T,
+    ///   RecvError>; }`), the `None` of state the server keeps behind a lock and fills itself
+    ///   (`guard.as_ref().ok_or_else(..)` after `self.manager.get_or_launch()`), a client built
+    ///   from the process's own configuration (`Client::builder().token(std::env::var("TOKEN")?)
+    ///   .build()`), cancellation, serializing the server's own output (also rmcp's
     ///   `Content::json(value)`, and an encoder writing into a buffer the tool made,
     ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema,
     ///   a builder's `.build()` when the server filled it with its own values only (literals,
