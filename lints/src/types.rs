@@ -322,7 +322,7 @@ fn single(fns: &[FnKey]) -> Option<FnKey> {
 
 /// `T` of `Result<T, _>` / `Option<T>`, and of a crate's `Result` alias (`GitHubResult<T>`,
 /// `io::Result<T>`).
-fn ok_type(ty: &Type) -> Option<&Type> {
+pub(crate) fn ok_type(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if !last.ident.to_string().ends_with("Result") && last.ident != "Option" {

@@ -348,13 +348,8 @@ impl<'a> Walker<'a, '_> {
                 // `let token = std::env::var("TOKEN")?; Client::builder().token(token).build()`
                 || causes.iter().any(|c| {
                     builds_own_value(c, &|local| {
-                        self.let_init(local).is_some_and(|init| {
-                            let init = match init {
-                                Expr::Try(t) => &*t.expr,
-                                other => other,
-                            };
-                            self.reads_own_process(init)
-                        })
+                        self.let_init(local)
+                            .is_some_and(|init| self.reads_own_process(through_try(init)))
                     })
                 })
                 || causes.iter().any(|c| self.misses_locked_own_state(c))
@@ -1415,7 +1410,7 @@ impl<'a> Walker<'a, '_> {
                 .called_fn(through_try(&init.expr))
                 .and_then(|f| self.calls.types.return_syntax(f));
             if let Some(syn::ReturnType::Type(_, ty)) = returned {
-                if let Some(syn::Type::Tuple(elems)) = ok_or_itself(ty) {
+                if let syn::Type::Tuple(elems) = crate::types::ok_type(ty).unwrap_or(ty) {
                     for (pat, ty) in t.elems.iter().zip(&elems.elems) {
                         if let (Pat::Ident(pi), true) = (pat, is_sender_type(ty)) {
                             self.own_senders.insert(pi.ident.to_string());
@@ -2538,19 +2533,6 @@ fn runs_the_tool(scrutinee: &Expr) -> bool {
 fn is_sender_type(ty: &syn::Type) -> bool {
     crate::syntax::type_name(ty)
         .is_some_and(|n| matches!(n.as_str(), "Sender" | "UnboundedSender" | "SyncSender"))
-}
-
-/// `T` of `Result<T, E>` (or of a crate's `Result` alias), else the type itself.
-fn ok_or_itself(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(p) = ty else {
-        return Some(ty);
-    };
-    match p.path.segments.last() {
-        Some(last) if last.ident.to_string().ends_with("Result") => {
-            crate::syntax::type_arguments(&last.arguments).next()
-        }
-        _ => Some(ty),
-    }
 }
 
 /// The operand under `?`s and `.await`s.
