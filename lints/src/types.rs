@@ -395,6 +395,33 @@ pub fn names_external_type(defs: &DefMap<'_>, module: ModuleId, ty: &Type) -> bo
     }
 }
 
+/// The crate type of a collection's elements (`Vec<Tool>`, the values of `HashMap<K,
+/// Arc<Session>>`), through wrappers and locks around the collection (`Arc<Mutex<..>>`) and the
+/// crate's aliases for it (`type Sessions = HashMap<K, Arc<Session>>`).
+pub fn element_type(
+    defs: &DefMap<'_>,
+    module: ModuleId,
+    ty: &Type,
+    self_ty: Option<ItemId>,
+) -> Option<ItemId> {
+    let (mut ty, mut module) = (through_wrappers(ty), module);
+    for _ in 0..4 {
+        let Type::Path(p) = ty else { break };
+        if p.qself.is_some() || !p.path.segments.last()?.arguments.is_empty() {
+            break;
+        }
+        let Some(Def::Item(id)) = defs.resolve_path(module, &p.path, Ns::Types) else {
+            break;
+        };
+        let Item::Type(alias) = defs.item(id).syntax else {
+            break;
+        };
+        (ty, module) = (through_wrappers(&alias.ty), defs.item(id).module);
+    }
+    let element = crate::syntax::last_type_argument(ty)?;
+    resolve_type_item(defs, module, element, self_ty)
+}
+
 /// `ty` through references, parentheses and [`WRAPPERS`] (`&Arc<Mutex<Store>>` → `Store`).
 pub(crate) fn through_wrappers(ty: &Type) -> &Type {
     let mut ty = ty;

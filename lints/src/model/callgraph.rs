@@ -25,8 +25,8 @@ use crate::model::summary::{BodyCall, ErrorVariants};
 use crate::resolve::{Container, Def, DefMap, FnScope, ItemId, ItemKind, Ns};
 use crate::sdk::{Construction, Dialect};
 use crate::syntax::{
-    field_value, is_self, last_type_argument, mentions_ident, path_segments, strip_await,
-    strip_parens, strip_refs, tail_expr, TokensString,
+    field_value, is_self, mentions_ident, path_segments, strip_await, strip_parens, strip_refs,
+    tail_expr, TokensString,
 };
 use crate::types::{resolve_type_item, FnKey, Types};
 
@@ -126,6 +126,9 @@ enum Binding {
     /// A value declared with another crate's type (`http: &reqwest::Client`): its methods are
     /// that crate's.
     External,
+    /// A collection (or a guard of one) whose elements are of a crate type (`let sessions =
+    /// self.sessions.lock().await` over `HashMap<Id, Arc<Session>>`).
+    Elements(ItemId),
 }
 
 impl Locals {
@@ -152,6 +155,19 @@ impl Locals {
     pub fn payload_of(&self, name: &str) -> Option<ItemId> {
         match self.lookup(name)? {
             Binding::Optional(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A local holding a collection of a crate type's values.
+    pub fn bind_elements(&mut self, name: String, element: ItemId) {
+        self.names.push((name, Binding::Elements(element)));
+    }
+
+    /// The crate type of the elements of the collection local `name` holds, unless shadowed.
+    pub fn elements_of(&self, name: &str) -> Option<ItemId> {
+        match self.lookup(name)? {
+            Binding::Elements(t) => Some(t),
             _ => None,
         }
     }
@@ -192,7 +208,11 @@ impl Locals {
     pub fn get(&self, name: &str) -> Option<Option<ItemId>> {
         self.lookup(name).map(|b| match b {
             Binding::Value(ty) => ty,
-            Binding::Bounded(_) | Binding::Fn(_) | Binding::Optional(_) | Binding::External => None,
+            Binding::Bounded(_)
+            | Binding::Fn(_)
+            | Binding::Optional(_)
+            | Binding::External
+            | Binding::Elements(_) => None,
         })
     }
 
@@ -758,17 +778,42 @@ impl<'a> Resolver<'_, 'a> {
     /// The element type of a map or list field (`self.plugins` with `plugins:
     /// DashMap<Name, Arc<dyn Plugin>>`): its last type argument.
     fn element_of_field(&self, field: &Expr, locals: &Locals, depth: usize) -> Option<ItemId> {
-        let Expr::Field(f) = strip_refs(field) else {
-            return None;
+        let f = match strip_refs(field) {
+            Expr::Field(f) => f,
+            // A local holding the collection (`let sessions = self.sessions.lock().await;`).
+            Expr::Path(p) => return locals.elements_of(&p.path.get_ident()?.to_string()),
+            _ => return None,
         };
         let base = self.type_of_depth(&f.base, locals, depth + 1)?;
         let syn::Member::Named(name) = &f.member else {
             return None;
         };
         let (owner, ty) = self.field_syntax(base, &name.to_string(), 0)?;
-        let element = last_type_argument(ty)?;
         let module = self.defs.item(owner).module;
-        resolve_type_item(self.defs, module, element, Some(owner))
+        crate::types::element_type(self.defs, module, ty, Some(owner))
+    }
+
+    /// The crate type of the elements of the collection a field holds, read through its lock or
+    /// a clone (`self.sessions.lock().await`), or of the collection local `expr` names.
+    pub fn collection_elements(&self, expr: &Expr, locals: &Locals) -> Option<ItemId> {
+        let mut e = strip_refs(expr);
+        for _ in 0..6 {
+            match e {
+                Expr::Await(a) => e = strip_refs(&a.base),
+                Expr::Try(t) => e = strip_refs(&t.expr),
+                Expr::MethodCall(m)
+                    if m.args.is_empty()
+                        && matches!(
+                            m.method.to_string().as_str(),
+                            "lock" | "read" | "write" | "clone" | "unwrap" | "blocking_lock"
+                        ) =>
+                {
+                    e = strip_refs(&m.receiver)
+                }
+                _ => break,
+            }
+        }
+        self.element_of_field(e, locals, 0)
     }
 
     /// The value type of `field.method(..)` (`self.tools.get_key_value(name)`), through `?`
@@ -1116,6 +1161,12 @@ pub fn bind_scrutinee(
     scrutinee: &Expr,
 ) {
     let ty = resolver.type_of(scrutinee, locals);
+    // `let sessions = self.sessions.lock().await;` over `HashMap<Id, Arc<Session>>`.
+    if let (Pat::Ident(i), None) = (pat, ty) {
+        if let Some(element) = resolver.collection_elements(scrutinee, locals) {
+            return locals.bind_elements(i.ident.to_string(), element);
+        }
+    }
     // `let (&name, tool) = self.tools.get_key_value(..)?`: the entry's value is the map's.
     if let (Pat::Tuple(t), None) = (strip_pat_refs(pat), ty) {
         if let (2, Some(value)) = (
