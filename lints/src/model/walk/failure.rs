@@ -2537,10 +2537,11 @@ fn is_sender_type(ty: &syn::Type) -> bool {
 
 /// The operand under `?`s and `.await`s.
 fn through_try(expr: &Expr) -> &Expr {
-    match strip_await(expr) {
-        Expr::Try(t) => through_try(&t.expr),
-        other => other,
+    let mut e = strip_await(expr);
+    while let Expr::Try(t) = e {
+        e = strip_await(&t.expr);
     }
+    e
 }
 
 /// `timeout(WAIT, op).await`, and `timeout(WAIT, op).await.map_err(..)?` (what is left once the
