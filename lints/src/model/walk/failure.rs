@@ -353,6 +353,9 @@ impl<'a> Walker<'a, '_> {
                     })
                 })
                 || causes.iter().any(|c| self.misses_locked_own_state(c))
+                || causes
+                    .iter()
+                    .any(|c| parses_constant(c) || self.misses_once_cell(c))
                 || mentions(SERVER_FAULT_WORDS)
                 || marker_hit,
             // The source says the request matched the schema: words cannot make it schema-level.
@@ -812,15 +815,7 @@ impl<'a> Walker<'a, '_> {
             Expr::MethodCall(m) if m.method == "clone" && m.args.is_empty() => {
                 self.is_own_sender(&m.receiver, depth + 1)
             }
-            Expr::Field(f) => {
-                let syn::Member::Named(name) = &f.member else {
-                    return false;
-                };
-                self.resolver
-                    .type_of(&f.base, &self.locals)
-                    .and_then(|ty| self.calls.types.field(ty, &name.to_string()))
-                    .is_some_and(is_sender_type)
-            }
+            Expr::Field(f) => self.declared_field_type(f).is_some_and(is_sender_type),
             e @ Expr::Path(p) => {
                 let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
                     return false;
@@ -833,6 +828,16 @@ impl<'a> Walker<'a, '_> {
             }
             _ => false,
         }
+    }
+
+    /// The type a crate struct declares for the field `f` reads (`self.worker`: `mpsc::Sender<..>`).
+    fn declared_field_type(&self, f: &syn::ExprField) -> Option<&'a syn::Type> {
+        let syn::Member::Named(name) = &f.member else {
+            return None;
+        };
+        self.resolver
+            .type_of(&f.base, &self.locals)
+            .and_then(|ty| self.calls.types.field(ty, &name.to_string()))
     }
 
     /// The type this body's signature declares for parameter `name`.
@@ -2311,6 +2316,41 @@ impl Walker<'_, '_> {
         accessor && m.args.is_empty() && self.locked_own_state(&m.receiver, false, 0)
     }
 
+    /// `self.client.get()` on a field declared `OnceCell<..>` / `OnceLock<..>`, `CONFIG.get()` on
+    /// such a `static`: state the server sets once at start-up, whose `None` is its own fault.
+    fn misses_once_cell(&self, cause: &Expr) -> bool {
+        let cause = crate::syntax::through_methods(cause, &["cloned", "copied", "as_ref"]);
+        let Expr::MethodCall(m) = strip_await(cause) else {
+            return false;
+        };
+        if m.method != "get" || !m.args.is_empty() {
+            return false;
+        }
+        let declared = match strip_refs(&m.receiver) {
+            Expr::Field(f) => self.declared_field_type(f),
+            Expr::Path(p) => {
+                let Some(scope) = self.body.scope else {
+                    return false;
+                };
+                match self
+                    .calls
+                    .defs
+                    .resolve_path(scope.module, &p.path, Ns::Values)
+                {
+                    Some(Def::Item(id)) => match self.calls.defs.item(id).syntax {
+                        syn::Item::Static(st) => Some(&*st.ty),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        declared
+            .and_then(crate::syntax::type_name)
+            .is_some_and(|n| matches!(n.as_str(), "OnceCell" | "OnceLock"))
+    }
+
     /// Whether `expr` reads only `self` (through locals, `?`, error mapping and methods given
     /// only literals) and, on the way, takes one of its locks.
     fn locked_own_state(&self, expr: &Expr, locked: bool, depth: usize) -> bool {
@@ -2524,6 +2564,57 @@ fn runs_the_tool(scrutinee: &Expr) -> bool {
     match call {
         Expr::Call(c) => c.args.len() > 1,
         Expr::MethodCall(m) => m.args.len() > 1,
+        _ => false,
+    }
+}
+
+/// A value the source fixes: a literal, a constant, `concat!` / `env!` / `stringify!` text, or a
+/// reference to one.
+fn is_constant(e: &Expr) -> bool {
+    match strip_refs(e) {
+        Expr::Lit(_) => true,
+        e @ Expr::Path(_) => crate::syntax::is_const_path(e),
+        Expr::Macro(m) => matches!(
+            crate::syntax::last_segment(&m.mac.path).as_deref(),
+            Some("concat" | "env" | "stringify")
+        ),
+        _ => false,
+    }
+}
+
+/// Types whose constructor only parses or compiles the text it is given (no I/O).
+const PARSED_TYPES: &[&str] = &[
+    "Regex",
+    "RegexSet",
+    "RegexBuilder",
+    "Url",
+    "Uri",
+    "Glob",
+    "GlobSet",
+    "Pattern",
+    "Version",
+    "VersionReq",
+    "Selector",
+];
+
+/// `Regex::new(r"^[a-z]+$")`, `Url::parse("https://..")`, `"42".parse::<u32>()`,
+/// `Uuid::parse_str(DEFAULT_ID)`: parsing a value the source fixes fails only on the server's
+/// own mistake (a parse of the tool's input is the tool's failure).
+fn parses_constant(cause: &Expr) -> bool {
+    match strip_await(cause) {
+        Expr::MethodCall(m) => m.method == "parse" && m.args.is_empty() && is_constant(&m.receiver),
+        Expr::Call(c) => {
+            let Expr::Path(p) = &*c.func else {
+                return false;
+            };
+            let segs = path_segments(&p.path);
+            let [.., ty, f] = segs.as_slice() else {
+                return false;
+            };
+            let parser = matches!(f.as_str(), "parse" | "from_str" | "parse_str" | "try_from")
+                || (f == "new" && PARSED_TYPES.contains(&ty.as_str()));
+            parser && !c.args.is_empty() && c.args.iter().all(is_constant)
+        }
         _ => false,
     }
 }
