@@ -96,11 +96,11 @@ impl ServerHandler for Clock {
         match request.name.as_ref() {
             "now" => {
                 //~vvv tool_failure_as_protocol_error
-                let secs = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_err(|e| McpError::internal_error(format!("clock before 1970: {e}"), None))?
-                    .as_secs();
-                Ok(CallToolResult::success(vec![ContentBlock::text(secs.to_string())]).into())
+                let size = std::fs::metadata("clock.log")
+                    .map(|m| m.len())
+                    .map_err(|e| McpError::internal_error(format!("clock log: {e}"), None))?
+                    .to_string();
+                Ok(CallToolResult::success(vec![ContentBlock::text(size)]).into())
             }
             //~v unknown_tool_as_tool_error
             other => Ok(CallToolResult::error(vec![ContentBlock::text(format!(

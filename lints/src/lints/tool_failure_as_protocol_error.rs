@@ -129,7 +129,9 @@ declare_lint! {
     ///   RecvError>; }`), the `None` of state the server keeps behind a lock and fills itself
     ///   (`guard.as_ref().ok_or_else(..)` after `self.manager.get_or_launch()`) or sets once at
     ///   start-up (the `None` of a `OnceCell` / `OnceLock` field or `static`), parsing or compiling
-    ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), a client built
+    ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
+    ///   process's own environment and clock (`dirs::home_dir()`,
+    ///   `SystemTime::now().duration_since(UNIX_EPOCH)`), a client built
     ///   from the process's own configuration (`Client::builder().token(std::env::var("TOKEN")?)
     ///   .build()`), cancellation, serializing the server's own output (also rmcp's
     ///   `Content::json(value)`, and an encoder writing into a buffer the tool made,

@@ -337,7 +337,9 @@ impl<'a> Walker<'a, '_> {
                 })
                 || causes.iter().any(|c| self.calls_request_context(c))
                 || causes.iter().any(|c| self.reads_request_framing(c))
-                || causes.iter().any(|c| self.reads_own_process(c))
+                || causes
+                    .iter()
+                    .any(|c| self.reads_own_process(c) || self.reads_own_clock(c))
                 // `match spawned { Err(e) => .. }`: also what the local was bound to.
                 || causes.iter().any(|c| {
                     self.spawns_thread(c) || self.let_init(c).is_some_and(|i| self.spawns_thread(i))
@@ -449,8 +451,22 @@ impl<'a> Walker<'a, '_> {
         let own_values = c.args.iter().all(|a| matches!(a, Expr::Lit(_)));
         own_values
             && self.external_fn(root).is_some_and(|path| {
-                (path.len() == 3 && path[..2] == ["std", "env"]) || path[0] == "tempfile"
+                (path.len() == 3 && path[..2] == ["std", "env"])
+                    || matches!(path[0].as_str(), "tempfile" | "dirs" | "dirs_next" | "home")
             })
+    }
+
+    /// `SystemTime::now().duration_since(UNIX_EPOCH)`: the server's own clock, asked with
+    /// constants (a clock set before 1970).
+    fn reads_own_clock(&self, expr: &Expr) -> bool {
+        let Expr::MethodCall(m) = strip_await(expr) else {
+            return false;
+        };
+        m.method == "duration_since"
+            && m.args.iter().all(is_constant)
+            && self
+                .external_fn(strip_await(&m.receiver))
+                .is_some_and(|path| path.ends_with(&["SystemTime".to_string(), "now".to_string()]))
     }
 
     /// The values a local destructured from a tuple in each branch of its `let` can hold.
