@@ -5,8 +5,9 @@
 //@ dep: url = "2"
 // State the server sets once at start-up and values the source fixes are the server's own: the
 // `None` of a `OnceCell` / `OnceLock` field or `static`, and parsing or compiling a constant
-// (`Regex::new(r"..")`, `Url::parse("https://..")`, `"42".parse()`) fail only on the server's
-// own mistake, so -32603 is right and nothing is reported. The same parse of the tool's
+// (`Regex::new(r"..")`, `Url::parse("https://..")`, `"42".parse()`) or its own configuration
+// (`Url::parse(&self.base)`) fail only on the server's own mistake, so -32603 is right and
+// nothing is reported. The same parse of the tool's
 // argument fails on the model's value: reported.
 use std::sync::OnceLock;
 
@@ -31,6 +32,7 @@ pub struct SearchArgs {
 
 pub struct Search {
     client: OnceCell<Client>,
+    base: String,
 }
 
 #[tool_router]
@@ -48,6 +50,8 @@ impl Search {
             .map_err(|e| McpError::internal_error(format!("word pattern: {e}"), None))?;
         let base = url::Url::parse(API_BASE)
             .map_err(|e| McpError::internal_error(format!("API base: {e}"), None))?;
+        let _configured = url::Url::parse(&self.base)
+            .map_err(|e| McpError::internal_error(format!("configured base URL: {e}"), None))?;
         let limit: u32 = "50"
             .parse()
             .map_err(|_| McpError::internal_error("the page limit constant", None))?;

@@ -2614,11 +2614,13 @@ const PARSED_TYPES: &[&str] = &[
 ];
 
 /// `Regex::new(r"^[a-z]+$")`, `Url::parse("https://..")`, `"42".parse::<u32>()`,
-/// `Uuid::parse_str(DEFAULT_ID)`: parsing a value the source fixes fails only on the server's
-/// own mistake (a parse of the tool's input is the tool's failure).
+/// `Uuid::parse_str(DEFAULT_ID)`, `Url::parse(&self.base_url)`: parsing a value the source fixes
+/// or the server's own configuration fails only on the server's own mistake (a parse of the
+/// tool's input is the tool's failure).
 fn parses_constant(cause: &Expr) -> bool {
+    let own = |e: &Expr| is_constant(e) || reads_only_self(e);
     match strip_await(cause) {
-        Expr::MethodCall(m) => m.method == "parse" && m.args.is_empty() && is_constant(&m.receiver),
+        Expr::MethodCall(m) => m.method == "parse" && m.args.is_empty() && own(&m.receiver),
         Expr::Call(c) => {
             let Expr::Path(p) = &*c.func else {
                 return false;
@@ -2629,7 +2631,7 @@ fn parses_constant(cause: &Expr) -> bool {
             };
             let parser = matches!(f.as_str(), "parse" | "from_str" | "parse_str" | "try_from")
                 || (f == "new" && PARSED_TYPES.contains(&ty.as_str()));
-            parser && !c.args.is_empty() && c.args.iter().all(is_constant)
+            parser && !c.args.is_empty() && c.args.iter().all(own)
         }
         _ => false,
     }

@@ -178,15 +178,14 @@ impl ServerHandler for Clock {
     ) -> Result<CallToolResponse, McpError> {
         match request.name.as_ref() {
             "now" => {
-                let secs = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
+                let size = std::fs::metadata("clock.log")
                     .map_err(|e| {
-                        McpError::internal_error(format!("the clock is set before 1970: {e}"), None)
+                        McpError::internal_error(format!("the clock log cannot be read: {e}"), None)
                     })?
-                    .as_secs();
+                    .len();
                 Ok(
                     CallToolResult::success(vec![rmcp::model::ContentBlock::text(
-                        secs.to_string(),
+                        size.to_string(),
                     )])
                     .into(),
                 )
