@@ -133,7 +133,9 @@ declare_lint! {
     ///   process's own environment and clock (`dirs::home_dir()`,
     ///   `SystemTime::now().duration_since(UNIX_EPOCH)`), a client built
     ///   from the process's own configuration (`Client::builder().token(std::env::var("TOKEN")?)
-    ///   .build()`), cancellation, serializing the server's own output (also rmcp's
+    ///   .build()`), cancellation, reading back a value the server has just serialised
+    ///   (`serde_json::from_value(v)` with `v = serde_json::to_value(&self.state)?`), serializing
+    ///   the server's own output (also rmcp's
     ///   `Content::json(value)`, and an encoder writing into a buffer the tool made,
     ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema,
     ///   a builder's `.build()` when the server filled it with its own values only (literals,

@@ -331,6 +331,7 @@ impl<'a> Walker<'a, '_> {
                     .any(|c| is_serializing_call(c) || self.serializes_sdk_value(c))
                 || causes.iter().any(|c| {
                     self.decodes_own_output(c)
+                        || self.reparses_own_value(c)
                         || self.writes_own_buffer(c)
                         || self.receives_from_own_channel(c)
                         || self.sends_on_own_channel(c)
@@ -684,6 +685,27 @@ impl<'a> Walker<'a, '_> {
             && buffers
                 .iter()
                 .all(|b| self.only_writers_fill(block, b, call))
+    }
+
+    /// `serde_json::from_value(v)` where `v = serde_json::to_value(&self.state)?` (or the text
+    /// of `to_string`): reading back a value the server has just serialised itself fails only
+    /// on the server's own types. Text that came from elsewhere is not.
+    pub(super) fn reparses_own_value(&self, cause: &Expr) -> bool {
+        let Expr::Call(c) = strip_await(cause) else {
+            return false;
+        };
+        let Expr::Path(p) = &*c.func else {
+            return false;
+        };
+        let segs = path_segments(&p.path);
+        let decodes = matches!(segs.as_slice(), [.., m, f]
+            if (m.starts_with("serde") || m == "toml") && f.starts_with("from_"));
+        let [arg] = c.args.iter().collect::<Vec<_>>()[..] else {
+            return false;
+        };
+        let arg = crate::syntax::through_methods(strip_refs(arg), &["as_str", "as_bytes", "clone"]);
+        let value = self.let_init(arg).map_or(arg, through_try);
+        decodes && is_serializing_call(value)
     }
 
     /// `graph.serialize(&mut buf).with_format(f).execute()`, also through the local the
