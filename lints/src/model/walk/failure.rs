@@ -465,9 +465,9 @@ impl<'a> Walker<'a, '_> {
         };
         m.method == "duration_since"
             && m.args.iter().all(is_constant)
-            && self
-                .external_fn(strip_await(&m.receiver))
-                .is_some_and(|path| path.ends_with(&["SystemTime".to_string(), "now".to_string()]))
+            && self.external_fn(strip_await(&m.receiver)).is_some_and(
+                |path| matches!(path.as_slice(), [.., t, f] if t == "SystemTime" && f == "now"),
+            )
     }
 
     /// The values a local destructured from a tuple in each branch of its `let` can hold.
@@ -2295,13 +2295,9 @@ fn block_answers_err(b: &syn::Block) -> bool {
 fn builds_own_value(cause: &Expr, own_local: &dyn Fn(&Expr) -> bool) -> bool {
     fn own_arg(a: &Expr, own_local: &dyn Fn(&Expr) -> bool) -> bool {
         match strip_refs(a) {
-            Expr::Lit(_) => true,
-            e @ Expr::Path(_) => crate::syntax::is_const_path(e) || own_local(e),
-            // `concat!("app/", env!("CARGO_PKG_VERSION"))`: text fixed at build time.
-            Expr::Macro(m) => matches!(
-                crate::syntax::last_segment(&m.mac.path).as_deref(),
-                Some("concat" | "env" | "stringify")
-            ),
+            // `"x"`, `TIMEOUT`, `concat!("app/", env!("CARGO_PKG_VERSION"))`.
+            e if is_constant(e) => true,
+            e @ Expr::Path(_) => own_local(e),
             // `Duration::from_secs(30)`: a value made of own values.
             Expr::Call(c) => {
                 matches!(&*c.func, Expr::Path(_)) && c.args.iter().all(|a| own_arg(a, own_local))
