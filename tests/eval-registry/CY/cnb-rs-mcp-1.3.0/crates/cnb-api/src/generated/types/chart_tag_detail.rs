@@ -1,0 +1,67 @@
+use super::LastPusher;
+use super::Metadata;
+use serde::{Deserialize, Serialize};
+
+/// `ChartTagDetail`
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChartTagDetail {
+    /// 制品地址。Artifact address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    /// 源仓库地址。Source repository URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_address: Option<String>,
+    /// Guarded 标记该标签下的制品是否被保护 仅 docker/helm/dockermodel 可能为 true
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guarded: Option<bool>,
+    /// `HasProvenance` 是否有出生证明; pypi和conan制品由于有多架构，取决于最新推送.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub has_provenance: Option<bool>,
+    /// 是否已弃用。Whether deprecated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_deprecated: Option<bool>,
+    /// 最后推送人。Last pusher.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_pusher: Option<LastPusher>,
+    /// 元数据。Metadata.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Metadata>,
+    /// 制品标识。Artifact identifier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// 总拉取次数。Total pull count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pull_count: Option<i64>,
+    /// 最近拉取次数。Recent pull count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recent_pull_count: Option<i64>,
+    /// 制品大小。Artifact size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// 制品 slug。Slug.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slug: Option<String>,
+    /// 标签名。Tag name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+}
+
+impl ChartTagDetail {
+    /// `--json` 模式输出的字段名列表（由 codegen 自动生成）。
+    pub const JSON_FIELDS: &[&str] = &[
+        "address",
+        "git_address",
+        "guarded",
+        "has_provenance",
+        "is_deprecated",
+        "last_pusher",
+        "metadata",
+        "package",
+        "pull_count",
+        "recent_pull_count",
+        "size",
+        "slug",
+        "tag",
+    ];
+}

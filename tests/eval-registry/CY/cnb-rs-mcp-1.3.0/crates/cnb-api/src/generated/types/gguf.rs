@@ -1,0 +1,4 @@
+use std::collections::HashMap;
+
+/// GGUF
+pub type GGUF = HashMap<String, serde_json::Value>;

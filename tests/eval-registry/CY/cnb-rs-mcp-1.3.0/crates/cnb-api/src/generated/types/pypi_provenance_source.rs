@@ -1,0 +1,27 @@
+use serde::{Deserialize, Serialize};
+
+/// `PypiProvenanceSource`
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PypiProvenanceSource {
+    /// Digest 制品摘要.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// 来源文件名称。Source file name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    /// `GitAddress` git仓库地址.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_address: Option<String>,
+    /// `GitCommit` git提交记录.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_commit: Option<String>,
+    /// SN 流水线构建唯一标识。Pipeline build unique identifier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sn: Option<String>,
+}
+
+impl PypiProvenanceSource {
+    /// `--json` 模式输出的字段名列表（由 codegen 自动生成）。
+    pub const JSON_FIELDS: &[&str] = &["digest", "file_name", "git_address", "git_commit", "sn"];
+}

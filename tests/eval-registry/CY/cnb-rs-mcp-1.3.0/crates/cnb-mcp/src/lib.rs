@@ -1,0 +1,5 @@
+mod error;
+mod server;
+mod tools;
+
+pub use server::CnbMcpServer;
