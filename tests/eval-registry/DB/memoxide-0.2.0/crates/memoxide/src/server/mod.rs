@@ -1,0 +1,3 @@
+pub mod session;
+pub mod tools;
+pub mod types;
