@@ -1,0 +1,5 @@
+pub mod banner;
+pub mod entrypoint;
+pub mod options;
+pub mod paths;
+pub mod runtime;

@@ -1,0 +1,3 @@
+pub mod help;
+pub mod mapping;
+pub mod parser;

@@ -1,0 +1,5 @@
+pub mod engine;
+pub mod levels;
+
+pub use engine::CompressionEngine;
+pub use levels::CompressionLevel;

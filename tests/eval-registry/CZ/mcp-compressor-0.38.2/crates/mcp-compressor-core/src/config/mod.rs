@@ -1,0 +1,3 @@
+pub mod topology;
+
+pub use topology::MCPConfig;
