@@ -81,7 +81,9 @@ declare_lint! {
     ///   some are absent (`(Some(_), None) | (None, Some(_)) =>` of `match (self.width,
     ///   self.height)`), is a rule across them whatever its message says ("are required together").
     /// - Schema-level and value-level checks are told apart from the failing operation (an optional
-    ///   field of a derived-schema request type, a JSON accessor, a deserialisation) and, where the
+    ///   field of a derived-schema request type, a JSON accessor, a deserialisation; a member read
+    ///   inside a field that type declares as any JSON, `params: Option<serde_json::Value>`, is a
+    ///   value the schema never checked) and, where the
     ///   source cannot tell, from the message text: a value check on a hand-parsed JSON object that
     ///   only says "missing" may be taken for a schema check. Decoding text into a type
     ///   (`serde_json::from_str`) is schema-level; a type's own `FromStr` (`SortOrder::from_str(s)`,

@@ -867,6 +867,16 @@ impl<'a> Resolver<'_, 'a> {
     /// optional (see [`Resolver::optional_schema_field`]), as `req.field`, read directly or
     /// through `as_ref()`, `as_deref()`, `clone()` and the like.
     pub fn reads_optional_schema_field(&self, expr: &Expr, locals: &Locals) -> bool {
+        self.reads_request_field(expr, locals, Self::optional_schema_field)
+    }
+
+    /// Whether `expr` is `base.field` (through borrowing calls) with `is(type of base, field)`.
+    fn reads_request_field(
+        &self,
+        expr: &Expr,
+        locals: &Locals,
+        is: fn(&Self, ItemId, &str) -> bool,
+    ) -> bool {
         let Expr::Field(f) = through_borrowing_calls(expr) else {
             return false;
         };
@@ -874,7 +884,7 @@ impl<'a> Resolver<'_, 'a> {
             return false;
         };
         self.type_of(&f.base, locals)
-            .is_some_and(|base| self.optional_schema_field(base, &name.to_string()))
+            .is_some_and(|base| is(self, base, &name.to_string()))
     }
 
     /// Whether field `name` of crate struct `ty` is optional in the input schema generated from
@@ -885,15 +895,60 @@ impl<'a> Resolver<'_, 'a> {
         let Some((owner, field_ty)) = self.field_syntax(ty, name, 0) else {
             return false;
         };
-        let syn::Item::Struct(s) = self.defs.item(owner).syntax else {
+        self.derives_schema(owner)
+            && crate::syntax::type_name(field_ty).as_deref() == Some("Option")
+    }
+
+    /// Whether crate item `ty` is a struct whose input schema is generated (`derive(JsonSchema)`).
+    fn derives_schema(&self, ty: ItemId) -> bool {
+        let syn::Item::Struct(s) = self.defs.item(ty).syntax else {
             return false;
         };
-        let derives_schema = s
-            .attrs
+        s.attrs
             .iter()
             .filter(|a| a.path().is_ident("derive") || a.path().is_ident("cfg_attr"))
-            .any(|a| a.meta.to_token_stream().to_string().contains("JsonSchema"));
-        derives_schema && crate::syntax::type_name(field_ty).as_deref() == Some("Option")
+            .any(|a| a.meta.to_token_stream().to_string().contains("JsonSchema"))
+    }
+
+    /// Whether `expr` is a request field (`req.params`) that the tool's generated input schema
+    /// describes as any JSON (see [`Resolver::free_form_schema_field`]).
+    pub fn reads_free_form_schema_field(&self, expr: &Expr, locals: &Locals) -> bool {
+        self.reads_request_field(expr, locals, Self::free_form_schema_field)
+    }
+
+    /// Whether field `name` of crate struct `ty` is free-form JSON in the input schema generated
+    /// from it (`params: Option<serde_json::Value>`, a `serde_json::Map`, rmcp's `JsonObject`):
+    /// schemars writes it as any value, so the schema checks nothing inside it, and a member
+    /// missing there, or of another JSON type, breaks a rule on the argument's value.
+    pub fn free_form_schema_field(&self, ty: ItemId, name: &str) -> bool {
+        let Some((owner, field_ty)) = self.field_syntax(ty, name, 0) else {
+            return false;
+        };
+        if !self.derives_schema(owner) {
+            return false;
+        }
+        let field_ty = match crate::types::ok_type(field_ty) {
+            Some(inner) if crate::syntax::type_name(field_ty).as_deref() == Some("Option") => inner,
+            _ => field_ty,
+        };
+        let Type::Path(p) = field_ty else {
+            return false;
+        };
+        let module = self.defs.item(owner).module;
+        match self.defs.resolve_path(module, &p.path, Ns::Types) {
+            Some(Def::External(path)) => {
+                let (first, last) = (
+                    path.first().map(String::as_str),
+                    path.last().map(String::as_str),
+                );
+                matches!(
+                    (first, last),
+                    (Some("serde_json"), Some("Value" | "Map"))
+                        | (Some("rmcp"), Some("JsonObject"))
+                )
+            }
+            _ => false,
+        }
     }
 
     /// `expr.name` where `expr`'s crate struct declares every field of `fields`.

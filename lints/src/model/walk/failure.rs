@@ -364,6 +364,7 @@ impl<'a> Walker<'a, '_> {
             // The source says the request matched the schema: words cannot make it schema-level.
             schema_level: self.absent_optional == 0
                 && !causes.iter().any(|c| self.reads_optional_field(c))
+                && !causes.iter().any(|c| self.reads_inside_free_form_field(c))
                 && (cause_calls(SCHEMA_CALLS)
                     || causes.iter().any(|c| deserializes_text(c))
                     || causes.iter().any(|c| reads_argument_field(c))
@@ -1777,6 +1778,29 @@ impl Walker<'_, '_> {
         }
     }
 
+    /// Whether `expr` reads inside a request field the generated input schema leaves free-form
+    /// (`req.params.as_ref().and_then(|p| p.get("offset"))`, also through the locals it was
+    /// kept in): the request matched the schema whatever that field holds.
+    pub(super) fn reads_inside_free_form_field(&self, expr: &Expr) -> bool {
+        let mut expr = expr;
+        for _ in 0..8 {
+            expr = chain_root(expr);
+            match expr {
+                Expr::Field(_) => {
+                    return self
+                        .resolver
+                        .reads_free_form_schema_field(expr, &self.locals)
+                }
+                Expr::Path(_) => match self.let_init(expr) {
+                    Some(init) => expr = init,
+                    None => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// A local bound to a read of an argument's JSON value (`let id = args.get("id")
     /// .and_then(|v| v.as_str())`): its `None` is the argument absent or of the wrong type.
     pub(super) fn local_reads_argument_field(&self, expr: &Expr) -> bool {
@@ -2044,6 +2068,20 @@ pub(super) fn reads_argument_field(expr: &Expr) -> bool {
             field_get || json_accessor || mapped_accessor || adapted
         }
         _ => false,
+    }
+}
+
+/// The value a chain of method calls and `?` starts from (`req.params` of
+/// `req.params.as_ref().and_then(|p| p.get("x")).ok_or_else(..)?`).
+fn chain_root(expr: &Expr) -> &Expr {
+    let mut expr = expr;
+    loop {
+        expr = match crate::syntax::strip_refs(strip_await(expr)) {
+            Expr::MethodCall(m) => &m.receiver,
+            Expr::Try(t) => &t.expr,
+            Expr::Paren(p) => &p.expr,
+            other => return other,
+        };
     }
 }
 
