@@ -29,7 +29,7 @@ impl Shop {
         let baskets = self.baskets.read().expect("basket lock");
         match baskets.get(basket) {
             Some(items) => CallToolResult::success(vec![Content::text(items.join(", "))]),
-            None => CallToolResult::success(vec![Content::text("basket not found")]), //~ stale_handle_as_success
+            None => CallToolResult::success(vec![Content::text(format!("basket {basket} not found"))]), //~ stale_handle_as_success
         }
     }
 }

@@ -89,7 +89,10 @@ declare_lint! {
     ///   string literal given as a protocol error's message is read as that literal (reported where
     ///   it is named); one given to a tool result's content is not read yet.
     /// - The rejection shape is English and short on purpose: "Invalid email format" is reported, "Invalid
-    ///   email format (must contain @)" and "Division by zero not allowed" (a rule) are not. A rejected
+    ///   email format (must contain @)" and "Division by zero not allowed" (a rule) are not. So is
+    ///   the miss "Book not found" in a tool's answer, but not where the branch tests only the
+    ///   server's own state ("Client not found" when `self.client` is unset), nor in a crate fn's
+    ///   message a tool shows whole. A rejected
     ///   credential ("Invalid API key", "invalid token") is not reported: naming its value would leak it.
     ///   A snake_case code inside a tool result's JSON is not reported, since its siblings may carry the
     ///   details.
@@ -155,8 +158,12 @@ fn check(cx: &mut LintContext<'_>) {
             // The shape rules are about what the model reads of a tool's failure: a bare code
             // only as a protocol error's whole message (in a tool result's JSON it may sit beside
             // the details).
+            // "Book not found" names neither the book asked for nor how to find one; the miss
+            // of the server's own state ("Client not found") is no rejection of an argument.
             let names_nothing = site.context.is_tool()
-                && (bare_rejection(value) || (site.channel == Channel::Protocol && bare_code(value)));
+                && (bare_rejection(value)
+                    || (bare_miss(value) && !site.path.server_state)
+                    || (site.channel == Channel::Protocol && bare_code(value)));
             if !(is_vague(value, extra) || names_nothing) {
                 continue;
             }
@@ -290,6 +297,17 @@ fn bare_rejection(text: &str) -> bool {
     })
 }
 
+/// A short name and "not found", with nothing of what was looked for: "Book not found".
+fn bare_miss(text: &str) -> bool {
+    let Some(words) = plain_words(text) else {
+        return false;
+    };
+    words.len() > 2
+        && words.ends_with(&["not".to_string(), "found".to_string()])
+        && words.len() - 2 <= 3
+        && !words.iter().any(|w| SECRETS.contains(&w.as_str()))
+}
+
 /// A snake_case code as the whole text: "invalid_path", "serialization_error".
 fn bare_code(text: &str) -> bool {
     let text = text.trim();
@@ -321,6 +339,16 @@ mod tests {
             "serialization_error",
         ] {
             assert!(names_nothing(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_bare_miss_names_nothing() {
+        for text in ["Book not found", "Resource not found.", "user id not found"] {
+            assert!(super::bare_miss(text), "{text:?}");
+        }
+        for text in ["not found", "Book 'dune' not found", "API key not found", "no such book"] {
+            assert!(!super::bare_miss(text), "{text:?}");
         }
     }
 

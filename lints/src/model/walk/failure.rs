@@ -1536,7 +1536,14 @@ impl<'a> Walker<'a, '_> {
         let answered_none =
             some && !(shape || framing || request || route) && unwraps_optional_answer(source);
         if !(miss || failed || shape || framing || request || route || answered_none) {
-            return self.visit_expr(branch);
+            // `let Some(client) = self.client.as_ref() else { here }`: the server's own state,
+            // as an `if` that tests only `self`.
+            let own =
+                usize::from(some && self.other_value_branches == 0 && reads_only_self(scrutinee));
+            self.self_state_branches += own;
+            self.visit_expr(branch);
+            self.self_state_branches -= own;
+            return;
         }
         let kind = if lookup || answered_none {
             FrameKind::LookupMiss
