@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use syn::{Attribute, Expr, ImplItem, Item, Type};
 
-use crate::resolve::GeneratedItems;
+use crate::resolve::{GeneratedItems, NestedFns};
 use crate::source::FileId;
 use crate::syntax::{is_cfg_test, is_test_fn, nested_fns, type_name};
 
@@ -85,6 +85,14 @@ pub struct FileImports {
     pub globs: Vec<Vec<String>>,
 }
 
+/// What name resolution found that the index reads again rather than finding it twice.
+pub struct Resolved<'a, 'd> {
+    /// The items crate macros generate, by the address of their call.
+    pub generated: &'d GeneratedItems<'a>,
+    /// The fns declared inside each fn body.
+    pub nested_fns: &'d NestedFns<'a>,
+}
+
 #[derive(Default)]
 pub struct Index<'a> {
     pub imports: Vec<FileImports>,
@@ -117,15 +125,15 @@ pub struct ConstValue {
 
 impl<'a> Index<'a> {
     /// The index of `files`, with the items crate macros generate read in their calls' place
-    /// (`generated`, see [`crate::expand::expand_item_macros`]).
+    /// (`resolved.generated`, see [`crate::expand::expand_item_macros`]).
     pub fn build(
         files: &[(FileId, &'a syn::File, bool)],
-        generated: &GeneratedItems<'a>,
+        resolved: &Resolved<'a, '_>,
     ) -> Index<'a> {
         let mut index = Index::default();
         for (file, syntax, file_is_test) in files {
             let mut imports = FileImports::default();
-            index.walk_items(*file, &syntax.items, *file_is_test, &mut imports, generated);
+            index.walk_items(*file, &syntax.items, *file_is_test, &mut imports, resolved);
             if index.imports.len() <= file.0 {
                 index.imports.resize_with(file.0 + 1, FileImports::default);
             }
@@ -144,15 +152,15 @@ impl<'a> Index<'a> {
         items: &'a [Item],
         in_test: bool,
         imports: &mut FileImports,
-        generated: &GeneratedItems<'a>,
+        resolved: &Resolved<'a, '_>,
     ) {
         for item in items {
             match item {
                 Item::Macro(m) if m.ident.is_none() => {
                     // A crate macro's items, in the file of its definition (their spans).
-                    if let Some(g) = generated.get(&(m as *const _)).copied() {
+                    if let Some(g) = resolved.generated.get(&(m as *const _)).copied() {
                         let mut own = FileImports::default();
-                        self.walk_items(g.file, g.items, in_test, &mut own, generated);
+                        self.walk_items(g.file, g.items, in_test, &mut own, resolved);
                     }
                 }
                 Item::Use(u) => collect_use(&u.tree, Vec::new(), imports),
@@ -177,14 +185,14 @@ impl<'a> Index<'a> {
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
                         let test = in_test || is_cfg_test(&m.attrs);
-                        self.walk_items(file, inner, test, imports, generated);
+                        self.walk_items(file, inner, test, imports, resolved);
                     }
                 }
                 Item::Fn(f) => {
                     let is_test = in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs);
                     self.fns.push(FnItem::free(file, f, is_test));
-                    self.nested_fns(file, &f.block, is_test);
-                    self.block_items(file, &f.block, is_test, imports, generated);
+                    self.nested_fns(file, &f.block, is_test, resolved);
+                    self.block_items(file, &f.block, is_test, imports, resolved);
                 }
                 Item::Trait(tr) => {
                     let trait_test = in_test || is_cfg_test(&tr.attrs);
@@ -206,7 +214,8 @@ impl<'a> Index<'a> {
                             block,
                             is_test: trait_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
                         });
-                        self.nested_fns(file, block, self.fns.last().is_some_and(|f| f.is_test));
+                        let is_test = self.fns.last().is_some_and(|f| f.is_test);
+                        self.nested_fns(file, block, is_test, resolved);
                     }
                 }
                 Item::Impl(imp) => {
@@ -238,8 +247,8 @@ impl<'a> Index<'a> {
                                 is_test: impl_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs),
                             });
                             let is_test = self.fns.last().is_some_and(|f| f.is_test);
-                            self.nested_fns(file, &f.block, is_test);
-                            self.block_items(file, &f.block, is_test, imports, generated);
+                            self.nested_fns(file, &f.block, is_test, resolved);
+                            self.block_items(file, &f.block, is_test, imports, resolved);
                         }
                     }
                 }
@@ -256,24 +265,27 @@ impl<'a> Index<'a> {
         body: &'a syn::Block,
         in_test: bool,
         imports: &mut FileImports,
-        generated: &GeneratedItems<'a>,
+        resolved: &Resolved<'a, '_>,
     ) {
         for item in crate::syntax::block_items(body) {
-            self.walk_items(
-                file,
-                std::slice::from_ref(item),
-                in_test,
-                imports,
-                generated,
-            );
+            self.walk_items(file, std::slice::from_ref(item), in_test, imports, resolved);
         }
     }
 
     /// The fns declared inside a body (at any depth): fns of their own, test code when the
     /// body is.
-    fn nested_fns(&mut self, file: FileId, body: &'a syn::Block, in_test: bool) {
-        for nested in nested_fns(body) {
-            let f = nested.f;
+    fn nested_fns(
+        &mut self,
+        file: FileId,
+        body: &'a syn::Block,
+        in_test: bool,
+        resolved: &Resolved<'a, '_>,
+    ) {
+        let found: Vec<&'a syn::ItemFn> = match resolved.nested_fns.get(&(body as *const _)) {
+            Some(known) => known.clone(),
+            None => nested_fns(body).into_iter().map(|n| n.f).collect(),
+        };
+        for f in found {
             let is_test = in_test || is_cfg_test(&f.attrs) || is_test_fn(&f.attrs);
             self.fns.push(FnItem::free(file, f, is_test));
         }
@@ -486,7 +498,13 @@ mod tests {
             "#,
         )
         .unwrap();
-        let idx = Index::build(&[(FileId(0), &f, false)], &GeneratedItems::new());
+        let idx = Index::build(
+            &[(FileId(0), &f, false)],
+            &Resolved {
+                generated: &GeneratedItems::new(),
+                nested_fns: &NestedFns::new(),
+            },
+        );
         let eval = |e: &str| idx.eval_int(&syn::parse_str::<Expr>(e).unwrap());
         assert_eq!(eval("ErrorCode::MethodNotFound as i64"), Some(-32601));
         assert_eq!(eval("ErrorCode::InvalidParams as i32"), Some(-32600));
@@ -509,7 +527,13 @@ mod tests {
             "#,
         )
         .unwrap();
-        let idx = Index::build(&[(FileId(0), &f, false)], &GeneratedItems::new());
+        let idx = Index::build(
+            &[(FileId(0), &f, false)],
+            &Resolved {
+                generated: &GeneratedItems::new(),
+                nested_fns: &NestedFns::new(),
+            },
+        );
         assert_eq!(
             idx.resolve_name(FileId(0), "McpError").unwrap(),
             ["rmcp", "ErrorData"]

@@ -34,7 +34,7 @@ use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use crate::expand::Expander;
-use crate::index::{FnItem, Index};
+use crate::index::{FnItem, Index, Resolved};
 use crate::macro_args::MacroArgs;
 use crate::options::{CrateInput, Options};
 use crate::parse;
@@ -388,7 +388,13 @@ fn analyse(
                 .filter(|(f, ..)| program.package_of(*f) == p)
                 .copied()
                 .collect();
-            let mut index = Index::build(&files, &defs.generated);
+            let mut index = Index::build(
+                &files,
+                &Resolved {
+                    generated: &defs.generated,
+                    nested_fns: &defs.nested_fns,
+                },
+            );
             // The SDK tables compare import paths by crate name (`mcp::` may be rmcp's).
             program.crates[p].canonical_imports(&mut index.imports);
             index

@@ -228,6 +228,9 @@ pub struct DefMap<'a> {
     /// Per fn declared inside another fn's body, by its signature's address: the fn items of
     /// the blocks around it, outermost first (see [`crate::syntax::nested_fns`]).
     block_scopes: HashMap<*const syn::Signature, BlockScope<'a>>,
+    /// The fns declared inside each fn body the resolver read, at any depth, by the body's
+    /// address: found once here and read again by [`crate::index::Index::build`].
+    pub nested_fns: NestedFns<'a>,
     /// Item-position calls of macros other than `macro_rules!` and `include!`, with the module
     /// they are written in: a crate macro may generate items there ([`GeneratedItems`]).
     pub item_macro_calls: Vec<(ModuleId, &'a syn::ItemMacro)>,
@@ -269,6 +272,9 @@ pub struct Generated<'a> {
 
 /// The items crate macros generated, by the address of the item macro call.
 pub type GeneratedItems<'a> = HashMap<*const syn::ItemMacro, Generated<'a>>;
+
+/// The fns declared inside fn bodies, by the body's address (see [`DefMap::nested_fns`]).
+pub type NestedFns<'a> = HashMap<*const syn::Block, Vec<&'a syn::ItemFn>>;
 
 /// The fn items of the blocks around a nested fn, outermost block first.
 pub type BlockScope<'a> = Vec<std::rc::Rc<[&'a syn::ItemFn]>>;
@@ -359,6 +365,7 @@ impl<'a> DefMap<'a> {
             dangling: HashMap::new(),
             macro_rules: macros::TextualMacros::default(),
             block_scopes: HashMap::new(),
+            nested_fns: HashMap::new(),
             item_macro_calls: Vec::new(),
             generated,
             tree: ModuleTree::default(),
@@ -1128,7 +1135,12 @@ impl<'a> Collect<'_, 'a, '_> {
     /// one only from inside its block, see [`DefMap::block_scope`]), free fns of the module
     /// (`Self` and the outer fn's generics are not theirs, as in rustc).
     fn nested_fns(&mut self, module: ModuleId, body: &'a syn::Block) {
-        for nested in crate::syntax::nested_fns(body) {
+        let found = crate::syntax::nested_fns(body);
+        self.map.nested_fns.insert(
+            body as *const syn::Block,
+            found.iter().map(|n| n.f).collect(),
+        );
+        for nested in found {
             self.map.items.push(ItemData {
                 kind: ItemKind::Fn,
                 name: nested.f.sig.ident.to_string(),
