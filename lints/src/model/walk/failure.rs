@@ -1514,6 +1514,21 @@ impl<'a> Walker<'a, '_> {
         // shape, recorded as the cause so the branch counts as schema-level.
         let shape =
             some && (reads_argument_field(scrutinee) || self.local_reads_argument_field(scrutinee));
+        // `if let Some(n) = v.as_u64() { .. } else if let Some(s) = v.as_str() { here } else {
+        // .. }`: the next branch tries another shape, and what fails inside it fails on a value
+        // of that shape; only the last `else` is the shape refused.
+        if shape {
+            if let Expr::If(next) = branch {
+                if let Expr::Let(l) = &*next.cond {
+                    let another_shape = variant_binding(&l.pat, "Some").is_some()
+                        && (reads_argument_field(&l.expr)
+                            || self.local_reads_argument_field(&l.expr));
+                    if another_shape {
+                        return self.visit_expr(branch);
+                    }
+                }
+            }
+        }
         // `let Some(id) = req.id.clone() else`: the request's framing, not a tool's failure.
         let framing = some && self.reads_request_framing(scrutinee);
         // `let Some(city) = answered_city(&extra) else`: the request's own answers.
