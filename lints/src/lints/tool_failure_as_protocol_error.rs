@@ -151,7 +151,9 @@ declare_lint! {
     ///   also `if declared { return Ok(()); }` then the refusal), a crate fn given nothing but the
     ///   context (`answered_city(&extra)`, an MRTR answer of the wrong kind) or a method of the
     ///   server's own state given nothing but it (`self.auth.authenticate(extra.auth_info.as_ref())`,
-    ///   the request's credentials); what the request carries and a test of it: rmcp's
+    ///   the request's credentials; also what such a call's callees build, however deep:
+    ///   `self.callers.identify(&context)?` reaching a helper that compares the bearer token with
+    ///   the accepted ones); what the request carries and a test of it: rmcp's
     ///   `RequestContext` (its `extensions`, `peer`, `meta`), the client's `Peer<RoleServer>` a
     ///   helper is given (`notify_progress` failing), and the HTTP request's `Parts` in
     ///   them or taken as `Extension(parts): Extension<Parts>` or handed to a helper as

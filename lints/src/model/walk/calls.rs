@@ -627,6 +627,20 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
+    /// The edge pushed at `edge` (if any) of a call given nothing but the request context and
+    /// the server's own state (`self.callers.identify(&context)`, `claims_of(&ctx.extensions)`):
+    /// it fails on the request (its credentials, its session) whichever handler asks, never on
+    /// a tool's arguments or work, so no tool's context reaches the callee through it.
+    pub(super) fn request_only_call<'e>(
+        &mut self,
+        edge: usize,
+        args: impl Iterator<Item = &'e Expr>,
+    ) {
+        if self.facts.calls.len() > edge && self.only_request_arguments(args) {
+            self.facts.calls[edge].context_override = Some(SiteContext::OtherHandler);
+        }
+    }
+
     /// At least one argument the request context (through borrowing calls:
     /// `extra.auth_info.as_ref()`), and each other a literal or the server's own state
     /// (`guard_depth(state.depth, self.max_depth)`).
@@ -1014,7 +1028,7 @@ pub(super) fn value_leaves<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: u
 }
 
 /// `self`, or a field path on it (`self.auth_middleware`).
-fn is_self_rooted(expr: &Expr) -> bool {
+pub(super) fn is_self_rooted(expr: &Expr) -> bool {
     match strip_refs(expr) {
         Expr::Path(p) => p.path.is_ident("self"),
         Expr::Field(f) => is_self_rooted(&f.base),

@@ -709,6 +709,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             let edges = self.facts.calls.len();
             self.note_closure_args(&target, &call.args, edges, true);
             self.call_edge(target, call, variant_arg, 0, &call.args);
+            if matches!(&*call.func, Expr::Path(_)) {
+                self.request_only_call(edges, call.args.iter());
+            }
             self.fns_passed_by_path(&call.args);
             if !stored.is_empty() {
                 // Each stored closure is a body of its own, run where the field is called.
@@ -1013,6 +1016,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         let edges = self.facts.calls.len();
         self.note_closure_args(&target, &mc.args, edges, false);
         self.call_edge(target, mc, Some(&*mc.receiver), 1, &mc.args);
+        if calls::is_self_rooted(&mc.receiver) {
+            self.request_only_call(edges, mc.args.iter());
+        }
         // `Err(e) => Err(e.to_mcp_error())` in a `match` over `self.fetch(..)`: the mapping gets
         // the errors `fetch` can return, so only their arms count.
         if self.facts.calls.len() > edges {
