@@ -127,8 +127,9 @@ declare_lint! {
     ///   pushes spawned tasks into, awaited later, and awaiting a future type of the crate's own
     ///   whose error is its worker's: `impl Future for AsyncTask<T> { type Output = Result<T,
     ///   RecvError>; }`), the `None` of state the server keeps behind a lock and fills itself
-    ///   (`guard.as_ref().ok_or_else(..)` after `self.manager.get_or_launch()`) or sets once at
-    ///   start-up (the `None` of a `OnceCell` / `OnceLock` field or `static`), parsing or compiling
+    ///   (`guard.as_ref().ok_or_else(..)` after `self.manager.get_or_launch()`, also the `else` of
+    ///   `if let Some(token) = guard.as_ref()`) or sets once at start-up (the `None` of a `OnceCell`
+    ///   / `OnceLock` field or `static`), parsing or compiling
     ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
     ///   process's own environment and clock (`dirs::home_dir()`,
     ///   `SystemTime::now().duration_since(UNIX_EPOCH)`), a client built

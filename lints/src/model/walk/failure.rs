@@ -1550,7 +1550,13 @@ impl<'a> Walker<'a, '_> {
         // for is not there (as `Ok(None)`).
         let answered_none =
             some && !(shape || framing || request || route) && unwraps_optional_answer(source);
-        if !(miss || failed || shape || framing || request || route || answered_none) {
+        // `if let Some(token) = guard.as_ref() { .. } else { here }` on `self.auth.lock()`, or a
+        // `OnceCell` the server set at start-up: what is missing is the server's own state, as
+        // for `guard.as_ref().ok_or_else(..)`.
+        let own_state = some
+            && !(shape || framing || request || route)
+            && (self.misses_locked_own_state(scrutinee) || self.misses_once_cell(scrutinee));
+        if !(miss || failed || shape || framing || request || route || answered_none || own_state) {
             // `let Some(client) = self.client.as_ref() else { here }`: the server's own state,
             // as an `if` that tests only `self`.
             let own =
