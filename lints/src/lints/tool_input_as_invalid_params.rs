@@ -87,7 +87,9 @@ declare_lint! {
     ///   source cannot tell, from the message text: a value check on a hand-parsed JSON object that
     ///   only says "missing" may be taken for a schema check. Decoding text into a type
     ///   (`serde_json::from_str`) is schema-level; a type's own `FromStr` (`SortOrder::from_str(s)`,
-    ///   `s.parse::<SortOrder>()`) checks a value.
+    ///   `s.parse::<SortOrder>()`) checks a value. In a chain over an argument's JSON types
+    ///   (`if let Some(n) = v.as_u64() { .. } else if let Some(s) = v.as_str() { .. } else { .. }`)
+    ///   only the last `else` refuses the shape; a failure inside a branch checks its value.
     /// - A parser reaches the tool through a call or a path given to a combinator
     ///   (`req.order.as_deref().map(parse_order).transpose()?`).
     /// - To target 2025-06-18 or older, where "Invalid arguments" is a protocol error, set
