@@ -281,31 +281,34 @@ fn bare_rejection(text: &str) -> bool {
     let Some(words) = plain_words(text) else {
         return false;
     };
-    let short_name = |name: &[String]| {
-        (1..=3).contains(&name.len()) && !name.iter().any(|w| SECRETS.contains(&w.as_str()))
-    };
     if REJECTING.contains(&words[0].as_str()) && short_name(&words[1..]) {
         return true;
     }
-    REJECTED.iter().any(|ending| {
-        words.len() > ending.len()
-            && words[words.len() - ending.len()..]
-                .iter()
-                .zip(ending.iter())
-                .all(|(w, e)| w == e)
-            && short_name(&words[..words.len() - ending.len()])
-    })
+    REJECTED
+        .iter()
+        .any(|ending| name_before(&words, ending).is_some_and(short_name))
 }
 
 /// A short name and "not found", with nothing of what was looked for: "Book not found".
 fn bare_miss(text: &str) -> bool {
-    let Some(words) = plain_words(text) else {
-        return false;
-    };
-    words.len() > 2
-        && words.ends_with(&["not".to_string(), "found".to_string()])
-        && words.len() - 2 <= 3
-        && !words.iter().any(|w| SECRETS.contains(&w.as_str()))
+    plain_words(text).is_some_and(|words| {
+        name_before(&words, &["not", "found"]).is_some_and(short_name)
+    })
+}
+
+/// The words before `ending` when the text ends with it and has words before it.
+fn name_before<'w>(words: &'w [String], ending: &[&str]) -> Option<&'w [String]> {
+    let at = words.len().checked_sub(ending.len()).filter(|at| *at > 0)?;
+    words[at..]
+        .iter()
+        .zip(ending)
+        .all(|(w, e)| w == e)
+        .then(|| &words[..at])
+}
+
+/// One to three words naming what was rejected, none of them a credential.
+fn short_name(name: &[String]) -> bool {
+    (1..=3).contains(&name.len()) && !name.iter().any(|w| SECRETS.contains(&w.as_str()))
 }
 
 /// A snake_case code as the whole text: "invalid_path", "serialization_error".

@@ -927,11 +927,7 @@ impl<'a> Resolver<'_, 'a> {
         if !self.derives_schema(owner) {
             return false;
         }
-        let field_ty = match crate::types::ok_type(field_ty) {
-            Some(inner) if crate::syntax::type_name(field_ty).as_deref() == Some("Option") => inner,
-            _ => field_ty,
-        };
-        let Type::Path(p) = field_ty else {
+        let Type::Path(p) = crate::syntax::option_inner(field_ty).unwrap_or(field_ty) else {
             return false;
         };
         let module = self.defs.item(owner).module;

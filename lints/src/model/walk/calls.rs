@@ -1350,20 +1350,24 @@ fn fn_bound_inputs<'t>(sig: &'t syn::Signature, ty: &'t syn::Type) -> Option<Vec
 /// What a read starts from: the receiver of its method calls, the base of its fields and
 /// indexes, through `&`, parentheses, `?`, `.await` and a `match` on it (`request` of
 /// `match request.get("params")?`).
-pub(super) fn read_root(mut e: &Expr) -> &Expr {
-    loop {
-        e = match e {
-            Expr::MethodCall(m) => &m.receiver,
-            Expr::Index(i) => &i.expr,
-            Expr::Field(f) => &f.base,
-            Expr::Reference(r) => &r.expr,
-            Expr::Paren(p) => &p.expr,
-            Expr::Try(t) => &t.expr,
-            Expr::Await(a) => &a.base,
-            Expr::Match(m) => &m.expr,
-            _ => return e,
-        };
-    }
+pub(super) fn read_root(e: &Expr) -> &Expr {
+    read_steps(e).last().unwrap_or(e)
+}
+
+/// The read itself and each expression it passes through to [`read_root`], outermost first
+/// (`req.params.as_ref()`, `req.params`, `req`).
+pub(super) fn read_steps(e: &Expr) -> impl Iterator<Item = &Expr> {
+    std::iter::successors(Some(e), |e| match e {
+        Expr::MethodCall(m) => Some(&*m.receiver),
+        Expr::Index(i) => Some(&*i.expr),
+        Expr::Field(f) => Some(&*f.base),
+        Expr::Reference(r) => Some(&*r.expr),
+        Expr::Paren(p) => Some(&*p.expr),
+        Expr::Try(t) => Some(&*t.expr),
+        Expr::Await(a) => Some(&*a.base),
+        Expr::Match(m) => Some(&*m.expr),
+        _ => None,
+    })
 }
 
 /// `items.iter().map(|x| Ok(..)).collect()`: a collect into a `Result` whose every item is

@@ -1559,12 +1559,8 @@ impl<'a> Walker<'a, '_> {
         if !(miss || failed || shape || framing || request || route || answered_none || own_state) {
             // `let Some(client) = self.client.as_ref() else { here }`: the server's own state,
             // as an `if` that tests only `self`.
-            let own =
-                usize::from(some && self.other_value_branches == 0 && reads_only_self(scrutinee));
-            self.self_state_branches += own;
-            self.visit_expr(branch);
-            self.self_state_branches -= own;
-            return;
+            let own = some && reads_only_self(scrutinee);
+            return self.in_own_state_branch(own, |w| w.visit_expr(branch));
         }
         let kind = if lookup || answered_none {
             FrameKind::LookupMiss
@@ -1582,6 +1578,16 @@ impl<'a> Walker<'a, '_> {
             definite: failed,
         };
         self.with_frame(frame, |w| w.visit_expr(branch));
+    }
+
+    /// Visits a branch taken on the server's own state alone (`own`: `if self.client.is_none()`,
+    /// the `else` of `let Some(c) = self.client.as_ref()`), unless a test of another value
+    /// encloses it.
+    pub(super) fn in_own_state_branch(&mut self, own: bool, visit: impl FnOnce(&mut Self)) {
+        let own = usize::from(own && self.other_value_branches == 0);
+        self.self_state_branches += own;
+        visit(self);
+        self.self_state_branches -= own;
     }
 
     /// `if let PAT = x { .. } else { .. }`: the `then` branch of `if let Err(e)` is a failure
@@ -1812,18 +1818,23 @@ impl Walker<'_, '_> {
     pub(super) fn reads_inside_free_form_field(&self, expr: &Expr) -> bool {
         let mut expr = expr;
         for _ in 0..8 {
-            expr = chain_root(expr);
-            match expr {
-                Expr::Field(_) => {
-                    return self
-                        .resolver
-                        .reads_free_form_schema_field(expr, &self.locals)
+            let mut kept_in = None;
+            for step in super::calls::read_steps(expr) {
+                match step {
+                    Expr::Field(_)
+                        if self
+                            .resolver
+                            .reads_free_form_schema_field(step, &self.locals) =>
+                    {
+                        return true
+                    }
+                    Expr::Path(_) => kept_in = self.let_init(step),
+                    _ => {}
                 }
-                Expr::Path(_) => match self.let_init(expr) {
-                    Some(init) => expr = init,
-                    None => return false,
-                },
-                _ => return false,
+            }
+            match kept_in {
+                Some(init) => expr = init,
+                None => return false,
             }
         }
         false
@@ -2096,20 +2107,6 @@ pub(super) fn reads_argument_field(expr: &Expr) -> bool {
             field_get || json_accessor || mapped_accessor || adapted
         }
         _ => false,
-    }
-}
-
-/// The value a chain of method calls and `?` starts from (`req.params` of
-/// `req.params.as_ref().and_then(|p| p.get("x")).ok_or_else(..)?`).
-fn chain_root(expr: &Expr) -> &Expr {
-    let mut expr = expr;
-    loop {
-        expr = match crate::syntax::strip_refs(strip_await(expr)) {
-            Expr::MethodCall(m) => &m.receiver,
-            Expr::Try(t) => &t.expr,
-            Expr::Paren(p) => &p.expr,
-            other => return other,
-        };
     }
 }
 

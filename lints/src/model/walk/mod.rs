@@ -1189,10 +1189,7 @@ impl<'a> Walker<'a, '_> {
             }
             if failure::reads_only_self(&i.cond) {
                 self.visit_expr(&i.cond);
-                let own = usize::from(self.other_value_branches == 0);
-                self.self_state_branches += own;
-                self.visit_block(&i.then_branch);
-                self.self_state_branches -= own;
+                self.in_own_state_branch(true, |w| w.visit_block(&i.then_branch));
                 if let Some((_, e)) = &i.else_branch {
                     self.visit_expr(e);
                 }
