@@ -77,6 +77,11 @@ declare_lint! {
     ///   renamed (no `#[serde(rename = "isError")]`, no `rename_all = "camelCase"`) sends
     ///   `"is_error": true`, which clients do not read: its failure answers are success results
     ///   here. A hand-written `Serialize` impl or a `json!` mapping of the struct is not read.
+    /// - The `Ok(Err(e))` arm over a joined task or a timeout (`spawn_blocking(move ||
+    ///   read(&path)).await`, `tokio::spawn(async move { .. }).await`, `timeout(d, fut).await`) is
+    ///   the failure of the task's value or the future; the `Err(e)` arm of the join is its
+    ///   `JoinError`, also of a handle kept in a local (`let task = tokio::spawn(..); match
+    ///   task.await`). Other nestings (`Some(Err(e))`) are not read.
     /// - A failure value is followed through `let`s, `Ok(value)` / `Some(value)` arms over a value
     ///   the body holds, crate fns that return it, and crate helpers that make a success result of
     ///   a parameter (`fn tool_success(value: Value) -> Value { json!({"content": [..]}) }`); a

@@ -124,7 +124,9 @@ declare_lint! {
     ///   .. rx.await`, and sending on a sender of the server's own: a field or parameter declared
     ///   `mpsc::Sender<..>`, one the tool made or a crate fn returned, also under
     ///   `tokio::time::timeout`), a `JoinError` (also of a handle kept in a local or in a `Vec` the tool
-    ///   pushes spawned tasks into, awaited later, and awaiting a future type of the crate's own
+    ///   pushes spawned tasks into, awaited later; the `Ok(Err(e))` arm of the join is judged by
+    ///   what the task's closure or async block does: -32603 for failing to serialise the server's
+    ///   own value there is right, for failing to read the file the model named it is not), and awaiting a future type of the crate's own
     ///   whose error is its worker's: `impl Future for AsyncTask<T> { type Output = Result<T,
     ///   RecvError>; }`), the `None` of state the server keeps behind a lock and fills itself
     ///   (`guard.as_ref().ok_or_else(..)` after `self.manager.get_or_launch()`, also the `else` of

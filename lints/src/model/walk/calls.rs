@@ -334,6 +334,7 @@ impl<'a> Walker<'a, '_> {
                 binding: None,
                 cause: Some(cause),
                 definite: false,
+                joined: false,
             });
         }
         let path = self.path_facts(&proc_macro2::TokenStream::new(), texts);
@@ -521,6 +522,7 @@ impl<'a> Walker<'a, '_> {
                     binding: None,
                     cause: Some(operand),
                     definite: false,
+                    joined: false,
                 });
                 let content = ContentFacts {
                     empty: false,

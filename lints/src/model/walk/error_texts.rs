@@ -259,7 +259,13 @@ impl<'a> Walker<'a, '_> {
             }
             _ => return None,
         };
-        let cause = self.definite_frame_of(&binding)?.cause?;
+        let frame = self.definite_frame_of(&binding)?;
+        // A joined task's error is not followed: its closure often checks the server's stored
+        // data, which the rejection shape cannot tell from a rejected argument.
+        if frame.joined {
+            return None;
+        }
+        let cause = frame.cause?;
         let call = self.let_init(cause).unwrap_or(cause);
         let shown = match self.called_body(call) {
             Some(body) => ShownError::Body(body),

@@ -36,6 +36,8 @@ pub(super) struct Frame<'a> {
     /// Certainly a `Result`'s error path (an `Err` pattern, a `map_err(|e| ..)` closure), not
     /// an `Option` fallback that may be a normal outcome.
     pub(super) definite: bool,
+    /// The error a joined task's value or a timeout's future failed with (`Ok(Err(e))`).
+    pub(super) joined: bool,
 }
 
 impl<'a> Frame<'a> {
@@ -46,6 +48,7 @@ impl<'a> Frame<'a> {
             binding: None,
             cause: Some(cond),
             definite: false,
+            joined: false,
         }
     }
 }
@@ -501,6 +504,12 @@ impl<'a> Walker<'a, '_> {
             .rev()
             .find(|f| f.binding.as_deref() == Some(name))?;
         frame.definite.then_some(frame)
+    }
+
+    /// [`joined_value`] of `expr`, or of the handle a local holds (`let task = tokio::spawn(..);
+    /// match task.await`).
+    fn joined_value(&self, expr: &'a Expr) -> Option<&'a Expr> {
+        joined_value(expr).or_else(|| joined_value(self.let_init(strip_await(expr))?))
     }
 
     /// What the local `expr` names was bound to (`let x = init;`), when it is a local of this
@@ -1283,6 +1292,17 @@ impl<'a> Walker<'a, '_> {
                 &m.expr
             };
             let frame = match &arm.pat {
+                // `Ok(Err(e)) =>` of a joined task or a timeout: the error of the value the
+                // task or future answers (`spawn_blocking(move || read(&path)).await`).
+                p if nested_err_binding(p).is_some() && self.joined_value(&m.expr).is_some() => {
+                    Some(Frame {
+                        kind: FrameKind::Failure,
+                        binding: nested_err_binding(p).flatten(),
+                        cause: self.joined_value(&m.expr),
+                        definite: true,
+                        joined: true,
+                    })
+                }
                 p if variant_binding(p, "Err").is_some() => Some(Frame {
                     kind: if lookup {
                         FrameKind::LookupMiss
@@ -1292,6 +1312,7 @@ impl<'a> Walker<'a, '_> {
                     binding: variant_binding(p, "Err").flatten(),
                     cause: Some(&m.expr),
                     definite: true,
+                    joined: false,
                 }),
                 // `match extract(&p) { Ok(d) => d, _ => .. }`: the catch-all after an `Ok(d)`
                 // arm takes every `Err` (and, under a guard on the `Ok` arm, some successes
@@ -1306,6 +1327,7 @@ impl<'a> Walker<'a, '_> {
                         binding: None,
                         cause: Some(&m.expr),
                         definite: catch_all_is_err(m) == Some(true),
+                        joined: false,
                     })
                 }
                 // `Ok(None) =>` of a call answering an optional value (`client.rule(id)`): what
@@ -1315,6 +1337,7 @@ impl<'a> Walker<'a, '_> {
                     binding: None,
                     cause: Some(&m.expr),
                     definite: false,
+                    joined: false,
                 }),
                 // `Ok(false) =>` of a call answering whether it acted (`client.click(id)`): the
                 // action did not happen. Not certain: a yes/no query answers `false` on purpose,
@@ -1324,12 +1347,14 @@ impl<'a> Walker<'a, '_> {
                     binding: None,
                     cause: Some(&m.expr),
                     definite: false,
+                    joined: false,
                 }),
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
                     cause: Some(source),
                     definite: false,
+                    joined: false,
                 }),
                 p if is_none_pat(p)
                     && self
@@ -1350,6 +1375,7 @@ impl<'a> Walker<'a, '_> {
                     binding: None,
                     cause: Some(&m.expr),
                     definite: false,
+                    joined: false,
                 }),
                 // `match request.get("params") { None => .. }` before a tool is picked: the
                 // request lacks a member, a shape the `CallToolRequest` schema answers.
@@ -1362,6 +1388,7 @@ impl<'a> Walker<'a, '_> {
                         binding: None,
                         cause: Some(&m.expr),
                         definite: false,
+                        joined: false,
                     })
                 }
                 // `None =>` of `client.instrument(id).await?` (directly or through a local): the
@@ -1371,6 +1398,7 @@ impl<'a> Walker<'a, '_> {
                     binding: None,
                     cause: Some(source),
                     definite: false,
+                    joined: false,
                 }),
                 // `None =>` of any other optional value (`ws.used_range()`): nothing there. Not
                 // certain to be a failure: only an answer that says it failed is reported.
@@ -1379,6 +1407,7 @@ impl<'a> Walker<'a, '_> {
                     binding: None,
                     cause: Some(&m.expr),
                     definite: false,
+                    joined: false,
                 }),
                 _ => None,
             };
@@ -1576,6 +1605,7 @@ impl<'a> Walker<'a, '_> {
                 scrutinee
             }),
             definite: failed,
+            joined: false,
         };
         self.with_frame(frame, |w| w.visit_expr(branch));
     }
@@ -1614,6 +1644,7 @@ impl<'a> Walker<'a, '_> {
                     binding,
                     cause: Some(&l.expr),
                     definite: true,
+                    joined: false,
                 },
                 |w| w.visit_block(&i.then_branch),
             );
@@ -1698,6 +1729,7 @@ impl<'a> Walker<'a, '_> {
             binding: None,
             cause: Some(&mc.receiver),
             definite: false,
+            joined: false,
         };
         for (i, arg) in mc.args.iter().enumerate() {
             // `map_or_else(err_fn, ok_fn)`: only the first runs on failure.
@@ -1719,6 +1751,7 @@ impl<'a> Walker<'a, '_> {
                             binding,
                             cause: Some(&mc.receiver),
                             definite,
+                            joined: false,
                         },
                         |w| {
                             w.visit_expr(&c.body);
@@ -2518,6 +2551,41 @@ pub(super) fn spawns_task(expr: &Expr) -> bool {
             && p.path.segments.len() >= 2),
         _ => false,
     }
+}
+
+/// The value a joined task or a timeout answers: what the closure or async block given to
+/// `spawn` / `spawn_blocking` evaluates to, the future `timeout(duration, future)` awaits.
+/// `Ok(Err(e))` of the join (or of the timeout) is that value's error.
+fn joined_value(expr: &Expr) -> Option<&Expr> {
+    let Expr::Call(c) = strip_await(expr) else {
+        return None;
+    };
+    let Expr::Path(p) = &*c.func else {
+        return None;
+    };
+    let last = p.path.segments.last()?.ident.to_string();
+    let task = match (last.as_str(), c.args.len()) {
+        ("spawn" | "spawn_blocking", 1) if p.path.segments.len() >= 2 => c.args.first()?,
+        ("timeout", 2) => c.args.last()?,
+        _ => return None,
+    };
+    let value = match task {
+        Expr::Closure(cl) => &cl.body,
+        Expr::Async(a) => return crate::syntax::tail_of(&a.block).map(tail_expr),
+        other => other,
+    };
+    Some(tail_expr(value))
+}
+
+/// `Ok(Err(e))`: the binding of the error inside a success (`Some(None)` for `Ok(Err(_))`).
+fn nested_err_binding(pat: &Pat) -> Option<Option<String>> {
+    let Pat::TupleStruct(ts) = pat else {
+        return None;
+    };
+    if !ts.path.is_ident("Ok") || ts.elems.len() != 1 {
+        return None;
+    }
+    variant_binding(ts.elems.first()?, "Err")
 }
 
 /// `oneshot::channel()`, `mpsc::channel(8)`, `mpsc::unbounded_channel()`, `sync_channel(0)`,

@@ -1178,6 +1178,7 @@ impl<'a> Walker<'a, '_> {
                     binding: None,
                     cause: Some(lookup),
                     definite: false,
+                    joined: false,
                 };
                 self.other_value_branches += 1;
                 self.with_frame(frame, |w| w.visit_block(&i.then_branch));
