@@ -130,7 +130,9 @@ declare_lint! {
     ///   whose error is its worker's: `impl Future for AsyncTask<T> { type Output = Result<T,
     ///   RecvError>; }`), the `None` of state the server keeps behind a lock and fills itself
     ///   (`guard.as_ref().ok_or_else(..)` after `self.manager.get_or_launch()`, also the `else` of
-    ///   `if let Some(token) = guard.as_ref()`) or sets once at start-up (the `None` of a `OnceCell`
+    ///   `if let Some(token) = guard.as_ref()`; a lookup there by a key the tool computed,
+    ///   `self.notes.lock().await.get(&id)`, misses that key: a tool failure) or sets once at
+    ///   start-up (the `None` of a `OnceCell`
     ///   / `OnceLock` field or `static`), parsing or compiling
     ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
     ///   process's own environment and clock (`dirs::home_dir()`,

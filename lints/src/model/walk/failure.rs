@@ -284,6 +284,23 @@ impl<'v> Visit<'v> for PassesOn<'_> {
     fn visit_item(&mut self, _: &'v syn::Item) {}
 }
 
+/// The `None` of a lookup by a key that is not a literal (`map.get(&id)`, also through
+/// `.cloned()` and the like): the failure is the miss, whatever the map was reached through.
+fn misses_keyed_lookup(cause: &Expr) -> bool {
+    let step = crate::syntax::through_methods(
+        strip_await(cause),
+        &[
+            "cloned", "copied", "as_ref", "as_deref", "as_mut", "to_owned", "clone",
+        ],
+    );
+    let Expr::MethodCall(m) = strip_refs(strip_await(step)) else {
+        return false;
+    };
+    LOOKUP_METHODS.contains(&m.method.to_string().as_str())
+        && !m.args.is_empty()
+        && !m.args.iter().all(|a| matches!(strip_refs(a), Expr::Lit(_)))
+}
+
 /// Lookup methods whose `None` / `Err` means "no such handle".
 const LOOKUP_METHODS: &[&str] = &[
     "get",
@@ -328,7 +345,11 @@ impl<'a> Walker<'a, '_> {
                 .filter(|f| f.kind == FrameKind::LookupMiss)
                 .and_then(|f| f.cause)
                 .and_then(lookup_names),
-            server_fault: cause_calls(SERVER_FAULT_CALLS)
+            // The miss of a lookup by a key the tool computed is the lookup's, not the lock's
+            // the map was read under (`self.notes.lock().await.get(&p.id).cloned()`).
+            server_fault: causes
+                .iter()
+                .any(|c| !misses_keyed_lookup(c) && calls_any(c, SERVER_FAULT_CALLS))
                 || causes
                     .iter()
                     .any(|c| is_serializing_call(c) || self.serializes_sdk_value(c))
