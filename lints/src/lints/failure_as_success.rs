@@ -77,6 +77,10 @@ declare_lint! {
     ///   renamed (no `#[serde(rename = "isError")]`, no `rename_all = "camelCase"`) sends
     ///   `"is_error": true`, which clients do not read: its failure answers are success results
     ///   here. A hand-written `Serialize` impl or a `json!` mapping of the struct is not read.
+    /// - The arm a `match` takes when a guard says the outcome failed is that failure's path:
+    ///   the arm after `Ok(o) if o.status.success() =>` for the same variant (or a `_` after
+    ///   it), and `Ok(o) if !o.status.success() =>` itself, as the `else` of `if
+    ///   output.status.success()` is.
     /// - The `Ok(Err(e))` arm over a joined task or a timeout (`spawn_blocking(move ||
     ///   read(&path)).await`, `tokio::spawn(async move { .. }).await`, `timeout(d, fut).await`) is
     ///   the failure of the task's value or the future; the `Err(e)` arm of the join is its

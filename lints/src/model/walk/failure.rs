@@ -1312,7 +1312,10 @@ impl<'a> Walker<'a, '_> {
             } else {
                 &m.expr
             };
+            let failed_outcome = failed_outcome_guard(m, arm);
             let frame = match &arm.pat {
+                // `Ok(o) if o.status.success() => .., Ok(o) => here`: the outcome said it failed.
+                _ if failed_outcome.is_some() => failed_outcome.map(Frame::failed_condition),
                 // `Ok(Err(e)) =>` of a joined task or a timeout: the error of the value the
                 // task or future answers (`spawn_blocking(move || read(&path)).await`).
                 p if nested_err_binding(p).is_some() && self.joined_value(&m.expr).is_some() => {
@@ -2623,6 +2626,34 @@ fn makes_channel(init: &Expr) -> bool {
         "bounded" | "unbounded" => segs.len() >= 2 && segs[segs.len() - 2].ident == "flume",
         _ => false,
     }
+}
+
+/// The outcome test a `match` arm is the failure branch of: its own guard when that holds on
+/// failure (`Ok(o) if !o.status.success() =>`), or the guard of an earlier arm of the same
+/// variant (or before a `_`) that holds on success (`Ok(o) if o.status.success() => ..,
+/// Ok(o) => here`).
+fn failed_outcome_guard<'a>(m: &'a syn::ExprMatch, arm: &'a syn::Arm) -> Option<&'a Expr> {
+    let holds_on_success = |g: &'a Expr| {
+        let (cond, negated) = without_not(g);
+        outcome_test(cond).map(|s| (cond, s != negated))
+    };
+    if let Some((_, g)) = &arm.guard {
+        return holds_on_success(g).and_then(|(cond, success)| (!success).then_some(cond));
+    }
+    let variant = |p: &Pat| {
+        crate::syntax::pat_path(p)
+            .and_then(|path| path.segments.last())
+            .map(|s| s.ident.to_string())
+    };
+    let same_variant = |p: &Pat| {
+        matches!(arm.pat, Pat::Wild(_)) || (variant(p).is_some() && variant(p) == variant(&arm.pat))
+    };
+    let at = m.arms.iter().position(|a| std::ptr::eq(a, arm))?;
+    m.arms[..at].iter().rev().find_map(|a| {
+        let (_, g) = a.guard.as_ref()?;
+        let (cond, success) = holds_on_success(g)?;
+        (success && same_variant(&a.pat)).then_some(cond)
+    })
 }
 
 /// A test of an operation's outcome: `Some(true)` when it holds on success
