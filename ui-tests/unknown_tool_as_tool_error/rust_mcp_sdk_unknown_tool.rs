@@ -122,3 +122,54 @@ impl ServerHandler for StrictEcho {
         }
     }
 }
+
+/// The `?` of the examples' shape written out as a `match`: its `Err` arm answers the unknown
+/// tool, here with the conversion's own `CallToolError`, an isError result.
+pub struct GreetingsMatch;
+
+#[async_trait]
+impl ServerHandler for GreetingsMatch {
+    async fn handle_call_tool_request(
+        &self,
+        params: CallToolRequestParams,
+        _context: &RequestContext,
+        _runtime: Arc<dyn McpServer>,
+    ) -> std::result::Result<ServerResult, CallToolError> {
+        let tool = match GreetingTools::try_from(params) {
+            Ok(tool) => tool,
+            Err(e) => return Err(CallToolError::new(e)), //~ unknown_tool_as_tool_error
+        };
+        match tool {
+            GreetingTools::SayHelloTool(t) => t.call_tool().map(|r| r.into()),
+            GreetingTools::SayGoodbyeTool(t) => t.call_tool().map(|r| r.into()),
+        }
+    }
+}
+
+/// Right: the MRTR variant's `match` answers the failed conversion with -32602 naming the tool.
+/// It is no check of an argument's value (MCP006): the conversion fails for an unknown name or
+/// arguments the tool's schema refuses.
+pub struct StrictGreetings;
+
+#[async_trait]
+impl ServerHandler for StrictGreetings {
+    async fn handle_call_tool_request_mrtr(
+        &self,
+        params: CallToolRequestParams,
+        _context: &RequestContext,
+        _runtime: Arc<dyn McpServer>,
+    ) -> std::result::Result<ServerResult, RpcError> {
+        let name = params.name.clone();
+        let tool = match GreetingTools::try_from(params) {
+            Ok(tool) => tool,
+            Err(e) => {
+                return Err(RpcError::invalid_params().with_message(format!("cannot call {name}: {e}")))
+            }
+        };
+        let result = match tool {
+            GreetingTools::SayHelloTool(t) => t.call_tool(),
+            GreetingTools::SayGoodbyeTool(t) => t.call_tool(),
+        };
+        Ok(result.unwrap_or_else(CallToolResult::from).into())
+    }
+}

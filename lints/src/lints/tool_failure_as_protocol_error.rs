@@ -242,7 +242,11 @@ declare_lint! {
     ///   `ServerHandlerCore::handle_request` and in `handle_call_tool_request_mrtr` an `Err(RpcError)` is a
     ///   JSON-RPC error (`RpcError::internal_error()` is -32603), and `?` on a `CallToolError` crosses the
     ///   SDK's `From<CallToolError> for RpcError`, -32603; that finding is at the `?`. The fix there is
-    ///   `Ok(CallToolResult::from(err).into())`.
+    ///   `Ok(CallToolResult::from(err).into())`, also with the error kept in a local first (`let err =
+    ///   CallToolError::from_message(..);`) when every later use of the local is such a call.
+    ///   `CallToolError::new(err)` makes any error value the isError text: an `RpcError` or
+    ///   `SdkError` built inside it (`CallToolError::new(RpcError::internal_error())`, `RpcError {
+    ///   code: -32001, .. }`) is neither a protocol error nor a code on the wire.
     /// - pmcp 1.x and 2.x: every `Err` but `Error::tool_rejected(..)` (an `isError` result, 2.9+) is sent
     ///   as -32603 whatever code it names (`Server::create_response`, `ServerCore`'s dispatch):
     ///   `Error::validation(..)`, `invalid_params(..)`, `protocol(code, ..)`, `not_found(..)`,

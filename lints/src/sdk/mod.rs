@@ -624,8 +624,8 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         }
     }
 
-    /// `CallToolResult::from(err)`, `CallToolResult::with_error(err)`: the SDK makes an error
-    /// value into an isError result.
+    /// `CallToolResult::from(err)`, `CallToolResult::with_error(err)`, `CallToolError::new(err)`:
+    /// the SDK makes an error value into an isError result.
     fn wraps_error_as_result(&self, _call: &ExprCall) -> bool {
         false
     }

@@ -270,11 +270,15 @@ impl Dialect for TableDialect {
             return false;
         };
         let segs = segments(&p.path);
-        matches!(segs.last().map(String::as_str), Some("from" | "with_error"))
-            && self
-                .names
-                .canonical(self.table, &segs)
-                .is_some_and(|c| self.table.result_types.contains(&c))
+        let types = match segs.last().map(String::as_str) {
+            Some("from" | "with_error") => self.table.result_types,
+            // `CallToolError::new(err)`: only the error's text, in an isError result.
+            Some("new") if call.args.len() == 1 => self.table.tool_error_types,
+            _ => return false,
+        };
+        self.names
+            .canonical(self.table, &segs)
+            .is_some_and(|c| types.contains(&c))
     }
 
     fn is_request_context_type(&self, path: &[String]) -> bool {

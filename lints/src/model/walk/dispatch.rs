@@ -424,14 +424,20 @@ impl<'a> Walker<'a, '_> {
         self.in_tool_call_arm = in_arm;
     }
 
+    /// A conversion of the request into the tool enum in a dispatcher (`MyTools::try_from(params)`),
+    /// which fails exactly for an unknown tool.
+    pub(super) fn converts_to_tool_enum(&self, expr: &Expr) -> bool {
+        let dispatching = (self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none())
+            || self.in_tool_call_arm;
+        dispatching && calls_any(strip_await(expr), &["try_from", "try_into"])
+    }
+
     /// `MyTools::try_from(params).map_err(CallToolError::new)?` in a dispatcher: the tool-enum
     /// conversion (rust-mcp-sdk's `tool_box!`) fails exactly for an unknown tool, so the `?` is
     /// the unknown-tool answer.
     pub(super) fn unknown_tool_conversion(&mut self, t: &'a syn::ExprTry) -> bool {
-        let dispatching = (self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none())
-            || self.in_tool_call_arm;
         let operand = strip_await(&t.expr);
-        if !dispatching || !calls_any(operand, &["try_from", "try_into"]) {
+        if !self.converts_to_tool_enum(operand) {
             return false;
         }
         // `.map_err(|_| CallToolError::unknown_tool(name))`: that constructor is this answer.

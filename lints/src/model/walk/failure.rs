@@ -1280,6 +1280,14 @@ impl<'a> Walker<'a, '_> {
                 self.arm = None;
                 return;
             }
+            // `match Tools::try_from(params) { Ok(t) => t, Err(e) => .. }`: the `?` of a tool-enum
+            // conversion written out; the `Err` arm answers the unknown tool.
+            if variant_binding(&arm.pat, "Err").is_some() && self.converts_to_tool_enum(&m.expr) {
+                if let Some((_, g)) = &arm.guard {
+                    self.visit_expr(g);
+                }
+                return self.visit_unknown_tool_branch("params.name".to_string(), &arm.body);
+            }
             // `match parse_name(request.name) { .., Err(e) => .. }` before a tool is picked: the
             // request names no tool the server has.
             // An arm for one of its error variants (`Err(NameError::Reserved(t))`) is a name the

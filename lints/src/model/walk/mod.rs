@@ -551,6 +551,11 @@ impl<'a, 'm> Walker<'a, 'm> {
 
     /// An error code written in a code position of this body.
     fn code_site(&mut self, span: Span, value: i64, written: String, named: bool) {
+        // In an error made into an isError result (`CallToolError::new(RpcError { code, .. })`)
+        // the code never reaches the wire.
+        if self.returns().wraps_protocol_errors {
+            return;
+        }
         self.code_site_in((self.body.file, self.body.id), span, value, written, named);
     }
 
@@ -633,8 +638,10 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             return;
         }
         if self.dialect.wraps_error_as_result(call) {
+            // A protocol error built in the argument is only the isError result's text.
             let outer = self.returns_override.replace(ReturnFacts {
                 err: ErrChannel::ToolError,
+                wraps_protocol_errors: true,
                 ..self.body.returns
             });
             visit::visit_expr_call(self, call);
@@ -1242,7 +1249,23 @@ impl<'a> Walker<'a, '_> {
     /// are walked as that check's failure ([`Walker::declaration_guard`]).
     fn stmts(&mut self, stmts: &'a [syn::Stmt]) {
         for (k, s) in stmts.iter().enumerate() {
-            self.visit_stmt(s);
+            // `let err = CallToolError::from_message(..); return Ok(CallToolResult::from(err));`:
+            // the error is built for the isError result it is made into.
+            let wrapped = match s {
+                syn::Stmt::Local(l) if l.init.is_some() => pat_ident(&l.pat)
+                    .is_some_and(|name| wrapped_later(self.dialect, &name, &stmts[k + 1..])),
+                _ => false,
+            };
+            if wrapped {
+                let outer = self.returns_override.replace(ReturnFacts {
+                    err: ErrChannel::ToolError,
+                    ..self.returns()
+                });
+                self.visit_stmt(s);
+                self.returns_override = outer;
+            } else {
+                self.visit_stmt(s);
+            }
             if let Some(cond) = self.declaration_guard(s) {
                 let frame = Frame::failed_condition(cond);
                 self.with_frame(frame, |w| {
@@ -1265,6 +1288,42 @@ impl<'a> Walker<'a, '_> {
             }
         }
     }
+}
+
+/// Whether every later use of the local `name` in `rest` is the argument of a call the SDK
+/// makes an isError result of (`CallToolResult::from(err)`, `CallToolResult::with_error(err)`).
+fn wrapped_later(dialect: &dyn Dialect, name: &str, rest: &[syn::Stmt]) -> bool {
+    struct Uses<'d, 'n> {
+        dialect: &'d dyn Dialect,
+        name: &'n str,
+        all: usize,
+        wrapped: usize,
+    }
+    impl<'v> Visit<'v> for Uses<'_, '_> {
+        fn visit_expr_call(&mut self, c: &'v syn::ExprCall) {
+            let arg_is_local = c.args.len() == 1
+                && matches!(crate::syntax::strip_refs(&c.args[0]), Expr::Path(p) if p.path.is_ident(self.name));
+            if arg_is_local && self.dialect.wraps_error_as_result(c) {
+                self.wrapped += 1;
+                self.all += 1;
+                return;
+            }
+            visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
+            if p.path.is_ident(self.name) {
+                self.all += 1;
+            }
+        }
+    }
+    let mut uses = Uses {
+        dialect,
+        name,
+        all: 0,
+        wrapped: 0,
+    };
+    rest.iter().for_each(|s| uses.visit_stmt(s));
+    uses.wrapped > 0 && uses.wrapped == uses.all
 }
 
 /// The `let`s of a condition, also of a let chain (`let Some(t) = &self.t && t.ready()`).
