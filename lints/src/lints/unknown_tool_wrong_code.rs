@@ -77,8 +77,9 @@ declare_lint! {
     ///   (`self.tools.get(name).ok_or_else(|| Error::Tool(..))?`, reported at `Error::Tool(..)`)
     ///   in a helper the `tools/call` branch hands the requested name to, also once decoded through
     ///   locals (`let params: CallToolParams = serde_json::from_value(params_value)?;
-    ///   registry.call_tool(&params.name, ..)`); a variant built by a helper fn is not followed
-    ///   there. When that mapping picks the code by tests the source cannot decide (`let (code,
+    ///   registry.call_tool(&params.name, ..)`), or the params a rust-mcp-sdk core handler's
+    ///   `CallToolRequest(params)` arm binds (`self.dispatch(&params)?`); a variant built by a
+    ///   helper fn is not followed there. When that mapping picks the code by tests the source cannot decide (`let (code,
     ///   message) = if text.contains("rate limit") { (-32002, ..) } else { (-32603, ..) }`, a
     ///   `match` over another crate's value), the unknown tool gets one of its codes: reported
     ///   ("one of -32002 or -32603") only when none is -32602.

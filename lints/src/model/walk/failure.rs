@@ -1269,10 +1269,19 @@ impl<'a> Walker<'a, '_> {
                 if let Some(r) = &request {
                     self.request_params.push(r.clone());
                 }
+                // `RequestFromClient::CallToolRequest(params) =>`: what the arm binds is the
+                // request's params, which a helper it is handed picks the tool from.
+                let bound: Vec<String> = crate::syntax::pat_idents(&arm.pat)
+                    .into_iter()
+                    .filter(|b| !self.request_params.contains(b))
+                    .collect();
+                let pushed = self.request_params.len();
+                self.request_params.extend(bound);
                 if let Some((_, g)) = &arm.guard {
                     self.visit_expr(g);
                 }
                 self.visit_expr(&arm.body);
+                self.request_params.truncate(pushed);
                 if request.is_some() {
                     self.request_params.pop();
                 }

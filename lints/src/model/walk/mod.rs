@@ -604,6 +604,21 @@ impl<'a, 'm> Walker<'a, 'm> {
         }
     }
 
+    /// `x.into()` / `T::from(x)` of a value the SDK builds (`CallToolError::unknown_tool(..)`):
+    /// the SDK's conversion, not one of the crate's `From` impls.
+    fn converts_sdk_value(&self, value: &Expr) -> bool {
+        let converted = match value {
+            Expr::MethodCall(m) => &*m.receiver,
+            Expr::Call(c) => match c.args.first() {
+                Some(arg) => arg,
+                None => return false,
+            },
+            _ => return false,
+        };
+        matches!(crate::syntax::strip_await(converted), Expr::Call(c)
+            if self.dialect.construction_of_call(c, self.index, &self.returns()).is_some())
+    }
+
     /// The error channel constructions take here.
     fn returns(&self) -> ReturnFacts {
         self.returns_override.unwrap_or(self.body.returns)
@@ -662,8 +677,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                         self.err_arg = previous;
                         return;
                     }
-                    // `Err(e.into())`, `Err(McpError::from(e))`: the crate's `From` impls convert.
-                    if self.body.returns.err == ErrChannel::Protocol && is_from_conversion(value) {
+                    // `Err(e.into())`, `Err(McpError::from(e))`: the crate's `From` impls convert;
+                    // an SDK value (`CallToolError::unknown_tool(..).into()`) the SDK's own.
+                    if self.body.returns.err == ErrChannel::Protocol
+                        && is_from_conversion(value)
+                        && !self.converts_sdk_value(value)
+                    {
                         let span = self.file.span_of(call);
                         let source = self.error_value_source(value);
                         self.push_edge(Callee::FromImpls(source), span, None, &[]);
