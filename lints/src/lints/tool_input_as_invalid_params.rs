@@ -118,8 +118,10 @@ declare_lint! {
     ///   `Err(ErrorData::invalid_params("query must be non-empty", None))`; SEP-1303 classes that check as
     ///   a tool execution error, and so does this lint.
     /// - rust-mcp-sdk: `RpcError::invalid_params()` in the `CallToolRequest` arm of
-    ///   `ServerHandlerCore::handle_request` or in `handle_call_tool_request_mrtr`.
-    ///   `CallToolError::invalid_arguments(..)` from `handle_call_tool_request` is an `isError` result
+    ///   `ServerHandlerCore::handle_request` or in `handle_call_tool_request_mrtr`, also in an arm
+    ///   of a `match` over `tool_box!`'s enum there (`let tool = Tools::try_from(params)?; match
+    ///   tool { Tools::GitShow(t) => .. }`: the variant is the tool, the conversion answered an
+    ///   unknown one). `CallToolError::invalid_arguments(..)` from `handle_call_tool_request` is an `isError` result
     ///   already.
     /// - pmcp: never. `Error::invalid_params(..)` and `Error::protocol(ErrorCode::INVALID_PARAMS, ..)`
     ///   are sent as -32603 like every handler error (MCP001); `Error::tool_rejected(..)` is the fix,

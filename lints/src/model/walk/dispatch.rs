@@ -21,6 +21,9 @@ impl<'a> Walker<'a, '_> {
     /// The tool-name `match` of a dispatcher: literal arms are tools, the catch-all is the
     /// unknown-tool branch.
     pub(super) fn dispatch_match(&mut self, m: &'a syn::ExprMatch) -> bool {
+        if self.tool_enum_match(m) {
+            return true;
+        }
         let Some(scrutinee) = self.tool_dispatch(m) else {
             return false;
         };
@@ -76,6 +79,56 @@ impl<'a> Walker<'a, '_> {
             }
             self.in_tool_call_arm = in_tool_call_arm;
             self.known_names_arm = known_names;
+        }
+        true
+    }
+
+    /// `let tool = Tools::try_from(params)?; match tool { Tools::GitShow(t) => .. }` in a
+    /// dispatcher: the conversion answered the unknown tool, and each arm is the tool its
+    /// variant holds.
+    fn tool_enum_match(&mut self, m: &'a syn::ExprMatch) -> bool {
+        let converted = self.let_init(strip_await(&m.expr)).is_some_and(|init| {
+            let init = match init {
+                Expr::Try(t) => &*t.expr,
+                other => other,
+            };
+            self.converts_to_tool_enum(init)
+        });
+        let variants: Option<Vec<String>> = m
+            .arms
+            .iter()
+            .map(|a| match &a.pat {
+                Pat::TupleStruct(ts) if ts.path.segments.len() >= 2 => {
+                    Some(ts.path.segments.last()?.ident.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        let (true, Some(variants)) = (converted, variants) else {
+            return false;
+        };
+        self.visit_expr(&m.expr);
+        for (arm, variant) in m.arms.iter().zip(variants) {
+            let outer = self.arm.replace(SiteContext::Tool {
+                tools: vec![variant],
+                helper: None,
+            });
+            let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
+            self.locals.push_scope();
+            crate::model::callgraph::bind_pattern(
+                &self.resolver,
+                &mut self.locals,
+                &arm.pat,
+                None,
+                0,
+            );
+            if let Some((_, guard)) = &arm.guard {
+                self.visit_expr(guard);
+            }
+            self.visit_expr(&arm.body);
+            self.locals.pop_scope();
+            self.arm = outer;
+            self.in_tool_call_arm = in_tool_call_arm;
         }
         true
     }
