@@ -101,7 +101,8 @@ declare_lint! {
     /// - rust-mcp-sdk: in `ServerHandlerCore::handle_request`, `?` on the `tool_box!` conversion
     ///   carries `CallToolError::unknown_tool` through `From<CallToolError> for RpcError`: -32603.
     /// - pmcp answers unknown tools with -32603 itself, inside pmcp; a plugin host's own `match` over the
-    ///   tool name is judged, and every `Err` there is -32603 on the wire (`Error::invalid_params(..)`
+    ///   tool name is judged (also in `server::traits::ToolHandler::call_tool`, handed the whole
+    ///   `CallToolRequest`: a dispatcher, its registry miss or fallback arm the unknown tool), and every `Err` there is -32603 on the wire (`Error::invalid_params(..)`
     ///   and `Error::method_not_found(..)` too): a pmcp handler cannot send the spec's -32602.
     /// - turbomcp: in `McpHandler::call_tool`, `McpError::method_not_found(..)` (-32601) and
     ///   `McpError::internal(..)` (-32603) are reported; `McpError::tool_not_found(name)` is -32602 with

@@ -4,7 +4,7 @@ use super::table::{
     consts, entry, peer_expects_minus_32002, protocol, result, Builds, Ctor, SdkTable, TableFix,
     STANDARD,
 };
-use super::HandlerKind::{Other, Tool};
+use super::HandlerKind::{Dispatcher, Other, Tool};
 use super::{Sdk, ToolErrorForm, Version};
 
 pub static SDK: Sdk = entry(&TABLE);
@@ -98,7 +98,9 @@ static TABLE: SdkTable = SdkTable {
     trait_handlers: &[
         ("ToolHandler", "handle", Tool),
         ("ToolHandler", "handle_output", Tool),
-        ("ToolHandler", "call_tool", Tool),
+        // `server::traits::ToolHandler::call_tool(&self, req: CallToolRequest)`: handed the
+        // whole request, name and arguments, it picks the tool (read in 2.23.0).
+        ("ToolHandler", "call_tool", Dispatcher),
     ],
     other_handler_traits: &[
         "PromptHandler",
