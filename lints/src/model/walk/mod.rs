@@ -604,6 +604,21 @@ impl<'a, 'm> Walker<'a, 'm> {
         }
     }
 
+    /// `CallToolError::from_message(..)`: a call of a constructor of the SDK's tool error type.
+    fn constructs_tool_error(&self, expr: &Expr) -> bool {
+        let Expr::Call(c) = expr else {
+            return false;
+        };
+        let Expr::Path(p) = &*c.func else {
+            return false;
+        };
+        let segs = &p.path.segments;
+        segs.len() >= 2
+            && self
+                .dialect
+                .is_tool_error_type_name(&segs[segs.len() - 2].ident.to_string())
+    }
+
     /// `x.into()` / `T::from(x)` of a value the SDK builds (`CallToolError::unknown_tool(..)`):
     /// the SDK's conversion, not one of the crate's `From` impls.
     fn converts_sdk_value(&self, value: &Expr) -> bool {
@@ -1270,9 +1285,16 @@ impl<'a> Walker<'a, '_> {
         for (k, s) in stmts.iter().enumerate() {
             // `let err = CallToolError::from_message(..); return Ok(CallToolResult::from(err));`:
             // the error is built for the isError result it is made into.
+            // Only a tool error's constructor is looked after (the rest of the block is read
+            // once per such `let`, not per statement).
             let wrapped = match s {
-                syn::Stmt::Local(l) if l.init.is_some() => pat_ident(&l.pat)
-                    .is_some_and(|name| wrapped_later(self.dialect, &name, &stmts[k + 1..])),
+                syn::Stmt::Local(l) => {
+                    l.init
+                        .as_ref()
+                        .is_some_and(|init| self.constructs_tool_error(&init.expr))
+                        && pat_ident(&l.pat)
+                            .is_some_and(|name| wrapped_later(self.dialect, &name, &stmts[k + 1..]))
+                }
                 _ => false,
             };
             if wrapped {
