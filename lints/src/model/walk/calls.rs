@@ -912,11 +912,7 @@ impl<'a> Walker<'a, '_> {
 
     /// The error type of a value given to `Err(..)` / `.into()` / `From::from(..)`.
     pub(super) fn error_value_source(&self, value: &Expr) -> ErrorSource {
-        let value = match value {
-            Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => &*m.receiver,
-            Expr::Call(c) if c.args.len() == 1 && is_from_conversion(value) => &c.args[0],
-            other => other,
-        };
+        let value = converted_value(value);
         if let Some((e, v)) = self.resolver.variant_of(value, &self.locals) {
             return ErrorSource::Local(e, Some(v));
         }
@@ -924,6 +920,15 @@ impl<'a> Walker<'a, '_> {
             Some(id) => ErrorSource::Local(id, None),
             None => ErrorSource::Unknown,
         }
+    }
+}
+
+/// What `e.into()` / `McpError::from(e)` converts (`e`); any other expression itself.
+pub(super) fn converted_value(value: &Expr) -> &Expr {
+    match value {
+        Expr::MethodCall(m) if m.method == "into" && m.args.is_empty() => &m.receiver,
+        Expr::Call(c) if c.args.len() == 1 && is_from_conversion(value) => &c.args[0],
+        other => other,
     }
 }
 

@@ -114,19 +114,7 @@ impl<'a> Walker<'a, '_> {
                 helper: None,
             });
             let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
-            self.locals.push_scope();
-            crate::model::callgraph::bind_pattern(
-                &self.resolver,
-                &mut self.locals,
-                &arm.pat,
-                None,
-                0,
-            );
-            if let Some((_, guard)) = &arm.guard {
-                self.visit_expr(guard);
-            }
-            self.visit_expr(&arm.body);
-            self.locals.pop_scope();
+            self.visit_arm(arm);
             self.arm = outer;
             self.in_tool_call_arm = in_tool_call_arm;
         }
@@ -496,16 +484,7 @@ impl<'a> Walker<'a, '_> {
         // `.map_err(|_| CallToolError::unknown_tool(name))`: that constructor is this answer.
         let closure_ctor = match operand {
             Expr::MethodCall(mc) if mc.method == "map_err" => match mc.args.first() {
-                Some(Expr::Closure(c)) => match tail_expr(&c.body) {
-                    Expr::Call(call) => match &*call.func {
-                        Expr::Path(p) if p.path.segments.len() >= 2 => {
-                            let ty = p.path.segments[p.path.segments.len() - 2].ident.to_string();
-                            self.dialect.is_tool_error_type_name(&ty).then_some(call)
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                },
+                Some(Expr::Closure(c)) => self.tool_error_constructor(tail_expr(&c.body)),
                 _ => None,
             },
             _ => None,

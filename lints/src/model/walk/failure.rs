@@ -1330,20 +1330,20 @@ impl<'a> Walker<'a, '_> {
                 &m.expr
             };
             let failed_outcome = failed_outcome_guard(m, arm);
+            // `Ok(Err(e)) =>` of a joined task or a timeout: the error of the value the task or
+            // future answers (`spawn_blocking(move || read(&path)).await`).
+            let joined_error = nested_err_binding(&arm.pat)
+                .and_then(|binding| Some((binding, self.joined_value(&m.expr)?)));
             let frame = match &arm.pat {
                 // `Ok(o) if o.status.success() => .., Ok(o) => here`: the outcome said it failed.
                 _ if failed_outcome.is_some() => failed_outcome.map(Frame::failed_condition),
-                // `Ok(Err(e)) =>` of a joined task or a timeout: the error of the value the
-                // task or future answers (`spawn_blocking(move || read(&path)).await`).
-                p if nested_err_binding(p).is_some() && self.joined_value(&m.expr).is_some() => {
-                    Some(Frame {
-                        kind: FrameKind::Failure,
-                        binding: nested_err_binding(p).flatten(),
-                        cause: self.joined_value(&m.expr),
-                        definite: true,
-                        joined: true,
-                    })
-                }
+                _ if joined_error.is_some() => joined_error.map(|(binding, value)| Frame {
+                    kind: FrameKind::Failure,
+                    binding,
+                    cause: Some(value),
+                    definite: true,
+                    joined: true,
+                }),
                 p if variant_binding(p, "Err").is_some() => Some(Frame {
                     kind: if lookup {
                         FrameKind::LookupMiss

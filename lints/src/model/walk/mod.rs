@@ -605,32 +605,22 @@ impl<'a, 'm> Walker<'a, 'm> {
     }
 
     /// `CallToolError::from_message(..)`: a call of a constructor of the SDK's tool error type.
-    fn constructs_tool_error(&self, expr: &Expr) -> bool {
+    pub(super) fn tool_error_constructor<'e>(&self, expr: &'e Expr) -> Option<&'e syn::ExprCall> {
         let Expr::Call(c) = expr else {
-            return false;
+            return None;
         };
         let Expr::Path(p) = &*c.func else {
-            return false;
+            return None;
         };
         let segs = &p.path.segments;
-        segs.len() >= 2
-            && self
-                .dialect
-                .is_tool_error_type_name(&segs[segs.len() - 2].ident.to_string())
+        let ty = segs.iter().rev().nth(1)?.ident.to_string();
+        self.dialect.is_tool_error_type_name(&ty).then_some(c)
     }
 
     /// `x.into()` / `T::from(x)` of a value the SDK builds (`CallToolError::unknown_tool(..)`):
     /// the SDK's conversion, not one of the crate's `From` impls.
     fn converts_sdk_value(&self, value: &Expr) -> bool {
-        let converted = match value {
-            Expr::MethodCall(m) => &*m.receiver,
-            Expr::Call(c) => match c.args.first() {
-                Some(arg) => arg,
-                None => return false,
-            },
-            _ => return false,
-        };
-        matches!(crate::syntax::strip_await(converted), Expr::Call(c)
+        matches!(crate::syntax::strip_await(calls::converted_value(value)), Expr::Call(c)
             if self.dialect.construction_of_call(c, self.index, &self.returns()).is_some())
     }
 
@@ -1291,7 +1281,7 @@ impl<'a> Walker<'a, '_> {
                 syn::Stmt::Local(l) => {
                     l.init
                         .as_ref()
-                        .is_some_and(|init| self.constructs_tool_error(&init.expr))
+                        .is_some_and(|init| self.tool_error_constructor(&init.expr).is_some())
                         && pat_ident(&l.pat)
                             .is_some_and(|name| wrapped_later(self.dialect, &name, &stmts[k + 1..]))
                 }
