@@ -2,11 +2,13 @@
 //! nothing builds (`PgMcpError::InternalError(ie) => McpError::internal_error(..)` where no
 //! `InternalError(..)` is ever made) answers no tool call.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use syn::visit::Visit;
 
+use crate::model::site::ReturnedErrors;
 use crate::resolve::{DefMap, ItemId};
+use crate::source::{FileId, Span};
 
 /// Answers [`BuiltVariants::is_built`], reading the files once per variant asked about.
 pub struct BuiltVariants<'f> {
@@ -45,18 +47,55 @@ impl<'f> BuiltVariants<'f> {
     }
 
     fn named_in_code(&self, enum_name: &str, variant: &str) -> bool {
-        self.files.iter().any(|(text, syntax)| {
-            if !text.contains(variant) {
-                return false;
-            }
-            let mut finder = Builds {
-                enum_name,
-                variant,
-                found: false,
-            };
-            finder.visit_file(syntax);
-            finder.found
-        })
+        self.namings(enum_name, variant) > 0
+    }
+
+    /// How many places in the code name the variant outside patterns (each a build, by name).
+    fn namings(&self, enum_name: &str, variant: &str) -> usize {
+        self.files
+            .iter()
+            .filter(|(text, _)| text.contains(variant))
+            .map(|(_, syntax)| {
+                let mut finder = Builds {
+                    enum_name,
+                    variant,
+                    found: 0,
+                };
+                finder.visit_file(syntax);
+                finder.found
+            })
+            .sum()
+    }
+
+    /// The variants every build of which the walk saw, each on a server fault (see
+    /// [`crate::model::site::VariantBuild`]): a mapping's arm for them answers no tool failure. A variant some
+    /// code builds where the walk did not look (a macro, a `#[from]` field's `?`) is none.
+    pub fn server_fault_only(
+        &self,
+        defs: &DefMap<'_>,
+        builds: &[ReturnedErrors],
+    ) -> HashSet<(ItemId, String)> {
+        // Per variant, each place it is built (once, however often walked) and whether every
+        // walk there saw a server fault.
+        type Places = HashMap<(FileId, Span), bool>;
+        let mut seen: HashMap<(ItemId, &str), Places> = HashMap::new();
+        for b in builds.iter().flat_map(|r| &r.builds) {
+            *seen
+                .entry((b.enum_id, b.variant.as_str()))
+                .or_default()
+                .entry((b.file, b.span))
+                .or_insert(true) &= b.server_fault;
+        }
+        seen.into_iter()
+            .filter(|(_, at)| at.values().all(|fault| *fault))
+            .filter(|((e, v), at)| match defs.item(*e).syntax {
+                syn::Item::Enum(item) => {
+                    !from_field(item, v) && self.namings(&item.ident.to_string(), v) == at.len()
+                }
+                _ => false,
+            })
+            .map(|((e, v), _)| (e, v.to_string()))
+            .collect()
     }
 }
 
@@ -83,7 +122,7 @@ fn from_field(item: &syn::ItemEnum, variant: &str) -> bool {
 struct Builds<'n> {
     enum_name: &'n str,
     variant: &'n str,
-    found: bool,
+    found: usize,
 }
 
 impl Builds<'_> {
@@ -103,15 +142,15 @@ impl<'ast> Visit<'ast> for Builds<'_> {
     fn visit_pat(&mut self, _: &'ast syn::Pat) {}
 
     fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-        self.found |= self.names(&p.path);
+        self.found += usize::from(self.names(&p.path));
     }
 
     fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
-        self.found |= self.names(&s.path);
+        self.found += usize::from(self.names(&s.path));
         syn::visit::visit_expr_struct(self, s);
     }
 
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        self.found |= m.tokens.to_string().contains(self.variant);
+        self.found += usize::from(m.tokens.to_string().contains(self.variant));
     }
 }

@@ -1878,13 +1878,17 @@ fn error_helper(
     if let (Expr::Macro(m), Some(source)) = (crate::syntax::through_unary_methods(tail), source) {
         let Some(crate::sdk::MacroBuilt::Protocol {
             code: None,
-            code_local: Some(code_local),
+            code_expr: Some(code_expr),
             ..
         }) =
             dialect.construction_of_macro(&m.mac, index, source, &crate::sdk::ReturnFacts::UNKNOWN)
         else {
             return None;
         };
+        let Expr::Path(code_local) = *code_expr else {
+            return None;
+        };
+        let code_local = code_local.path.get_ident()?.to_string();
         return Some(ErrorConstructor {
             name: f.name.clone(),
             code: None,

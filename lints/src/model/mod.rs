@@ -492,8 +492,24 @@ fn analyse(
     // Phase: per-fn summaries.
     // Values answered elsewhere take that answer's channel once every site is known.
     let (pending, walked_sites) = answered_elsewhere::Pending::split(walked.sites);
-    let (sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
+    let (mut sites, arms): (Vec<ErrorSite>, Vec<Option<SiteContext>>) =
         walked_sites.into_iter().unzip();
+    let mut built = built_variants::BuiltVariants::new(
+        files
+            .iter()
+            .filter_map(|f| Some((f.source.as_deref()?.text.as_str(), f.syntax.as_ref()?)))
+            .collect(),
+    );
+    // The arm of a mapping (`AppError::Db(m) => McpError::internal_error(m, None)`) for
+    // variants built only on the server's own faults (`lock().map_err(|_| AppError::Db(..))`).
+    let fault_only = built.server_fault_only(&defs, &walked.returned);
+    for site in &mut sites {
+        if let Some(VariantTag::Is(e, vs)) = &site.variant {
+            if !vs.is_empty() && vs.iter().all(|v| fault_only.contains(&(*e, v.clone()))) {
+                site.path.server_fault = true;
+            }
+        }
+    }
     let returned = ErrorVariants::compute(&walked.returned);
     let summaries = Summaries::compute(&graph.body_calls(&walked.edges, &returned), &sites);
     // Phase: tool context.
@@ -549,12 +565,6 @@ fn analyse(
     // An arm of an error mapping (`From<AppError>`, `to_mcp(&self)`) is tool context only for
     // the variants tool code passes in.
     let mut variants: HashMap<BodyId, Option<Vec<(ItemId, String)>>> = HashMap::new();
-    let mut built = built_variants::BuiltVariants::new(
-        files
-            .iter()
-            .filter_map(|f| Some((f.source.as_deref()?.text.as_str(), f.syntax.as_ref()?)))
-            .collect(),
-    );
     for site in &mut sites {
         let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
             continue;

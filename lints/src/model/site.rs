@@ -531,6 +531,21 @@ pub struct ReturnedErrors {
     pub texts: Vec<ReturnedText>,
     /// Bodies whose text errors it passes on unchanged (`check(id)?`, a tail call).
     pub texts_through: Vec<BodyId>,
+    /// The variants of crate enums it builds, anywhere in it, returned or not.
+    pub builds: Vec<VariantBuild>,
+}
+
+/// A value of a crate enum's variant built in a body (`AppError::Db(..)`, `.map_err(AppError::Db)`),
+/// and whether the failure it stands for there is a fault of the server itself (its cause is
+/// a poisoned lock, a `OnceLock` set at start-up, serialising the server's own value): a
+/// variant built only so is a server fault wherever a mapping turns it into a protocol error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantBuild {
+    pub enum_id: ItemId,
+    pub variant: String,
+    pub file: FileId,
+    pub span: Span,
+    pub server_fault: bool,
 }
 
 /// A message a body fails with, written as a literal: `bail!("..")`, `ensure!(.., "..")`,

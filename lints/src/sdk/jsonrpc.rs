@@ -249,12 +249,12 @@ impl Dialect for JsonRpc {
             JsonBuilt::Protocol {
                 code,
                 code_span,
-                code_local,
+                code_expr,
                 message,
             } => MacroBuilt::Protocol {
                 code,
                 code_span,
-                code_local,
+                code_expr,
                 message,
                 name,
             },
@@ -761,8 +761,8 @@ enum JsonBuilt {
     Protocol {
         code: Option<i64>,
         code_span: Option<Span>,
-        /// `"code": code`: the local the code is read from.
-        code_local: Option<String>,
+        /// `"code": code`, `"code": e.rpc_code()`: the expression the code is read from.
+        code_expr: Option<Box<Expr>>,
         message: MessageText,
     },
     ToolResult {
@@ -793,8 +793,8 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
             Some(Json::Int(v, span)) => (Some(*v), Some(*span)),
             _ => (None, None),
         };
-        let code_local = match error.get("code") {
-            Some(Json::Expr(Expr::Path(p))) => p.path.get_ident().map(|i| i.to_string()),
+        let code_expr = match error.get("code") {
+            Some(Json::Expr(e)) => Some(Box::new(e.clone())),
             _ => None,
         };
         // `{"error": {"code": 404, ..}}` is an HTTP API's error, not JSON-RPC's; beside
@@ -804,7 +804,7 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
             return Some(JsonBuilt::Protocol {
                 code,
                 code_span,
-                code_local,
+                code_expr,
                 message: error
                     .get("message")
                     .map_or(MessageText::Absent, |m| m.text(file)),
@@ -819,7 +819,7 @@ fn read(value: &Json, file: &SourceFile) -> Option<JsonBuilt> {
             return Some(JsonBuilt::Protocol {
                 code: Some(*code),
                 code_span: Some(*span),
-                code_local: None,
+                code_expr: None,
                 message: message.text(file),
             });
         }

@@ -157,8 +157,9 @@ pub enum MacroBuilt {
         code: Option<i64>,
         /// Where the code is written, when it is a literal inside the macro.
         code_span: Option<crate::source::Span>,
-        /// The local the code is read from when the macro does not state it (`"code": code`).
-        code_local: Option<String>,
+        /// The expression the code is read from when the macro does not state it (`"code":
+        /// code`, `"code": e.rpc_code()`).
+        code_expr: Option<Box<syn::Expr>>,
         message: MessageText,
         name: String,
     },

@@ -220,7 +220,7 @@ impl Dialect for TableDialect {
             MacroBuilt::Protocol {
                 code: m.code,
                 code_span: m.code_span,
-                code_local: None,
+                code_expr: None,
                 message: m.message,
                 name: m.name,
             }

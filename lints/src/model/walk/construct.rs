@@ -713,15 +713,16 @@ impl<'a> Walker<'a, '_> {
             Some(MacroBuilt::Protocol {
                 code,
                 code_span,
-                code_local,
+                code_expr,
                 message,
                 name,
             }) => {
                 let span = self.file.span_of(mac);
-                // `"code": code` with `code` picked per variant: one site per arm.
-                let arms = code_local
+                // `"code": code` with `code` picked per variant, or `"code": e.rpc_code()`: one
+                // site per arm.
+                let arms = code_expr
                     .filter(|_| code.is_none() && self.variant.is_none())
-                    .and_then(|name| self.code_locals.get(&name).cloned());
+                    .and_then(|e| self.arm_codes_of_code(&e));
                 if let Some(arms) = arms {
                     for arm in arms {
                         if self.comparison == 0 && self.tool_values == 0 {

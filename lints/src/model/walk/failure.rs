@@ -2490,7 +2490,10 @@ impl Walker<'_, '_> {
     /// `self.client.get()` on a field declared `OnceCell<..>` / `OnceLock<..>`, `CONFIG.get()` on
     /// such a `static`: state the server sets once at start-up, whose `None` is its own fault.
     fn misses_once_cell(&self, cause: &Expr) -> bool {
-        let cause = crate::syntax::through_methods(cause, &["cloned", "copied", "as_ref"]);
+        let cause = crate::syntax::through_methods(
+            cause,
+            &["cloned", "copied", "as_ref", "as_deref", "map"],
+        );
         let Expr::MethodCall(m) = strip_await(cause) else {
             return false;
         };
@@ -2517,7 +2520,9 @@ impl Walker<'_, '_> {
             }
             _ => None,
         };
+        // `Arc<OnceLock<String>>`: a cell shared by the server's clones.
         declared
+            .map(crate::types::through_wrappers)
             .and_then(crate::syntax::type_name)
             .is_some_and(|n| matches!(n.as_str(), "OnceCell" | "OnceLock"))
     }

@@ -33,13 +33,14 @@ use syn::{Expr, Pat};
 use crate::index::Index;
 use crate::macro_args::MacroArgs;
 use crate::model::bodies::{BodyCode, BodyInfo};
+use crate::model::callgraph::Target;
 use crate::model::callgraph::{
     bind_declared, bind_pattern, bind_scrutinee, CrateCalls, Locals, Resolver,
 };
 use crate::model::ids::BodyId;
 use crate::model::site::{
     BodyAnswers, CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, PathFacts,
-    ReturnedErrors, SiteContext, VariantTag,
+    ReturnedErrors, SiteContext, VariantBuild, VariantTag,
 };
 use crate::resolve::{ItemId, ItemKind};
 use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
@@ -543,6 +544,29 @@ impl<'a, 'm> Walker<'a, 'm> {
         self.facts.sites.push((site, Some(context)));
     }
 
+    /// A value of variant `variant` of crate enum `enum_id` is built at `built` (see
+    /// [`VariantBuild`]). Not inside a macro's expansion: there the span is the call's.
+    fn variant_built(
+        &mut self,
+        built: &impl syn::spanned::Spanned,
+        enum_id: ItemId,
+        variant: String,
+    ) {
+        if self.expanded_from.is_some() {
+            return;
+        }
+        let server_fault = self
+            .path_facts(&proc_macro2::TokenStream::new(), &[])
+            .server_fault;
+        self.returned.builds.push(VariantBuild {
+            enum_id,
+            variant,
+            file: self.body.file,
+            span: self.file.span_of(built),
+            server_fault,
+        });
+    }
+
     fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {
         self.frames.push(frame);
         f(self);
@@ -722,6 +746,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 }
             }
             let target = self.resolver.path_target(p, &self.locals);
+            if let Target::Variant(e, v) = &target {
+                self.variant_built(call, *e, v.clone());
+            }
             // `tool_error_result(&helper(..))`: what `helper` returns is the other crate fn's
             // input.
             if let Some(outer) = self.callee(target.clone()) {
@@ -1016,6 +1043,17 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 self.facts.panics.push((site, self.arm.clone()));
             }
             _ => {}
+        }
+        // `.map_err(AppError::Db)`, `.ok_or(AppError::Config)`: the variant is built on the
+        // receiver's failure.
+        if let ("map_err" | "ok_or" | "ok_or_else", [Expr::Path(p)]) =
+            (method.as_str(), &mc.args.iter().collect::<Vec<_>>()[..])
+        {
+            if let Target::Variant(e, v) = self.resolver.path_target(p, &self.locals) {
+                self.with_frame(Frame::failed_condition(&mc.receiver), |w| {
+                    w.variant_built(p, e, v)
+                });
+            }
         }
         if method == "map_err" {
             self.note_result_call(&mc.receiver);

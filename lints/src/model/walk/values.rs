@@ -113,21 +113,26 @@ impl<'a> Walker<'a, '_> {
             Expr::Struct(s) => crate::syntax::field_value(s, "code").into_iter().collect(),
             _ => return None,
         };
-        code_args.into_iter().find_map(|a| {
-            // `ErrorCode(code)`: the newtype around the code.
-            let a = match strip_parens(a) {
-                Expr::Call(w) if w.args.len() == 1 => strip_parens(&w.args[0]),
-                other => other,
-            };
-            match a {
-                Expr::Path(p) => {
-                    let id = p.path.get_ident()?.to_string();
-                    self.code_locals.get(&id).cloned()
-                }
-                Expr::MethodCall(m) if m.args.is_empty() => self.returned_arm_codes(m),
-                _ => None,
+        code_args
+            .into_iter()
+            .find_map(|a| self.arm_codes_of_code(a))
+    }
+
+    /// The arm codes of a code expression: a code local (`code`), the method that returns the
+    /// code per variant (`e.rpc_code()`), either inside a newtype (`ErrorCode(code)`).
+    pub(super) fn arm_codes_of_code(&self, code: &Expr) -> Option<Vec<ArmCode>> {
+        let code = match strip_parens(code) {
+            Expr::Call(w) if w.args.len() == 1 => strip_parens(&w.args[0]),
+            other => other,
+        };
+        match code {
+            Expr::Path(p) => {
+                let id = p.path.get_ident()?.to_string();
+                self.code_locals.get(&id).cloned()
             }
-        })
+            Expr::MethodCall(m) if m.args.is_empty() => self.returned_arm_codes(m),
+            _ => None,
+        }
     }
 
     /// A constructor that takes its code as an argument, given a method that returns one per
