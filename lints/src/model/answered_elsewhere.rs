@@ -6,8 +6,9 @@
 
 use std::collections::HashSet;
 
-use crate::model::ids::BodyId;
+use crate::model::ids::{BodyId, FileId};
 use crate::model::site::{Channel, ErrorSite, Origin, SiteContext};
+use crate::source::Span;
 
 /// The walk's placeholders, set apart from the sites.
 pub struct Pending {
@@ -40,13 +41,26 @@ impl Pending {
 
     /// Adds to `sites` the site each value's answer makes (`through`: per body, the bodies whose
     /// errors it passes on).
-    pub fn resolve(self, sites: &mut Vec<ErrorSite>, through: &[&[BodyId]]) {
+    /// `called_within(body, file, span)`: the bodies the calls in that span of `body` reach.
+    pub fn resolve(
+        self,
+        sites: &mut Vec<ErrorSite>,
+        through: &[&[BodyId]],
+        called_within: &CalledWithin<'_>,
+    ) {
         let Pending { values, err_arms } = self;
         let answers = values
             .into_iter()
             .filter_map(|(value, context)| match value.origin {
                 Origin::AnsweredLater { .. } => answer_of_later_arm(value, context?, sites),
-                _ => answer_of_returned_unknown_tool(value, context?, sites, &err_arms, through),
+                _ => answer_of_returned_unknown_tool(
+                    value,
+                    context?,
+                    sites,
+                    &err_arms,
+                    through,
+                    called_within,
+                ),
             })
             .collect::<Vec<_>>();
         sites.extend(answers);
@@ -107,6 +121,9 @@ fn as_answered(value: &ErrorSite, context: SiteContext, answer: &ErrorSite) -> E
     }
 }
 
+/// The bodies the calls inside a span of a body reach.
+pub type CalledWithin<'c> = dyn Fn(BodyId, FileId, Span) -> Vec<BodyId> + 'c;
+
 /// The site an [`Origin::ReturnedUnknownTool`] value becomes: what a caller builds for it,
 /// either where it maps the errors a router returns (`Err(e) => { let (code, message) =
 /// map_error(&e); json!(..) }` after `handle_request(..)`, see [`ErrorSite::errors_of`]) for that
@@ -118,6 +135,7 @@ fn answer_of_returned_unknown_tool(
     sites: &[ErrorSite],
     err_arms: &[ErrorSite],
     through: &[&[BodyId]],
+    called_within: &CalledWithin<'_>,
 ) -> Option<ErrorSite> {
     let Origin::ReturnedUnknownTool { variant } = &value.origin else {
         return None;
@@ -161,13 +179,23 @@ fn answer_of_returned_unknown_tool(
             if !passes_errors_of(callee, value.body, through) {
                 return None;
             }
-            sites.iter().find(|s| {
-                answers(s)
-                    && s.body == arm.body
-                    && s.file == arm.file
-                    && arm.span.start <= s.span.start
-                    && s.span.end <= arm.span.end
-            })
+            sites
+                .iter()
+                .find(|s| {
+                    answers(s)
+                        && s.body == arm.body
+                        && s.file == arm.file
+                        && arm.span.start <= s.span.start
+                        && s.span.end <= arm.span.end
+                })
+                // `Err(e) => { let error: JsonRpcError = e.into(); .. }`: the mapping the arm
+                // calls builds the answer, per variant.
+                .or_else(|| {
+                    let mapping = called_within(arm.body, arm.file, arm.span);
+                    sites
+                        .iter()
+                        .find(|s| answers(s) && s.variant.is_some() && mapping.contains(&s.body))
+                })
         })
     })?;
     Some(as_answered(&value, context, answer))

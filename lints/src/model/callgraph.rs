@@ -1786,6 +1786,37 @@ pub fn result_helper(
         return None;
     };
     let tail = tail_expr(tail);
+    // `CallToolResult { content, is_error: Some(is_error), .. }`: the SDK's result, its flag a
+    // parameter.
+    if let Expr::Struct(s) = tail {
+        if let Some(Construction::ToolResult { content, .. }) =
+            dialect.construction_of_struct(s, index)
+        {
+            let flag = ["is_error", "isError"]
+                .iter()
+                .find_map(|name| crate::syntax::field_value(s, name))
+                .map(|v| match strip_parens(v) {
+                    Expr::Call(c)
+                        if c.args.len() == 1
+                            && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Some")) =>
+                    {
+                        &c.args[0]
+                    }
+                    other => other,
+                });
+            let flag_param = flag.and_then(|v| match strip_parens(v) {
+                Expr::Path(p) => params.iter().position(|q| p.path.is_ident(q)),
+                _ => None,
+            });
+            if let Some(flag_param) = flag_param {
+                return Some(ResultHelper {
+                    name: f.name.clone(),
+                    flag: ResultFlag::Param(flag_param),
+                    text_param: content.and_then(|c| one_param_mentioned(&params, c)),
+                });
+            }
+        }
+    }
     if let (Owner::Inherent { self_ty }, Expr::Struct(s)) = (&f.owner, tail) {
         if !f.is_constructor() {
             return None;

@@ -662,7 +662,20 @@ fn analyse(
     }
     sites.extend(delegated);
     let through: Vec<&[BodyId]> = walked.returned.iter().map(|r| &r.through[..]).collect();
-    pending.resolve(&mut sites, &through);
+    // The bodies the calls inside a span of a body reach (a mapping called in an `Err` arm).
+    let called_within = |b: BodyId, file: FileId, span: Span| -> Vec<BodyId> {
+        graph.out_edges[b.0]
+            .iter()
+            .map(|&e| (e, &walked.edges[e]))
+            .filter(|(_, e)| {
+                bodies[e.from.0].file == file
+                    && span.start <= e.span.start
+                    && e.span.end <= span.end
+            })
+            .flat_map(|(i, _)| graph.callees[i].iter().copied())
+            .collect()
+    };
+    pending.resolve(&mut sites, &through, &called_within);
     // Phase: answers. Failure text that reaches a tool's success answer through a `let` or a
     // helper's returned value.
     let context_of = |b: BodyId, arm: Option<&SiteContext>| reach.context_of(body_of(b), arm);

@@ -258,6 +258,8 @@ pub struct Walker<'a, 'm> {
     error_contents: Vec<&'a Expr>,
     /// Other files whose syntax the walk read ([`BodyFacts::reads`]).
     reads: std::cell::RefCell<Vec<FileId>>,
+    /// `.into()` calls whose target type a `let` states (`let e: JsonRpcError = err.into()`).
+    into_types: HashMap<*const syn::ExprMethodCall, &'a syn::Type>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -329,6 +331,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             error_dropped: std::collections::HashSet::new(),
             error_passed_to: HashMap::new(),
             edge_of_call: HashMap::new(),
+            into_types: HashMap::new(),
             request_params: Vec::new(),
             tool_name_params: Vec::new(),
             answer_points: HashMap::new(),
@@ -565,6 +568,39 @@ impl<'a, 'm> Walker<'a, 'm> {
             span: self.file.span_of(built),
             server_fault,
         });
+    }
+
+    /// `Err(e) => Err(e.to_mcp_error())` in a `match` over `self.fetch(..)`: the mapping (the
+    /// call made as edge `edge`, if any) gets the errors `fetch` can return, so only their arms
+    /// count.
+    fn err_binding_errors(&mut self, receiver: &Expr, edge: usize) {
+        if self.facts.calls.len() <= edge {
+            return;
+        }
+        if let Some(b) = self.err_binding_errors_of(receiver) {
+            let edge = &mut self.facts.calls[edge];
+            if edge.variant.is_none() && edge.errors_of.is_none() {
+                edge.errors_of = Some(b);
+            }
+        }
+    }
+
+    /// The crate's `fn from` converting `value`'s crate type into `ty` (`impl From<ServerError>
+    /// for JsonRpcError`), when both are known and there is one.
+    fn conversion_for_into(&self, value: &Expr, ty: &syn::Type) -> Option<crate::types::FnKey> {
+        let source = self.resolver.type_of(value, &self.locals)?;
+        let target = self.resolver.type_item(ty)?;
+        let types = self.calls.types;
+        let mut found = self
+            .calls
+            .from_fns_of(source)
+            .iter()
+            .copied()
+            .filter(|f| types.scope_of(*f).and_then(|s| types.self_type(s)) == Some(target));
+        match (found.next(), found.next()) {
+            (Some(f), None) => Some(f),
+            _ => None,
+        }
     }
 
     fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {
@@ -958,6 +994,14 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_local(&mut self, local: &'a syn::Local) {
+        // `let error: JsonRpcError = e.into();`: the annotation names the conversion.
+        if let (Pat::Type(pt), Some(init)) = (&local.pat, &local.init) {
+            if let Expr::MethodCall(mc) = crate::syntax::strip_parens(&init.expr) {
+                if mc.method == "into" && mc.args.is_empty() {
+                    self.into_types.insert(mc, &pt.ty);
+                }
+            }
+        }
         self.local_value(local);
         self.code_local(local);
         // From here on the name is another value (`let Some(id) = id else` read the field).
@@ -1079,6 +1123,22 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         if failure::DROPPING_METHODS.contains(&method.as_str()) {
             self.drop_error_of(&mc.receiver);
         }
+        if let Some(ty) = self.into_types.get(&(mc as *const _)).copied() {
+            // The crate's `From<receiver's type> for T`: a call of it with the receiver.
+            if let Some(f) = self.conversion_for_into(&mc.receiver, ty) {
+                let variant_arg = Some(&*mc.receiver)
+                    .filter(|r| self.resolver.variant_of(r, &self.locals).is_some());
+                self.call_edge(
+                    Target::Fn(f),
+                    mc,
+                    variant_arg,
+                    0,
+                    std::iter::once(&*mc.receiver),
+                );
+                self.err_binding_errors(&mc.receiver, self.facts.calls.len() - 1);
+                return visit::visit_expr_method_call(self, mc);
+            }
+        }
         let target = self
             .resolver
             .method_target(&mc.receiver, &method, &self.locals);
@@ -1088,16 +1148,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         if calls::is_self_rooted(&mc.receiver) {
             self.request_only_call(edges, mc.args.iter());
         }
-        // `Err(e) => Err(e.to_mcp_error())` in a `match` over `self.fetch(..)`: the mapping gets
-        // the errors `fetch` can return, so only their arms count.
-        if self.facts.calls.len() > edges {
-            if let Some(b) = self.err_binding_errors_of(&mc.receiver) {
-                let edge = &mut self.facts.calls[edges];
-                if edge.variant.is_none() && edge.errors_of.is_none() {
-                    edge.errors_of = Some(b);
-                }
-            }
-        }
+        self.err_binding_errors(&mc.receiver, edges);
         self.fns_passed_by_path(&mc.args);
         visit::visit_expr_method_call(self, mc);
     }
