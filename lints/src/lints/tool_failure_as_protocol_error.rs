@@ -133,7 +133,8 @@ declare_lint! {
     ///   `if let Some(token) = guard.as_ref()`; a lookup there by a key the tool computed,
     ///   `self.notes.lock().await.get(&id)`, misses that key: a tool failure) or sets once at
     ///   start-up (the `None` of a `OnceCell`
-    ///   / `OnceLock` field or `static`), parsing or compiling
+    ///   / `OnceLock` field or `static`, also behind an `Arc` or read through a crate accessor,
+    ///   `fn get() -> Option<&'static Config> { CONFIG.get() }`), parsing or compiling
     ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
     ///   process's own environment and clock (`dirs::home_dir()`,
     ///   `SystemTime::now().duration_since(UNIX_EPOCH)`), a client built
@@ -145,7 +146,11 @@ declare_lint! {
     ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema,
     ///   a builder's `.build()` when the server filled it with its own values only (literals,
     ///   constants, closures setting literals: `ElicitationSchema::builder().required_bool_with("confirm",
-    ///   |f| f.title("Confirm")).build()`). They are recognised heuristically from the failing call and the message
+    ///   |f| f.title("Confirm")).build()`). An arm of an error mapping (`From<AppError> for
+    ///   McpError`, `fn code(&self)`) is judged by where its variant is built: not reported when
+    ///   every build of it in the crate is on such a fault (`lock().map_err(|_| AppError::Db(..))`,
+    ///   `.map_err(AppError::Encode)` of serialising the server's own value), or in code only
+    ///   `main` and other handlers call (a client built at start-up). They are recognised heuristically from the failing call and the message
     ///   text. Add markers (method or function names, or words in the message) under `[lints]` with
     ///   `tool_failure_as_protocol_error = { server-fault-markers = ["pool_timeout"] }`.
     /// - Failures of the request rather than of the tool are not reported either, decided by where

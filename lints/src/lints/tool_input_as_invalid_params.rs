@@ -11,10 +11,14 @@ declare_lint! {
     /// these are tool execution errors. Fires only for targets 2025-11-25 and 2026-07-28.
     ///
     /// Not reported: the dispatcher's unknown-tool branch and any -32602 in its `tools/call` arm
-    /// before a tool is chosen (that rejects the request itself), also from a helper that reads
+    /// before a tool is chosen (that rejects the request itself; an arm there that maps what the
+    /// tools returned, `Err(e) => match &e { ToolError::InvalidArgument(m) => (INVALID_PARAMS,
+    /// ..) }`, is reported for a variant every build of which is a tool's value check), also from a helper that reads
     /// the tool's name out of the request there (`let name = required_string(params, "name")?`); a -32602 whose message answers
     /// an unknown tool ("Tool {name} not found", "Unknown tool: {name}") wherever it is built; schema-level failures (arguments missing or
-    /// not an object, a required field absent or of the wrong JSON type), which the 2026-07-28 schema
+    /// not an object, a required field absent or of the wrong JSON type, also the catch-all
+    /// `Some(other) =>` after `Some(Value::String(s)) =>`, but not after an arm with a guard that
+    /// tests the value), which the 2026-07-28 schema
     /// still shows as -32602; and protocol-level checks of `requestState`, `inputResponses`, request
     /// metadata or what the client declared in `initialize` (`peer.peer_info()`'s capabilities: a
     /// missing client capability is -32021). A field the request type declares `Option<..>`, in a type that derives `JsonSchema`,
@@ -157,8 +161,9 @@ fn check(cx: &mut LintContext<'_>) {
             || site.code != Some(INVALID_PARAMS)
             || !site.context.is_tool()
             // Before a tool is chosen, -32602 rejects the request itself (no tool name, params
-            // that are not an object, a server without a tool context), not a tool's argument.
-            || site.context.is_tool_call_arm()
+            // that are not an object, a server without a tool context), not a tool's argument;
+            // unless the arm maps a variant only tools' value checks build.
+            || (site.context.is_tool_call_arm() && !site.path.variant_value_check)
             || site.path.schema_level
             // `if !peer.peer_info()..capabilities.sampling.is_some()`: the session, not an
             // argument (the spec's answer is -32021).

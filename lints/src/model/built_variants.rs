@@ -2,13 +2,12 @@
 //! nothing builds (`PgMcpError::InternalError(ie) => McpError::internal_error(..)` where no
 //! `InternalError(..)` is ever made) answers no tool call.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use syn::visit::Visit;
 
-use crate::model::site::ReturnedErrors;
+use crate::model::site::{ReturnedErrors, VariantBuild};
 use crate::resolve::{DefMap, ItemId};
-use crate::source::{FileId, Span};
 
 /// Answers [`BuiltVariants::is_built`], reading the files once per variant asked about.
 pub struct BuiltVariants<'f> {
@@ -67,34 +66,30 @@ impl<'f> BuiltVariants<'f> {
             .sum()
     }
 
-    /// The variants every build of which the walk saw, each on a server fault (see
-    /// [`crate::model::site::VariantBuild`]): a mapping's arm for them answers no tool failure. A variant some
-    /// code builds where the walk did not look (a macro, a `#[from]` field's `?`) is none.
-    pub fn server_fault_only(
+    /// Per variant every build of which the walk saw, each walk's reading of each place (see
+    /// [`VariantBuild`]). A variant some code builds where the walk did not look (a macro, a
+    /// `#[from]` field's `?`) is not among them.
+    pub fn complete_builds<'r>(
         &self,
         defs: &DefMap<'_>,
-        builds: &[ReturnedErrors],
-    ) -> HashSet<(ItemId, String)> {
-        // Per variant, each place it is built (once, however often walked) and whether every
-        // walk there saw a server fault.
-        type Places = HashMap<(FileId, Span), bool>;
-        let mut seen: HashMap<(ItemId, &str), Places> = HashMap::new();
+        builds: &'r [ReturnedErrors],
+    ) -> HashMap<(ItemId, String), Vec<&'r VariantBuild>> {
+        let mut seen: HashMap<(ItemId, &str), Vec<&VariantBuild>> = HashMap::new();
         for b in builds.iter().flat_map(|r| &r.builds) {
-            *seen
-                .entry((b.enum_id, b.variant.as_str()))
+            seen.entry((b.enum_id, b.variant.as_str()))
                 .or_default()
-                .entry((b.file, b.span))
-                .or_insert(true) &= b.server_fault;
+                .push(b);
         }
         seen.into_iter()
-            .filter(|(_, at)| at.values().all(|fault| *fault))
             .filter(|((e, v), at)| match defs.item(*e).syntax {
                 syn::Item::Enum(item) => {
-                    !from_field(item, v) && self.namings(&item.ident.to_string(), v) == at.len()
+                    let places: std::collections::HashSet<_> =
+                        at.iter().map(|b| (b.file, b.span)).collect();
+                    !from_field(item, v) && self.namings(&item.ident.to_string(), v) == places.len()
                 }
                 _ => false,
             })
-            .map(|((e, v), _)| (e, v.to_string()))
+            .map(|((e, v), at)| ((e, v.to_string()), at))
             .collect()
     }
 }

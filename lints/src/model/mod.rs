@@ -501,13 +501,12 @@ fn analyse(
             .collect(),
     );
     // The arm of a mapping (`AppError::Db(m) => McpError::internal_error(m, None)`) for
-    // variants built only on the server's own faults (`lock().map_err(|_| AppError::Db(..))`).
-    let fault_only = built.server_fault_only(&defs, &walked.returned);
+    // variants built only on the server's own faults (`lock().map_err(|_| AppError::Db(..))`),
+    // or only where a tool checks an argument's value.
+    let variant_builds = built.complete_builds(&defs, &walked.returned);
     for site in &mut sites {
-        if let Some(VariantTag::Is(e, vs)) = &site.variant {
-            if !vs.is_empty() && vs.iter().all(|v| fault_only.contains(&(*e, v.clone()))) {
-                site.path.server_fault = true;
-            }
+        if all_builds(&variant_builds, site, |b| b.server_fault) {
+            site.path.server_fault = true;
         }
     }
     let returned = ErrorVariants::compute(&walked.returned);
@@ -566,9 +565,30 @@ fn analyse(
     // the variants tool code passes in.
     let mut variants: HashMap<BodyId, Option<Vec<(ItemId, String)>>> = HashMap::new();
     for site in &mut sites {
+        // Only where a tool checks an argument's value (`if limit > 100 { return
+        // Err(ToolError::InvalidArgument(..)) }`).
+        site.path.variant_value_check = all_builds(&variant_builds, site, |b| {
+            !b.server_fault
+                && !b.schema_level
+                && !b.request_failure
+                && reach.context_of(body_of(b.body), b.arm.as_ref()).is_tool()
+        });
         let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
             continue;
         };
+        // The arm of variants built only where the source shows no tool runs: code only `main`
+        // and other handlers call (start-up, resources). Code no resolved call reaches proves
+        // nothing.
+        let built_for_no_tool = all_builds(&variant_builds, site, |b| {
+            matches!(
+                reach.context_of(body_of(b.body), b.arm.as_ref()),
+                SiteContext::Unreached | SiteContext::OtherHandler
+            ) && called_only_outside_tools(b.body, &bodies, &graph, &walked.edges)
+        });
+        if built_for_no_tool {
+            site.context = SiteContext::Unreached;
+            continue;
+        }
         let from_callee;
         let passed = match site.errors_of {
             Some(b) => {
@@ -1247,6 +1267,54 @@ where
     }
     resolve_slots(&mut walked);
     walked
+}
+
+/// Whether `body` is `main`, another handler than a tool, or called (transitively, through
+/// resolved calls) only from those: what it builds reaches no tool.
+fn called_only_outside_tools(
+    body: BodyId,
+    bodies: &[BodyInfo<'_>],
+    graph: &CallGraph,
+    edges: &[site::CallEdge],
+) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![body];
+    while let Some(b) = stack.pop() {
+        if !seen.insert(b) {
+            continue;
+        }
+        let info = &bodies[b.0];
+        if info.kind == Some(HandlerKind::Tool) || info.kind == Some(HandlerKind::Dispatcher) {
+            return false;
+        }
+        let callers: Vec<BodyId> = graph.in_edges[b.0].iter().map(|&e| edges[e].from).collect();
+        if callers.is_empty() {
+            let root = info.kind.is_some() || (info.name == "main" && info.scope.is_some());
+            if !root {
+                return false;
+            }
+        }
+        stack.extend(callers);
+    }
+    true
+}
+
+/// Whether every build of the variants a site is tagged with (`VariantTag::Is`) is known and
+/// passes `test`.
+fn all_builds(
+    builds: &HashMap<(ItemId, String), Vec<&site::VariantBuild>>,
+    site: &ErrorSite,
+    test: impl Fn(&site::VariantBuild) -> bool,
+) -> bool {
+    let Some(VariantTag::Is(e, vs)) = &site.variant else {
+        return false;
+    };
+    !vs.is_empty()
+        && vs.iter().all(|v| {
+            builds
+                .get(&(*e, v.clone()))
+                .is_some_and(|at| at.iter().all(|b| test(b)))
+        })
 }
 
 /// The bodies of `found` not walked again yet, now marked as walked again.

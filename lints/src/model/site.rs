@@ -232,6 +232,10 @@ pub struct PathFacts {
     /// Every cause reads only the server's own state (`self.forge.as_deref().ok_or_else(..)`):
     /// the failure is about no argument value.
     pub server_state: bool,
+    /// The variants that reach it are built only where a tool checks an argument's value
+    /// (`if limit > 100 { return Err(ToolError::InvalidArgument(..)) }`, see
+    /// [`VariantBuild`]): a mapping's arm for them answers a value check, wherever it sits.
+    pub variant_value_check: bool,
     /// The built value mentions the error binding (`format!("Error: {e}")`).
     pub uses_error: bool,
     /// Returned by an explicit `return` (an early exit), not as the body's tail.
@@ -545,7 +549,14 @@ pub struct VariantBuild {
     pub variant: String,
     pub file: FileId,
     pub span: Span,
+    pub body: BodyId,
+    /// The dispatch arm it sits in, if any (see [`ErrorSite::context`]).
+    pub arm: Option<SiteContext>,
     pub server_fault: bool,
+    /// The failure there is about the request's shape (see [`PathFacts::schema_level`]).
+    pub schema_level: bool,
+    /// The request failed there before a tool was picked (see [`PathFacts::request_failure`]).
+    pub request_failure: bool,
 }
 
 /// A message a body fails with, written as a literal: `bail!("..")`, `ensure!(.., "..")`,

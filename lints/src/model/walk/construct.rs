@@ -343,6 +343,21 @@ impl<'a> Walker<'a, '_> {
     pub(super) fn constructions_at(&mut self, expr: &'a Expr) -> (bool, bool) {
         let mut tool_value = false;
         let mut protocol_value = false;
+        // A unit or struct variant (`ApiError::NotConfigured`, `Error::Limit { .. }`): a build
+        // of it (a call's is noted at the call, a point-free one at its `map_err`).
+        let variant_value = match expr {
+            Expr::Path(p) => {
+                !self.callee_paths.contains(&(p as *const syn::ExprPath))
+                    && !self.point_free.contains(&(p as *const syn::ExprPath))
+            }
+            Expr::Struct(_) => true,
+            _ => false,
+        };
+        if variant_value {
+            if let Some((e, v)) = self.resolver.variant_of(expr, &self.locals) {
+                self.variant_built(expr, e, v);
+            }
+        }
         match expr {
             Expr::Call(call) if !self.consumed.contains(&(call as *const syn::ExprCall)) => {
                 if let Expr::Path(p) = &*call.func {

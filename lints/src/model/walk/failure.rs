@@ -409,6 +409,8 @@ impl<'a> Walker<'a, '_> {
                 .find_map(|f| f.binding.as_ref())
                 // Printed only when there is a binding to look for.
                 .is_some_and(|b| mentions_ident(&built.to_token_stream_string(), b)),
+            // Known only once every body is walked.
+            variant_value_check: false,
             early_return: self.returning > 0,
             in_fallback: !self.frames.is_empty() || self.cfg_off > 0,
         }
@@ -2043,8 +2045,20 @@ fn is_json_type_fallback(m: &syn::ExprMatch, pat: &Pat) -> bool {
     }
     let accessor = matches!(strip_await(&m.expr), Expr::MethodCall(mc)
         if mc.args.is_empty() && reads_argument_field(&m.expr));
+    // `Some(other) => Err(..("must be a string, got {other}"))`: a catch-all that binds the
+    // value is a fallback too; after an arm whose guard tests the value (`Some(Value::Number(n))
+    // if n.is_u64()`) it also catches values of the right type: a value check.
+    let catch_all = is_fallback_pat(pat)
+        || matches!(pat, Pat::Ident(i) if i.subpat.is_none())
+        || matches!(pat, Pat::TupleStruct(ts) if ts.path.is_ident("Some")
+            && matches!(&ts.elems.iter().collect::<Vec<_>>()[..], [Pat::Ident(i)] if i.subpat.is_none()));
+    let typed_arms: Vec<&syn::Arm> = m
+        .arms
+        .iter()
+        .filter(|a| names_json_variant(&a.pat))
+        .collect();
     (accessor && is_none_pat(pat))
-        || (is_fallback_pat(pat) && m.arms.iter().any(|a| names_json_variant(&a.pat)))
+        || (catch_all && !typed_arms.is_empty() && typed_arms.iter().all(|a| a.guard.is_none()))
 }
 
 /// `serde_json::from_str(..)` (any format crate's, or imported bare): decoding the arguments
@@ -2494,6 +2508,30 @@ impl Walker<'_, '_> {
             cause,
             &["cloned", "copied", "as_ref", "as_deref", "map"],
         );
+        let Some(scope) = self.body.scope else {
+            return false;
+        };
+        // `config::get()` where `fn get() -> Option<&'static Config> { CONFIG.get() }`: the
+        // crate's accessor of a static cell.
+        if let Expr::Call(c) = strip_await(cause) {
+            let Some(f) = self.called_fn(cause).filter(|_| c.args.is_empty()) else {
+                return false;
+            };
+            let (Some((block, ..)), Some(callee)) =
+                (self.calls.blocks.get(&f), self.calls.types.scope_of(f))
+            else {
+                return false;
+            };
+            return match &block.stmts[..] {
+                [syn::Stmt::Expr(tail, None)] => self.misses_once_cell_in(tail, callee.module),
+                _ => false,
+            };
+        }
+        self.misses_once_cell_in(cause, scope.module)
+    }
+
+    /// [`Self::misses_once_cell`] of `cause` written in `module`: `self.cell.get()`, `CELL.get()`.
+    fn misses_once_cell_in(&self, cause: &Expr, module: crate::resolve::ModuleId) -> bool {
         let Expr::MethodCall(m) = strip_await(cause) else {
             return false;
         };
@@ -2502,22 +2540,13 @@ impl Walker<'_, '_> {
         }
         let declared = match strip_refs(&m.receiver) {
             Expr::Field(f) => self.declared_field_type(f),
-            Expr::Path(p) => {
-                let Some(scope) = self.body.scope else {
-                    return false;
-                };
-                match self
-                    .calls
-                    .defs
-                    .resolve_path(scope.module, &p.path, Ns::Values)
-                {
-                    Some(Def::Item(id)) => match self.calls.defs.item(id).syntax {
-                        syn::Item::Static(st) => Some(&*st.ty),
-                        _ => None,
-                    },
+            Expr::Path(p) => match self.calls.defs.resolve_path(module, &p.path, Ns::Values) {
+                Some(Def::Item(id)) => match self.calls.defs.item(id).syntax {
+                    syn::Item::Static(st) => Some(&*st.ty),
                     _ => None,
-                }
-            }
+                },
+                _ => None,
+            },
             _ => None,
         };
         // `Arc<OnceLock<String>>`: a cell shared by the server's clones.

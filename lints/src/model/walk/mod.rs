@@ -258,6 +258,8 @@ pub struct Walker<'a, 'm> {
     error_contents: Vec<&'a Expr>,
     /// Other files whose syntax the walk read ([`BodyFacts::reads`]).
     reads: std::cell::RefCell<Vec<FileId>>,
+    /// Variants passed point-free (`.map_err(AppError::Db)`), noted as built at the call.
+    point_free: std::collections::HashSet<*const syn::ExprPath>,
     /// `.into()` calls whose target type a `let` states (`let e: JsonRpcError = err.into()`).
     into_types: HashMap<*const syn::ExprMethodCall, &'a syn::Type>,
 }
@@ -332,6 +334,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             error_passed_to: HashMap::new(),
             edge_of_call: HashMap::new(),
             into_types: HashMap::new(),
+            point_free: std::collections::HashSet::new(),
             request_params: Vec::new(),
             tool_name_params: Vec::new(),
             answer_points: HashMap::new(),
@@ -549,7 +552,7 @@ impl<'a, 'm> Walker<'a, 'm> {
 
     /// A value of variant `variant` of crate enum `enum_id` is built at `built` (see
     /// [`VariantBuild`]). Not inside a macro's expansion: there the span is the call's.
-    fn variant_built(
+    pub(super) fn variant_built(
         &mut self,
         built: &impl syn::spanned::Spanned,
         enum_id: ItemId,
@@ -558,15 +561,17 @@ impl<'a, 'm> Walker<'a, 'm> {
         if self.expanded_from.is_some() {
             return;
         }
-        let server_fault = self
-            .path_facts(&proc_macro2::TokenStream::new(), &[])
-            .server_fault;
+        let path = self.path_facts(&proc_macro2::TokenStream::new(), &[]);
         self.returned.builds.push(VariantBuild {
             enum_id,
             variant,
             file: self.body.file,
             span: self.file.span_of(built),
-            server_fault,
+            body: self.body.id,
+            arm: self.arm.clone(),
+            server_fault: path.server_fault,
+            schema_level: path.schema_level,
+            request_failure: path.request_failure,
         });
     }
 
@@ -1094,6 +1099,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             (method.as_str(), &mc.args.iter().collect::<Vec<_>>()[..])
         {
             if let Target::Variant(e, v) = self.resolver.path_target(p, &self.locals) {
+                self.point_free.insert(p);
                 self.with_frame(Frame::failed_condition(&mc.receiver), |w| {
                     w.variant_built(p, e, v)
                 });
