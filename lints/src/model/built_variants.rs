@@ -68,7 +68,7 @@ impl<'f> BuiltVariants<'f> {
 
     /// Per variant every build of which the walk saw, each walk's reading of each place (see
     /// [`VariantBuild`]). A variant some code builds where the walk did not look (a macro, a
-    /// `#[from]` field's `?`) is not among them.
+    /// `#[from]` field's `?`) is not among them. One pass over the files for all variants.
     pub fn complete_builds<'r>(
         &self,
         defs: &DefMap<'_>,
@@ -80,17 +80,105 @@ impl<'f> BuiltVariants<'f> {
                 .or_default()
                 .push(b);
         }
-        seen.into_iter()
-            .filter(|((e, v), at)| match defs.item(*e).syntax {
-                syn::Item::Enum(item) => {
-                    let places: std::collections::HashSet<_> =
-                        at.iter().map(|b| (b.file, b.span)).collect();
-                    !from_field(item, v) && self.namings(&item.ident.to_string(), v) == places.len()
+        // The enum's name per variant asked about; variants of other items are none.
+        let named: Vec<((ItemId, &str), String)> = seen
+            .keys()
+            .filter_map(|&(e, v)| match defs.item(e).syntax {
+                syn::Item::Enum(item) if !from_field(item, v) => {
+                    Some(((e, v), item.ident.to_string()))
                 }
-                _ => false,
+                _ => None,
             })
-            .map(|((e, v), at)| ((e, v.to_string()), at))
+            .collect();
+        let mut counter = NamingCounter::default();
+        for (_, v) in seen.keys() {
+            counter.variants.insert(v.to_string());
+        }
+        if !counter.variants.is_empty() {
+            for (_, syntax) in &self.files {
+                counter.visit_file(syntax);
+            }
+        }
+        named
+            .into_iter()
+            .filter_map(|((e, v), enum_name)| {
+                let at = seen.remove(&(e, v))?;
+                let places: std::collections::HashSet<_> =
+                    at.iter().map(|b| (b.file, b.span)).collect();
+                (counter.namings(&enum_name, v) == places.len()).then(|| ((e, v.to_string()), at))
+            })
             .collect()
+    }
+}
+
+/// How many places name each of a set of variants outside patterns, in one pass: by owner
+/// (`Error::Internal`), and unqualified or through `Self` (counted for every enum with that
+/// variant, so a count errs high).
+#[derive(Default)]
+struct NamingCounter {
+    variants: std::collections::HashSet<String>,
+    /// (owner, variant) → places; owner `None` for a bare name, `Self`, or a macro's tokens.
+    counts: HashMap<(Option<String>, String), usize>,
+}
+
+impl NamingCounter {
+    fn namings(&self, enum_name: &str, variant: &str) -> usize {
+        let get = |owner: Option<String>| {
+            self.counts
+                .get(&(owner, variant.to_string()))
+                .copied()
+                .unwrap_or(0)
+        };
+        get(Some(enum_name.to_string())) + get(None)
+    }
+
+    fn path(&mut self, path: &syn::Path) {
+        let mut segs = path.segments.iter().rev();
+        let Some(last) = segs.next() else {
+            return;
+        };
+        let v = last.ident.to_string();
+        if !self.variants.contains(&v) {
+            return;
+        }
+        let owner = segs
+            .next()
+            .map(|o| o.ident.to_string())
+            .filter(|o| o != "Self");
+        *self.counts.entry((owner, v)).or_default() += 1;
+    }
+
+    fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        for t in tokens {
+            match t {
+                proc_macro2::TokenTree::Ident(i) => {
+                    let v = i.to_string();
+                    if self.variants.contains(&v) {
+                        *self.counts.entry((None, v)).or_default() += 1;
+                    }
+                }
+                proc_macro2::TokenTree::Group(g) => self.tokens(g.stream()),
+                _ => {}
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for NamingCounter {
+    /// Patterns inspect a value; they build nothing.
+    fn visit_pat(&mut self, _: &'ast syn::Pat) {}
+
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        self.path(&p.path);
+    }
+
+    fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
+        self.path(&s.path);
+        syn::visit::visit_expr_struct(self, s);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.tokens(m.tokens.clone());
     }
 }
 
