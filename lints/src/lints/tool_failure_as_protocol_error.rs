@@ -134,7 +134,9 @@ declare_lint! {
     ///   `self.notes.lock().await.get(&id)`, misses that key: a tool failure) or sets once at
     ///   start-up (the `None` of a `OnceCell`
     ///   / `OnceLock` field or `static`, also behind an `Arc` or read through a crate accessor,
-    ///   `fn get() -> Option<&'static Config> { CONFIG.get() }`), parsing or compiling
+    ///   `fn get() -> Option<&'static Config> { CONFIG.get() }`), the failure of a crate fn that
+    ///   fails only when a lock of its own is poisoned (`self.entries.read()?` converted into its
+    ///   own error type) or when serialising its own value, parsing or compiling
     ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
     ///   process's own environment and clock (`dirs::home_dir()`,
     ///   `SystemTime::now().duration_since(UNIX_EPOCH)`), a client built

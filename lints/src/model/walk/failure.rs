@@ -380,6 +380,9 @@ impl<'a> Walker<'a, '_> {
                     })
                 })
                 || causes.iter().any(|c| self.misses_locked_own_state(c))
+                // `self.cache.get(&key)` of a crate fn that fails only on a server fault
+                // (`self.entries.read()?` converted to its own error type).
+                || causes.iter().any(|c| self.fails_only_on_server_fault(c))
                 || causes
                     .iter()
                     .any(|c| parses_constant(c) || self.misses_once_cell(c))

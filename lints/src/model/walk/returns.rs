@@ -138,8 +138,9 @@ pub(super) fn only_ok_or_server_fault(block: &syn::Block) -> bool {
     }
     impl<'v> syn::visit::Visit<'v> for Returns {
         fn visit_expr_try(&mut self, t: &'v syn::ExprTry) {
-            // `serde_json::to_string_pretty(&result)?`: only the server's own value fails.
-            self.other |= !super::failure::is_serializing_call(&t.expr);
+            // `serde_json::to_string_pretty(&result)?`: only the server's own value fails;
+            // `self.entries.read()?`: only a poisoned lock of the server's own.
+            self.other |= !(super::failure::is_serializing_call(&t.expr) || takes_lock(&t.expr));
             syn::visit::visit_expr_try(self, t);
         }
         fn visit_expr_return(&mut self, r: &'v syn::ExprReturn) {
@@ -169,6 +170,13 @@ pub(super) fn only_ok_or_server_fault(block: &syn::Block) -> bool {
     tail_ok && !r.other
 }
 
+/// `self.entries.write()`, `self.state.lock()`: taking a std lock, which fails only when
+/// poisoned.
+fn takes_lock(expr: &Expr) -> bool {
+    matches!(strip_await(expr), Expr::MethodCall(m) if m.args.is_empty()
+        && matches!(m.method.to_string().as_str(), "lock" | "read" | "write"))
+}
+
 impl<'a> Walker<'a, '_> {
     /// Whether the call at the root of `operand` (through `.await`, `.map_err(..)`, `.map(..)`)
     /// is of a crate fn that returns `Ok(..)` on every path but a server fault
@@ -186,6 +194,31 @@ impl<'a> Walker<'a, '_> {
         };
         self.read_from(*file);
         *self.calls.never_errs[body.0].get_or_init(|| only_ok_or_server_fault(block))
+    }
+
+    /// [`Self::never_fails`] for a crate fn that can fail at all (a `?` in its body): its
+    /// failure is a server fault. One that returns `Ok` on every path is not: the arm that
+    /// answers its error is dead code, which says nothing of what it would be.
+    pub(super) fn fails_only_on_server_fault(&self, operand: &Expr) -> bool {
+        if !self.never_fails(operand) {
+            return false;
+        }
+        let e =
+            crate::syntax::through_methods(operand, &["map_err", "map", "inspect", "inspect_err"]);
+        let Some((block, ..)) = self.called_fn(e).and_then(|f| self.calls.blocks.get(&f)) else {
+            return false;
+        };
+        struct Tries(bool);
+        impl<'v> syn::visit::Visit<'v> for Tries {
+            fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {
+                self.0 = true;
+            }
+            fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        let mut tries = Tries(false);
+        syn::visit::Visit::visit_block(&mut tries, block);
+        tries.0
     }
 
     /// The crate type (enum or struct) a body's signature says it fails with.
