@@ -564,6 +564,8 @@ fn analyse(
     // An arm of an error mapping (`From<AppError>`, `to_mcp(&self)`) is tool context only for
     // the variants tool code passes in.
     let mut variants: HashMap<BodyId, Option<Vec<(ItemId, String)>>> = HashMap::new();
+    // Per body that builds a variant, whether only code outside the tools calls it (asked once).
+    let outside_tools: RefCell<HashMap<BodyId, bool>> = RefCell::new(HashMap::new());
     for site in &mut sites {
         // Only where a tool checks an argument's value (`if limit > 100 { return
         // Err(ToolError::InvalidArgument(..)) }`).
@@ -583,7 +585,9 @@ fn analyse(
             matches!(
                 reach.context_of(body_of(b.body), b.arm.as_ref()),
                 SiteContext::Unreached | SiteContext::OtherHandler
-            ) && called_only_outside_tools(b.body, &bodies, &graph, &walked.edges)
+            ) && *outside_tools.borrow_mut().entry(b.body).or_insert_with(|| {
+                called_only_outside_tools(b.body, &bodies, &graph, &walked.edges)
+            })
         });
         if built_for_no_tool {
             site.context = SiteContext::Unreached;

@@ -346,8 +346,14 @@ impl<'a> Walker<'a, '_> {
         // A unit or struct variant (`ApiError::NotConfigured`, `Error::Limit { .. }`): a build
         // of it (a call's is noted at the call, a point-free one at its `map_err`).
         let variant_value = match expr {
+            // Not a local (`x`): a variant is qualified or, imported bare, capitalised.
             Expr::Path(p) => {
-                !self.callee_paths.contains(&(p as *const syn::ExprPath))
+                (p.path.segments.len() > 1
+                    || p.path.segments[0]
+                        .ident
+                        .to_string()
+                        .starts_with(char::is_uppercase))
+                    && !self.callee_paths.contains(&(p as *const syn::ExprPath))
                     && !self.point_free.contains(&(p as *const syn::ExprPath))
             }
             Expr::Struct(_) => true,
