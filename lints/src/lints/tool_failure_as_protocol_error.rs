@@ -136,7 +136,8 @@ declare_lint! {
     ///   / `OnceLock` field or `static`, also behind an `Arc` or read through a crate accessor,
     ///   `fn get() -> Option<&'static Config> { CONFIG.get() }`), the failure of a crate fn that
     ///   fails only when a lock of its own is poisoned (`self.entries.read()?` converted into its
-    ///   own error type) or when serialising its own value, parsing or compiling
+    ///   own error type) or when serialising its own value (`serde_json::to_string_pretty(doc)` as
+    ///   its tail, or a `?` on another such crate fn), parsing or compiling
     ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
     ///   process's own environment and clock (`dirs::home_dir()`,
     ///   `SystemTime::now().duration_since(UNIX_EPOCH)`), a client built
@@ -283,7 +284,15 @@ declare_lint! {
     ///   own constructor such as `RpcError::internal(msg)` returning `Self { code: INTERNAL_ERROR, .. }`)
     ///   built in the `"tools/call"` branch (a `match` arm, an `if method == "tools/call" { .. }`
     ///   block, or the handler registered by name: jsonrpc-core's `io.add_method("tools/call", |p|
-    ///   ..)`) or a function it reaches. A positive code is an HTTP API's
+    ///   ..)`) or a function it reaches. The crate's own error type whose constructors build such
+    ///   objects (`RpcError::new(code, message)`) is the server's protocol error: `?` in a fn failing
+    ///   with it converts through the crate's `From<AppError> for RpcError`, whose arms are judged
+    ///   by the variants tool code passes in, and a constructor that only picks a code
+    ///   (`fn internal(m) -> Self { Self::new(INTERNAL_ERROR, m) }`) is judged where it is called.
+    ///   A `?` on a fn already failing with that type passes its error on as it is. The `Err`
+    ///   arm of a serve loop that calls the router answers tool failures only when the router's
+    ///   `"tools/call"` arm can fail (not when that arm is `Ok(..)` on every path because it
+    ///   answers every tool failure as an `isError` result itself). A positive code is an HTTP API's
     ///   unless the object also has a `"jsonrpc"` member. jsonrpc-core's own `Error` (18.0
     ///   `types/error.rs`): `internal_error()` and `Error::new(ErrorCode::InternalError)` -32603,
     ///   `Error { code: ErrorCode::ServerError(n), .. }` n, `invalid_request()` -32600.

@@ -140,26 +140,27 @@ fn text_params(sig: &syn::Signature) -> Vec<(usize, String)> {
 }
 
 fn is_from_impl(f: &FnItem<'_>, dialect: &dyn Dialect) -> bool {
+    from_impl_target(f).is_some_and(|ty| dialect.is_protocol_error_type(&ty))
+}
+
+/// `Y` of `impl From<X> for Y`'s `fn from`, by the bare name `self_ty` says it.
+pub fn from_impl_target(f: &FnItem<'_>) -> Option<syn::Type> {
     let Owner::Trait {
         trait_name,
         self_ty,
     } = &f.owner
     else {
-        return false;
+        return None;
     };
     if trait_name != "From" || f.name != "from" {
-        return false;
+        return None;
     }
-    // The self type by its bare name (`Y` of `impl From<X> for crate::Y`), as `self_ty` says it.
-    let Some(name) = f.impl_self_ty.and_then(crate::syntax::type_ident) else {
-        return false;
-    };
+    let name = f.impl_self_ty.and_then(crate::syntax::type_ident)?;
     debug_assert_eq!(name.to_string(), *self_ty);
-    let ty = syn::Type::Path(syn::TypePath {
+    Some(syn::Type::Path(syn::TypePath {
         qself: None,
         path: name.clone().into(),
-    });
-    dialect.is_protocol_error_type(&ty)
+    }))
 }
 
 /// A closure registered as a tool handler becomes a body of its own, named by its

@@ -366,6 +366,23 @@ impl<'a> Resolver<'_, 'a> {
         self.type_item(crate::syntax::type_arguments(&last.arguments).next()?)
     }
 
+    /// The crate type (enum or struct) a fn's signature says it fails with: `Result<_, E>`, or
+    /// an alias's (`-> AppResult<T>`), resolved where the alias is.
+    pub fn declared_error_item(&self, sig: &syn::Signature) -> Option<ItemId> {
+        let syn::ReturnType::Type(_, ty) = &sig.output else {
+            return None;
+        };
+        let ty = crate::syntax::unwrap_future(ty);
+        match crate::syntax::result_error_type(ty) {
+            Some(err) => self.type_item(err),
+            None => {
+                let (err, module) =
+                    crate::types::declared_result_error(self.defs, self.scope?.module, ty)?;
+                resolve_type_item(self.defs, module, err, None)
+            }
+        }
+    }
+
     /// The crate type a written type names, in this body's module.
     pub fn type_item(&self, ty: &Type) -> Option<ItemId> {
         let scope = self.scope?;
@@ -1345,6 +1362,19 @@ fn strip_type_refs(ty: &Type) -> &Type {
     }
 }
 
+/// How a fn body can fail, read from what it returns.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OwnFailures {
+    /// `Ok(..)` on every path.
+    Never,
+    /// Only on the server's own faults: serialising its own value (`serde_json::to_string(&out)?`,
+    /// or as the tail), a poisoned lock of its own (`self.entries.read()?`), or a call of a crate
+    /// fn that fails only so.
+    ServerFaultOnly,
+    /// Any other way.
+    Other,
+}
+
 /// What every body's walk shares: the crate's names, types and fns.
 pub struct CrateCalls<'r, 'a> {
     pub defs: &'r DefMap<'a>,
@@ -1369,9 +1399,9 @@ pub struct CrateCalls<'r, 'a> {
     pub blocks: HashMap<FnKey, (&'a syn::Block, crate::source::FileId, &'a syn::Signature)>,
     /// Each file's source text (`None` when not UTF-8), by `FileId`.
     pub sources: Vec<Option<std::sync::Arc<crate::source::SourceFile>>>,
-    /// Per fn body (by `BodyId`), whether it returns `Ok(..)` on every path, found when a
-    /// caller first asks.
-    pub never_errs: Vec<std::sync::OnceLock<bool>>,
+    /// Per fn body (by `BodyId`), how it can fail (`Ok(..)` on every path, or failing only on
+    /// server faults), found when a caller first asks.
+    pub never_errs: Vec<std::sync::OnceLock<OwnFailures>>,
     /// The crate's `fn from(x: T)` (`From<T>` impls), by the crate type `T`, found on first use.
     pub from_fns: std::sync::OnceLock<HashMap<ItemId, Vec<FnKey>>>,
 }
@@ -1744,6 +1774,83 @@ fn self_error_constructor(
         code,
         code_param,
         message_param: message.and_then(param_of),
+        receiver: false,
+    })
+}
+
+/// A static fn whose tail calls one of the crate's error constructors (`known`) with a code of
+/// its own (`fn internal(m: impl Into<String>) -> Self { Self::new(codes::INTERNAL_ERROR, m) }`):
+/// a constructor of that code, whose calls are where a code is chosen, as an SDK's are.
+pub fn delegating_error_constructor(
+    f: &FnItem<'_>,
+    dialect: &dyn Dialect,
+    index: &Index<'_>,
+    resolver: &Resolver<'_, '_>,
+    known: &HashMap<FnKey, ErrorConstructor>,
+    carriers: &HashMap<ItemId, String>,
+) -> Option<ErrorConstructor> {
+    if f.is_test
+        || f.sig.receiver().is_some()
+        || !matches!(f.owner, Owner::Free | Owner::Inherent { .. })
+    {
+        return None;
+    }
+    // The whole body is the call: a fn that also returns elsewhere builds other values too.
+    let [syn::Stmt::Expr(tail, None)] = &f.block.stmts[..] else {
+        return None;
+    };
+    let Expr::Call(call) = tail_expr(tail) else {
+        return None;
+    };
+    let Some(Target::Fn(target)) = resolver.call_target(tail_expr(tail), &Locals::default()) else {
+        return None;
+    };
+    let inner = known.get(&target).filter(|c| !c.receiver)?;
+    // A type that carries its wire code (`AppError::validation(..)` choosing -32602) is
+    // converted later: its constructors are where the code is chosen.
+    if resolver
+        .types
+        .scope_of(target)
+        .and_then(|s| resolver.types.self_type(s))
+        .is_some_and(|t| carriers.contains_key(&t))
+    {
+        return None;
+    }
+    let code = match (inner.code, inner.code_param) {
+        (Some(code), _) => code,
+        (None, Some(at)) => {
+            let arg = call.args.iter().nth(at)?;
+            dialect
+                .code_use(arg, index)
+                .map(|c| c.value)
+                .or_else(|| index.eval_int(arg))?
+        }
+        (None, None) => return None,
+    };
+    let params = crate::syntax::typed_param_names(f.sig);
+    let message_param = inner.message_param.and_then(|at| {
+        let arg = call.args.iter().nth(at)?;
+        let arg = match strip_parens(arg) {
+            Expr::MethodCall(mc) if mc.args.is_empty() => &*mc.receiver,
+            other => other,
+        };
+        let Expr::Path(p) = arg else { return None };
+        let name = p.path.get_ident()?.to_string();
+        params.iter().position(|q| *q == name)
+    });
+    // A helper that writes its own text (`format!("Tool {name} not found")`) is where the
+    // text is: it stays a helper, reported with its callers.
+    if inner.message_param.is_some() && message_param.is_none() {
+        return None;
+    }
+    Some(ErrorConstructor {
+        name: match &f.owner {
+            Owner::Inherent { self_ty } => format!("{self_ty}::{}", f.name),
+            _ => f.name.clone(),
+        },
+        code: Some(code),
+        code_param: None,
+        message_param,
         receiver: false,
     })
 }

@@ -446,11 +446,6 @@ fn analyse(
         &in_sdk_library,
         options.include_tests,
     );
-    for (body, f) in bodies.iter_mut().zip(&fns) {
-        if body.is_from_impl {
-            body.from_source_type = Some(bodies::from_source_type(body, f, &defs));
-        }
-    }
     let first_const = bodies.len();
     bodies.extend(bodies::const_bodies(&parsed, first_const, &in_sdk_library));
     // Phase: walk every body into facts.
@@ -463,6 +458,37 @@ fn analyse(
         &expander,
         &dialect_of,
     );
+    // A hand-rolled server's own error type (`RpcError::internal(..)`) is its protocol error: a
+    // fn failing with it fails on the wire, and its `From` impls convert into it.
+    for (body, f) in bodies.iter_mut().zip(&fns) {
+        let Some(dialect) = dialect_of(f.file).filter(|d| d.crate_errors_are_protocol()) else {
+            continue;
+        };
+        if body.in_sdk_library {
+            continue;
+        }
+        if body.returns.err == ErrChannel::Unknown
+            && fails_with_crate_protocol_error(dialect, f.sig, &defs, &types, &calls.error_types)
+        {
+            body.returns.err = ErrChannel::Protocol;
+        }
+        if !body.is_from_impl {
+            body.is_from_impl = bodies::from_impl_target(f).is_some_and(|ty| {
+                callgraph::Resolver {
+                    defs: &defs,
+                    types: &types,
+                    scope: body.scope,
+                }
+                .type_item(&ty)
+                .is_some_and(|t| calls.error_types.contains(&t))
+            });
+        }
+    }
+    for (body, f) in bodies.iter_mut().zip(&fns) {
+        if body.is_from_impl {
+            body.from_source_type = Some(bodies::from_source_type(body, f, &defs));
+        }
+    }
     walks.begin(walks.keeps().then(|| {
         WalkEnv::of(
             files
@@ -1068,6 +1094,26 @@ fn file_dialects(
         .collect()
 }
 
+/// Whether `sig` fails with a crate type that the server sends as its JSON-RPC error (one of
+/// `error_types`, whose constructors build error objects with codes), in a dialect with no
+/// protocol error type of its own ([`Dialect::crate_errors_are_protocol`]).
+fn fails_with_crate_protocol_error(
+    dialect: &dyn Dialect,
+    sig: &syn::Signature,
+    defs: &DefMap<'_>,
+    types: &Types<'_>,
+    error_types: &HashSet<ItemId>,
+) -> bool {
+    dialect.crate_errors_are_protocol()
+        && callgraph::Resolver {
+            defs,
+            types,
+            scope: defs.fn_scope(sig),
+        }
+        .declared_error_item(sig)
+        .is_some_and(|t| error_types.contains(&t))
+}
+
 /// What every body's walk shares: the resolver's tables, each fn's body and what its signature
 /// says.
 #[allow(clippy::too_many_arguments)]
@@ -1083,31 +1129,13 @@ fn crate_calls<'r, 'a, 'd, 'i>(
 where
     'a: 'i,
 {
-    let facts: Vec<FnFacts> = fns
-        .iter()
-        .map(|f| {
-            let Some(dialect) = dialect_of(f.file) else {
-                return FnFacts::default();
-            };
-            FnFacts {
-                protocol: dialect
-                    .return_facts(None, &f.sig.output, index_of(f.file))
-                    .err
-                    == ErrChannel::Protocol,
-                tool_error: matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
-                    if result_error_name(unwrap_future(ty))
-                        .is_some_and(|e| dialect.is_tool_error_type_name(&e))),
-                lookup_of_param: walk::dispatch::lookup_of_param(f),
-            }
-        })
-        .collect();
     let body_of: HashMap<FnKey, BodyId> = fns
         .iter()
         .enumerate()
         .map(|(i, f)| (f.sig as *const syn::Signature, BodyId(i)))
         .collect();
     let carriers = callgraph::code_carriers(fns, types, defs, dialect_of, index_of);
-    let error_constructors: HashMap<FnKey, _> = fns
+    let mut error_constructors: HashMap<FnKey, _> = fns
         .iter()
         .filter_map(|f| {
             let key = f.sig as *const syn::Signature;
@@ -1127,6 +1155,34 @@ where
             Some((key, ctor))
         })
         .collect();
+    // Constructors that call another with a code of their own (`Self::new(INTERNAL_ERROR, m)`),
+    // a few delegations deep.
+    for _ in 0..3 {
+        let derived: Vec<(FnKey, _)> = fns
+            .iter()
+            .filter(|f| !error_constructors.contains_key(&(f.sig as FnKey)))
+            .filter_map(|f| {
+                let resolver = callgraph::Resolver {
+                    defs,
+                    types,
+                    scope: defs.fn_scope(f.sig),
+                };
+                let ctor = callgraph::delegating_error_constructor(
+                    f,
+                    dialect_of(f.file)?,
+                    index_of(f.file),
+                    &resolver,
+                    &error_constructors,
+                    &carriers,
+                )?;
+                Some((f.sig as FnKey, ctor))
+            })
+            .collect();
+        if derived.is_empty() {
+            break;
+        }
+        error_constructors.extend(derived);
+    }
     let result_helpers: HashMap<FnKey, _> = fns
         .iter()
         .filter_map(|f| {
@@ -1135,12 +1191,31 @@ where
         })
         .collect();
     // Types with a constructor of their own (`-> Self`), not those with an error helper method.
-    let error_types = fns
+    let error_types: HashSet<ItemId> = fns
         .iter()
         .filter(|f| f.is_constructor())
         .map(|f| f.sig as FnKey)
         .filter(|k| error_constructors.contains_key(k))
         .filter_map(|k| types.self_type(types.scope_of(k)?))
+        .collect();
+    let facts: Vec<FnFacts> = fns
+        .iter()
+        .map(|f| {
+            let Some(dialect) = dialect_of(f.file) else {
+                return FnFacts::default();
+            };
+            FnFacts {
+                protocol: dialect
+                    .return_facts(None, &f.sig.output, index_of(f.file))
+                    .err
+                    == ErrChannel::Protocol
+                    || fails_with_crate_protocol_error(dialect, f.sig, defs, types, &error_types),
+                tool_error: matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
+                    if result_error_name(unwrap_future(ty))
+                        .is_some_and(|e| dialect.is_tool_error_type_name(&e))),
+                lookup_of_param: walk::dispatch::lookup_of_param(f),
+            }
+        })
         .collect();
     let blocks = fns
         .iter()
@@ -1214,6 +1289,17 @@ where
             body.continues_dispatch = true;
             if let (Some(dialect), Some(sig)) = (dialect_of(body.file), body.sig) {
                 body.returns = dialect.return_facts(body.kind, &sig.output, index_of(body.file));
+                if body.returns.err == ErrChannel::Unknown
+                    && fails_with_crate_protocol_error(
+                        dialect,
+                        sig,
+                        calls.defs,
+                        calls.types,
+                        &calls.error_types,
+                    )
+                {
+                    body.returns.err = ErrChannel::Protocol;
+                }
             }
             let walk = || walk_body(files, &body, dialect_of, index_of, calls, options);
             let Some(mut facts) = walks.rewalk_facts(b, body.file, Rewalk::Dispatcher, walk) else {

@@ -145,6 +145,10 @@ impl Dialect for JsonRpc {
         self.facts.handler_kind(f)
     }
 
+    fn crate_errors_are_protocol(&self) -> bool {
+        true
+    }
+
     fn return_facts(
         &self,
         _kind: Option<HandlerKind>,

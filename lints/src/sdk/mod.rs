@@ -502,6 +502,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         }
     }
 
+    /// Whether a crate error type whose constructors build JSON-RPC error objects
+    /// (`RpcError::internal(..)` as `Self::new(-32603, ..)`) is what the server sends as its
+    /// protocol error, so a fn failing with it fails on the wire. A hand-rolled server has no
+    /// SDK type for that; an SDK's server sends the SDK's.
+    fn crate_errors_are_protocol(&self) -> bool {
+        false
+    }
+
     /// Whether a type is the SDK's protocol error type (or a local alias of it).
     fn is_protocol_error_type(&self, _ty: &syn::Type) -> bool {
         false

@@ -495,8 +495,14 @@ impl<'a> Walker<'a, '_> {
             return;
         }
         let tool_error = self.operand_error_is_tool_error(operand);
+        let source = self.operand_error_type(operand);
+        // `required(args, "query")?` in a fn failing with the same crate type: passed on as it
+        // is (`From<T> for T`), no conversion.
+        if matches!(source, ErrorSource::Local(t, _) if Some(t) == self.declared_error_type()) {
+            return;
+        }
         // A crate error value (`.map_err(|_| AppError::Busy)`) is converted by `From`.
-        let crate_error = matches!(self.operand_error_type(operand), ErrorSource::Local(..));
+        let crate_error = matches!(source, ErrorSource::Local(..));
         if !tool_error
             && !crate_error
             && (explicit_conversion(operand, self.dialect, self.index, &self.body.returns)

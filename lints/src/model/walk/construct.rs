@@ -516,6 +516,11 @@ impl<'a> Walker<'a, '_> {
         let Target::Fn(f) = self.resolver.path_target(path, &self.locals) else {
             return false;
         };
+        // In a constructor that delegates to another (`Self::new(INTERNAL_ERROR, m)`), its
+        // calls are the sites, as in one that builds `Self { .. }`.
+        if self.in_error_constructor() && self.calls.error_constructor(f).is_some() {
+            return true;
+        }
         // `Request::error(&req, code, ..)`: the receiver comes first.
         let receiver = self.calls.error_constructor(f).is_some_and(|c| c.receiver);
         let args = args.map(|a| a.iter().skip(usize::from(receiver)).collect());

@@ -302,7 +302,8 @@ impl<'a> Walker<'a, '_> {
             call @ (Expr::Call(_) | Expr::MethodCall(_)) => {
                 match self.resolver.call_target(call, &self.locals) {
                     Some(crate::model::callgraph::Target::Fn(f))
-                        if self.dialect.routes_tool_calls_in(f) =>
+                        if self.dialect.routes_tool_calls_in(f)
+                            && !self.tool_call_arms_never_fail(f) =>
                     {
                         Some(self.calls.body_of.get(&f).copied())
                     }
@@ -311,6 +312,40 @@ impl<'a> Walker<'a, '_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether every tool-call arm of the `match`es in crate fn `f` is `Ok(..)` on every path
+    /// (`"tools/call" => { let r = handle_tool_call(..).await; Ok(Some(respond(id, r))) }`): the
+    /// `Err` its callers answer is never a tool's. `false` when `f` routes tool calls otherwise.
+    fn tool_call_arms_never_fail(&self, f: crate::types::FnKey) -> bool {
+        struct Arms<'d, 'v> {
+            dialect: &'d dyn crate::sdk::Dialect,
+            arms: Vec<&'v syn::Arm>,
+        }
+        impl<'v> syn::visit::Visit<'v> for Arms<'_, 'v> {
+            fn visit_arm(&mut self, arm: &'v syn::Arm) {
+                if self.dialect.is_tool_call_arm(&arm.pat) {
+                    self.arms.push(arm);
+                }
+                syn::visit::visit_arm(self, arm);
+            }
+            fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'v syn::Item) {}
+        }
+        let Some((block, file, _)) = self.calls.blocks.get(&f) else {
+            return false;
+        };
+        let mut found = Arms {
+            dialect: self.dialect,
+            arms: Vec::new(),
+        };
+        syn::visit::Visit::visit_block(&mut found, block);
+        self.read_from(*file);
+        !found.arms.is_empty()
+            && found
+                .arms
+                .iter()
+                .all(|a| super::returns::value_never_fails(&a.body))
     }
 
     /// Walks `f` as the tool-call arm of a request handler.

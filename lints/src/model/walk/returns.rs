@@ -10,10 +10,10 @@ use std::collections::HashSet;
 use syn::{Expr, Stmt};
 
 use super::Walker;
+use crate::model::callgraph::{CrateCalls, Locals, OwnFailures, Resolver, Target};
 use crate::model::ids::{BodyId, ItemId};
 use crate::model::site::{ErrorSource, Origin, SiteContext};
-use crate::syntax::{err_payload, ok_payload, result_error_type, strip_await, unwrap_future};
-use crate::types::{declared_result_error, resolve_type_item};
+use crate::syntax::{err_payload, ok_payload, strip_await};
 
 /// The leaves of the value an expression evaluates to: the tails of blocks, both branches of an
 /// `if`, every arm of a `match`.
@@ -119,55 +119,110 @@ const NON_RETURNING_MACROS: &[&str] = &[
     "env",
 ];
 
-/// Whether every value `block` (a fn body) returns is `Ok(..)`: no `?` but on serialising the
-/// server's own value (`serde_json::to_string(&out)?`, a server fault wherever it is mapped), no
-/// `return` of anything else, no macro that could return (`bail!`), and an `Ok(..)` in every
-/// tail position. Closures, `async` blocks and nested items have their own returns and are not
-/// looked into.
-pub(super) fn only_ok_or_server_fault(block: &syn::Block) -> bool {
-    struct Returns {
-        other: bool,
+/// How the fn body `block` can fail ([`OwnFailures`]): from the operands of its `?`, its `return`s
+/// and its tail leaves, with no macro that could return (`bail!`). `own_fault_call` says whether
+/// a call fails only on server faults (a crate fn's own [`OwnFailures`]). Closures, `async` blocks
+/// and nested items have their own returns and are not looked into.
+pub(super) fn own_failures(
+    block: &syn::Block,
+    own_fault_call: &dyn Fn(&Expr) -> bool,
+) -> OwnFailures {
+    let mut r = Returns {
+        other: false,
+        fails: false,
+        own_fault_call,
+    };
+    match block.stmts.last() {
+        // A `return ..;` last: the visit checks its value.
+        Some(Stmt::Expr(Expr::Return(_), Some(_))) => {}
+        Some(Stmt::Expr(e, None)) => r.returned(e),
+        _ => r.other = true,
     }
-    fn all_ok(value: &Expr) -> bool {
+    syn::visit::Visit::visit_block(&mut r, block);
+    r.failures()
+}
+
+/// Whether `value`, a branch of a fn's body (a `match` arm), is `Ok(..)` on every path: no `?`,
+/// no `return` of anything else, and `Ok(..)` at every leaf.
+pub(super) fn value_never_fails(value: &Expr) -> bool {
+    let mut r = Returns {
+        other: false,
+        fails: false,
+        own_fault_call: &|_| false,
+    };
+    r.returned(value);
+    syn::visit::Visit::visit_expr(&mut r, value);
+    r.failures() == OwnFailures::Never
+}
+
+/// What [`own_failures`] finds, visiting a body.
+struct Returns<'c> {
+    other: bool,
+    fails: bool,
+    own_fault_call: &'c dyn Fn(&Expr) -> bool,
+}
+
+impl Returns<'_> {
+    /// A value returned: `Ok(..)` at every leaf, or a call that fails only on a server
+    /// fault (`serde_json::to_string_pretty(doc)` as the tail).
+    fn returned(&mut self, value: &Expr) {
         let mut leaves = Vec::new();
         super::calls::value_leaves(value, &mut leaves, 0);
-        leaves.iter().all(|l| {
-            matches!(strip_await(l), Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+        for l in leaves {
+            let l = strip_await(l);
+            if matches!(l, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
                 if p.path.segments.last().is_some_and(|s| s.ident == "Ok")))
-        })
+            {
+                continue;
+            }
+            if self.fails_on_server_fault(l) {
+                self.fails = true;
+            } else {
+                self.other = true;
+            }
+        }
     }
-    impl<'v> syn::visit::Visit<'v> for Returns {
-        fn visit_expr_try(&mut self, t: &'v syn::ExprTry) {
-            // `serde_json::to_string_pretty(&result)?`: only the server's own value fails;
-            // `self.entries.read()?`: only a poisoned lock of the server's own.
-            self.other |= !(super::failure::is_serializing_call(&t.expr) || takes_lock(&t.expr));
-            syn::visit::visit_expr_try(self, t);
-        }
-        fn visit_expr_return(&mut self, r: &'v syn::ExprReturn) {
-            self.other |= r.expr.as_deref().is_none_or(|v| !all_ok(v));
-            syn::visit::visit_expr_return(self, r);
-        }
-        fn visit_macro(&mut self, m: &'v syn::Macro) {
-            let known = m
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| NON_RETURNING_MACROS.contains(&s.ident.to_string().as_str()));
-            self.other |= !known;
-        }
-        fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
-        fn visit_expr_async(&mut self, _: &'v syn::ExprAsync) {}
-        fn visit_item(&mut self, _: &'v syn::Item) {}
+
+    fn fails_on_server_fault(&self, e: &Expr) -> bool {
+        super::failure::is_serializing_call(e) || takes_lock(e) || (self.own_fault_call)(e)
     }
-    let tail_ok = match block.stmts.last() {
-        // A `return ..;` last: the visit checks its value.
-        Some(Stmt::Expr(Expr::Return(_), Some(_))) => true,
-        Some(Stmt::Expr(e, None)) => all_ok(e),
-        _ => false,
-    };
-    let mut r = Returns { other: false };
-    syn::visit::Visit::visit_block(&mut r, block);
-    tail_ok && !r.other
+
+    fn failures(&self) -> OwnFailures {
+        match (self.other, self.fails) {
+            (true, _) => OwnFailures::Other,
+            (false, true) => OwnFailures::ServerFaultOnly,
+            (false, false) => OwnFailures::Never,
+        }
+    }
+}
+
+impl<'v> syn::visit::Visit<'v> for Returns<'_> {
+    fn visit_expr_try(&mut self, t: &'v syn::ExprTry) {
+        if self.fails_on_server_fault(&t.expr) {
+            self.fails = true;
+        } else {
+            self.other = true;
+        }
+        syn::visit::visit_expr_try(self, t);
+    }
+    fn visit_expr_return(&mut self, r: &'v syn::ExprReturn) {
+        match r.expr.as_deref() {
+            Some(v) => self.returned(v),
+            None => self.other = true,
+        }
+        syn::visit::visit_expr_return(self, r);
+    }
+    fn visit_macro(&mut self, m: &'v syn::Macro) {
+        let known = m
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| NON_RETURNING_MACROS.contains(&s.ident.to_string().as_str()));
+        self.other |= !known;
+    }
+    fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'v syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'v syn::Item) {}
 }
 
 /// `self.entries.write()`, `self.state.lock()`: taking a std lock, which fails only when
@@ -177,67 +232,76 @@ fn takes_lock(expr: &Expr) -> bool {
         && matches!(m.method.to_string().as_str(), "lock" | "read" | "write"))
 }
 
-impl<'a> Walker<'a, '_> {
-    /// Whether the call at the root of `operand` (through `.await`, `.map_err(..)`, `.map(..)`)
-    /// is of a crate fn that returns `Ok(..)` on every path but a server fault
-    /// ([`only_ok_or_server_fault`]): its error, and any conversion or mapping of it, is no
-    /// tool failure.
-    pub(super) fn never_fails(&self, operand: &Expr) -> bool {
-        let e =
-            crate::syntax::through_methods(operand, &["map_err", "map", "inspect", "inspect_err"]);
-        let Some(f) = self.called_fn(e) else {
+/// `operand` through the methods that keep its failure (`.map_err(..)`, `.map(..)`).
+fn through_mappings(operand: &Expr) -> &Expr {
+    crate::syntax::through_methods(operand, &["map_err", "map", "inspect", "inspect_err"])
+}
+
+/// [`own_failures`] of a crate fn's body, the crate fns it calls resolved in its own scope
+/// and read uncached a few levels deep (no two fns wait on each other's cached answer).
+fn callee_failures(
+    calls: &CrateCalls<'_, '_>,
+    block: &syn::Block,
+    sig: &syn::Signature,
+    depth: usize,
+) -> OwnFailures {
+    const MAX_DEPTH: usize = 3;
+    let resolver = Resolver {
+        defs: calls.defs,
+        types: calls.types,
+        scope: calls.defs.fn_scope(sig),
+    };
+    let fails_on_server_fault = |call: &Expr| {
+        if depth >= MAX_DEPTH {
             return false;
-        };
-        let (Some(body), Some((block, file, _))) = (self.calls.body(f), self.calls.blocks.get(&f))
+        }
+        let Some(Target::Fn(f)) = resolver.call_target(through_mappings(call), &Locals::default())
         else {
             return false;
         };
-        self.read_from(*file);
-        *self.calls.never_errs[body.0].get_or_init(|| only_ok_or_server_fault(block))
+        calls.blocks.get(&f).is_some_and(|(b, _, s)| {
+            !std::ptr::eq(*b, block)
+                && callee_failures(calls, b, s, depth + 1) == OwnFailures::ServerFaultOnly
+        })
+    };
+    own_failures(block, &fails_on_server_fault)
+}
+
+impl<'a> Walker<'a, '_> {
+    /// Whether the call at the root of `operand` (through `.await`, `.map_err(..)`, `.map(..)`)
+    /// is of a crate fn that returns `Ok(..)` on every path but a server fault
+    /// ([`own_failures`]): its error, and any conversion or mapping of it, is no tool failure.
+    pub(super) fn never_fails(&self, operand: &Expr) -> bool {
+        self.own_failures_of(operand) != OwnFailures::Other
     }
 
-    /// [`Self::never_fails`] for a crate fn that can fail at all (a `?` in its body): its
-    /// failure is a server fault. One that returns `Ok` on every path is not: the arm that
-    /// answers its error is dead code, which says nothing of what it would be.
+    /// [`Self::never_fails`] for a crate fn that can fail at all: its failure is a server fault.
+    /// One that returns `Ok` on every path is not: the arm that answers its error is dead code,
+    /// which says nothing of what it would be.
     pub(super) fn fails_only_on_server_fault(&self, operand: &Expr) -> bool {
-        if !self.never_fails(operand) {
-            return false;
-        }
-        let e =
-            crate::syntax::through_methods(operand, &["map_err", "map", "inspect", "inspect_err"]);
-        let Some((block, ..)) = self.called_fn(e).and_then(|f| self.calls.blocks.get(&f)) else {
-            return false;
+        self.own_failures_of(operand) == OwnFailures::ServerFaultOnly
+    }
+
+    /// [`own_failures`] of the crate fn called at the root of `operand`, found once per fn.
+    fn own_failures_of(&self, operand: &Expr) -> OwnFailures {
+        let Some(f) = self.called_fn(through_mappings(operand)) else {
+            return OwnFailures::Other;
         };
-        struct Tries(bool);
-        impl<'v> syn::visit::Visit<'v> for Tries {
-            fn visit_expr_try(&mut self, _: &'v syn::ExprTry) {
-                self.0 = true;
-            }
-            fn visit_expr_closure(&mut self, _: &'v syn::ExprClosure) {}
-            fn visit_item(&mut self, _: &'v syn::Item) {}
+        let (Some(body), Some((block, file, sig))) =
+            (self.calls.body(f), self.calls.blocks.get(&f))
+        else {
+            return OwnFailures::Other;
+        };
+        if body == self.body.id {
+            return OwnFailures::Other;
         }
-        let mut tries = Tries(false);
-        syn::visit::Visit::visit_block(&mut tries, block);
-        tries.0
+        self.read_from(*file);
+        *self.calls.never_errs[body.0].get_or_init(|| callee_failures(self.calls, block, sig, 1))
     }
 
     /// The crate type (enum or struct) a body's signature says it fails with.
     pub(super) fn declared_error_type(&self) -> Option<ItemId> {
-        let sig = self.body.sig?;
-        let syn::ReturnType::Type(_, ty) = &sig.output else {
-            return None;
-        };
-        let ty = unwrap_future(ty);
-        let id = match result_error_type(ty) {
-            Some(err) => self.resolver.type_item(err)?,
-            // `-> AppResult<T>`: the alias's error, resolved where the alias is.
-            None => {
-                let scope = self.body.scope?;
-                let (err, module) = declared_result_error(self.calls.defs, scope.module, ty)?;
-                resolve_type_item(self.calls.defs, module, err, None)?
-            }
-        };
-        Some(id)
+        self.resolver.declared_error_item(self.body.sig?)
     }
 
     /// A leaf of a value this body returns.
