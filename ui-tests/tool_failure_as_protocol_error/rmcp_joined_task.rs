@@ -7,7 +7,8 @@
 // .. }).await`) or of a timeout (`timeout(d, fut).await`) is the error of the value the task or
 // the future answers: a failure of the tool's own work when that work is, and a server fault
 // when that work only handles the server's own values. The `Err(e)` of the join is the task's
-// `JoinError`, a server fault, and -32603 is right there.
+// `JoinError`, a server fault, and -32603 is right there, also when the join's outcome was kept
+// in a local first (`let joined = spawn_blocking(..).await; joined.map_err(..)?`).
 use std::time::Duration;
 
 use rmcp::{
@@ -69,5 +70,13 @@ impl S {
             Ok(Err(e)) => Err(McpError::internal_error(format!("encode failed: {e}"), None)),
             Err(e) => Err(McpError::internal_error(format!("worker failed: {e}"), None)),
         }
+    }
+
+    #[tool(description = "Read a file the model names, keeping the join in a local")]
+    async fn read_kept(&self, Parameters(p): Parameters<P>) -> Result<CallToolResult, McpError> {
+        let joined = tokio::task::spawn_blocking(move || read_file(&p.path)).await;
+        let outcome = joined.map_err(|e| McpError::internal_error(format!("worker failed: {e}"), None))?;
+        let text = outcome.map_err(|e| McpError::internal_error(format!("read failed: {e}"), None))?; //~ tool_failure_as_protocol_error
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
     }
 }

@@ -124,7 +124,8 @@ declare_lint! {
     ///   .. rx.await`, and sending on a sender of the server's own: a field or parameter declared
     ///   `mpsc::Sender<..>`, one the tool made or a crate fn returned, also under
     ///   `tokio::time::timeout`), a `JoinError` (also of a handle kept in a local or in a `Vec` the tool
-    ///   pushes spawned tasks into, awaited later; the `Ok(Err(e))` arm of the join is judged by
+    ///   pushes spawned tasks into, awaited later, or of a join whose outcome was kept in a local,
+    ///   `let joined = spawn_blocking(..).await; joined.map_err(..)?`; the `Ok(Err(e))` arm of the join is judged by
     ///   what the task's closure or async block does: -32603 for failing to serialise the server's
     ///   own value there is right, for failing to read the file the model named it is not), and awaiting a future type of the crate's own
     ///   whose error is its worker's: `impl Future for AsyncTask<T> { type Output = Result<T,
@@ -317,7 +318,10 @@ declare_lint! {
     ///   Some(name) = params.get("name") else { return error(..) }`, `let Some(project) =
     ///   project else`: no name, no project selected) fails on the request or the server's
     ///   state, not on a tool: not reported, inline or through a helper the `else` calls (which
-    ///   is no tool dispatcher). What the route gets back from the dispatch call is the tool's.
+    ///   is no tool dispatcher). A call there given nothing at all (`self.require_initialized()`
+    ///   before `.and_then(|()| self.call_tool(params))`) checks the server's own state and picks
+    ///   no tool: not reported either. What the route gets back from the dispatch call is the
+    ///   tool's.
     /// - A helper's protocol error that its tool callers replace (`Err(err) =>
     ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`, the same in a
     ///   `map_err` closure, or `.map_err(AppError::Mcp).map_err(ErrorData::from)` through a `From`

@@ -14,7 +14,10 @@ declare_lint! {
     /// before a tool is chosen (that rejects the request itself; an arm there that maps what the
     /// tools returned, `Err(e) => match &e { ToolError::InvalidArgument(m) => (INVALID_PARAMS,
     /// ..) }`, is reported for a variant every build of which is a tool's value check), also from a helper that reads
-    /// the tool's name out of the request there (`let name = required_string(params, "name")?`); a -32602 whose message answers
+    /// the tool's name out of the request there (`let name = required_string(params, "name")?`), and
+    /// in a dispatcher the route hands the request to, before it picks a tool, the request's own
+    /// params missing (`params.ok_or_else(|| RpcError::invalid_params(..))?` of `params:
+    /// Option<Value>`); a -32602 whose message answers
     /// an unknown tool ("Tool {name} not found", "Unknown tool: {name}") wherever it is built; schema-level failures (arguments missing or
     /// not an object, a required field absent or of the wrong JSON type, also the catch-all
     /// `Some(other) =>` after `Some(Value::String(s)) =>`, but not after an arm with a guard that
@@ -164,6 +167,8 @@ fn check(cx: &mut LintContext<'_>) {
             // that are not an object, a server without a tool context), not a tool's argument;
             // unless the arm maps a variant only tools' value checks build.
             || (site.context.is_tool_call_arm() && !site.path.variant_value_check)
+            // The same in a dispatcher before it picks a tool (`params.ok_or_else(..)?`).
+            || site.path.request_failure
             || site.path.schema_level
             // `if !peer.peer_info()..capabilities.sampling.is_some()`: the session, not an
             // argument (the spec's answer is -32021).

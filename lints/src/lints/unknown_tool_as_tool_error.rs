@@ -74,7 +74,9 @@ declare_lint! {
     ///   builds that tool result at each call, as the literal written there would.
     /// - A fallback arm that looks the name up again (`other => if let Some(p) =
     ///   self.promoted.iter().find(|p| p.name == other) { .. } else { .. }`) answers an unknown
-    ///   tool only in its `else`; what the lookup finds is a tool.
+    ///   tool only in its `else`; what the lookup finds is a tool. The same for a `match` on that
+    ///   lookup (`other => match self.presets.get(other) { Some(p) => run(p), None => .. }`): only
+    ///   its `None` (or `_`) arm.
     /// - The unknown-tool branch is recognised as the fallback arm of a `match` on the tool name, the
     ///   final `else` of an `if name == ".."` chain, the body of an `if name != ".."` guard (the
     ///   known names written as string literals or as constants named in SCREAMING_CASE, `Some(

@@ -639,12 +639,16 @@ impl<'a> Walker<'a, '_> {
     /// the server's own state (`self.callers.identify(&context)`, `claims_of(&ctx.extensions)`):
     /// it fails on the request (its credentials, its session) whichever handler asks, never on
     /// a tool's arguments or work, so no tool's context reaches the callee through it.
+    /// In a `"tools/call"` route before any tool is picked, a call given nothing at all
+    /// (`self.require_initialized()`) checks the server's own state: no tool's either.
     pub(super) fn request_only_call<'e>(
         &mut self,
         edge: usize,
-        args: impl Iterator<Item = &'e Expr>,
+        args: impl ExactSizeIterator<Item = &'e Expr>,
     ) {
-        if self.facts.calls.len() > edge && self.only_request_arguments(args) {
+        let state_check =
+            args.len() == 0 && self.arm.as_ref().is_some_and(SiteContext::is_tool_call_arm);
+        if self.facts.calls.len() > edge && (state_check || self.only_request_arguments(args)) {
             self.facts.calls[edge].context_override = Some(SiteContext::OtherHandler);
         }
     }

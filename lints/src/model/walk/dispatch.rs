@@ -29,14 +29,16 @@ impl<'a> Walker<'a, '_> {
         };
         self.visit_expr(&m.expr);
         for arm in &m.arms {
-            // `other => if let Some(t) = extra.find(other) { .. } else { .. }`: see
-            // `visit_unknown_tool_branch`.
+            // `other => if let Some(t) = extra.find(other) { .. } else { .. }`, or a `match` on
+            // that lookup: see `visit_unknown_tool_branch`.
             if let (None, Some(binding), None) = (
                 literal_names(&arm.pat),
                 catch_all_binding(&arm.pat),
                 &arm.guard,
             ) {
-                if second_lookup(&arm.body, &binding).is_some() {
+                if second_lookup(&arm.body, &binding).is_some()
+                    || second_lookup_match(&arm.body, &binding).is_some()
+                {
                     let in_tool_call_arm = std::mem::replace(&mut self.in_tool_call_arm, false);
                     self.visit_unknown_tool_branch(binding, &arm.body);
                     self.in_tool_call_arm = in_tool_call_arm;
@@ -491,6 +493,18 @@ impl<'a> Walker<'a, '_> {
             }
             return;
         }
+        // `other => match self.presets.get(other) { Some(p) => run(p), None => Err(..) }`.
+        if let Some(m) = second_lookup_match(branch, &name) {
+            self.visit_expr(&m.expr);
+            for arm in &m.arms {
+                if matches!(&arm.pat, Pat::TupleStruct(ts) if ts.path.is_ident("Some")) {
+                    self.visit_expr(&arm.body);
+                } else {
+                    self.visit_unknown_tool_branch(name.clone(), &arm.body);
+                }
+            }
+            return;
+        }
         let outer = self
             .arm
             .replace(SiteContext::UnknownToolArm { binding: name });
@@ -810,14 +824,7 @@ pub(crate) fn lookup_of_param(f: &crate::index::FnItem<'_>) -> Option<u8> {
 /// The `if let Some(x) = <lookup by the requested name> { .. } else { .. }` an unknown-tool
 /// branch is (alone in its block), when it is one.
 fn second_lookup<'e>(branch: &'e Expr, name: &str) -> Option<&'e syn::ExprIf> {
-    let branch = match branch {
-        Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-            syn::Stmt::Expr(e, None) => e,
-            _ => return None,
-        },
-        other => other,
-    };
-    let Expr::If(i) = branch else {
+    let Expr::If(i) = only_expr(branch) else {
         return None;
     };
     let Expr::Let(l) = &*i.cond else {
@@ -826,6 +833,32 @@ fn second_lookup<'e>(branch: &'e Expr, name: &str) -> Option<&'e syn::ExprIf> {
     let some = matches!(&*l.pat, Pat::TupleStruct(ts) if ts.path.is_ident("Some"));
     let by_name = super::failure::names_local(&l.expr, name);
     (some && by_name && i.else_branch.is_some()).then_some(i)
+}
+
+/// The same as a `match` on the lookup, with `Some(..)` arms and a `None` (or `_`) arm.
+fn second_lookup_match<'e>(branch: &'e Expr, name: &str) -> Option<&'e syn::ExprMatch> {
+    let Expr::Match(m) = only_expr(branch) else {
+        return None;
+    };
+    let some = |p: &Pat| matches!(p, Pat::TupleStruct(ts) if ts.path.is_ident("Some"));
+    let none =
+        |p: &Pat| matches!(p, Pat::Wild(_)) || matches!(p, Pat::Ident(i) if i.ident == "None");
+    let by_name = super::failure::names_local(strip_await(&m.expr), name);
+    let shaped = m.arms.iter().all(|a| some(&a.pat) || none(&a.pat))
+        && m.arms.iter().any(|a| some(&a.pat))
+        && m.arms.iter().any(|a| none(&a.pat));
+    (by_name && shaped).then_some(m)
+}
+
+/// A block of one expression, as that expression.
+fn only_expr(branch: &Expr) -> &Expr {
+    match branch {
+        Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+            syn::Stmt::Expr(e, None) => e,
+            _ => branch,
+        },
+        other => other,
+    }
 }
 
 /// `anyhow::bail!(..);` as a statement.

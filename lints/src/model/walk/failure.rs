@@ -400,7 +400,8 @@ impl<'a> Walker<'a, '_> {
                     || self.frames.iter().any(|f| f.kind == FrameKind::WrongShape)
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
             client_declaration: causes.iter().any(|c| self.reads_client_declaration(c)),
-            request_failure: self.fails_before_tool_pick(&causes),
+            request_failure: self.fails_before_tool_pick(&causes)
+                || self.lacks_request_params(&causes),
             server_state: match causes.is_empty() {
                 true => self.self_state_branches > 0,
                 false => causes.iter().all(|c| self.reads_only_own_state(c, 0)),
@@ -619,6 +620,22 @@ impl<'a> Walker<'a, '_> {
     /// params.get("name") else`, `let Some(service) = service else`): every cause is such a
     /// scrutinee, and none runs crate code (a tool's run goes through the crate's fns) or reads
     /// the tool's arguments.
+    /// In a dispatcher before it picks a tool, the request's own params missing
+    /// (`params.ok_or_else(|| RpcError::invalid_params(..))?` of `fn call_tool(&self, params:
+    /// Option<Value>)`): the request breaks the `CallToolRequest` schema, before any tool.
+    fn lacks_request_params(&self, causes: &[&'a Expr]) -> bool {
+        let request_param = |c: &Expr| {
+            let root =
+                crate::syntax::through_methods(c, &["ok_or", "ok_or_else", "as_ref", "as_deref"]);
+            matches!(strip_refs(root), Expr::Path(p) if p.path.get_ident()
+                .is_some_and(|i| self.request_params.iter().any(|r| i == r)))
+        };
+        self.body.kind == Some(HandlerKind::Dispatcher)
+            && self.arm.is_none()
+            && !causes.is_empty()
+            && causes.iter().all(|c| request_param(c))
+    }
+
     fn fails_before_tool_pick(&self, causes: &[&'a Expr]) -> bool {
         struct RunsTool<'w, 'm, 'a> {
             walker: &'w Walker<'a, 'm>,
@@ -789,9 +806,14 @@ impl<'a> Walker<'a, '_> {
     /// `h.await` where `let h = tokio::spawn(..)`, or a handle of a `Vec` the body pushed
     /// spawned tasks into: awaiting the body's own task fails only with its `JoinError`.
     fn awaits_own_task(&self, cause: &Expr) -> bool {
+        // Also through the local the outcome was kept in (`let joined = handle.await;`).
+        let cause = self.let_init(cause).unwrap_or(cause);
         let Expr::Await(a) = crate::syntax::strip_refs(cause) else {
             return false;
         };
+        if self.starts_own_task(strip_await(&a.base)) {
+            return true;
+        }
         let Expr::Path(p) = strip_await(&a.base) else {
             return false;
         };
