@@ -311,7 +311,9 @@ declare_lint! {
     ///   names that type (`.map_err(McpError::from)`) or is the bare trait conversion
     ///   (`.map_err(Into::into)`) in a fn that returns the protocol error: in a fn returning another
     ///   error type it reaches no `From<..> for McpError`. `.map_err(McpError::from)?` is one
-    ///   conversion, at the `map_err`. A helper declared to return the protocol error whose value
+    ///   conversion, at the `map_err`. `.map_err(DocError::from)?` converts into the crate's
+    ///   `DocError` first, into the variant whose `#[from]` field takes the receiver's error
+    ///   (`Upstream(#[from] UpstreamError)`), then by `?`: only that variant's arm is reached. A helper declared to return the protocol error whose value
     ///   is `McpError::from(e)` (`fn err(e: VaultError) -> McpError`) converts through the `From`
     ///   impls like a `?` would.
     /// - A hand-rolled `"tools/call"` route that refuses a request before it picks a tool (`let

@@ -491,7 +491,9 @@ impl<'a> Walker<'a, '_> {
         // `x.map_err(McpError::from)?`: the conversion is the `map_err`'s (one edge there); the
         // `?` passes the protocol error on as it is.
         // (`rows.iter().map(|r| Ok(Row { .. })).collect::<Result<_, _>>()?` never fails.)
-        if converted_by_path(operand) || collects_only_ok(operand) {
+        if converted_by_path(operand).is_some_and(|p| self.converts_into_protocol_error(p))
+            || collects_only_ok(operand)
+        {
             return;
         }
         let tool_error = self.operand_error_is_tool_error(operand);
@@ -884,6 +886,12 @@ impl<'a> Walker<'a, '_> {
                         if let Target::Variant(e, v) = self.resolver.path_target(p, &self.locals) {
                             return ErrorSource::Local(e, Some(v));
                         }
+                        // `.map_err(DocError::from)`: the crate type the conversion names, in
+                        // the variant whose `#[from]` field takes the receiver's error.
+                        if let Some(ty) = self.conversion_target(p) {
+                            let inner = self.operand_error_type(&mc.receiver);
+                            return ErrorSource::Local(ty, self.variant_wrapping(ty, &inner));
+                        }
                         // `let file_error = |e| Error::File(..); .. .map_err(file_error)?`.
                         match self.let_init(arg) {
                             Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
@@ -917,6 +925,46 @@ impl<'a> Walker<'a, '_> {
         match resolve_type_item(self.calls.defs, module, err, self_ty) {
             Some(id) => ErrorSource::Local(id, None),
             None => type_name(err).map_or(ErrorSource::Unknown, ErrorSource::External),
+        }
+    }
+
+    /// `T` of a `T::from` path, when `T` is a crate type.
+    fn conversion_target(&self, p: &syn::ExprPath) -> Option<ItemId> {
+        let mut path = p.path.clone();
+        let last = path.segments.pop()?;
+        if last.value().ident != "from" || path.segments.is_empty() {
+            return None;
+        }
+        path.segments.pop_punct();
+        let ty = syn::Type::Path(syn::TypePath { qself: None, path });
+        self.resolver.type_item(&ty)
+    }
+
+    /// The variant of crate enum `ty` whose `#[from]` field takes errors of `source`
+    /// (`Upstream(#[from] UpstreamError)`), when exactly one does.
+    fn variant_wrapping(&self, ty: ItemId, source: &ErrorSource) -> Option<String> {
+        let item = self.calls.defs.item(ty);
+        let syn::Item::Enum(e) = item.syntax else {
+            return None;
+        };
+        let takes = |field_ty: &syn::Type| match source {
+            ErrorSource::Local(id, _) => {
+                resolve_type_item(self.calls.defs, item.module, field_ty, None) == Some(*id)
+            }
+            ErrorSource::External(name) => {
+                resolve_type_item(self.calls.defs, item.module, field_ty, None).is_none()
+                    && type_name(field_ty).as_deref() == Some(name.as_str())
+            }
+            ErrorSource::Unknown => false,
+        };
+        let mut found = e.variants.iter().filter(|v| {
+            v.fields
+                .iter()
+                .any(|f| f.attrs.iter().any(|a| a.path().is_ident("from")) && takes(&f.ty))
+        });
+        match (found.next(), found.next()) {
+            (Some(v), None) => Some(v.ident.to_string()),
+            _ => None,
         }
     }
 
@@ -954,14 +1002,23 @@ pub(super) fn is_from_conversion(expr: &Expr) -> bool {
     }
 }
 
-/// `x.map_err(T::from)` / `.map_err(Into::into)`: the error is converted by that path.
-fn converted_by_path(operand: &Expr) -> bool {
+/// `x.map_err(T::from)` / `.map_err(Into::into)`: the path the error is converted by.
+fn converted_by_path(operand: &Expr) -> Option<&syn::ExprPath> {
     let Expr::MethodCall(mc) = operand else {
-        return false;
+        return None;
     };
-    mc.method == "map_err"
-        && matches!(mc.args.first(), Some(Expr::Path(p))
-            if matches!(last_segment(&p.path).as_deref(), Some("from") | Some("into")))
+    match mc.args.first() {
+        Some(Expr::Path(p))
+            if mc.method == "map_err"
+                && matches!(
+                    last_segment(&p.path).as_deref(),
+                    Some("from") | Some("into")
+                ) =>
+        {
+            Some(p)
+        }
+        _ => None,
+    }
 }
 
 /// `.map_err(|e| McpError::..)` / `.ok_or(McpError::..)` / `.ok_or_else(|| ..)`: an explicit
