@@ -210,6 +210,7 @@ declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
+    let handed = super::stale_handle_as_success::HandedTexts::of(&cx.model.sites);
     for site in &cx.model.sites {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
@@ -231,7 +232,7 @@ fn check(cx: &mut LintContext<'_>) {
             // A lookup's miss is MCP008's when it is a handle's; any other miss is a failure
             // here only when the answer says it failed (not "no results" told as data).
             || (site.path.lookup_miss
-                && (!exits_with_failure || super::stale_handle_as_success::claims(site)))
+                && (!exits_with_failure || super::stale_handle_as_success::claims(site, &handed)))
             || !site.context.is_tool()
             || !failure
             || quiet_server_fault(site)

@@ -1,4 +1,9 @@
-use crate::model::site::{Channel, ErrorSite};
+use std::collections::HashMap;
+
+use crate::model::site::{Channel, ErrorSite, Origin};
+use crate::model::FileId;
+use crate::source::Span;
+use crate::text::MessageText;
 use crate::context::LintContext;
 
 declare_lint! {
@@ -69,7 +74,10 @@ declare_lint! {
     /// - A miss answered through a crate helper that builds the JSON (`error_response("not_found",
     ///   format!("Snapshot '{name}' not found"))`) is read by the texts the call hands it, or, when
     ///   it hands none, by those the helper hands the one that builds the JSON (`fn sheet_err(name:
-    ///   &str) -> String { error(&format!("Sheet '{}' not found", name)) }`). A miss
+    ///   &str) -> String { error(&format!("Sheet '{}' not found", name)) }`). The same for a
+    ///   helper that builds a success result from the text it is handed (`fn text(t: String) ->
+    ///   CallToolResult { CallToolResult::success(vec![ContentBlock::text(t)]) }` called as
+    ///   `None => Ok(text(format!("build {} not found", id)))`). A miss
     ///   this lint does not take (no handle, no "not found" text) is MCP009's when the answer says
     ///   it failed (`{"error": ..}`); one finding per miss.
     ///
@@ -109,13 +117,14 @@ declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
+    let handed = HandedTexts::of(&cx.model.sites);
     for site in &cx.model.sites {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
         if site.is_text_argument()
             || site.channel != Channel::ToolSuccess
-            || !claims(site)
+            || !claims(site, &handed)
             || !site.context.is_tool()
         {
             continue;
@@ -143,9 +152,33 @@ fn check(cx: &mut LintContext<'_>) {
 
 /// A lookup's miss on a handle or id, or one whose text says the thing is not there: this
 /// lint's, not MCP009's.
-pub(crate) fn claims(site: &ErrorSite) -> bool {
+pub(crate) fn claims(site: &ErrorSite, handed: &HandedTexts<'_>) -> bool {
     site.path.lookup_miss
-        && (site.path.lookup_names.as_deref().is_some_and(names_a_handle) || says_missing(site))
+        && (site.path.lookup_names.as_deref().is_some_and(names_a_handle)
+            || says_missing(site.texts.iter().chain(handed.at(site))))
+}
+
+/// The texts each call hands a helper that builds the answer with them (`text(format!("build
+/// {id} not found"))`), kept by the model as text-argument sites at the call: what the helper's
+/// answer, copied to that call, says there.
+pub(crate) struct HandedTexts<'m>(HashMap<(FileId, Span), Vec<&'m MessageText>>);
+
+impl<'m> HandedTexts<'m> {
+    pub(crate) fn of(sites: &'m [ErrorSite]) -> Self {
+        let mut by_call: HashMap<(FileId, Span), Vec<&'m MessageText>> = HashMap::new();
+        for s in sites.iter().filter(|s| s.is_text_argument()) {
+            by_call.entry((s.file, s.span)).or_default().extend(&s.texts);
+        }
+        HandedTexts(by_call)
+    }
+
+    /// For a helper's answer copied to a call, the texts that call hands it.
+    fn at(&self, site: &ErrorSite) -> impl Iterator<Item = &'m MessageText> + '_ {
+        let call = matches!(site.origin, Origin::HelperCall { .. })
+            .then(|| self.0.get(&(site.file, site.span)))
+            .flatten();
+        call.into_iter().flatten().copied()
+    }
 }
 
 /// Words in a key or a store's name that make a lookup a handle lookup (`sessions.get(&id)`,
@@ -209,8 +242,8 @@ const MISSING: &[&str] = &[
 
 /// Whether a site's text says the thing looked up is not there ("not found", "expired",
 /// `"status": "not_found"`, "No instrument found with ID 3").
-fn says_missing(site: &ErrorSite) -> bool {
-    site.texts.iter().any(|t| {
+fn says_missing<'t>(mut texts: impl Iterator<Item = &'t MessageText>) -> bool {
+    texts.any(|t| {
         let known = t.known_lowercase().replace('_', " ");
         MISSING.iter().any(|m| known.contains(m)) || says_none_found_for_id(&known)
     })
