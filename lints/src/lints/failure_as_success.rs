@@ -69,6 +69,9 @@ declare_lint! {
     /// tool with a `?` in it, whose meaning would change).
     ///
     /// ### Known problems
+    /// - The `Err(e) if e.kind() == ErrorKind::NotFound` arm of a removal (`fs::remove_file`,
+    ///   `remove_dir`, `remove_dir_all`) answered as success is not reported: the thing is already
+    ///   gone, which is what the removal was for. Other deliberate recoveries are.
     /// - The texts read as failures open with "Error:", "Failed to", "Could not", "Unable to",
     ///   "Cannot", "Can't", an `<error>` tag, or a rejection of a value named before a colon
     ///   ("unknown source agent: ..", "invalid date: ..", "unsupported format: .."). "Unknown

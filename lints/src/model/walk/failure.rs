@@ -13,8 +13,8 @@ use crate::model::site::{Callee, Channel, PathFacts, SiteContext, TOOL_CALL_ARM}
 use crate::resolve::{Def, Ns};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::syntax::{
-    is_none_pat, mentions_ident, pat_ident, path_segments, strip_await, strip_refs, tail_expr,
-    variant_binding, TokensString,
+    is_none_pat, last_segment, mentions_ident, pat_ident, path_segments, strip_await, strip_refs,
+    tail_expr, variant_binding, TokensString,
 };
 use crate::text::MessageText;
 
@@ -1371,6 +1371,9 @@ impl<'a> Walker<'a, '_> {
                     definite: true,
                     joined: true,
                 }),
+                // `Err(e) if e.kind() == ErrorKind::NotFound =>` of `fs::remove_file(..)`: the
+                // thing is already gone, which is what the removal was for.
+                p if variant_binding(p, "Err").is_some() && already_removed(&m.expr, arm) => None,
                 p if variant_binding(p, "Err").is_some() => Some(Frame {
                     kind: if lookup {
                         FrameKind::LookupMiss
@@ -2271,6 +2274,23 @@ pub(super) fn is_serializing_call(expr: &Expr) -> bool {
     let mut f = Finder(false);
     f.visit_expr(expr);
     f.0
+}
+
+/// An `Err` arm guarded by `e.kind() == ErrorKind::NotFound` over a removal of a file or
+/// directory (`std::fs::remove_file(p)`, `tokio::fs::remove_dir_all(p).await`).
+fn already_removed(scrutinee: &Expr, arm: &syn::Arm) -> bool {
+    let Some((_, guard)) = &arm.guard else {
+        return false;
+    };
+    let guard = guard.to_token_stream_string();
+    let removal = match strip_await(scrutinee) {
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if matches!(
+            last_segment(&p.path).as_deref(),
+            Some("remove_file" | "remove_dir" | "remove_dir_all")
+        )),
+        _ => false,
+    };
+    removal && guard.contains("kind") && guard.contains("NotFound")
 }
 
 /// `x.get(&id)`, `map.remove(key)`: a lookup on a runtime key (not a string literal, which is
