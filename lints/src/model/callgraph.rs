@@ -1828,16 +1828,9 @@ pub fn delegating_error_constructor(
         (None, None) => return None,
     };
     let params = crate::syntax::typed_param_names(f.sig);
-    let message_param = inner.message_param.and_then(|at| {
-        let arg = call.args.iter().nth(at)?;
-        let arg = match strip_parens(arg) {
-            Expr::MethodCall(mc) if mc.args.is_empty() => &*mc.receiver,
-            other => other,
-        };
-        let Expr::Path(p) = arg else { return None };
-        let name = p.path.get_ident()?.to_string();
-        params.iter().position(|q| *q == name)
-    });
+    let message_param = inner
+        .message_param
+        .and_then(|at| message_param_of(&params, call.args.iter().nth(at)?));
     // A helper that writes its own text (`format!("Tool {name} not found")`) is where the
     // text is: it stays a helper, reported with its callers.
     if inner.message_param.is_some() && message_param.is_none() {
@@ -1853,6 +1846,25 @@ pub fn delegating_error_constructor(
         message_param,
         receiver: false,
     })
+}
+
+/// The index of the parameter `e` names (`code`).
+fn param_named(params: &[String], e: &Expr) -> Option<usize> {
+    match strip_parens(e) {
+        Expr::Path(p) => {
+            let name = p.path.get_ident()?.to_string();
+            params.iter().position(|q| *q == name)
+        }
+        _ => None,
+    }
+}
+
+/// A message argument: a parameter, or a parameter converted (`message.into()`).
+fn message_param_of(params: &[String], m: &Expr) -> Option<usize> {
+    match strip_parens(m) {
+        Expr::MethodCall(mc) if mc.args.is_empty() => param_named(params, &mc.receiver),
+        other => param_named(params, other),
+    }
 }
 
 /// The index of the one parameter of `params` that `e` mentions.
@@ -1974,18 +1986,8 @@ fn error_helper(
         return None;
     };
     let params = crate::syntax::typed_param_names(f.sig);
-    let param_named = |e: &Expr| match strip_parens(e) {
-        Expr::Path(p) => {
-            let name = p.path.get_ident()?.to_string();
-            params.iter().position(|q| *q == name)
-        }
-        _ => None,
-    };
-    // The message: a parameter, or a parameter converted (`message.into()`).
-    let message_param_of = |m: &Expr| match strip_parens(m) {
-        Expr::MethodCall(mc) if mc.args.is_empty() => param_named(&mc.receiver),
-        other => param_named(other),
-    };
+    let param_named = |e: &Expr| param_named(&params, e);
+    let message_param_of = |m: &Expr| message_param_of(&params, m);
     let tail = tail_expr(tail);
     // `ErrorData::new(code, message, None)`: an SDK constructor given the code parameter.
     if let Expr::Call(call) = tail {

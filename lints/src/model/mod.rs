@@ -461,19 +461,21 @@ fn analyse(
     // A hand-rolled server's own error type (`RpcError::internal(..)`) is its protocol error: a
     // fn failing with it fails on the wire, and its `From` impls convert into it.
     for (body, f) in bodies.iter_mut().zip(&fns) {
-        let Some(dialect) = dialect_of(f.file).filter(|d| d.crate_errors_are_protocol()) else {
-            continue;
-        };
-        if body.in_sdk_library {
-            continue;
-        }
-        if body.returns.err == ErrChannel::Unknown
-            && fails_with_crate_protocol_error(dialect, f.sig, &defs, &types, &calls.error_types)
-        {
-            body.returns.err = ErrChannel::Protocol;
-        }
-        if !body.is_from_impl {
-            body.is_from_impl = bodies::from_impl_target(f).is_some_and(|ty| {
+        let crate_protocol =
+            dialect_of(f.file).filter(|d| d.crate_errors_are_protocol() && !body.in_sdk_library);
+        if let Some(dialect) = crate_protocol {
+            if body.returns.err == ErrChannel::Unknown
+                && fails_with_crate_protocol_error(
+                    dialect,
+                    f.sig,
+                    &defs,
+                    &types,
+                    &calls.error_types,
+                )
+            {
+                body.returns.err = ErrChannel::Protocol;
+            }
+            body.is_from_impl |= bodies::from_impl_target(f).is_some_and(|ty| {
                 callgraph::Resolver {
                     defs: &defs,
                     types: &types,
@@ -483,8 +485,6 @@ fn analyse(
                 .is_some_and(|t| calls.error_types.contains(&t))
             });
         }
-    }
-    for (body, f) in bodies.iter_mut().zip(&fns) {
         if body.is_from_impl {
             body.from_source_type = Some(bodies::from_source_type(body, f, &defs));
         }
