@@ -17,7 +17,7 @@ use syn::{Expr, ImplItem, Item, TraitItem};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::index::{collect_use, FileImports};
 use crate::layout;
-use crate::model::site::{ErrorSite, Origin, SiteContext};
+use crate::model::site::{ErrorSite, Origin, SiteContext, VariantTag};
 use crate::model::Model;
 use crate::sdk::{Dialect, FixVocabulary, SdkName, ToolErrorForm};
 use crate::source::Span;
@@ -56,6 +56,34 @@ pub fn message_for_fix(model: &Model, site: &ErrorSite) -> String {
         return message;
     }
     in_scope_at_site(model, site, message).unwrap_or_else(|| PLACEHOLDER_TEXT.to_string())
+}
+
+/// The help of a protocol error that should be an isError result: return the dialect's tool
+/// error built with the site's message, `why`. In a conversion into the protocol error (see
+/// [`Model::in_conversion`]) that no `fix` rewrites whole, no tool result can stand: it goes
+/// where the tool meets the failure.
+pub fn tool_error_help(
+    model: &Model,
+    site: &ErrorSite,
+    dialect: &dyn Dialect,
+    fix: Option<&Fix>,
+    why: &str,
+) -> String {
+    let snippet = dialect.tool_error_snippet(&message_for_fix(model, site), false);
+    if fix.is_some() || !model.in_conversion(site) {
+        return format!("return `{snippet}` {why}");
+    }
+    let quoted = |vs: &[String]| format!("`{}`", vs.join("`, `"));
+    let failure = match &site.variant {
+        Some(VariantTag::Is(_, vs)) if !vs.is_empty() => quoted(vs),
+        Some(VariantTag::Otherwise(_, vs)) if !vs.is_empty() => {
+            format!("a variant other than {}", quoted(vs))
+        }
+        _ => "this error".to_string(),
+    };
+    format!(
+        "a conversion must return the protocol error: where the tool meets {failure}, return `{snippet}` instead of converting it, {why}"
+    )
 }
 
 /// `message` (text read elsewhere, such as a helper's) when every local it names is in scope

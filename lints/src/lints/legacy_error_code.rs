@@ -147,7 +147,11 @@ fn check(cx: &mut LintContext<'_>) {
                 cx
                 .code_diagnostic(site, "error code -32002 (resource not found) is retired")
                 .with_label(format!("`{}`", site.written))
-                .with_help("write the SDK's name for it (`resource_not_found(..)`, which rmcp 1.8+ rewrites to -32602 for 2026-07-28 peers), or -32602 with the `uri` in `data`")
+                .with_help(if dialect.named_resource_not_found_fits_peer() {
+                    "write the SDK's name for it (`resource_not_found(..)`, which rmcp 1.8+ rewrites to -32602 for 2026-07-28 peers), or -32602 with the `uri` in `data`"
+                } else {
+                    "answer a missing resource with -32602 (Invalid params) and the `uri` in `data`"
+                })
                 .with_note(format!("{target}: implementations MUST NOT emit -32002"))
             }
             _ => continue,

@@ -411,15 +411,13 @@ fn check(cx: &mut LintContext<'_>) {
                 site,
                 format!("{tools_report} a tool failure as {}", written_codes(&codes)),
             )
-            .with_label("the model never sees this message: hosts log protocol errors")
-            .with_help(format!(
-                "return `{}` so the model reads the failure and can retry",
-                dialect.tool_error_snippet(&crate::fix::message_for_fix(cx.model, site), false)
-            ));
+            .with_label("the model never sees this message: hosts log protocol errors");
         if let Some(note) = site.context.helper_note() {
             d = d.with_note(note);
         }
         d.fix = cx.fix_in(site.file, || crate::fix::tool_error_result(cx.model, site));
+        let help = crate::fix::tool_error_help(cx.model, site, dialect, d.fix.as_ref(), "so the model reads the failure and can retry");
+        d = d.with_help(help);
         if let Origin::HelperCall {
             helper,
             built_at,

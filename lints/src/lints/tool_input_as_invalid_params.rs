@@ -187,15 +187,13 @@ fn check(cx: &mut LintContext<'_>) {
                 site,
                 format!("{tools_reject} an argument value with -32602 (Invalid params)"),
             )
-            .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error")
-            .with_help(format!(
-                "return `{}` so the model can correct the argument and retry",
-                dialect.tool_error_snippet(&crate::fix::message_for_fix(cx.model, site), false)
-            ));
+            .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error");
         if let Some(note) = site.context.helper_note() {
             d = d.with_note(note);
         }
         d.fix = cx.fix_in(site.file, || crate::fix::tool_error_result(cx.model, site));
+        let help = crate::fix::tool_error_help(cx.model, site, dialect, d.fix.as_ref(), "so the model can correct the argument and retry");
+        d = d.with_help(help);
         if let Origin::HelperCall {
             helper, built_at, ..
         } = &site.origin

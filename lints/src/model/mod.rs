@@ -109,6 +109,8 @@ pub struct Model {
     /// Receivers of `.map_err(..)` that call crate fns declared to return a `Result`, by the
     /// address of the call in `files` (see [`Model::returns_result`]).
     result_calls: std::collections::HashSet<usize>,
+    /// The bodies of `impl From<X> for` the protocol error type (see [`Model::in_conversion`]).
+    conversions: std::collections::HashSet<BodyId>,
     /// The block extents of each fn body a fix searched, by the body's address (fixes search
     /// the same body once per site).
     block_extents: RefCell<HashMap<usize, Rc<BlockExtents>>>,
@@ -124,6 +126,7 @@ struct Analysis {
     panics: Vec<ContextPanic>,
     shown_texts: Vec<shown_texts::ShownText>,
     result_calls: std::collections::HashSet<usize>,
+    conversions: std::collections::HashSet<BodyId>,
     /// Per file: in its package's module trees (see [`DefMap::in_module_tree`]).
     in_tree: Vec<bool>,
 }
@@ -326,6 +329,7 @@ impl Model {
             crates,
             file_package,
             result_calls: analysis.result_calls,
+            conversions: analysis.conversions,
             block_extents: RefCell::default(),
         }
     }
@@ -773,6 +777,11 @@ fn analyse(
         panics,
         shown_texts,
         result_calls: walked.result_calls,
+        conversions: bodies
+            .iter()
+            .filter(|b| b.is_from_impl)
+            .map(|b| b.id)
+            .collect(),
         in_tree,
     }
 }
@@ -1656,6 +1665,15 @@ impl Model {
     pub fn returns_result(&self, call: &syn::Expr) -> bool {
         self.result_calls
             .contains(&(call as *const syn::Expr as usize))
+    }
+
+    /// Whether `site` is built where a crate error becomes the protocol error: in `impl From<X>
+    /// for McpError`, or in an arm of a mapping over a crate enum's variants (`fn to_mcp(&self)`)
+    /// that tools reach. Its value must stay the protocol error: the fix goes where a tool meets
+    /// the failure, before it is converted.
+    pub fn in_conversion(&self, site: &ErrorSite) -> bool {
+        self.conversions.contains(&site.body)
+            || (site.variant.is_some() && site.context.in_tools_helper())
     }
 
     /// Hand the parsed files to `parsed` for the next analysis of the crate.
