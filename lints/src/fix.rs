@@ -18,7 +18,7 @@ use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::index::{collect_use, FileImports};
 use crate::layout;
 use crate::model::site::{ErrorSite, Origin, SiteContext, VariantTag};
-use crate::model::Model;
+use crate::model::{Model, CONVERSION_CALLS};
 use crate::sdk::{Dialect, FixVocabulary, SdkName, ToolErrorForm};
 use crate::source::Span;
 use crate::syntax::{last_segment, tail_expr, type_arguments, BlockExtents};
@@ -3128,11 +3128,12 @@ fn helper_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
             // them when fewer than it lists), and a conversion whose operand's type the source
             // does not show may be one more.
             applicability = applicability.max_risk(Applicability::MaybeIncorrect);
-            if site.related.len() >= RELATED_LIMIT {
+            let calls = model.conversion_calls(site.body);
+            if calls.len() >= CONVERSION_CALLS {
                 return None;
             }
             let mut uses = Vec::new();
-            for (file, span, _) in &site.related {
+            for (file, span) in calls {
                 if *file != site.file {
                     return None;
                 }
@@ -3161,9 +3162,6 @@ fn helper_error_result(model: &Model, site: &ErrorSite) -> Option<Fix> {
         edits,
     }))
 }
-
-/// How many tool calls a finding at a helper lists at most (`Model::build`'s limit).
-const RELATED_LIMIT: usize = 4;
 
 /// The helper around the site, and the types in its header that name the protocol error.
 struct Helper {

@@ -378,8 +378,49 @@ pub fn declared_result_error<'t>(
     None
 }
 
+/// The name an error type of another crate goes by, the same on both sides of a `?`'s
+/// conversion: its path there as name resolution finds it (`io::Error` under `use std::io;`
+/// is `std::io::Error`; `tokio::io::Error` is std's re-export), else the path as written. An
+/// `io::Result<T>` declares `std::io::Error`.
+pub fn external_error_name(defs: &DefMap<'_>, module: ModuleId, ty: &Type) -> Option<String> {
+    let Type::Path(p) = ty else {
+        return crate::syntax::type_name(ty);
+    };
+    if p.qself.is_some() {
+        return None;
+    }
+    let path = match defs.resolve_path(module, &p.path, Ns::Types) {
+        Some(Def::External(path)) => path,
+        Some(_) => return None,
+        None => p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect(),
+    };
+    let io =
+        |rest: &[String]| matches!(rest, [a, b] if a == "io" && (b == "Error" || b == "Result"));
+    match path.split_first() {
+        Some((root, rest)) if (root == "std" || root == "tokio") && io(rest) => {
+            Some("std::io::Error".to_string())
+        }
+        _ => Some(path.join("::")),
+    }
+}
+
 const WRAPPERS: &[&str] = &[
-    "Box", "Arc", "Rc", "Mutex", "RwLock", "RefCell", "Cell", "Weak",
+    "Box",
+    "Arc",
+    "Rc",
+    "Mutex",
+    "RwLock",
+    "RefCell",
+    "Cell",
+    "Weak",
+    "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
 ];
 
 /// Whether `ty`, through references and the wrappers [`resolve_type_item`] sees through, names

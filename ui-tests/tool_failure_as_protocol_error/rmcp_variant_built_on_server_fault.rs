@@ -7,7 +7,9 @@
 // A variant built only on the server's own faults (a poisoned lock, a `OnceLock` the server
 // fills at start-up, also behind an `Arc`, serialising a value the server built) is a server
 // fault wherever the mapping makes it -32603: right there. A variant also built on a failure of
-// the model's input (a file the model named) is a tool failure, at its arm.
+// the model's input (a file the model named) is a tool failure, at its arm, naming the tools
+// whose calls can pass it: not `backup`, whose `manifest()` fails only on its own lock and
+// serialisation.
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 

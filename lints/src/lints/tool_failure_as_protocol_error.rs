@@ -22,8 +22,14 @@ declare_lint! {
     /// (`fn internal(e) -> McpError`), the finding is at the helper, naming the tools that reach it; if
     /// the helper is also used outside tool context, each tool's call site is reported instead. An
     /// `impl From<AppError> for McpError` is such a helper, called by every `?` that converts an
-    /// `AppError`: when only tools' `?` reach it, each arm that builds a protocol error is reported;
-    /// when a resource, prompt or other handler's `?` reaches it too, each `?` in tool code is.
+    /// `AppError`: when only tools' `?` reach it, each arm that builds a protocol error is reported,
+    /// naming the tools and the calls that can pass that arm's variant (a method called on a lock's
+    /// guard, `guard.open(..)?`, is the guarded type's); when a resource, prompt or other handler's
+    /// `?` reaches it too, each `?` in tool code is. A `?` picks the `impl From<X>` by the operand's
+    /// error type as name resolution finds it: `fs::read_to_string(..)?` and a crate fn declared
+    /// `io::Result<_>` convert through `From<std::io::Error>`, `serde_json::from_str(..)?` through
+    /// `From<serde_json::Error>`, never both by their shared last name `Error`. Where no fix
+    /// rewrites such a conversion, the help says to answer the variant where the tool meets it.
     ///
     /// ### Why is this bad?
     /// The model sees tool results: an `isError` result reaches it with its text, so it can fix the path,
@@ -137,7 +143,7 @@ declare_lint! {
     ///   / `OnceLock` field or `static`, also behind an `Arc` or read through a crate accessor,
     ///   `fn get() -> Option<&'static Config> { CONFIG.get() }`), the failure of a crate fn that
     ///   fails only when a lock of its own is poisoned (`self.entries.read()?` converted into its
-    ///   own error type) or when serialising its own value (`serde_json::to_string_pretty(doc)` as
+    ///   own error type, or mapped to text, `.read().map_err(|_| "poisoned".to_string())?`) or when serialising its own value (`serde_json::to_string_pretty(doc)` as
     ///   its tail, or a `?` on another such crate fn), parsing or compiling
     ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
     ///   process's own environment and clock (`dirs::home_dir()`,

@@ -9,8 +9,8 @@ use crate::model::ids::{BodyId, FileId};
 use crate::model::site::ErrorSource;
 use crate::resolve::{DefMap, FnScope};
 use crate::sdk::{Dialect, HandlerKind, ReturnFacts};
-use crate::syntax::{is_cfg_test, type_arguments, type_name};
-use crate::types::resolve_type_item;
+use crate::syntax::{is_cfg_test, type_arguments};
+use crate::types::{external_error_name, resolve_type_item};
 
 #[derive(Clone, Copy)]
 pub enum BodyCode<'a> {
@@ -108,12 +108,13 @@ pub fn from_source_type(body: &BodyInfo<'_>, f: &FnItem<'_>, defs: &DefMap<'_>) 
     let Some(ty) = args.and_then(|a| type_arguments(a).next()) else {
         return ErrorSource::Unknown;
     };
-    let local = body
-        .scope
-        .and_then(|s| resolve_type_item(defs, s.module, ty, None));
-    match local {
+    let Some(scope) = body.scope else {
+        return ErrorSource::Unknown;
+    };
+    match resolve_type_item(defs, scope.module, ty, None) {
         Some(id) => ErrorSource::Local(id, None),
-        None => type_name(ty).map_or(ErrorSource::Unknown, ErrorSource::External),
+        None => external_error_name(defs, scope.module, ty)
+            .map_or(ErrorSource::Unknown, ErrorSource::External),
     }
 }
 

@@ -109,12 +109,16 @@ pub struct Model {
     /// Receivers of `.map_err(..)` that call crate fns declared to return a `Result`, by the
     /// address of the call in `files` (see [`Model::returns_result`]).
     result_calls: std::collections::HashSet<usize>,
-    /// The bodies of `impl From<X> for` the protocol error type (see [`Model::in_conversion`]).
-    conversions: std::collections::HashSet<BodyId>,
+    /// The bodies of `impl From<X> for` the protocol error type (see [`Model::in_conversion`]),
+    /// with the first tool calls into them (see [`Model::conversion_calls`]).
+    conversions: HashMap<BodyId, Vec<(FileId, Span)>>,
     /// The block extents of each fn body a fix searched, by the body's address (fixes search
     /// the same body once per site).
     block_extents: RefCell<HashMap<usize, Rc<BlockExtents>>>,
 }
+
+/// How many tool calls into a conversion [`Model::conversion_calls`] keeps.
+pub const CONVERSION_CALLS: usize = 4;
 
 /// What the phases after parsing produce.
 #[derive(Default)]
@@ -126,7 +130,7 @@ struct Analysis {
     panics: Vec<ContextPanic>,
     shown_texts: Vec<shown_texts::ShownText>,
     result_calls: std::collections::HashSet<usize>,
-    conversions: std::collections::HashSet<BodyId>,
+    conversions: HashMap<BodyId, Vec<(FileId, Span)>>,
     /// Per file: in its package's module trees (see [`DefMap::in_module_tree`]).
     in_tree: Vec<bool>,
 }
@@ -674,19 +678,38 @@ fn analyse(
             site.context = SiteContext::Unreached;
         }
     }
-    // A finding at a helper names the tool calls that reach it.
+    // A finding at a helper names the tool calls that reach it; at an arm of an error mapping,
+    // the tools and calls that pass in a variant of the arm (or one the source does not show).
     let mut callers: HashMap<BodyId, Vec<(FileId, Span)>> = HashMap::new();
     for site in &mut sites {
-        if !site.context.in_tools_helper() {
+        let SiteContext::Tool {
+            helper: Some(helper),
+            ..
+        } = &site.context
+        else {
             continue;
-        }
-        let calls = callers
-            .entry(site.body)
-            .or_insert_with(|| reach.tool_calls_into(site.body, &bodies, edges, 4));
+        };
+        let calls = match &site.variant {
+            Some(tag) if site.errors_of.is_none() => {
+                let (tools, calls) =
+                    reach.tool_calls_passing(tag, site.body, &bodies, edges, &returned, 4);
+                if !tools.is_empty() {
+                    site.context = SiteContext::Tool {
+                        tools,
+                        helper: Some(helper.clone()),
+                    };
+                }
+                calls
+            }
+            _ => callers
+                .entry(site.body)
+                .or_insert_with(|| reach.tool_calls_into(site.body, &bodies, edges, 4))
+                .clone(),
+        };
         site.related.extend(
             calls
-                .iter()
-                .map(|(f, s)| (*f, *s, "called from tool code here".to_string())),
+                .into_iter()
+                .map(|(f, s)| (f, s, "called from tool code here".to_string())),
         );
     }
     let (delegated, handed) = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
@@ -780,7 +803,12 @@ fn analyse(
         conversions: bodies
             .iter()
             .filter(|b| b.is_from_impl)
-            .map(|b| b.id)
+            .map(|b| {
+                (
+                    b.id,
+                    reach.tool_calls_into(b.id, &bodies, edges, CONVERSION_CALLS),
+                )
+            })
             .collect(),
         in_tree,
     }
@@ -1672,8 +1700,14 @@ impl Model {
     /// that tools reach. Its value must stay the protocol error: the fix goes where a tool meets
     /// the failure, before it is converted.
     pub fn in_conversion(&self, site: &ErrorSite) -> bool {
-        self.conversions.contains(&site.body)
+        self.conversions.contains_key(&site.body)
             || (site.variant.is_some() && site.context.in_tools_helper())
+    }
+
+    /// The tool calls (`?`) into the conversion `body` is, whatever variant they pass: up to
+    /// [`CONVERSION_CALLS`] of them (as many means there may be more).
+    pub fn conversion_calls(&self, body: BodyId) -> &[(FileId, Span)] {
+        self.conversions.get(&body).map_or(&[], |c| &c[..])
     }
 
     /// Hand the parsed files to `parsed` for the next analysis of the crate.

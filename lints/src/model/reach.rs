@@ -7,7 +7,9 @@ use std::collections::{BTreeSet, HashMap};
 use crate::model::bodies::BodyInfo;
 use crate::model::callgraph::{edge_variants, CallGraph};
 use crate::model::ids::{BodyId, FileId, ItemId};
-use crate::model::site::{CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext};
+use crate::model::site::{
+    CallEdge, Callee, Channel, ErrorSite, Origin, PathFacts, SiteContext, VariantTag,
+};
 use crate::model::summary::{admits_result_args, ErrorVariants, Summaries};
 use crate::sdk::{ErrChannel, HandlerKind};
 use crate::source::Span;
@@ -253,6 +255,39 @@ impl<'g> Reach<'g> {
             .take(limit)
             .map(|e| (bodies[e.from.0].file, e.span))
             .collect()
+    }
+
+    /// The tools whose calls into `body` pass a variant `tag` admits, or one the source does not
+    /// show, and the first `limit` of those calls (the ones known to pass it first).
+    pub fn tool_calls_passing(
+        &self,
+        tag: &VariantTag,
+        body: BodyId,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+        returned: &ErrorVariants,
+        limit: usize,
+    ) -> (Vec<String>, Vec<(FileId, Span)>) {
+        let mut tools = BTreeSet::new();
+        let (mut known, mut unknown) = (Vec::new(), Vec::new());
+        for e in self.tool_edges_into(body, bodies, edges) {
+            let passed = edge_variants(e, returned);
+            let call = (bodies[e.from.0].file, e.span);
+            match passed {
+                Some(vs) if vs.iter().any(|(en, v)| tag.admits(*en, v)) => known.push(call),
+                Some(_) => continue,
+                None => unknown.push(call),
+            }
+            let caller = &bodies[e.from.0];
+            if let SiteContext::Tool { tools: named, .. } =
+                self.context_of(caller, e.context_override.as_ref())
+            {
+                tools.extend(named);
+            }
+        }
+        known.extend(unknown);
+        known.truncate(limit);
+        (tools.into_iter().collect(), known)
     }
 
     /// The enum variants tool code passes into `body` (`AppError::NotFound(..).into()`, `?` on

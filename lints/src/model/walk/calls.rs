@@ -20,10 +20,10 @@ use crate::sdk::{
 use crate::source::Span;
 use crate::syntax::{
     last_segment, pat_ident, path_segments, strip_await, strip_parens, strip_refs, tail_expr,
-    type_name, unwrap_future, variant_binding,
+    unwrap_future, variant_binding,
 };
 use crate::text::{message_with_macros, MessageText};
-use crate::types::{declared_result_error, resolve_type_item, FnKey};
+use crate::types::{declared_result_error, external_error_name, resolve_type_item, FnKey};
 
 impl<'a> Walker<'a, '_> {
     /// A call whose arguments may carry text into the callee's results (`fail(id, "..")`);
@@ -907,7 +907,11 @@ impl<'a> Walker<'a, '_> {
             }
         }
         let Some(f) = self.called_fn(operand) else {
-            return ErrorSource::Unknown;
+            return self
+                .external_call_error(operand)
+                .map_or(ErrorSource::Unknown, |e| {
+                    ErrorSource::External(e.to_string())
+                });
         };
         let Some(scope) = self.calls.types.scope_of(f) else {
             return ErrorSource::Unknown;
@@ -919,12 +923,45 @@ impl<'a> Walker<'a, '_> {
         };
         let ty = unwrap_future(ty);
         let Some((err, module)) = declared_result_error(self.calls.defs, scope.module, ty) else {
-            return ErrorSource::Unknown;
+            // `-> io::Result<String>`.
+            return match external_error_name(self.calls.defs, scope.module, ty) {
+                Some(name) if name == "std::io::Error" => ErrorSource::External(name),
+                _ => ErrorSource::Unknown,
+            };
         };
         let self_ty = self.calls.types.self_type(scope);
         match resolve_type_item(self.calls.defs, module, err, self_ty) {
             Some(id) => ErrorSource::Local(id, None),
-            None => type_name(err).map_or(ErrorSource::Unknown, ErrorSource::External),
+            None => external_error_name(self.calls.defs, module, err)
+                .map_or(ErrorSource::Unknown, ErrorSource::External),
+        }
+    }
+
+    /// The error type of a call into std's or serde_json's fallible fns, by the path name
+    /// resolution finds for it (`fs::read_to_string(path)` fails with `std::io::Error`,
+    /// `serde_json::from_str(..)` with `serde_json::Error`), through `.await`.
+    fn external_call_error(&self, call: &Expr) -> Option<&'static str> {
+        let (Expr::Call(c), Some(scope)) = (strip_await(call), self.body.scope) else {
+            return None;
+        };
+        let Expr::Path(p) = &*c.func else {
+            return None;
+        };
+        let Some(Def::External(path)) =
+            self.calls
+                .defs
+                .resolve_path(scope.module, &p.path, Ns::Values)
+        else {
+            return None;
+        };
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        match path[..] {
+            ["std" | "tokio", "fs", ..] => Some("std::io::Error"),
+            ["serde_json", "from_str" | "from_slice" | "from_value" | "from_reader" | "to_string"
+            | "to_string_pretty" | "to_vec" | "to_vec_pretty" | "to_value" | "to_writer"] => {
+                Some("serde_json::Error")
+            }
+            _ => None,
         }
     }
 
@@ -953,7 +990,8 @@ impl<'a> Walker<'a, '_> {
             }
             ErrorSource::External(name) => {
                 resolve_type_item(self.calls.defs, item.module, field_ty, None).is_none()
-                    && type_name(field_ty).as_deref() == Some(name.as_str())
+                    && external_error_name(self.calls.defs, item.module, field_ty).as_deref()
+                        == Some(name.as_str())
             }
             ErrorSource::Unknown => false,
         };

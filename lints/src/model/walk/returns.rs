@@ -183,7 +183,10 @@ impl Returns<'_> {
         }
     }
 
+    /// Through `.map_err(..)`: `self.entries.read().map_err(|_| "poisoned".to_string())?` fails
+    /// as the lock does.
     fn fails_on_server_fault(&self, e: &Expr) -> bool {
+        let e = through_mappings(e);
         super::failure::is_serializing_call(e) || takes_lock(e) || (self.own_fault_call)(e)
     }
 
