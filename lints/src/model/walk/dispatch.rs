@@ -253,6 +253,7 @@ impl<'a> Walker<'a, '_> {
             syn::Stmt::Expr(Expr::If(i), _) => {
                 self.file.span_of(i).end <= at
                     && tool_name_test(&i.cond).is_none()
+                    && !routes_known_names(&i.cond)
                     && mentions_ident(&i.cond.to_token_stream_string(), name)
                     && (matches!(
                         i.then_branch.stmts.last(),
@@ -869,4 +870,18 @@ fn bail_statement(stmt: &syn::Stmt) -> Option<&syn::Macro> {
         _ => return None,
     };
     (last_segment(&mac.path).as_deref() == Some("bail")).then_some(mac)
+}
+
+/// `self.tool_router.has_route(name)`, `TOOLS.contains(&name)`: a test that the name is known,
+/// so an early `return` under it routes the known names away and the unknown ones go on.
+fn routes_known_names(cond: &Expr) -> bool {
+    let method = match crate::syntax::strip_parens(cond) {
+        Expr::MethodCall(m) => m.method.to_string(),
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) => last_segment(&p.path).unwrap_or_default(),
+            _ => return false,
+        },
+        _ => return false,
+    };
+    method.starts_with("has_") || method == "contains" || method == "contains_key"
 }
