@@ -82,7 +82,7 @@ pub fn tool_error_help(
         _ => "this error".to_string(),
     };
     format!(
-        "a conversion must return the protocol error: where the tool meets {failure}, return `{snippet}` instead of converting it, {why}"
+        "this conversion can only build the protocol error, so answer {failure} before it is converted: where the tool meets it, return `{snippet}` {why}"
     )
 }
 

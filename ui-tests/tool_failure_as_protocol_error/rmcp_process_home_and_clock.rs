@@ -3,7 +3,9 @@
 //@ dep: dirs = "5"
 // The process's own environment and clock, asked with nothing the request carries, are the
 // server's: `dirs::home_dir()` missing and `SystemTime::now().duration_since(UNIX_EPOCH)` failing
-// (a clock set before 1970) are server faults, where -32603 is right. A date computed from the
+// (a clock set before 1970, also read through `.map(|d| d.as_secs())` in a helper that a resource
+// handler calls too, so each tool's call of it is judged) are server faults, where -32603 is
+// right. A date computed from the
 // model's value (`now.checked_sub(Duration::from_secs(days * 86_400))`) fails on that value:
 // reported.
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -21,8 +23,28 @@ pub struct NotesArgs {
 
 pub struct Notes;
 
+fn now_secs() -> Result<u64, McpError> {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .map_err(|e| McpError::internal_error(format!("system clock is before the epoch: {e}"), None))
+}
+
+impl Notes {
+    pub async fn read_stamp(&self) -> Result<ReadResourceResult, McpError> {
+        let now = now_secs()?;
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(now.to_string(), "notes://stamp")]))
+    }
+}
+
 #[tool_router]
 impl Notes {
+    #[tool(description = "The server's clock")]
+    async fn clock(&self) -> Result<CallToolResult, McpError> {
+        let now = now_secs()?;
+        Ok(CallToolResult::success(vec![ContentBlock::text(now.to_string())]))
+    }
+
     #[tool(description = "Notes changed in the last days")]
     async fn recent(&self, Parameters(args): Parameters<NotesArgs>) -> Result<CallToolResult, McpError> {
         let home = dirs::home_dir()

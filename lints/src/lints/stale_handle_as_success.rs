@@ -54,6 +54,9 @@ declare_lint! {
     /// `Ok(String)` gets no fix.
     ///
     /// ### Known problems
+    /// - A crate enum's variant built only on a lookup's miss (`let Some(l) = self.leases.get_mut(id)
+    ///   else { return Ok(Renewal::Unknown) }`) is that miss: the tool's arm for it
+    ///   (`Renewal::Unknown => ..`) answers it. A variant also built elsewhere is not.
     /// - A lookup is a `get` / `remove`-like call on a map or set; one that resolves to a crate fn
     ///   (an HTTP client's `self.client.get::<Page>(&url)`) is that fn, and a lookup only when the
     ///   fn's value is a lookup of its argument. A search for the item equal to a key

@@ -139,7 +139,9 @@ declare_lint! {
     ///   (`guard.as_ref().ok_or_else(..)` after `self.manager.get_or_launch()`, also the `else` of
     ///   `if let Some(token) = guard.as_ref()`; a lookup there by a key the tool computed,
     ///   `self.notes.lock().await.get(&id)`, misses that key: a tool failure) or sets once at
-    ///   start-up (the `None` of a `OnceCell`
+    ///   start-up (the `None` of an `Option` in the server's configuration read through `&self`
+    ///   and fields no lock, cell or atomic holds, `self.config.export_dir.as_ref().ok_or_else(..)`
+    ///   or `let Some(t) = &self.config.token else`: no call since could fill it; the `None` of a `OnceCell`
     ///   / `OnceLock` field or `static`, also behind an `Arc` or read through a crate accessor,
     ///   `fn get() -> Option<&'static Config> { CONFIG.get() }`), the failure of a crate fn that
     ///   fails only when a lock of its own is poisoned (`self.entries.read()?` converted into its
@@ -147,7 +149,8 @@ declare_lint! {
     ///   its tail, or a `?` on another such crate fn), parsing or compiling
     ///   a value the source fixes (`Regex::new(r"..")`, `Url::parse(API_BASE)`, `"50".parse()`), the
     ///   process's own environment and clock (`dirs::home_dir()`,
-    ///   `SystemTime::now().duration_since(UNIX_EPOCH)`), a client built
+    ///   `SystemTime::now().duration_since(UNIX_EPOCH)`, also through `.map(|d| d.as_secs())` in a
+    ///   helper shared with other handlers, judged at each tool's call), a client built
     ///   from the process's own configuration (`Client::builder().token(std::env::var("TOKEN")?)
     ///   .build()`), cancellation, reading back a value the server has just serialised
     ///   (`serde_json::from_value(v)` with `v = serde_json::to_value(&self.state)?`), serializing

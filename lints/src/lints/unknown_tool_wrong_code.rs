@@ -67,7 +67,11 @@ declare_lint! {
     /// - Only hand-written dispatch is checked: the fallback arm of a `match` over the tool name and
     ///   rust-mcp-sdk's `tool_box!` conversion (`MyTools::try_from(params)?`). Unknown tools that an
     ///   SDK answers by itself (rmcp's `ToolRouter`, pmcp's and mcp-attr's generated dispatch) are
-    ///   outside your code and not reported.
+    ///   outside your code and not reported. A `call_tool` that hands the router its own tools
+    ///   first (`if self.tool_router.has_route(name) { return self.tool_router.call(tcc).await; }`)
+    ///   and matches its extra tools after is still checked: that early return routes the known
+    ///   names away, so the `match`'s fallback answers every unknown one. An early return under a
+    ///   test that the name is *not* known answers them itself, and the fallback is not judged.
     /// - A message built at run time (`format!`, a variable) is assumed to name the tool.
     /// - An unknown tool answered with an `Err` of the crate's error enum
     ///   (`_ => Err(AppError::Internal(format!("Unknown tool: {name}")))`) is judged by the code a

@@ -609,6 +609,19 @@ fn analyse(
                 && !b.request_failure
                 && reach.context_of(body_of(b.body), b.arm.as_ref()).is_tool()
         });
+        // `Renewal::Unknown => Ok(json!(..))` over a crate fn's value, where every
+        // `Renewal::Unknown` is built on a lookup's miss: the arm answers that miss.
+        if site.channel == Channel::ToolSuccess && !site.path.lookup_miss {
+            let misses = all_builds(&variant_builds, site, |b| b.lookup_miss.is_some());
+            if let (true, Some(VariantTag::Is(e, vs))) = (misses, &site.variant) {
+                site.path.lookup_miss = true;
+                site.path.lookup_names = vs
+                    .first()
+                    .and_then(|v| variant_builds.get(&(*e, v.clone())))
+                    .and_then(|at| at.first())
+                    .and_then(|b| b.lookup_miss.clone());
+            }
+        }
         let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
             continue;
         };
@@ -680,7 +693,13 @@ fn analyse(
     }
     // A finding at a helper names the tool calls that reach it; at an arm of an error mapping,
     // the tools and calls that pass in a variant of the arm (or one the source does not show).
-    let mut callers: HashMap<BodyId, Vec<(FileId, Span)>> = HashMap::new();
+    // The first few calls, and how many there are.
+    const LISTED: usize = 4;
+    let listed = |calls: Vec<(FileId, Span)>| {
+        let total = calls.len();
+        (calls.into_iter().take(LISTED).collect::<Vec<_>>(), total)
+    };
+    let mut callers: HashMap<BodyId, (Vec<(FileId, Span)>, usize)> = HashMap::new();
     for site in &mut sites {
         let SiteContext::Tool {
             helper: Some(helper),
@@ -689,28 +708,38 @@ fn analyse(
         else {
             continue;
         };
-        let calls = match &site.variant {
+        let (calls, total) = match &site.variant {
             Some(tag) if site.errors_of.is_none() => {
                 let (tools, calls) =
-                    reach.tool_calls_passing(tag, site.body, &bodies, edges, &returned, 4);
+                    reach.tool_calls_passing(tag, site.body, &bodies, edges, &returned);
                 if !tools.is_empty() {
                     site.context = SiteContext::Tool {
                         tools,
                         helper: Some(helper.clone()),
                     };
                 }
-                calls
+                listed(calls)
             }
             _ => callers
                 .entry(site.body)
-                .or_insert_with(|| reach.tool_calls_into(site.body, &bodies, edges, 4))
+                .or_insert_with(|| listed(reach.tool_calls_into(site.body, &bodies, edges)))
                 .clone(),
         };
-        site.related.extend(
-            calls
-                .into_iter()
-                .map(|(f, s)| (f, s, "called from tool code here".to_string())),
-        );
+        // The last listed says how many more there are.
+        let last = calls.len();
+        site.related
+            .extend(calls.into_iter().enumerate().map(|(i, (f, s))| {
+                let message = match total - last {
+                    1 if i + 1 == last => {
+                        "called from tool code here (and 1 more tool call)".to_string()
+                    }
+                    n if n > 0 && i + 1 == last => {
+                        format!("called from tool code here (and {n} more tool calls)")
+                    }
+                    _ => "called from tool code here".to_string(),
+                };
+                (f, s, message)
+            }));
     }
     let (delegated, handed) = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
     // Text a tool hands a crate helper that answers with it shows what it shows there.
@@ -806,7 +835,11 @@ fn analyse(
             .map(|b| {
                 (
                     b.id,
-                    reach.tool_calls_into(b.id, &bodies, edges, CONVERSION_CALLS),
+                    reach
+                        .tool_calls_into(b.id, &bodies, edges)
+                        .into_iter()
+                        .take(CONVERSION_CALLS)
+                        .collect(),
                 )
             })
             .collect(),

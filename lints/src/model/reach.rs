@@ -243,22 +243,20 @@ impl<'g> Reach<'g> {
     }
 
     /// The calls into `body` from tool code, for the related locations of a finding at a helper
-    /// (at most `limit`, in edge order).
+    /// (in edge order).
     pub fn tool_calls_into(
         &self,
         body: BodyId,
         bodies: &[BodyInfo<'_>],
         edges: &[CallEdge],
-        limit: usize,
-    ) -> Vec<(FileId, crate::source::Span)> {
+    ) -> Vec<(FileId, Span)> {
         self.tool_edges_into(body, bodies, edges)
-            .take(limit)
             .map(|e| (bodies[e.from.0].file, e.span))
             .collect()
     }
 
     /// The tools whose calls into `body` pass a variant `tag` admits, or one the source does not
-    /// show, and the first `limit` of those calls (the ones known to pass it first).
+    /// show, and those calls (the ones known to pass it first).
     pub fn tool_calls_passing(
         &self,
         tag: &VariantTag,
@@ -266,7 +264,6 @@ impl<'g> Reach<'g> {
         bodies: &[BodyInfo<'_>],
         edges: &[CallEdge],
         returned: &ErrorVariants,
-        limit: usize,
     ) -> (Vec<String>, Vec<(FileId, Span)>) {
         let mut tools = BTreeSet::new();
         let (mut known, mut unknown) = (Vec::new(), Vec::new());
@@ -286,7 +283,6 @@ impl<'g> Reach<'g> {
             }
         }
         known.extend(unknown);
-        known.truncate(limit);
         (tools.into_iter().collect(), known)
     }
 

@@ -557,6 +557,9 @@ pub struct VariantBuild {
     pub schema_level: bool,
     /// The request failed there before a tool was picked (see [`PathFacts::request_failure`]).
     pub request_failure: bool,
+    /// Built on a lookup's miss (`let Some(l) = self.leases.get_mut(id) else { return
+    /// Ok(Renewal::Unknown) }`): that lookup's store and key (see [`PathFacts::lookup_names`]).
+    pub lookup_miss: Option<String>,
 }
 
 /// A message a body fails with, written as a literal: `bail!("..")`, `ensure!(.., "..")`,

@@ -380,6 +380,7 @@ impl<'a> Walker<'a, '_> {
                     })
                 })
                 || causes.iter().any(|c| self.misses_locked_own_state(c))
+                || causes.iter().any(|c| self.misses_frozen_option(c))
                 // `self.cache.get(&key)` of a crate fn that fails only on a server fault
                 // (`self.entries.read()?` converted to its own error type).
                 || causes.iter().any(|c| self.fails_only_on_server_fault(c))
@@ -491,7 +492,9 @@ impl<'a> Walker<'a, '_> {
     /// `SystemTime::now().duration_since(UNIX_EPOCH)`: the server's own clock, asked with
     /// constants (a clock set before 1970).
     fn reads_own_clock(&self, expr: &Expr) -> bool {
-        let Expr::MethodCall(m) = strip_await(expr) else {
+        // Through the adapters on its result (`.map(|d| d.as_secs())`).
+        let expr = crate::syntax::through_methods(strip_await(expr), &["map", "inspect"]);
+        let Expr::MethodCall(m) = expr else {
             return false;
         };
         m.method == "duration_since"
@@ -934,6 +937,53 @@ impl<'a> Walker<'a, '_> {
         self.resolver
             .type_of(&f.base, &self.locals)
             .and_then(|ty| self.calls.types.field(ty, &name.to_string()))
+    }
+
+    /// `self.config.export_dir.as_ref()`, `&self.settings.token`: the `None` of an `Option`
+    /// field the server set when it was built. Read through `&self` and fields none of whose
+    /// declared types can change behind a shared reference (no lock, cell or atomic), no call
+    /// since could have filled it: the server's configuration lacks it.
+    fn misses_frozen_option(&self, cause: &Expr) -> bool {
+        let shared_self = self
+            .body
+            .sig
+            .and_then(|s| s.receiver())
+            .is_some_and(|r| r.reference.is_some() && r.mutability.is_none());
+        if !shared_self {
+            return false;
+        }
+        let cause = crate::syntax::through_methods(
+            strip_await(cause),
+            &["as_ref", "as_deref", "cloned", "clone", "copied"],
+        );
+        let Expr::Field(last) = strip_refs(cause) else {
+            return false;
+        };
+        if self
+            .declared_field_type(last)
+            .and_then(crate::syntax::type_name)
+            .as_deref()
+            != Some("Option")
+        {
+            return false;
+        }
+        const MUTABLE: &[&str] = &["Mutex", "RwLock", "Cell", "OnceLock", "Atomic", "ArcSwap"];
+        let mut field = last;
+        for _ in 0..8 {
+            let Some(ty) = self.declared_field_type(field) else {
+                return false;
+            };
+            let written = ty.to_token_stream_string();
+            if MUTABLE.iter().any(|m| written.contains(m)) {
+                return false;
+            }
+            match strip_refs(&field.base) {
+                Expr::Path(p) => return p.path.is_ident("self"),
+                Expr::Field(f) => field = f,
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// The type this body's signature declares for parameter `name`.
@@ -1651,11 +1701,14 @@ impl<'a> Walker<'a, '_> {
         let answered_none =
             some && !(shape || framing || request || route) && unwraps_optional_answer(source);
         // `if let Some(token) = guard.as_ref() { .. } else { here }` on `self.auth.lock()`, or a
-        // `OnceCell` the server set at start-up: what is missing is the server's own state, as
-        // for `guard.as_ref().ok_or_else(..)`.
+        // `OnceCell` the server set at start-up, or an `Option` of its configuration (`let
+        // Some(token) = &self.config.token else`): what is missing is the server's own state,
+        // as for `guard.as_ref().ok_or_else(..)`.
         let own_state = some
             && !(shape || framing || request || route)
-            && (self.misses_locked_own_state(scrutinee) || self.misses_once_cell(scrutinee));
+            && (self.misses_locked_own_state(scrutinee)
+                || self.misses_once_cell(scrutinee)
+                || self.misses_frozen_option(scrutinee));
         if !(miss || failed || shape || framing || request || route || answered_none || own_state) {
             // `let Some(client) = self.client.as_ref() else { here }`: the server's own state,
             // as an `if` that tests only `self`.

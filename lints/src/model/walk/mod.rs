@@ -572,6 +572,10 @@ impl<'a, 'm> Walker<'a, 'm> {
             server_fault: path.server_fault,
             schema_level: path.schema_level,
             request_failure: path.request_failure,
+            lookup_miss: path
+                .lookup_miss
+                .then(|| path.lookup_names.clone())
+                .flatten(),
         });
     }
 
