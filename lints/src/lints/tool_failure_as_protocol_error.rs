@@ -374,11 +374,13 @@ fn reported_code(cx: &LintContext<'_>, site: &ErrorSite) -> Option<i64> {
 }
 
 /// `JSON-RPC error -32603 (Internal error)`, or for several codes `JSON-RPC error -32700
-/// (Parse error), -32001 or -32003` (beyond four, `.. or 9 other codes`).
-fn written_codes(codes: &[i64]) -> String {
+/// (Parse error), -32001 or -32003` (beyond four, `.. or 9 other codes`). -32002 is named
+/// resource-not-found only for an SDK whose constructor of that name builds it (`named_32002`):
+/// elsewhere it means what the server or SDK made it (turbomcp 2.x's handler errors).
+fn written_codes(codes: &[i64], named_32002: bool) -> String {
     let one = |c: &i64| match codes::name(*c) {
-        Some(n) => format!("{c} ({n})"),
-        None => c.to_string(),
+        Some(n) if *c != codes::RESOURCE_NOT_FOUND || named_32002 => format!("{c} ({n})"),
+        _ => c.to_string(),
     };
     // A long mapping is named by its first codes.
     const SHOWN: usize = 4;
@@ -418,7 +420,7 @@ fn check(cx: &mut LintContext<'_>) {
         let mut d = cx
             .site_diagnostic(
                 site,
-                format!("{tools_report} a tool failure as {}", written_codes(&codes)),
+                format!("{tools_report} a tool failure as {}", written_codes(&codes, dialect.named_resource_not_found_fits_peer())),
             )
             .with_label("the model never sees this message: hosts log protocol errors");
         if let Some(note) = site.context.helper_note() {
