@@ -261,7 +261,16 @@ pub fn tool_name(f: &FnItem<'_>) -> String {
             })
         })
         .or_else(|| declared_name(f))
-        .unwrap_or_else(|| f.name.clone())
+        .unwrap_or_else(|| match &f.owner {
+            // `impl ToolHandler for DeleteAsset { fn handle(..) }`: every tool's method has the
+            // trait's name; the type names the tool. (A `#[tool]` method's name is its tool's.)
+            crate::index::Owner::Trait { self_ty, .. }
+                if !f.attrs.iter().any(|a| attr_name(a) == "tool") =>
+            {
+                self_ty.clone()
+            }
+            _ => f.name.clone(),
+        })
 }
 
 /// A trait impl that declares its tool's name in a sibling `fn name() -> &'static str`
