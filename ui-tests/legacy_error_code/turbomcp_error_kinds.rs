@@ -8,7 +8,8 @@
 // Cancelled -32017, Security -32018. A kind is a legacy code only where the error is sent as a
 // JSON-RPC error: a hand-written `McpHandler::call_tool`, a resource or prompt handler. Inside a
 // `#[server]` `#[tool]` fn the macro makes it an isError result and the code only rides in
-// `_meta["io.turbomcp/errorCode"]`: not reported. The span is the constructor
+// `_meta["io.turbomcp/errorCode"]`: not reported, nor in a crate fn only such tools call
+// (`checked_report(..)?`); a crate fn a resource handler calls too sends its kind. The span is the constructor
 // (`McpError::rate_limited(..)`) or the `ErrorKind::X` path in `McpError::new`. Cancellation is a
 // server-side condition, not a tool failure, so `McpError::cancelled` is only the code finding.
 // `McpError::resource_not_found` (-32002) is not reported: turbomcp 3.6 negotiates at most
@@ -22,11 +23,27 @@ use turbomcp_core::ErrorKind;
 #[derive(Clone)]
 struct Exporter;
 
+fn checked_report(report: &str) -> McpResult<&str> {
+    if report.is_empty() {
+        return Err(McpError::configuration("no default report is configured; name one"));
+    }
+    Ok(report)
+}
+
+fn signed_in(ctx: &RequestContext, what: &str) -> McpResult<()> {
+    if ctx.subject().is_none() {
+        return Err(McpError::permission_denied(format!("{what} needs an authenticated principal"))); //~ legacy_error_code
+    }
+    Ok(())
+}
+
 #[server(name = "exporter", version = "1.0.0")]
 impl Exporter {
     /// Export a report; the kinds stay in `_meta` of an isError result.
     #[tool]
     async fn export(&self, report: String, ctx: &RequestContext) -> McpResult<String> {
+        let report = checked_report(&report)?.to_string();
+        signed_in(ctx, &report)?;
         if ctx.is_cancelled() {
             return Err(McpError::cancelled("export cancelled by the client"));
         }
@@ -82,6 +99,7 @@ impl McpHandler for ManualExporter {
             if ctx.subject().is_none() {
                 return Err(McpError::permission_denied(format!("{uri} needs an authenticated principal"))); //~ legacy_error_code
             }
+            signed_in(ctx, &uri)?;
             Err(McpError::resource_not_found(&uri))
         }
     }

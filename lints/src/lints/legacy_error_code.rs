@@ -102,8 +102,8 @@ declare_lint! {
     ///   `ErrorCode::other(n)` given to `Error::protocol(..)` or `Error::Protocol { code, .. }`.
     ///   `Error::timeout(..)`, `Error::RateLimited` and the other variants are sent as -32603: no code.
     /// - turbomcp: the `ErrorKind`s with legacy codes (-32005, -32007..-32018) are reported where they are
-    ///   sent as JSON-RPC errors (`McpHandler::call_tool`, resource and prompt handlers); in a `#[tool]` fn
-    ///   the code only rides in `_meta`.
+    ///   sent as JSON-RPC errors (`McpHandler::call_tool`, resource and prompt handlers); in a `#[tool]` fn,
+    ///   and in a crate fn only `#[tool]` fns call, the code only rides in `_meta`.
     /// - mcp-attr: `ErrorCode(n)` and `ErrorCode::SERVER_ERROR_START` (-32000).
     /// - ultrafast-mcp: the `error_codes`/`mcp_error_codes` consts given to `JsonRpcError::new(..)`,
     ///   reported where written although the server sends -32603 for them.

@@ -279,7 +279,7 @@ declare_lint! {
     ///   version is the one `Cargo.lock` pins, else the `Cargo.toml` requirement.
     /// - turbomcp 3.x and 4.x: in a `#[server]` `#[tool]` fn every `Err` (any `McpError`, `Err(String)`, `?` on I/O) is
     ///   already an `isError` result: not reported, except `McpError::url_elicitation_required(..)`, which
-    ///   stays -32042. In a hand-written `McpHandler::call_tool` an `Err(McpError::..)` is a JSON-RPC error
+    ///   stays -32042. So is the error of a crate fn only such tools call (`checked_path(raw)?`). In a hand-written `McpHandler::call_tool` an `Err(McpError::..)` is a JSON-RPC error
     ///   with its kind's code; the fix there is `Ok(ToolResult::error(..))`.
     /// - mcp-attr: every `Err` from a `#[tool]` fn is a JSON-RPC error: `bail!(..)`, `bail_public!(_, ..)`
     ///   and `?` on any error are -32603. The only `isError` form is the literal

@@ -573,11 +573,26 @@ fn analyse(
     }
     let edges = &walked.edges;
     let body_of = |id: BodyId| -> &BodyInfo<'_> { &bodies[id.0] };
+    let only_results_of: RefCell<HashMap<BodyId, bool>> = RefCell::default();
+    let only_results = |b: BodyId| {
+        *only_results_of
+            .borrow_mut()
+            .entry(b)
+            .or_insert_with(|| reach.errors_only_become_results(b, &bodies, edges, 0))
+    };
     let mut sites: Vec<ErrorSite> = sites
         .into_iter()
         .zip(arms)
         .map(|(mut site, arm)| {
             site.context = reach.context_of(body_of(site.body), arm.as_ref());
+            // A crate fn only turbomcp `#[tool]`s call: its protocol error becomes their
+            // isError result.
+            if site.channel == Channel::Protocol
+                && site.context.in_tools_helper()
+                && only_results(site.body)
+            {
+                site.channel = Channel::ToolError;
+            }
             let in_tools_helper = site.channel == Channel::Protocol
                 && (site.context.in_tools_helper() || {
                     let body = body_of(site.body);
@@ -810,6 +825,10 @@ fn analyse(
                 || reach.reached_from_handler(c.body)
                 || reach.context_of(body_of(c.body), None) != SiteContext::Unreached
                 || sent_for_tools.contains(&(c.body, c.value))
+        })
+        // A code in a crate fn only turbomcp `#[tool]`s call rides in their isError results.
+        .filter(|c| {
+            c.definition.is_some() || body_of(c.body).kind.is_some() || !only_results(c.body)
         })
         .collect();
     let codes = codes_at_definitions(codes, &defs, files);

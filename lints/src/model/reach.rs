@@ -286,6 +286,32 @@ impl<'g> Reach<'g> {
         (tools.into_iter().collect(), known)
     }
 
+    /// Whether every call into `body` (one at least) is from code whose `Err` the SDK makes an
+    /// isError result (a turbomcp `#[server]` `#[tool]`), directly or through crate fns only such
+    /// code calls: an error `body` returns never reaches the wire as a protocol error, nor the
+    /// code it carries.
+    pub fn errors_only_become_results(
+        &self,
+        body: BodyId,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+        depth: usize,
+    ) -> bool {
+        let mut callers = self.graph.in_edges[body.0]
+            .iter()
+            .map(|&ei| &bodies[edges[ei].from.0])
+            .filter(|caller| !caller.inert)
+            .peekable();
+        callers.peek().is_some()
+            && callers.all(|caller| {
+                caller.returns.err == ErrChannel::ToolError
+                    || (caller.kind.is_none()
+                        && caller.id != body
+                        && depth < 3
+                        && self.errors_only_become_results(caller.id, bodies, edges, depth + 1))
+            })
+    }
+
     /// The enum variants tool code passes into `body` (`AppError::NotFound(..).into()`, `?` on
     /// a `.map_err(|_| AppError::Busy)`): `None` when some tool call passes a value whose variant
     /// the source does not show, so every arm may run.
