@@ -3,6 +3,7 @@ use std::collections::HashMap;
 use crate::model::site::{Channel, ErrorSite, Origin};
 use crate::model::FileId;
 use crate::source::Span;
+use crate::sdk::Dialect;
 use crate::text::MessageText;
 use crate::context::LintContext;
 
@@ -140,17 +141,27 @@ fn check(cx: &mut LintContext<'_>) {
             .with_label(
                 "the model takes this as success and keeps using a handle that does not exist",
             )
-            .with_help(format!(
-                "return `{}`",
-                dialect.tool_error_snippet(
-                    "format!(\"{id} has expired or does not exist; create a new one\")",
-                    false
-                )
-            ));
+            .with_help(format!("return `{}`", miss_answer(cx.model, site, dialect)));
         // A miss can be a normal outcome the tool reports on purpose: never certain.
         d.fix = cx.fix_in(site.file, || crate::fix::success_to_error(cx.model, site, false));
         cx.report(site.file, d);
     }
+}
+
+/// The isError answer for the miss: the site's own text when the source holds it, else a
+/// template; the SDK's answer for a tool whose `Ok` is its output where that differs.
+fn miss_answer(model: &crate::model::Model, site: &ErrorSite, dialect: &dyn Dialect) -> String {
+    let message = match crate::fix::message_for_fix(model, site) {
+        m if m == crate::fix::PLACEHOLDER_TEXT => {
+            "\"<what was looked up> does not exist or has expired; <how to get a current one>\""
+                .to_string()
+        }
+        m => m,
+    };
+    crate::fix::answers_with_output(model, site)
+        .then(|| dialect.output_tool_error_snippet(&message))
+        .flatten()
+        .unwrap_or_else(|| dialect.tool_error_snippet(&message, false))
 }
 
 /// A lookup's miss on a handle or id, or one whose text says the thing is not there: this
