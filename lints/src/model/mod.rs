@@ -745,12 +745,10 @@ fn analyse(
         site.related
             .extend(calls.into_iter().enumerate().map(|(i, (f, s))| {
                 let message = match total - last {
-                    1 if i + 1 == last => {
-                        "called from tool code here (and 1 more tool call)".to_string()
-                    }
-                    n if n > 0 && i + 1 == last => {
-                        format!("called from tool code here (and {n} more tool calls)")
-                    }
+                    n if n > 0 && i + 1 == last => format!(
+                        "called from tool code here (and {n} more tool call{})",
+                        if n == 1 { "" } else { "s" }
+                    ),
                     _ => "called from tool code here".to_string(),
                 };
                 (f, s, message)
