@@ -86,6 +86,20 @@ pub fn tool_error_help(
     )
 }
 
+/// The isError answer carrying `message` for a tool's failure or miss answered as success: the
+/// SDK's answer for a tool whose `Ok` is its output where that differs, else its tool result.
+pub fn failure_answer(
+    model: &Model,
+    site: &ErrorSite,
+    dialect: &dyn Dialect,
+    message: &str,
+) -> String {
+    answers_with_output(model, site)
+        .then(|| dialect.output_tool_error_snippet(message))
+        .flatten()
+        .unwrap_or_else(|| dialect.tool_error_snippet(message, false))
+}
+
 /// `message` (text read elsewhere, such as a helper's) when every local it names is in scope
 /// at the site; else the message the site's own scope holds ([`message_in_scope`]); `None`
 /// when neither.

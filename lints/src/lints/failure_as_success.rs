@@ -266,11 +266,7 @@ fn check(cx: &mut LintContext<'_>) {
                 }
             })
             .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string());
-        let answers_with_output = crate::fix::answers_with_output(cx.model, site);
-        let answer = answers_with_output
-            .then(|| dialect.output_tool_error_snippet(&message))
-            .flatten()
-            .unwrap_or_else(|| dialect.tool_error_snippet(&message, false));
+        let answer = crate::fix::failure_answer(cx.model, site, dialect, &message);
         // An output that is no `Result` has no failure answer until it is declared one.
         let help = match crate::fix::output_without_result(cx.model, site)
             .zip(dialect.output_tool_error_snippet(&message))

@@ -158,10 +158,7 @@ fn miss_answer(model: &crate::model::Model, site: &ErrorSite, dialect: &dyn Dial
         }
         m => m,
     };
-    crate::fix::answers_with_output(model, site)
-        .then(|| dialect.output_tool_error_snippet(&message))
-        .flatten()
-        .unwrap_or_else(|| dialect.tool_error_snippet(&message, false))
+    crate::fix::failure_answer(model, site, dialect, &message)
 }
 
 /// A lookup's miss on a handle or id, or one whose text says the thing is not there: this

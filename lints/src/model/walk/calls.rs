@@ -941,19 +941,7 @@ impl<'a> Walker<'a, '_> {
     /// resolution finds for it (`fs::read_to_string(path)` fails with `std::io::Error`,
     /// `serde_json::from_str(..)` with `serde_json::Error`), through `.await`.
     fn external_call_error(&self, call: &Expr) -> Option<&'static str> {
-        let (Expr::Call(c), Some(scope)) = (strip_await(call), self.body.scope) else {
-            return None;
-        };
-        let Expr::Path(p) = &*c.func else {
-            return None;
-        };
-        let Some(Def::External(path)) =
-            self.calls
-                .defs
-                .resolve_path(scope.module, &p.path, Ns::Values)
-        else {
-            return None;
-        };
+        let path = self.external_fn(strip_await(call))?;
         let path: Vec<&str> = path.iter().map(String::as_str).collect();
         match path[..] {
             ["std" | "tokio", "fs", ..] => Some("std::io::Error"),

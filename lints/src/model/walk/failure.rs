@@ -449,7 +449,7 @@ impl<'a> Walker<'a, '_> {
 
     /// The item of another crate a call `f(..)` goes to, by its path there (`std::env::var`), as
     /// name resolution finds it.
-    fn external_fn(&self, call: &Expr) -> Option<Vec<String>> {
+    pub(super) fn external_fn(&self, call: &Expr) -> Option<Vec<String>> {
         let (Expr::Call(c), Some(scope)) = (call, self.body.scope) else {
             return None;
         };
@@ -959,20 +959,16 @@ impl<'a> Walker<'a, '_> {
         let Expr::Field(last) = strip_refs(cause) else {
             return false;
         };
-        if self
-            .declared_field_type(last)
-            .and_then(crate::syntax::type_name)
-            .as_deref()
-            != Some("Option")
-        {
-            return false;
-        }
-        const MUTABLE: &[&str] = &["Mutex", "RwLock", "Cell", "OnceLock", "Atomic", "ArcSwap"];
         let mut field = last;
-        for _ in 0..8 {
+        const MUTABLE: &[&str] = &["Mutex", "RwLock", "Cell", "OnceLock", "Atomic", "ArcSwap"];
+        for depth in 0..8 {
             let Some(ty) = self.declared_field_type(field) else {
                 return false;
             };
+            // The field read last is the `Option`.
+            if depth == 0 && crate::syntax::type_name(ty).as_deref() != Some("Option") {
+                return false;
+            }
             let written = ty.to_token_stream_string();
             if MUTABLE.iter().any(|m| written.contains(m)) {
                 return false;
