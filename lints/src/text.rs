@@ -338,7 +338,7 @@ pub fn json_texts(mac: &syn::Macro, file: &SourceFile) -> Vec<MessageText> {
             if colon.as_char() != ':' || !key.is_ok_and(|k| JSON_TEXT_KEYS.contains(&k.as_str())) {
                 continue;
             }
-            if let Some(shown) = shown_error_format(&tokens[i + 2..], file) {
+            if let Some(shown) = format_value(&tokens[i + 2..], file) {
                 out.push(shown);
                 continue;
             }
@@ -364,9 +364,9 @@ pub fn json_texts(mac: &syn::Macro, file: &SourceFile) -> Vec<MessageText> {
     out
 }
 
-/// A member value that is a `format!` showing an error's Display (`"error": format!("{e:#}")`),
-/// up to the member's end: what the model reads there is that error's message.
-fn shown_error_format(value: &[proc_macro2::TokenTree], file: &SourceFile) -> Option<MessageText> {
+/// A member value that is a `format!` (`"error": format!("{e:#}")`, `"message":
+/// format!("invoice {} not found", id)`), up to the member's end: what the model reads there.
+fn format_value(value: &[proc_macro2::TokenTree], file: &SourceFile) -> Option<MessageText> {
     use proc_macro2::TokenTree;
     let [TokenTree::Ident(name), TokenTree::Punct(bang), TokenTree::Group(_), rest @ ..] = value
     else {
@@ -383,7 +383,7 @@ fn shown_error_format(value: &[proc_macro2::TokenTree], file: &SourceFile) -> Op
     let tokens: proc_macro2::TokenStream = value[..3].iter().cloned().collect();
     let expr = syn::parse2::<Expr>(tokens).ok()?;
     match message(&expr, file, None) {
-        text @ MessageText::Format { shown: Some(_), .. } => Some(text),
+        text @ MessageText::Format { .. } => Some(text),
         _ => None,
     }
 }

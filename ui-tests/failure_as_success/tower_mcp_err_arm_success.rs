@@ -90,7 +90,32 @@ pub fn tools(registry: Arc<Registry>) -> Vec<Tool> {
         })
         .build();
 
-    vec![add, remove, dump]
+    // A fallback row for one backend whose probe failed, in a table the tool answers: the
+    // `unwrap_or("-")` inside that `Err` arm fills a cell, it is not the tool's answer (the
+    // closure's `Ok` is the SDK's result, not the tool's text).
+    let for_table = Arc::clone(&registry);
+    let table = ToolBuilder::new("backend_table")
+        .description("List the backends")
+        .handler(move |input: RemoveInput| async move {
+            let registry = Arc::clone(&for_table);
+            let mut output = String::from("| name | sessions |\n");
+            for name in input.name.split(',') {
+                match registry.remove(name).await {
+                    Ok(n) => output.push_str(&format!("| {name} | {n} |\n")),
+                    Err(_) => {
+                        let alias = name.split_once('.').map(|(head, _)| head);
+                        output.push_str(&format!(
+                            "| {} | - |\n",
+                            alias.as_deref().unwrap_or("-").trim()
+                        ));
+                    }
+                }
+            }
+            Ok(CallToolResult::text(output))
+        })
+        .build();
+
+    vec![add, remove, dump, table]
 }
 
 // A resource's handler: its answer is not a tool result, whatever its Err arm says.

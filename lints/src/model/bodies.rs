@@ -42,6 +42,9 @@ pub struct BodyInfo<'a> {
     pub scope: Option<FnScope>,
     /// The fn's signature (`None` for closures and const initialisers).
     pub sig: Option<&'a syn::Signature>,
+    /// For a closure: the fn it is written in, whose parameters and `let`s before it are the
+    /// values it captures (`move |args, extra| { let state = state.clone(); .. }`).
+    pub enclosing: Option<(&'a syn::Signature, &'a syn::Block)>,
     /// For `impl From<X> for <protocol error>`: `X`, resolved.
     pub from_source_type: Option<ErrorSource>,
     /// Library code of an SDK's own package: it defines the SDK's constructors, conversions and
@@ -91,6 +94,7 @@ where
                 text_params: text_params(f.sig),
                 scope: defs.fn_scope(f.sig),
                 sig: Some(f.sig),
+                enclosing: None,
                 from_source_type: None,
                 in_sdk_library: library,
                 continues_dispatch: false,
@@ -166,33 +170,40 @@ pub fn from_impl_target(f: &FnItem<'_>) -> Option<syn::Type> {
 
 /// A closure registered as a tool handler becomes a body of its own, named by its
 /// registration when that gives the tool's name.
+/// Where a closure is written: the body around it, which it shares test-ness, scope and
+/// captured values with.
+#[derive(Clone, Copy)]
+pub struct ClosureHome<'a> {
+    pub file: FileId,
+    pub inert: bool,
+    pub scope: Option<FnScope>,
+    /// The fn whose parameters and `let`s it captures ([`BodyInfo::enclosing`]).
+    pub enclosing: Option<(&'a syn::Signature, &'a syn::Block)>,
+}
+
 /// A closure a constructor stores in a Fn-typed field, run where the field is called: a
 /// helper of whoever calls it, returning what it declares.
 pub fn stored_closure_body<'a>(
     id: BodyId,
-    file: FileId,
+    home: ClosureHome<'a>,
     closure: &'a syn::Expr,
     field: &str,
-    is_test: bool,
     returns: ReturnFacts,
-    scope: Option<FnScope>,
 ) -> BodyInfo<'a> {
     BodyInfo {
         name: format!("closure stored in `{field}`"),
         tool_name: None,
         kind: None,
-        ..closure_body(id, file, closure, None, is_test, returns, scope)
+        ..closure_body(id, home, closure, None, returns)
     }
 }
 
 pub fn closure_body<'a>(
     id: BodyId,
-    file: FileId,
+    home: ClosureHome<'a>,
     closure: &'a Expr,
     registered_name: Option<String>,
-    is_test: bool,
     returns: ReturnFacts,
-    scope: Option<FnScope>,
 ) -> BodyInfo<'a> {
     // `|ctx| Box::pin(async move { .. })`: the async block is the handler.
     let code = match closure {
@@ -201,27 +212,57 @@ pub fn closure_body<'a>(
     };
     BodyInfo {
         id,
-        file,
+        file: home.file,
         name: "tool closure".to_string(),
         tool_name: Some(registered_name.unwrap_or_else(|| "tool closure".to_string())),
         kind: Some(HandlerKind::Tool),
-        inert: is_test,
+        inert: home.inert,
         returns,
         code,
         is_from_impl: false,
         text_params: Vec::new(),
-        scope,
+        scope: home.scope,
         sig: None,
+        enclosing: home.enclosing,
         from_source_type: None,
         in_sdk_library: false,
         continues_dispatch: false,
     }
 }
 
-fn handler_code(expr: &Expr) -> BodyCode<'_> {
+/// The `async move { .. }` (or `Box::pin(async move { .. })`) a block ends with after only
+/// `let`s.
+fn future_after_lets(b: &syn::Block) -> Option<&Expr> {
+    let (last, lets) = b.stmts.split_last()?;
+    let syn::Stmt::Expr(tail, None) = last else {
+        return None;
+    };
+    let tail = through_cast(tail);
+    let future = match tail {
+        Expr::Async(_) => true,
+        Expr::Call(c) => c.args.len() == 1 && matches!(&c.args[0], Expr::Async(_)),
+        _ => false,
+    };
+    (future && lets.iter().all(|s| matches!(s, syn::Stmt::Local(_)))).then_some(tail)
+}
+
+/// `Box::pin(..) as Pin<Box<dyn Future<..>>>`: the value cast.
+fn through_cast(expr: &Expr) -> &Expr {
     match expr {
+        Expr::Cast(c) => through_cast(&c.expr),
+        other => other,
+    }
+}
+
+fn handler_code(expr: &Expr) -> BodyCode<'_> {
+    match through_cast(expr) {
         Expr::Call(c) if c.args.len() == 1 => handler_code(&c.args[0]),
         Expr::Async(a) => BodyCode::Block(&a.block),
+        // `{ let state = state.clone(); Box::pin(async move { .. }) }`: the future is the
+        // handler; the clones before it are captures (bound as the enclosing fn's values).
+        Expr::Block(b) if future_after_lets(&b.block).is_some() => {
+            future_after_lets(&b.block).map_or(BodyCode::Block(&b.block), handler_code)
+        }
         Expr::Block(b) => BodyCode::Block(&b.block),
         other => BodyCode::Expr(other),
     }
@@ -268,6 +309,7 @@ fn collect_consts<'a>(
             text_params: Vec::new(),
             scope: None,
             sig: None,
+            enclosing: None,
             from_source_type: None,
             in_sdk_library: library,
             continues_dispatch: false,

@@ -734,6 +734,8 @@ impl<'a> Resolver<'_, 'a> {
                     m.method.to_string().as_str(),
                     "expect"
                         | "map_err"
+                        | "ok_or"
+                        | "ok_or_else"
                         | "context"
                         | "with_context"
                         | "wrap_err"
@@ -750,7 +752,12 @@ impl<'a> Resolver<'_, 'a> {
                     "get" | "get_mut" | "remove" | "first" | "last" | "pop"
                 ) =>
             {
-                self.element_of_field(&m.receiver, locals, depth)
+                // A crate type's own method (`self.registry.get(name)` with `registry:
+                // Registry`) says what it returns.
+                match self.method_target(&m.receiver, &m.method.to_string(), locals) {
+                    Target::Fn(f) => self.types.return_type(self.defs, f),
+                    _ => self.element_of_field(&m.receiver, locals, depth),
+                }
             }
             // `Arc::clone(&tool)`, `Rc::clone(..)`: the same value.
             Expr::Call(c)

@@ -1628,7 +1628,18 @@ fn absorb<'a, 'd, 'i>(
 {
     let body = &bodies[at];
     walked.returned[at] = std::mem::take(&mut facts.returned);
-    let (file, inert, scope) = (body.file, body.inert, body.scope);
+    let (file, inert) = (body.file, body.inert);
+    // A closure's captures are the values of the fn it is written in (a closure in a closure:
+    // the outer one's fn).
+    let home = bodies::ClosureHome {
+        file,
+        inert,
+        scope: body.scope,
+        enclosing: match (body.sig, body.code) {
+            (Some(sig), bodies::BodyCode::Block(block)) => Some((sig, block)),
+            _ => body.enclosing,
+        },
+    };
     // An SDK's library defines its constructors: only its codes are judged.
     let library = body.in_sdk_library;
     let answers = std::mem::take(&mut facts.answers);
@@ -1649,9 +1660,7 @@ fn absorb<'a, 'd, 'i>(
     for (closure, name) in facts.closures {
         let id = BodyId(bodies.len());
         let returns = dialect.closure_returns();
-        bodies.push(bodies::closure_body(
-            id, file, closure, name, inert, returns, scope,
-        ));
+        bodies.push(bodies::closure_body(id, home, closure, name, returns));
     }
     for (closure, slot) in facts.slot_closures {
         let syn::Expr::Closure(c) = closure else {
@@ -1660,7 +1669,7 @@ fn absorb<'a, 'd, 'i>(
         let id = BodyId(bodies.len());
         let returns = dialect.return_facts(None, &c.output, index_of(file));
         bodies.push(bodies::stored_closure_body(
-            id, file, closure, &slot.1, inert, returns, scope,
+            id, home, closure, &slot.1, returns,
         ));
         walked.slot_bodies.entry(slot).or_default().push(id);
     }

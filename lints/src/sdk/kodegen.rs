@@ -85,6 +85,7 @@ static TABLE: SdkTable = SdkTable {
     error_macros: &[],
     closure_registrations: &[],
     payload_is_result_text: false,
+    closure_ok_is_output: false,
     tool_call_arm_variants: &[],
     // `Tool::execute` has no isError answer (see above): the help names the rmcp result a
     // handler of the crate's own would return.

@@ -53,6 +53,7 @@ static TABLE: SdkTable = SdkTable {
     error_macros: &[("bail", Some(-32603), false), ("bail_public", None, false)],
     closure_registrations: &[],
     payload_is_result_text: false,
+    closure_ok_is_output: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(CallToolResult { content: vec![TextContent::new({msg}).into()], is_error: Some(true), meta: Default::default() })",
     output_tool_error_snippet: None,

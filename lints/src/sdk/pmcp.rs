@@ -152,6 +152,9 @@ static TABLE: SdkTable = SdkTable {
     // 2.23.0 ~2756 and core.rs ~1225, with `structured(value)` for a declared outputSchema):
     // the Value's own `"isError"` never reaches the result's flag.
     payload_is_result_text: true,
+    // `TypedTool::new(.., |args, extra| Box::pin(async move { Ok(json!(..)) }))`: the closure's
+    // `Ok` is the tool's output `Value`, as a `ToolHandler::handle`'s is.
+    closure_ok_is_output: true,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
     output_tool_error_snippet: None,

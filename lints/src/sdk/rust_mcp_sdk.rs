@@ -93,6 +93,7 @@ static TABLE: SdkTable = SdkTable {
     error_macros: &[],
     closure_registrations: &[],
     payload_is_result_text: false,
+    closure_ok_is_output: false,
     tool_call_arm_variants: &["CallToolRequest"],
     tool_error_snippet: "Ok(CallToolResult::from(CallToolError::from_message({msg})).into())",
     output_tool_error_snippet: None,

@@ -168,6 +168,7 @@ impl Dialect for TableDialect {
         };
         ReturnFacts {
             err,
+            ok_is_text: self.table.closure_ok_is_output,
             ..ReturnFacts::UNKNOWN
         }
     }
@@ -524,6 +525,9 @@ pub struct SdkTable {
     pub closure_registrations: &'static [&'static str],
     /// See [`Dialect::payload_is_result_text`].
     pub payload_is_result_text: bool,
+    /// A registered closure's `Ok` is the tool's output (text or a JSON value), not the SDK's
+    /// result type.
+    pub closure_ok_is_output: bool,
     /// Match-arm patterns that hold a tool call inside a general request handler.
     pub tool_call_arm_variants: &'static [&'static str],
     /// How a user writes an isError result, for help texts (`{msg}` is replaced).

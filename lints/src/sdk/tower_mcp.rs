@@ -128,6 +128,7 @@ static TABLE: SdkTable = SdkTable {
     // `McpTool::call`'s output goes out as `CallToolResult::json(value)`, a success
     // (`McpToolHandler::call`, tool.rs 0.20.0 ~2465, 0.23.2 ~2861, 0.25.0 ~2887).
     payload_is_result_text: true,
+    closure_ok_is_output: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(CallToolResult::error({msg}))",
     // `McpTool::call`'s `Ok` is its output, sent as a success: its isError answer is an `Err`

@@ -107,6 +107,7 @@ static TABLE: SdkTable = SdkTable {
     error_macros: &[("mcp_err", None, true)],
     closure_registrations: &[],
     payload_is_result_text: false,
+    closure_ok_is_output: false,
     tool_call_arm_variants: &[],
     tool_error_snippet: "Ok(ToolResult::error({msg}))",
     // A `#[tool]` whose `Ok` is its output (`McpResult<Json<T>>`, `McpResult<Value>`,
@@ -211,6 +212,7 @@ static TABLE_2: SdkTable = SdkTable {
     error_macros: &[("mcp_error", Some(-32019), false)],
     closure_registrations: &[],
     payload_is_result_text: false,
+    closure_ok_is_output: false,
     tool_call_arm_variants: &[],
     tool_error_snippet:
         "Err(McpError::tool({msg})) on turbomcp 3 (2.x sends every #[tool] Err as a JSON-RPC error)",

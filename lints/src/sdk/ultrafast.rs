@@ -71,6 +71,7 @@ static TABLE: SdkTable = SdkTable {
     error_macros: &[],
     closure_registrations: &[],
     payload_is_result_text: false,
+    closure_ok_is_output: false,
     tool_call_arm_variants: &[],
     tool_error_snippet:
         "Ok(ToolResult { content: vec![ToolContent::text({msg})], is_error: Some(true) })",

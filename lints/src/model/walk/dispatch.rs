@@ -796,17 +796,38 @@ pub(super) fn name_expression(scrutinee: &str) -> String {
     trimmed.to_string()
 }
 
-/// The position of the parameter `f`'s value is a lookup of (`self.dispatch.get(name)`), the
-/// receiver not counted.
+/// The position of the parameter `f`'s value is a lookup of (`self.dispatch.get(name)`), or
+/// whose `None` is one's miss (`let s =
+/// map.get_mut(id).filter(..)?;` in a fn returning `Option`), the receiver not counted.
 pub(crate) fn lookup_of_param(f: &crate::index::FnItem<'_>) -> Option<u8> {
     let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() else {
         return None;
     };
+    // Not `Ok(uploads.remove(handle))`: its caller's `Err` arm is the fn's failure, not the
+    // miss (the `Ok(None)` of a service is read where `?` unwraps it).
     let tail = tail_expr(tail);
-    if !is_lookup(tail) {
+    let returns_option = matches!(&f.sig.output, syn::ReturnType::Type(_, ty)
+        if crate::syntax::option_inner(crate::syntax::unwrap_future(ty)).is_some());
+    // A `let` whose lookup's miss returns the fn's `None` through `?`.
+    let early = || {
+        f.block.stmts.iter().find_map(|s| match s {
+            syn::Stmt::Local(syn::Local {
+                init: Some(init), ..
+            }) => match &*init.expr {
+                Expr::Try(t) if is_lookup(&t.expr) => Some(&*t.expr),
+                _ => None,
+            },
+            _ => None,
+        })
+    };
+    let lookup = if is_lookup(tail) {
+        tail
+    } else if returns_option {
+        early()?
+    } else {
         return None;
-    }
-    let key = crate::syntax::strip_refs(super::failure::lookup_key(lookup_call(tail)?));
+    };
+    let key = crate::syntax::strip_refs(super::failure::lookup_key(lookup_call(lookup)?));
     let Expr::Path(p) = key else {
         return None;
     };

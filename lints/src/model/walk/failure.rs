@@ -344,7 +344,7 @@ impl<'a> Walker<'a, '_> {
                 .last()
                 .filter(|f| f.kind == FrameKind::LookupMiss)
                 .and_then(|f| f.cause)
-                .and_then(lookup_names),
+                .and_then(|cause| self.lookup_names(cause)),
             // The miss of a lookup by a key the tool computed is the lookup's, not the lock's
             // the map was read under (`self.notes.lock().await.get(&p.id).cloned()`).
             server_fault: causes
@@ -2363,6 +2363,23 @@ impl Walker<'_, '_> {
 
     /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
     /// `self.client.get::<T>(&url)`): the source says which fn it is.
+    /// [`lookup_names`], also of a crate fn that looks up its argument
+    /// (`self.scans.next_page(&args.scan_id, 3)`: `self.scans &args.scan_id`).
+    fn lookup_names(&self, cause: &Expr) -> Option<String> {
+        lookup_names(cause).or_else(|| {
+            let at = usize::from(self.called_facts(cause)?.lookup_of_param?);
+            let (receiver, args) = match strip_await(cause) {
+                Expr::MethodCall(m) => (m.receiver.to_token_stream_string(), &m.args),
+                Expr::Call(c) => (String::new(), &c.args),
+                _ => return None,
+            };
+            Some(format!(
+                "{receiver} {}",
+                args.get(at)?.to_token_stream_string()
+            ))
+        })
+    }
+
     pub(super) fn is_map_lookup(&self, expr: &Expr) -> bool {
         // `find_sheet(&wb, &input.sheet_name)`, a crate fn whose value is a lookup of the key
         // it is given (`wb.sheet_names().iter().position(|n| *n == name)`).
@@ -2372,7 +2389,16 @@ impl Walker<'_, '_> {
                 .is_some_and(|facts| facts.lookup_of_param.is_some());
         }
         if !is_lookup(expr) {
-            return false;
+            // `self.store.find(&id)`, a crate method whose value is a lookup of the key it is
+            // given (`self.docs.read().await.get(id).cloned()`).
+            return match strip_await(expr) {
+                Expr::MethodCall(m) => matches!(
+                    self.resolver.method_target(&m.receiver, &m.method.to_string(), &self.locals),
+                    crate::model::callgraph::Target::Fn(f)
+                        if self.calls.fn_facts(f).is_some_and(|facts| facts.lookup_of_param.is_some())
+                ),
+                _ => false,
+            };
         }
         let Some(call) = lookup_call(expr) else {
             return true;
@@ -2401,7 +2427,14 @@ pub(super) fn is_lookup(expr: &Expr) -> bool {
                 || searched_key(m).is_some()
                 || (matches!(
                     m.method.to_string().as_str(),
-                    "cloned" | "copied" | "ok_or" | "ok_or_else" | "as_ref" | "as_deref"
+                    "cloned"
+                        | "copied"
+                        | "ok_or"
+                        | "ok_or_else"
+                        | "as_ref"
+                        | "as_deref"
+                        | "filter"
+                        | "map"
                 ) && is_lookup(&m.receiver))
         }
         Expr::Reference(r) => is_lookup(&r.expr),

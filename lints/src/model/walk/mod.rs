@@ -393,6 +393,18 @@ impl<'a, 'm> Walker<'a, 'm> {
                 }
             }
         }
+        if let (None, Some(enclosing)) = (self.body.sig, self.body.enclosing) {
+            let at = match self.body.code {
+                BodyCode::Block(b) => b.brace_token.span.open().byte_range().start,
+                BodyCode::Expr(e) => syn::spanned::Spanned::span(e).byte_range().start,
+            };
+            crate::model::callgraph::bind_lets_before(
+                &self.resolver,
+                &mut self.locals,
+                enclosing,
+                at,
+            );
+        }
         self.declared_error = self.declared_error_type();
         self.fails_with_text = self.declared_error.is_none() && self.declares_text_error();
         self.returned.error_enum = self
