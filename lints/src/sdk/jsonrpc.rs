@@ -149,6 +149,10 @@ impl Dialect for JsonRpc {
         true
     }
 
+    fn is_tool_result_type(&self, ty: &syn::Type, index: &Index<'_>) -> bool {
+        crate::syntax::type_name(ty).is_some_and(|n| is_tool_result_type(&n, index))
+    }
+
     fn return_facts(
         &self,
         _kind: Option<HandlerKind>,

@@ -689,6 +689,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether a type is the SDK's tool result (`CallToolResult`), which says itself whether it
+    /// is an error.
+    fn is_tool_result_type(&self, _ty: &syn::Type, _index: &Index<'_>) -> bool {
+        false
+    }
+
     /// The field that marks a tool result as an error (`is_error`).
     fn is_error_field(&self) -> &'static str {
         "is_error"

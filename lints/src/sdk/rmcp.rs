@@ -68,6 +68,10 @@ impl Dialect for Rmcp {
         self.names.is_error_type(ty)
     }
 
+    fn is_tool_result_type(&self, ty: &Type, _index: &Index<'_>) -> bool {
+        crate::syntax::type_name(ty).is_some_and(|n| RESULT_TYPES.contains(&n.as_str()))
+    }
+
     /// A crate type with `impl IntoContents`: `.map_err(ToolError::from)` makes the error one.
     fn is_tool_error_type_name(&self, name: &str) -> bool {
         self.names.content_error_types.contains(name)

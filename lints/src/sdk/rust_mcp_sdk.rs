@@ -37,6 +37,8 @@ static TABLE: SdkTable = SdkTable {
         value("CallToolError", "unknown_tool", -32603, Some(0)),
         value("CallToolError", "unsupported_task_augmented_tool_call", -32603, None),
         result("CallToolResult", "with_error", Builds::ToolError { content: Some(0), never_empty: true }),
+        // The schema's only `From` for it is `From<CallToolError>`, which sets `is_error`.
+        result("CallToolResult", "from", Builds::ToolError { content: Some(0), never_empty: true }),
         result("CallToolResult", "text_content", Builds::ToolSuccess { content: Some(0) }),
         protocol("RpcError", "internal_error", -32603, None, Some("Internal error")),
         protocol("RpcError", "invalid_params", -32602, None, Some("Invalid params")),

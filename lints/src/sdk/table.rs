@@ -173,6 +173,14 @@ impl Dialect for TableDialect {
         }
     }
 
+    fn is_tool_result_type(&self, ty: &Type, _index: &Index<'_>) -> bool {
+        type_name(ty).is_some_and(|name| {
+            self.names
+                .canonical(self.table, &[name, String::new()])
+                .is_some_and(|c| self.table.result_types.contains(&c))
+        })
+    }
+
     fn is_protocol_error_type(&self, ty: &Type) -> bool {
         type_name(ty).is_some_and(|name| {
             self.names

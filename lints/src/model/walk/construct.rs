@@ -238,6 +238,29 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// A string value returned as success by a text-returning tool, on a failure path.
+    /// `err.to_tool_result()` (through `.into()`): a crate method called on the error itself
+    /// that returns the SDK's result (which says itself whether it is an error), not text or
+    /// JSON (`err.to_json()`, the error's own rendering, is still an answer built from it).
+    pub(super) fn error_method_answers(&self, expr: &Expr, binding: &str) -> bool {
+        let m = crate::syntax::through_methods(expr, &["into"]);
+        let Expr::MethodCall(mc) = m else {
+            return false;
+        };
+        if !super::failure::is_error_named(&mc.receiver, binding) {
+            return false;
+        }
+        let fns = match self.call_target(m) {
+            Some(Target::Fn(f)) => vec![f],
+            Some(Target::Candidates(fs) | Target::Dispatch(fs)) => fs,
+            _ => return false,
+        };
+        let returns_result = |f| {
+            matches!(self.calls.types.return_syntax(f), Some(syn::ReturnType::Type(_, ty))
+                if self.dialect.is_tool_result_type(ty, self.index))
+        };
+        !fns.is_empty() && fns.into_iter().all(returns_result)
+    }
+
     pub(super) fn text_success(&mut self, expr: &'a Expr) {
         let tail = through_output_wrapper(tail_expr(expr));
         // `Err(e) => Content::text(format!(..))` in a tool answering one content block.
@@ -259,7 +282,12 @@ impl<'a> Walker<'a, '_> {
             Expr::Struct(_) => mentions_ident(&tail.to_token_stream_string(), b),
             // `.unwrap_or_else(|e| e.into_inner())`: a poisoned lock's guard taken back.
             Expr::MethodCall(m) if m.method == "into_inner" => false,
-            Expr::MethodCall(_) => method_chain_root(tail).is_some_and(|r| &r == b),
+            // Not a crate method of the error (`err.to_tool_result().into()`): that fn decides
+            // what the answer is, and its own answers are judged where it builds them.
+            Expr::MethodCall(_) => {
+                method_chain_root(tail).is_some_and(|r| &r == b)
+                    && !self.error_method_answers(tail, b)
+            }
             Expr::Path(p) => p.path.is_ident(b),
             _ => false,
         });

@@ -595,6 +595,11 @@ impl<'a> Walker<'a, '_> {
     /// Whether `expr` calls a crate fn whose only use of the error `binding` is being handed it
     /// as it is (`undelivered(&e)`, `self.answer(e)`).
     fn hands_on_error(&self, expr: &Expr, binding: &str) -> bool {
+        // A crate method of the error itself that makes the SDK's result of it
+        // (`err.to_tool_result().into()`).
+        if self.error_method_answers(expr, binding) {
+            return true;
+        }
         let (address, receiver, args): (*const (), Option<&Expr>, Vec<&Expr>) = match expr {
             Expr::Call(c) => (
                 c as *const syn::ExprCall as *const (),
