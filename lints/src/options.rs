@@ -28,6 +28,13 @@ impl ProtocolVersion {
         ProtocolVersion::V2026_07_28,
     ];
 
+    /// The version named exactly `date` (`"2025-06-18"`); `latest` and blanks are not names.
+    pub fn named(date: &str) -> Option<ProtocolVersion> {
+        ProtocolVersion::ALL
+            .into_iter()
+            .find(|v| v.as_str() == date)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ProtocolVersion::V2024_11_05 => "2024-11-05",
@@ -58,16 +65,13 @@ impl FromStr for ProtocolVersion {
         if s == "latest" {
             return Ok(ProtocolVersion::LATEST);
         }
-        ProtocolVersion::ALL
-            .into_iter()
-            .find(|v| v.as_str() == s)
-            .ok_or_else(|| {
-                let known: Vec<_> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
-                format!(
-                    "unknown protocol version `{s}` (known: {}, or `latest`)",
-                    known.join(", ")
-                )
-            })
+        ProtocolVersion::named(s).ok_or_else(|| {
+            let known: Vec<_> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
+            format!(
+                "unknown protocol version `{s}` (known: {}, or `latest`)",
+                known.join(", ")
+            )
+        })
     }
 }
 

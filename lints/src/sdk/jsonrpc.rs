@@ -149,6 +149,11 @@ impl Dialect for JsonRpc {
         true
     }
 
+    /// Its `initialize` answer states the version it speaks.
+    fn declares_protocol(&self) -> bool {
+        true
+    }
+
     fn return_facts(
         &self,
         _kind: Option<HandlerKind>,

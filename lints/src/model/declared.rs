@@ -1,0 +1,594 @@
+//! The protocol version a server states in its own source: the `protocolVersion` of its
+//! `initialize` answer. A hand-rolled server writes it itself ([`Dialect::declares_protocol`]);
+//! an SDK negotiates it. Found by the source's structure, in one pass over the package's fn
+//! bodies and consts:
+//! - a string literal that names a known version ([`ProtocolVersion::named`]) in the value of a
+//!   `"protocolVersion"` member of a `json!` object, or of a struct literal's field that serde
+//!   writes as `protocolVersion` (`protocol_version`, or renamed to it);
+//! - the same in a const or static that value names (resolved, not matched by name), or in a
+//!   `let` of the same fn it names (`let version = if SUPPORTED.contains(&asked) { asked } else
+//!   { LATEST };`);
+//! - a const or static that is a list of versions (`const SUPPORTED: &[&str] = &["2025-06-18",
+//!   "2025-03-26"];`), whoever uses it.
+//!
+//! An object that also has a `clientInfo` member (an `initialize` request the server sends as a
+//! client) declares nothing, nor does test code.
+//!
+//! [`Dialect::declares_protocol`]: crate::sdk::Dialect::declares_protocol
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use syn::visit::Visit;
+use syn::{Expr, Item};
+
+use crate::index::{FnItem, Index};
+use crate::options::ProtocolVersion;
+use crate::resolve::{Def, DefMap, ItemId, ItemKind, ModuleId, Ns};
+use crate::source::{FileId, SourceFile, Span};
+use crate::types::Types;
+
+/// The JSON member an `initialize` answer states its version in.
+pub const MEMBER: &str = "protocolVersion";
+/// The Rust field serde writes as [`MEMBER`] under `rename_all = "camelCase"`.
+pub const FIELD: &str = "protocol_version";
+/// The member only a client's `initialize` request has.
+const CLIENT_MEMBER: &str = "clientInfo";
+
+/// The newest known version a package's source declares, and where it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredProtocol {
+    pub version: ProtocolVersion,
+    /// The string literal that names it.
+    pub file: FileId,
+    pub span: Span,
+}
+
+/// What the package's files are to the search: a non-test file's text, else `None`.
+pub type SourceOf<'s> = dyn Fn(FileId) -> Option<&'s SourceFile> + 's;
+
+/// The version package `package` declares (see the module docs); `None` when it declares none
+/// that mcp-lint knows.
+pub fn declared_protocol(
+    package: usize,
+    index: &Index<'_>,
+    (defs, types): (&DefMap<'_>, &Types<'_>),
+    source_of: &SourceOf<'_>,
+) -> Option<DeclaredProtocol> {
+    let mut finder = Finder {
+        defs,
+        source_of,
+        seen: HashSet::new(),
+        found: None,
+    };
+    let renamed = renamed_fields(defs, package);
+    for f in index.fns.iter().filter(|f| !f.is_test) {
+        let Some(scope) = defs.fn_scope(f.sig) else {
+            continue;
+        };
+        let mut values = MemberValues::default();
+        values.visit_block(f.block);
+        if values.json.is_empty() && values.fields.is_empty() {
+            continue;
+        }
+        let self_type = types.self_type(scope);
+        let at = At {
+            file: f.file,
+            module: scope.module,
+        };
+        let mut locals = Locals::of(f);
+        for tokens in values.json {
+            match syn::parse2::<Expr>(tokens.clone()) {
+                Ok(e) => finder.expr(&e, at, Some(&mut locals)),
+                // Not an expression: its literals all the same.
+                Err(_) => finder.tokens(tokens, at.file),
+            }
+        }
+        for s in values.fields {
+            let struct_item = || match &s.path {
+                p if p.is_ident("Self") => self_type,
+                p => match defs.resolve_path(scope.module, p, Ns::Types) {
+                    Some(Def::Item(id)) => Some(id),
+                    _ => None,
+                },
+            };
+            let renamed = renamed_fields_of(&renamed, struct_item);
+            for field in s.fields.iter().filter(|v| declares(&v.member, renamed)) {
+                finder.expr(&field.expr, at, Some(&mut locals));
+            }
+        }
+    }
+    // Lists of versions, used or not.
+    for (i, item) in defs.items.iter().enumerate() {
+        let module = defs.module(item.module);
+        if module.package != package || module.is_test {
+            continue;
+        }
+        if let Some(expr) = const_value(item.syntax).filter(|e| is_version_list(e)) {
+            finder.item(ItemId(i as u32), expr);
+        }
+    }
+    finder.found
+}
+
+/// Where an expression is written: its file and the module its paths resolve in.
+#[derive(Clone, Copy)]
+struct At {
+    file: FileId,
+    module: ModuleId,
+}
+
+struct Finder<'d, 'a, 'r, 's> {
+    defs: &'d DefMap<'a>,
+    source_of: &'r SourceOf<'s>,
+    /// Consts and statics read so far.
+    seen: HashSet<ItemId>,
+    found: Option<DeclaredProtocol>,
+}
+
+impl Finder<'_, '_, '_, '_> {
+    /// The versions `expr` names: its literals, and those of the consts, statics and locals its
+    /// paths name.
+    fn expr(&mut self, expr: &Expr, at: At, mut locals: Option<&mut Locals<'_>>) {
+        let mut uses = Uses::default();
+        uses.visit_expr(expr);
+        for lit in uses.literals {
+            self.literal(&lit, at.file);
+        }
+        for path in uses.paths {
+            if let (Some(name), Some(locals)) = (path.get_ident(), locals.as_deref_mut()) {
+                if let Some(inits) = locals.take(&name.to_string()) {
+                    for init in inits {
+                        self.expr(init, at, Some(locals));
+                    }
+                    continue;
+                }
+            }
+            if let Some(Def::Item(id)) = self.defs.resolve_path(at.module, &path, Ns::Values) {
+                let item = self.defs.item(id);
+                if let (ItemKind::Const | ItemKind::Static, Some(value)) =
+                    (item.kind, const_value(item.syntax))
+                {
+                    self.item(id, value);
+                }
+            }
+        }
+    }
+
+    /// The versions a const or static's value names, once.
+    fn item(&mut self, id: ItemId, value: &Expr) {
+        let module = self.defs.item(id).module;
+        if self.defs.module(module).is_test || !self.seen.insert(id) {
+            return;
+        }
+        let file = self.defs.module(module).file;
+        self.expr(value, At { file, module }, None);
+    }
+
+    /// Tokens that are no expression: the string literals among them.
+    fn tokens(&mut self, tokens: TokenStream, file: FileId) {
+        for t in tokens {
+            match t {
+                TokenTree::Group(g) => self.tokens(g.stream(), file),
+                TokenTree::Literal(l) => {
+                    if let Ok(lit) = syn::parse2::<syn::LitStr>(TokenTree::Literal(l).into()) {
+                        self.literal(&lit, file);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Keep `lit` when it names a version newer than the one found so far.
+    fn literal(&mut self, lit: &syn::LitStr, file: FileId) {
+        let Some(version) = ProtocolVersion::named(&lit.value()) else {
+            return;
+        };
+        let Some(source) = (self.source_of)(file) else {
+            return;
+        };
+        if self.found.as_ref().is_none_or(|f| version > f.version) {
+            self.found = Some(DeclaredProtocol {
+                version,
+                file,
+                span: source.span_of(lit),
+            });
+        }
+    }
+}
+
+/// What one fn body states `protocolVersion` with: the value tokens of `json!` members, and the
+/// struct literals (their fields are told apart once the struct is resolved).
+#[derive(Default)]
+struct MemberValues<'v> {
+    json: Vec<TokenStream>,
+    fields: Vec<&'v syn::ExprStruct>,
+}
+
+impl<'v> Visit<'v> for MemberValues<'v> {
+    fn visit_macro(&mut self, mac: &'v syn::Macro) {
+        if mac.path.segments.last().is_some_and(|s| s.ident == "json") {
+            json_members(mac.tokens.clone(), &mut self.json);
+        }
+    }
+
+    fn visit_expr_struct(&mut self, s: &'v syn::ExprStruct) {
+        let client = s
+            .fields
+            .iter()
+            .any(|f| member_name(&f.member) == "client_info");
+        if !client {
+            self.fields.push(s);
+        }
+        syn::visit::visit_expr_struct(self, s);
+    }
+
+    /// A nested item is walked as its own fn, in its own scope.
+    fn visit_item(&mut self, _: &'v Item) {}
+}
+
+/// The value tokens of every `"protocolVersion"` member in a `json!` body's objects, at any
+/// depth, but not in an object that has a `"clientInfo"` member.
+fn json_members(stream: TokenStream, out: &mut Vec<TokenStream>) {
+    for t in stream {
+        let TokenTree::Group(g) = t else { continue };
+        if g.delimiter() != Delimiter::Brace {
+            json_members(g.stream(), out);
+            continue;
+        }
+        let mut members: Vec<Vec<TokenTree>> = vec![Vec::new()];
+        for t in g.stream() {
+            match &t {
+                TokenTree::Punct(p) if p.as_char() == ',' => members.push(Vec::new()),
+                _ => members.last_mut().expect("never empty").push(t),
+            }
+        }
+        let key = |member: &[TokenTree]| match member {
+            [TokenTree::Literal(key), TokenTree::Punct(colon), ..] if colon.as_char() == ':' => {
+                syn::parse2::<syn::LitStr>(TokenTree::Literal(key.clone()).into())
+                    .ok()
+                    .map(|k| k.value())
+            }
+            _ => None,
+        };
+        let client = members
+            .iter()
+            .any(|m| key(m).as_deref() == Some(CLIENT_MEMBER));
+        for member in members {
+            if !client && key(&member).as_deref() == Some(MEMBER) {
+                out.push(member[2..].iter().cloned().collect());
+            }
+            json_members(member.into_iter().collect(), out);
+        }
+    }
+}
+
+/// The string literals an expression holds and the paths it names.
+#[derive(Default)]
+struct Uses {
+    literals: Vec<syn::LitStr>,
+    paths: Vec<syn::Path>,
+}
+
+impl<'v> Visit<'v> for Uses {
+    fn visit_lit_str(&mut self, lit: &'v syn::LitStr) {
+        self.literals.push(lit.clone());
+    }
+
+    fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
+        if p.qself.is_none() {
+            self.paths.push(p.path.clone());
+        }
+    }
+
+    /// A closure's or a block's nested item is not the value.
+    fn visit_item(&mut self, _: &'v Item) {}
+}
+
+/// The `let` bindings of a fn body by name, each read once (a value that names itself, or two
+/// that name each other, end there).
+struct Locals<'f> {
+    block: &'f syn::Block,
+    lets: Option<HashMap<String, Vec<&'f Expr>>>,
+}
+
+impl<'f> Locals<'f> {
+    fn of(f: &FnItem<'f>) -> Locals<'f> {
+        Locals {
+            block: f.block,
+            lets: None,
+        }
+    }
+
+    /// The initialisers of the `let`s named `name`, the first time it is asked for.
+    fn take(&mut self, name: &str) -> Option<Vec<&'f Expr>> {
+        let block = self.block;
+        let lets = self.lets.get_or_insert_with(|| {
+            let mut lets = Lets::default();
+            lets.visit_block(block);
+            lets.0
+        });
+        lets.remove(name)
+    }
+}
+
+#[derive(Default)]
+struct Lets<'f>(HashMap<String, Vec<&'f Expr>>);
+
+impl<'f> Visit<'f> for Lets<'f> {
+    fn visit_local(&mut self, local: &'f syn::Local) {
+        let pat = match &local.pat {
+            syn::Pat::Type(t) => &*t.pat,
+            p => p,
+        };
+        if let (syn::Pat::Ident(id), Some(init)) = (pat, &local.init) {
+            self.0
+                .entry(id.ident.to_string())
+                .or_default()
+                .push(&init.expr);
+        }
+        syn::visit::visit_local(self, local);
+    }
+
+    fn visit_item(&mut self, _: &'f Item) {}
+}
+
+/// Per crate struct with a field serde writes as `protocolVersion` under another name
+/// (`#[serde(rename = "protocolVersion")] version: String`): those fields.
+fn renamed_fields(defs: &DefMap<'_>, package: usize) -> HashMap<ItemId, Vec<String>> {
+    let mut renamed = HashMap::new();
+    for (i, item) in defs.items.iter().enumerate() {
+        let Item::Struct(s) = item.syntax else {
+            continue;
+        };
+        if defs.module(item.module).package != package {
+            continue;
+        }
+        let fields: Vec<String> = s
+            .fields
+            .iter()
+            .filter_map(|f| f.ident.as_ref().map(|id| (id, &f.attrs)))
+            .filter(|(id, attrs)| crate::syntax::serde_name(id, attrs, &s.attrs) == MEMBER)
+            .map(|(id, _)| id.to_string())
+            .collect();
+        if !fields.is_empty() {
+            renamed.insert(ItemId(i as u32), fields);
+        }
+    }
+    renamed
+}
+
+/// The renamed fields of the struct a literal builds, resolved only when some struct has any.
+fn renamed_fields_of(
+    renamed: &HashMap<ItemId, Vec<String>>,
+    struct_item: impl FnOnce() -> Option<ItemId>,
+) -> &[String] {
+    if renamed.is_empty() {
+        return &[];
+    }
+    struct_item()
+        .and_then(|id| renamed.get(&id))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Whether a struct literal's field states the protocol version: named `protocol_version` (or
+/// `protocolVersion`), or renamed to it by serde.
+fn declares(member: &syn::Member, renamed: &[String]) -> bool {
+    let name = member_name(member);
+    name == FIELD || name == MEMBER || renamed.contains(&name)
+}
+
+fn member_name(member: &syn::Member) -> String {
+    match member {
+        syn::Member::Named(id) => {
+            let name = id.to_string();
+            name.strip_prefix("r#").map(str::to_string).unwrap_or(name)
+        }
+        syn::Member::Unnamed(_) => String::new(),
+    }
+}
+
+fn const_value(item: &Item) -> Option<&Expr> {
+    match item {
+        Item::Const(c) => Some(&c.expr),
+        Item::Static(s) => Some(&s.expr),
+        _ => None,
+    }
+}
+
+/// `&["2025-06-18", "2025-03-26"]`, `[LATEST, "2025-03-26"]`: an array (or a reference to
+/// one) of dates and paths with at least one date.
+fn is_version_list(expr: &Expr) -> bool {
+    let mut e = expr;
+    while let Expr::Reference(r) = e {
+        e = &r.expr;
+    }
+    let Expr::Array(a) = e else { return false };
+    let is_date = |e: &Expr| matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if is_date(&s.value()));
+    a.elems.iter().any(is_date)
+        && a.elems
+            .iter()
+            .all(|e| is_date(e) || matches!(e, Expr::Path(_)))
+}
+
+/// `YYYY-MM-DD`.
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use crate::model::Model;
+    use crate::options::{CrateInput, Dependency, Manifest, Options, ProtocolVersion};
+    use crate::source::{FileId, FileRole, SourceInput};
+
+    /// A `"tools/call"` router, so that the crate is a hand-rolled server.
+    const ROUTER: &str =
+        "pub fn route(method: &str, params: &serde_json::Value) -> serde_json::Value {\n\
+        match method {\n\
+            \"tools/call\" => serde_json::json!({ \"content\": [] }),\n\
+            _ => serde_json::json!({ \"error\": { \"code\": -32601, \"message\": method } }),\n\
+        }\n}\n";
+
+    /// The version the crate of `files` (the first is `src/main.rs`) declares, with where:
+    /// `(version, file, line)`.
+    fn declared(dependency: &str, files: &[(&str, &str)]) -> Option<(&'static str, String, usize)> {
+        let input = CrateInput {
+            root: Some(PathBuf::from("/srv")),
+            manifest: Some(Manifest {
+                package_name: Some("srv".into()),
+                dependencies: vec![Dependency {
+                    name: dependency.into(),
+                    version: Some("1".into()),
+                    rename: None,
+                    path: None,
+                }],
+                ..Manifest::default()
+            }),
+            files: files
+                .iter()
+                .map(|(path, text)| SourceInput {
+                    path: PathBuf::from(path),
+                    contents: text.as_bytes().to_vec(),
+                    role: FileRole::Source,
+                    report: true,
+                    named: false,
+                    package_path: Some(PathBuf::from(path)),
+                })
+                .collect(),
+        };
+        let model = Model::build(&[input], &Options::default());
+        let d = model.declared_protocol(FileId(0))?;
+        Some((
+            d.version.as_str(),
+            model.files[d.file.0].path.display().to_string(),
+            d.span.start_line,
+        ))
+    }
+
+    fn main_with(code: &str) -> String {
+        format!("{ROUTER}{code}")
+    }
+
+    #[test]
+    fn a_json_member_literal_or_the_const_it_names() {
+        let literal = main_with(
+            "fn initialize() -> serde_json::Value {\n    \
+                serde_json::json!({ \"protocolVersion\": \"2025-06-18\", \"capabilities\": {} })\n}\n",
+        );
+        assert_eq!(
+            declared("serde_json", &[("src/main.rs", &literal)]),
+            Some(("2025-06-18", "src/main.rs".into(), 8))
+        );
+        let through_const = main_with(
+            "mod rpc;\nfn initialize() -> serde_json::Value {\n    \
+                serde_json::json!({ \"result\": { \"protocolVersion\": rpc::PROTOCOL_VERSION } })\n}\n",
+        );
+        let rpc = "pub const OTHER: &str = \"2026-07-28\";\n\
+            /// The revision it speaks.\npub const PROTOCOL_VERSION: &str = \"2025-11-25\";\n";
+        assert_eq!(
+            declared(
+                "serde_json",
+                &[("src/main.rs", &through_const), ("src/rpc.rs", rpc)]
+            ),
+            Some(("2025-11-25", "src/rpc.rs".into(), 3)),
+            "the const the member names, not another that names a version"
+        );
+    }
+
+    #[test]
+    fn the_newest_of_a_version_list_or_of_a_negotiation() {
+        let negotiated = main_with(
+            "const LATEST: &str = \"2025-06-18\";\n\
+             const SUPPORTED: &[&str] = &[LATEST, \"2025-03-26\", \"2024-11-05\"];\n\
+             fn initialize(params: &serde_json::Value) -> serde_json::Value {\n    \
+                let asked = params[\"protocolVersion\"].as_str().unwrap_or_default();\n    \
+                let version = if SUPPORTED.contains(&asked) { asked } else { LATEST };\n    \
+                serde_json::json!({ \"protocolVersion\": version })\n}\n",
+        );
+        assert_eq!(
+            declared("serde_json", &[("src/main.rs", &negotiated)]),
+            Some(("2025-06-18", "src/main.rs".into(), 7))
+        );
+        // A list no answer names is declared all the same (a `negotiate` fn may read it).
+        let list = main_with(
+            "static SUPPORTED: [&str; 2] = [\"2025-03-26\", \"2025-11-25\"];\n\
+             fn initialize(v: &str) -> serde_json::Value { serde_json::json!({ \"protocolVersion\": negotiate(v) }) }\n",
+        );
+        assert_eq!(
+            declared("serde_json", &[("src/main.rs", &list)]),
+            Some(("2025-11-25", "src/main.rs".into(), 7))
+        );
+    }
+
+    #[test]
+    fn struct_fields_serde_writes_as_the_member() {
+        let field = main_with(
+            "#[derive(serde::Serialize)]\n#[serde(rename_all = \"camelCase\")]\n\
+             struct InitializeResult { protocol_version: String }\n\
+             fn initialize() -> InitializeResult {\n    \
+                InitializeResult { protocol_version: \"2025-03-26\".into() }\n}\n",
+        );
+        assert_eq!(
+            declared("serde_json", &[("src/main.rs", &field)]),
+            Some(("2025-03-26", "src/main.rs".into(), 11))
+        );
+        let renamed = main_with(
+            "#[derive(serde::Serialize)]\n\
+             struct InitializeResult { #[serde(rename = \"protocolVersion\")] version: String, name: String }\n\
+             fn initialize() -> InitializeResult {\n    \
+                InitializeResult { version: \"2025-06-18\".to_string(), name: \"2026-07-28\".into() }\n}\n",
+        );
+        assert_eq!(
+            declared("serde_json", &[("src/main.rs", &renamed)]),
+            Some(("2025-06-18", "src/main.rs".into(), 10))
+        );
+    }
+
+    #[test]
+    fn nothing_outside_the_answer() {
+        // Requests the server sends as a client, a comparison with the client's version, test
+        // code, a lone const, an unknown date.
+        let none = main_with(
+            "const RELEASED: &str = \"2025-06-18\";\n\
+             fn upstream() -> serde_json::Value {\n    \
+                serde_json::json!({ \"protocolVersion\": \"2025-03-26\", \"clientInfo\": { \"name\": \"proxy\" } })\n}\n\
+             fn accepts(params: &serde_json::Value) -> bool { params[\"protocolVersion\"] == \"2025-11-25\" }\n\
+             fn draft() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2027-01-01\" }) }\n\
+             #[cfg(test)]\nmod tests {\n    \
+                fn answer() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2024-11-05\" }) }\n}\n",
+        );
+        assert_eq!(declared("serde_json", &[("src/main.rs", &none)]), None);
+    }
+
+    #[test]
+    fn an_sdk_server_declares_nothing() {
+        // Even with a `"tools/call"` router of its own beside it.
+        let rmcp = main_with(
+            "use rmcp::{ErrorData as McpError, ServerHandler};\n\
+             pub struct S;\nimpl ServerHandler for S {}\n\
+             pub fn info() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2025-03-26\" }) }\n",
+        );
+        assert_eq!(declared("rmcp", &[("src/main.rs", &rmcp)]), None);
+        assert_eq!(
+            declared(
+                "serde_json",
+                &[("src/main.rs", &rmcp.replace("rmcp", "mcp_types"))]
+            ),
+            Some(("2025-03-26", "src/main.rs".into(), 10)),
+            "the same code without the SDK declares it"
+        );
+        assert_eq!(ProtocolVersion::named("latest"), None);
+    }
+}
