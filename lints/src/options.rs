@@ -78,7 +78,11 @@ impl FromStr for ProtocolVersion {
 /// Everything the analysis needs besides the files.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    pub target_protocol: ProtocolVersion,
+    /// The version the user chose (config `target-protocol`, `--target-protocol`, a tool
+    /// call's `target_protocol`); `None` when none did: then a hand-rolled server is judged by
+    /// the version its source declares, anything else by [`ProtocolVersion::LATEST`] (see
+    /// [`crate::context::LintContext::target`]).
+    pub target_protocol: Option<ProtocolVersion>,
     pub levels: LintLevels,
     /// Lint `#[cfg(test)]`, `#[test]`, `tests/` and `benches/` code too.
     pub include_tests: bool,

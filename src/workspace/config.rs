@@ -332,9 +332,7 @@ pub fn options(config: Option<&Config>, overrides: &Overrides) -> Result<Options
         for (selector, level) in &config.levels {
             options.levels.set(*selector, *level);
         }
-        if let Some(target) = config.target_protocol {
-            options.target_protocol = target;
-        }
+        options.target_protocol = config.target_protocol;
         options.include_tests = config.include_tests.unwrap_or(false);
         options.vague_phrases = config.vague_phrases.clone();
         options.server_fault_markers = config.server_fault_markers.clone();
@@ -351,7 +349,7 @@ pub fn options(config: Option<&Config>, overrides: &Overrides) -> Result<Options
         })?;
     }
     if let Some(target) = overrides.target_protocol {
-        options.target_protocol = target;
+        options.target_protocol = Some(target);
     }
     options.include_tests |= overrides.include_tests;
     Ok(options)

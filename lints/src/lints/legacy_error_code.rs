@@ -125,12 +125,12 @@ declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    let target = cx.options.target_protocol;
     for site in &cx.model.codes {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        let d = match classify(site.value, target) {
+        let target = cx.target(site.file);
+        let d = match classify(site.value, target.version) {
             CodeClass::Legacy => cx
                 .code_diagnostic(
                     site,
@@ -140,7 +140,7 @@ fn check(cx: &mut LintContext<'_>) {
                 .with_help(
                     "for a tool's own failure return an isError result; for a request error use a standard code (-32602 invalid params, -32603 internal); application codes belong outside -32768..-32000",
                 )
-                .with_note(format!("{target}: new implementations SHOULD NOT use codes from this sub-range")),
+                .with_note(format!("{}: new implementations SHOULD NOT use codes from this sub-range", target.version)),
             CodeClass::RetiredResourceNotFound
                 if !(site.named && dialect.named_resource_not_found_fits_peer()) =>
             {
@@ -152,9 +152,13 @@ fn check(cx: &mut LintContext<'_>) {
                 } else {
                     "answer a missing resource with -32602 (Invalid params) and the `uri` in `data`"
                 })
-                .with_note(format!("{target}: implementations MUST NOT emit -32002"))
+                .with_note(format!("{}: implementations MUST NOT emit -32002", target.version))
             }
             _ => continue,
+        };
+        let d = match target.note() {
+            Some(note) => d.with_note(note),
+            None => d,
         };
         cx.report(site.file, d);
     }

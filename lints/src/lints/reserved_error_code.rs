@@ -98,12 +98,14 @@ fn check(cx: &mut LintContext<'_>) {
     if !cx.model.is_mcp() {
         return;
     }
-    let target = cx.options.target_protocol;
     for site in &cx.model.codes {
-        let (message, note) = match classify(site.value, target) {
+        let target = cx.target(site.file);
+        // JSON-RPC's own range is reserved under every version.
+        let mut version_note = target.note();
+        let (message, note) = match classify(site.value, target.version) {
             CodeClass::ReservedUndefined if site.value == URL_ELICITATION_REQUIRED => (
                 "error code -32042 (URL elicitation required) is retired".to_string(),
-                format!("{target}: implementations MUST NOT emit -32042"),
+                format!("{}: implementations MUST NOT emit -32042", target.version),
             ),
             CodeClass::ReservedUndefined => (
                 format!(
@@ -111,20 +113,27 @@ fn check(cx: &mut LintContext<'_>) {
                     site.value
                 ),
                 format!(
-                    "{target}: implementations MUST NOT emit an undefined code from -32020..-32099"
+                    "{}: implementations MUST NOT emit an undefined code from -32020..-32099",
+                    target.version
                 ),
             ),
-            CodeClass::JsonRpcReserved => (
-                format!("error code {} is reserved by JSON-RPC 2.0", site.value),
-                "JSON-RPC reserves -32768..-32000 for pre-defined errors".to_string(),
-            ),
+            CodeClass::JsonRpcReserved => {
+                version_note = None;
+                (
+                    format!("error code {} is reserved by JSON-RPC 2.0", site.value),
+                    "JSON-RPC reserves -32768..-32000 for pre-defined errors".to_string(),
+                )
+            }
             _ => continue,
         };
-        let d = cx
+        let mut d = cx
             .code_diagnostic(site, message)
             .with_label(format!("`{}`", site.written))
             .with_help("use a code the spec defines with its meaning, or an application code outside -32768..-32000")
             .with_note(note);
+        if let Some(note) = version_note {
+            d = d.with_note(note);
+        }
         cx.report(site.file, d);
     }
 }

@@ -152,14 +152,13 @@ declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    if cx.options.target_protocol < ProtocolVersion::V2025_11_25 {
-        return;
-    }
     for site in &cx.model.sites {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        if site.is_text_argument()
+        let target = cx.target(site.file);
+        if target.version < ProtocolVersion::V2025_11_25
+            || site.is_text_argument()
             || site.channel != Channel::Protocol
             || site.code != Some(INVALID_PARAMS)
             || !site.context.is_tool()
@@ -189,6 +188,9 @@ fn check(cx: &mut LintContext<'_>) {
             )
             .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error");
         if let Some(note) = site.context.helper_note() {
+            d = d.with_note(note);
+        }
+        if let Some(note) = target.note() {
             d = d.with_note(note);
         }
         d.fix = cx.fix_in(site.file, || crate::fix::tool_error_result(cx.model, site));
