@@ -412,6 +412,36 @@ MCP007 = "allow"
     }
 
     #[test]
+    fn a_target_is_explicit_only_when_the_config_or_the_run_sets_one() {
+        // Unset, a hand-rolled server is judged by the version its source declares.
+        let unset = options(None, &Overrides::default()).expect("no selectors");
+        assert_eq!(unset.target_protocol, None);
+        let c = parse_str("include-tests = true").expect("valid config");
+        assert_eq!(
+            options(Some(&c), &Overrides::default())
+                .unwrap()
+                .target_protocol,
+            None
+        );
+        let c = parse_str("target-protocol = \"2025-06-18\"").expect("valid config");
+        assert_eq!(
+            options(Some(&c), &Overrides::default())
+                .unwrap()
+                .target_protocol,
+            Some(ProtocolVersion::V2025_06_18)
+        );
+        // The run's wins over the config's, and `latest` is a choice too.
+        let run = Overrides {
+            target_protocol: Some(ProtocolVersion::LATEST),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            options(Some(&c), &run).unwrap().target_protocol,
+            Some(ProtocolVersion::LATEST)
+        );
+    }
+
+    #[test]
     fn errors_name_the_file_the_key_and_a_suggestion() {
         let e = parse_str("target-protocl = \"latest\"").unwrap_err();
         assert_eq!(
