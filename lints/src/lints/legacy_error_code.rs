@@ -72,6 +72,13 @@ declare_lint! {
     ///   handle_request(..) { Err(e) => { let code = ..; json!({"error": {"code": code, ..}})
     ///   } }`); an error helper only `main`'s stdio bridge calls, outside the router and for no
     ///   tool's failure, is not seen (an HTTP API answering with the same shape is not MCP).
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and its findings say so in a note: one
+    ///   declaring 2025-11-25 or older gets nothing from this lint. A version computed in a fn
+    ///   the answer calls (`negotiate(&params)`) is not read. An SDK server is judged against the
+    ///   target alone.
     ///
     /// ### Spec
     /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155; new in 2026-07-28,

@@ -55,6 +55,13 @@ declare_lint! {
     /// - The lint checks numbers, not meanings: a defined code used for something else (-32021 for a
     ///   missing *server* feature) is not reported.
     /// - Codes computed at run time or taken from other crates are not seen.
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and its findings say so in a note: one
+    ///   declaring 2025-11-25 or older gets only the JSON-RPC part (with no note: every version
+    ///   reserves it). A version computed in a fn the answer calls (`negotiate(&params)`) is not
+    ///   read. An SDK server is judged against the target alone.
     ///
     /// ### Spec
     /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155, table at 131–135):

@@ -224,6 +224,13 @@ declare_lint! {
     ///   value (`match e.kind() { NotFound => INVALID_PARAMS, _ => INTERNAL_ERROR }`) each arm's
     ///   code is one the tool sends, and its -32602 is left alone (whether that variant is about
     ///   an argument the source does not tell).
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and a finding on a code another version
+    ///   defines for a tool to send (-32042, -32021) says so in a note. A version computed in a
+    ///   fn the answer calls (`negotiate(&params)`) is not read. An SDK server is judged against
+    ///   the target alone.
     ///
     /// ### Spec
     /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (the same comment exists in

@@ -101,6 +101,13 @@ declare_lint! {
     ///   (`req.order.as_deref().map(parse_order).transpose()?`).
     /// - To target 2025-06-18 or older, where "Invalid arguments" is a protocol error, set
     ///   `target-protocol` (config) or `--target-protocol`; the lint is then off.
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and its findings say so in a note: one
+    ///   declaring 2025-06-18 or older gets nothing from this lint. A version computed in a fn
+    ///   the answer calls (`negotiate(&params)`) is not read. An SDK server is judged against the
+    ///   target alone.
     ///
     /// ### Spec
     /// - `docs/specification/2025-11-25/server/tools.mdx` (Error Handling, line 460) lists "Input
