@@ -26,6 +26,8 @@ pub mod summary;
 pub mod walk;
 
 #[cfg(test)]
+mod declared_tests;
+#[cfg(test)]
 mod reuse_tests;
 
 use std::cell::RefCell;

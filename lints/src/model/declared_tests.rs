@@ -1,0 +1,167 @@
+//! The protocol version a hand-rolled server declares ([`super::declared`]), found in a
+//! built model: by structure, only for a hand-rolled server.
+
+use std::path::PathBuf;
+
+use crate::model::Model;
+use crate::options::{CrateInput, Dependency, Manifest, Options, ProtocolVersion};
+use crate::source::{FileId, FileRole, SourceInput};
+
+/// A `"tools/call"` router, so that the crate is a hand-rolled server.
+const ROUTER: &str =
+    "pub fn route(method: &str, params: &serde_json::Value) -> serde_json::Value {\n\
+    match method {\n\
+        \"tools/call\" => serde_json::json!({ \"content\": [] }),\n\
+        _ => serde_json::json!({ \"error\": { \"code\": -32601, \"message\": method } }),\n\
+    }\n}\n";
+
+/// The version the crate of `files` (the first is `src/main.rs`) declares, with where:
+/// `(version, file, line)`.
+fn declared(dependency: &str, files: &[(&str, &str)]) -> Option<(&'static str, String, usize)> {
+    let input = CrateInput {
+        root: Some(PathBuf::from("/srv")),
+        manifest: Some(Manifest {
+            package_name: Some("srv".into()),
+            dependencies: vec![Dependency {
+                name: dependency.into(),
+                version: Some("1".into()),
+                rename: None,
+                path: None,
+            }],
+            ..Manifest::default()
+        }),
+        files: files
+            .iter()
+            .map(|(path, text)| SourceInput {
+                path: PathBuf::from(path),
+                contents: text.as_bytes().to_vec(),
+                role: FileRole::Source,
+                report: true,
+                named: false,
+                package_path: Some(PathBuf::from(path)),
+            })
+            .collect(),
+    };
+    let model = Model::build(&[input], &Options::default());
+    let d = model.declared_protocol(FileId(0))?;
+    Some((
+        d.version.as_str(),
+        model.files[d.file.0].path.display().to_string(),
+        d.span.start_line,
+    ))
+}
+
+fn main_with(code: &str) -> String {
+    format!("{ROUTER}{code}")
+}
+
+#[test]
+fn a_json_member_literal_or_the_const_it_names() {
+    let literal = main_with(
+        "fn initialize() -> serde_json::Value {\n    \
+            serde_json::json!({ \"protocolVersion\": \"2025-06-18\", \"capabilities\": {} })\n}\n",
+    );
+    assert_eq!(
+        declared("serde_json", &[("src/main.rs", &literal)]),
+        Some(("2025-06-18", "src/main.rs".into(), 8))
+    );
+    let through_const = main_with(
+        "mod rpc;\nfn initialize() -> serde_json::Value {\n    \
+            serde_json::json!({ \"result\": { \"protocolVersion\": rpc::PROTOCOL_VERSION } })\n}\n",
+    );
+    let rpc = "pub const OTHER: &str = \"2026-07-28\";\n\
+        /// The revision it speaks.\npub const PROTOCOL_VERSION: &str = \"2025-11-25\";\n";
+    assert_eq!(
+        declared(
+            "serde_json",
+            &[("src/main.rs", &through_const), ("src/rpc.rs", rpc)]
+        ),
+        Some(("2025-11-25", "src/rpc.rs".into(), 3)),
+        "the const the member names, not another that names a version"
+    );
+}
+
+#[test]
+fn the_newest_of_a_version_list_or_of_a_negotiation() {
+    let negotiated = main_with(
+        "const LATEST: &str = \"2025-06-18\";\n\
+         const SUPPORTED: &[&str] = &[LATEST, \"2025-03-26\", \"2024-11-05\"];\n\
+         fn initialize(params: &serde_json::Value) -> serde_json::Value {\n    \
+            let asked = params[\"protocolVersion\"].as_str().unwrap_or_default();\n    \
+            let version = if SUPPORTED.contains(&asked) { asked } else { LATEST };\n    \
+            serde_json::json!({ \"protocolVersion\": version })\n}\n",
+    );
+    assert_eq!(
+        declared("serde_json", &[("src/main.rs", &negotiated)]),
+        Some(("2025-06-18", "src/main.rs".into(), 7))
+    );
+    // A list no answer names is declared all the same (a `negotiate` fn may read it).
+    let list = main_with(
+        "static SUPPORTED: [&str; 2] = [\"2025-03-26\", \"2025-11-25\"];\n\
+         fn initialize(v: &str) -> serde_json::Value { serde_json::json!({ \"protocolVersion\": negotiate(v) }) }\n",
+    );
+    assert_eq!(
+        declared("serde_json", &[("src/main.rs", &list)]),
+        Some(("2025-11-25", "src/main.rs".into(), 7))
+    );
+}
+
+#[test]
+fn struct_fields_serde_writes_as_the_member() {
+    let field = main_with(
+        "#[derive(serde::Serialize)]\n#[serde(rename_all = \"camelCase\")]\n\
+         struct InitializeResult { protocol_version: String }\n\
+         fn initialize() -> InitializeResult {\n    \
+            InitializeResult { protocol_version: \"2025-03-26\".into() }\n}\n",
+    );
+    assert_eq!(
+        declared("serde_json", &[("src/main.rs", &field)]),
+        Some(("2025-03-26", "src/main.rs".into(), 11))
+    );
+    let renamed = main_with(
+        "#[derive(serde::Serialize)]\n\
+         struct InitializeResult { #[serde(rename = \"protocolVersion\")] version: String, name: String }\n\
+         fn initialize() -> InitializeResult {\n    \
+            InitializeResult { version: \"2025-06-18\".to_string(), name: \"2026-07-28\".into() }\n}\n",
+    );
+    assert_eq!(
+        declared("serde_json", &[("src/main.rs", &renamed)]),
+        Some(("2025-06-18", "src/main.rs".into(), 10))
+    );
+}
+
+#[test]
+fn nothing_outside_the_answer() {
+    // Requests the server sends as a client, a comparison with the client's version, test
+    // code, a lone const, an unknown date.
+    let none = main_with(
+        "const RELEASED: &str = \"2025-06-18\";\n\
+         fn upstream() -> serde_json::Value {\n    \
+            serde_json::json!({ \"protocolVersion\": \"2025-03-26\", \"clientInfo\": { \"name\": \"proxy\" } })\n}\n\
+         fn accepts(params: &serde_json::Value) -> bool { params[\"protocolVersion\"] == \"2025-11-25\" }\n\
+         fn draft() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2027-01-01\" }) }\n\
+         #[cfg(test)]\nmod tests {\n    \
+            fn answer() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2024-11-05\" }) }\n}\n",
+    );
+    assert_eq!(declared("serde_json", &[("src/main.rs", &none)]), None);
+}
+
+#[test]
+fn an_sdk_server_declares_nothing() {
+    // Even with a `"tools/call"` router of its own beside it.
+    let rmcp = main_with(
+        "use rmcp::{ErrorData as McpError, ServerHandler};\n\
+         pub struct S;\nimpl ServerHandler for S {}\n\
+         pub fn info() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2025-03-26\" }) }\n",
+    );
+    assert_eq!(declared("rmcp", &[("src/main.rs", &rmcp)]), None);
+    assert_eq!(
+        declared(
+            "serde_json",
+            &[("src/main.rs", &rmcp.replace("rmcp", "mcp_types"))]
+        ),
+        Some(("2025-03-26", "src/main.rs".into(), 10)),
+        "the same code without the SDK declares it"
+    );
+    assert_eq!(ProtocolVersion::named("latest"), None);
+}
