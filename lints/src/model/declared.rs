@@ -11,12 +11,17 @@
 //! - a const or static that is a list of versions (`const SUPPORTED: &[&str] = &["2025-06-18",
 //!   "2025-03-26"];`), whoever uses it.
 //!
+//! A value that reads the client's `protocolVersion` (`params.get("protocolVersion")
+//! .unwrap_or(FALLBACK)`, also through a `let`) answers what the client asks: only the lists of
+//! versions it checks the request against count there (`.filter(|v| SUPPORTED.contains(v))`),
+//! not the lone version it answers a client that asked none; a plain echo declares nothing.
+//!
 //! An object that also has a `clientInfo` member (an `initialize` request the server sends as a
 //! client) declares nothing, nor does test code.
 //!
 //! [`Dialect::declares_protocol`]: crate::sdk::Dialect::declares_protocol
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use syn::visit::Visit;
@@ -58,7 +63,7 @@ pub fn declared_protocol(
     let mut finder = Finder {
         defs,
         source_of,
-        seen: HashSet::new(),
+        items: HashMap::new(),
         found: None,
     };
     let renamed = renamed_fields(defs, package);
@@ -78,11 +83,13 @@ pub fn declared_protocol(
         };
         let mut locals = Locals::of(f);
         for tokens in values.json {
+            let mut value = Value::default();
             match syn::parse2::<Expr>(tokens.clone()) {
-                Ok(e) => finder.expr(&e, at, Some(&mut locals)),
+                Ok(e) => finder.expr(&e, at, Some(&mut locals), &mut value),
                 // Not an expression: its literals all the same.
-                Err(_) => finder.tokens(tokens, at.file),
+                Err(_) => finder.tokens(tokens, at.file, &mut value),
             }
+            finder.declare(value);
         }
         for s in values.fields {
             let struct_item = || match &s.path {
@@ -94,7 +101,9 @@ pub fn declared_protocol(
             };
             let renamed = renamed_fields_of(&renamed, struct_item);
             for field in s.fields.iter().filter(|v| declares(&v.member, renamed)) {
-                finder.expr(&field.expr, at, Some(&mut locals));
+                let mut value = Value::default();
+                finder.expr(&field.expr, at, Some(&mut locals), &mut value);
+                finder.declare(value);
             }
         }
     }
@@ -105,7 +114,9 @@ pub fn declared_protocol(
             continue;
         }
         if let Some(expr) = const_value(item.syntax).filter(|e| is_version_list(e)) {
-            finder.item(ItemId(i as u32), expr);
+            let mut value = Value::default();
+            finder.item(ItemId(i as u32), expr, &mut value);
+            finder.declare(value);
         }
     }
     finder.found
@@ -118,61 +129,100 @@ struct At {
     module: ModuleId,
 }
 
+/// A version a value names, and where.
+#[derive(Clone, Debug)]
+struct Named {
+    version: ProtocolVersion,
+    file: FileId,
+    span: Span,
+    /// An element of a list of versions (`["2025-06-18", "2025-03-26"]`, inline or a const's).
+    listed: bool,
+}
+
+/// What one `protocolVersion` value names.
+#[derive(Default)]
+struct Value {
+    named: Vec<Named>,
+    /// It reads the client's `protocolVersion` (`params["protocolVersion"]`, also through a
+    /// `let`): the server answers what it is asked, and a lone version there is only the answer
+    /// to a client that asked none.
+    echoes: bool,
+}
+
 struct Finder<'d, 'a, 'r, 's> {
     defs: &'d DefMap<'a>,
     source_of: &'r SourceOf<'s>,
-    /// Consts and statics read so far.
-    seen: HashSet<ItemId>,
+    /// What each const or static read so far names (empty while it is being read: a cycle).
+    items: HashMap<ItemId, Vec<Named>>,
     found: Option<DeclaredProtocol>,
 }
 
 impl Finder<'_, '_, '_, '_> {
-    /// The versions `expr` names: its literals, and those of the consts, statics and locals its
-    /// paths name.
-    fn expr(&mut self, expr: &Expr, at: At, mut locals: Option<&mut Locals<'_>>) {
+    /// Add what `expr` names to `value`: its literals, and those of the consts, statics and
+    /// locals its paths name.
+    fn expr(
+        &mut self,
+        expr: &Expr,
+        at: At,
+        mut locals: Option<&mut Locals<'_>>,
+        value: &mut Value,
+    ) {
         let mut uses = Uses::default();
         uses.visit_expr(expr);
-        for lit in uses.literals {
-            self.literal(&lit, at.file);
+        for (lit, listed) in uses.literals {
+            self.literal(&lit, at.file, listed, value);
         }
-        for path in uses.paths {
+        for (path, listed) in uses.paths {
             if let (Some(name), Some(locals)) = (path.get_ident(), locals.as_deref_mut()) {
                 if let Some(inits) = locals.take(&name.to_string()) {
                     for init in inits {
-                        self.expr(init, at, Some(locals));
+                        self.expr(init, at, Some(locals), value);
                     }
                     continue;
                 }
             }
             if let Some(Def::Item(id)) = self.defs.resolve_path(at.module, &path, Ns::Values) {
                 let item = self.defs.item(id);
-                if let (ItemKind::Const | ItemKind::Static, Some(value)) =
+                if let (ItemKind::Const | ItemKind::Static, Some(init)) =
                     (item.kind, const_value(item.syntax))
                 {
-                    self.item(id, value);
+                    let from = value.named.len();
+                    self.item(id, init, value);
+                    // A const written as an element of a list is one of the list's versions.
+                    for n in &mut value.named[from..] {
+                        n.listed |= listed;
+                    }
                 }
             }
         }
     }
 
-    /// The versions a const or static's value names, once.
-    fn item(&mut self, id: ItemId, value: &Expr) {
-        let module = self.defs.item(id).module;
-        if self.defs.module(module).is_test || !self.seen.insert(id) {
+    /// Add what a const or static's value names to `value`, read once.
+    fn item(&mut self, id: ItemId, init: &Expr, value: &mut Value) {
+        if let Some(named) = self.items.get(&id) {
+            value.named.extend(named.iter().cloned());
             return;
         }
+        let module = self.defs.item(id).module;
+        if self.defs.module(module).is_test {
+            return;
+        }
+        self.items.insert(id, Vec::new());
         let file = self.defs.module(module).file;
-        self.expr(value, At { file, module }, None);
+        let mut own = Value::default();
+        self.expr(init, At { file, module }, None, &mut own);
+        value.named.extend(own.named.iter().cloned());
+        self.items.insert(id, own.named);
     }
 
     /// Tokens that are no expression: the string literals among them.
-    fn tokens(&mut self, tokens: TokenStream, file: FileId) {
+    fn tokens(&mut self, tokens: TokenStream, file: FileId, value: &mut Value) {
         for t in tokens {
             match t {
-                TokenTree::Group(g) => self.tokens(g.stream(), file),
+                TokenTree::Group(g) => self.tokens(g.stream(), file, value),
                 TokenTree::Literal(l) => {
                     if let Ok(lit) = syn::parse2::<syn::LitStr>(TokenTree::Literal(l).into()) {
-                        self.literal(&lit, file);
+                        self.literal(&lit, file, false, value);
                     }
                 }
                 _ => {}
@@ -180,20 +230,36 @@ impl Finder<'_, '_, '_, '_> {
         }
     }
 
-    /// Keep `lit` when it names a version newer than the one found so far.
-    fn literal(&mut self, lit: &syn::LitStr, file: FileId) {
-        let Some(version) = ProtocolVersion::named(&lit.value()) else {
+    fn literal(&mut self, lit: &syn::LitStr, file: FileId, listed: bool, value: &mut Value) {
+        let text = lit.value();
+        value.echoes |= text == MEMBER;
+        let (Some(version), Some(source)) = (ProtocolVersion::named(&text), (self.source_of)(file))
+        else {
             return;
         };
-        let Some(source) = (self.source_of)(file) else {
-            return;
-        };
-        if self.found.as_ref().is_none_or(|f| version > f.version) {
-            self.found = Some(DeclaredProtocol {
-                version,
-                file,
-                span: source.span_of(lit),
-            });
+        value.named.push(Named {
+            version,
+            file,
+            span: source.span_of(lit),
+            listed,
+        });
+    }
+
+    /// Keep the newest version `value` declares: what it names, or when it echoes the client's
+    /// only the lists of versions it offers.
+    fn declare(&mut self, value: Value) {
+        let declared = value
+            .named
+            .into_iter()
+            .filter(|n| n.listed || !value.echoes);
+        for n in declared {
+            if self.found.as_ref().is_none_or(|f| n.version > f.version) {
+                self.found = Some(DeclaredProtocol {
+                    version: n.version,
+                    file: n.file,
+                    span: n.span,
+                });
+            }
         }
     }
 }
@@ -264,21 +330,30 @@ fn json_members(stream: TokenStream, out: &mut Vec<TokenStream>) {
     }
 }
 
-/// The string literals an expression holds and the paths it names.
+/// The string literals an expression holds (each with whether it is an element of an array)
+/// and the paths it names.
 #[derive(Default)]
 struct Uses {
-    literals: Vec<syn::LitStr>,
-    paths: Vec<syn::Path>,
+    literals: Vec<(syn::LitStr, bool)>,
+    paths: Vec<(syn::Path, bool)>,
+    /// Inside an array's elements.
+    arrays: usize,
 }
 
 impl<'v> Visit<'v> for Uses {
     fn visit_lit_str(&mut self, lit: &'v syn::LitStr) {
-        self.literals.push(lit.clone());
+        self.literals.push((lit.clone(), self.arrays > 0));
+    }
+
+    fn visit_expr_array(&mut self, a: &'v syn::ExprArray) {
+        self.arrays += 1;
+        syn::visit::visit_expr_array(self, a);
+        self.arrays -= 1;
     }
 
     fn visit_expr_path(&mut self, p: &'v syn::ExprPath) {
         if p.qself.is_none() {
-            self.paths.push(p.path.clone());
+            self.paths.push((p.path.clone(), self.arrays > 0));
         }
     }
 

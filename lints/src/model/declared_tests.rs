@@ -107,6 +107,29 @@ fn the_newest_of_a_version_list_or_of_a_negotiation() {
 }
 
 #[test]
+fn an_echo_of_the_client_declares_only_the_versions_it_checks_against() {
+    // A plain echo answers whatever the client asks, 2026-07-28 included: its fallback is not
+    // what it speaks.
+    let echo = main_with(
+        "const PROTOCOL_VERSION: &str = \"2025-06-18\";\n\
+         fn initialize(params: &serde_json::Value) -> serde_json::Value {\n    \
+            serde_json::json!({ \"protocolVersion\": params.get(\"protocolVersion\").cloned().unwrap_or_else(|| PROTOCOL_VERSION.into()) })\n}\n",
+    );
+    assert_eq!(declared("serde_json", &[("src/main.rs", &echo)]), None);
+    // One that checks the request against a list declares the list.
+    let checked = main_with(
+        "fn initialize(params: &serde_json::Value) -> serde_json::Value {\n    \
+            let asked = params[\"protocolVersion\"].as_str();\n    \
+            let version = asked.filter(|v| [\"2025-03-26\", \"2025-06-18\"].contains(v)).unwrap_or(\"2025-03-26\");\n    \
+            serde_json::json!({ \"protocolVersion\": version })\n}\n",
+    );
+    assert_eq!(
+        declared("serde_json", &[("src/main.rs", &checked)]),
+        Some(("2025-06-18", "src/main.rs".into(), 9))
+    );
+}
+
+#[test]
 fn struct_fields_serde_writes_as_the_member() {
     let field = main_with(
         "#[derive(serde::Serialize)]\n#[serde(rename_all = \"camelCase\")]\n\
