@@ -1,52 +1,27 @@
 //@ dep: serde_json = "1"
-// A hand-rolled server that answers `initialize` with protocol version 2026-07-28, through a
-// const: the 2026-07-28 rules apply, as they do to a server that declares nothing, and each
-// finding says which version it was judged against.
+// A hand-rolled server that writes protocol version 2026-07-28 in its `initialize` answer: the
+// 2026-07-28 rules apply, as they do to a server that declares nothing, and each finding says
+// which version it was judged against.
 use serde_json::{json, Value};
 
-/// The one protocol revision this server speaks.
-pub const PROTOCOL_VERSION: &str = "2026-07-28";
-/// Ours: the session timed out (server-error range, implementation-defined before 2026-07-28).
-const SESSION_EXPIRED: i64 = -32001;
-/// resources/read of a log that is not there (server/resources, "Error Handling").
-const RESOURCE_NOT_FOUND: i64 = -32002;
+fn reply(id: &Value, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
 
-fn error_response(id: &Value, code: i64, message: &str) -> Value {
+fn fail(id: &Value, code: i64, message: &str) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
 }
 
-fn initialize(id: &Value) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "result": {
-            "protocolVersion": PROTOCOL_VERSION,
-            "capabilities": { "tools": {}, "resources": {} },
-            "serverInfo": { "name": "logs", "version": "0.1.0" }
-        }
-    })
-}
-
-fn read_resource(id: &Value, params: &Value) -> Value {
-    let uri = params["uri"].as_str().unwrap_or_default();
-    match std::fs::read_to_string(uri.trim_start_matches("file://")) {
-        Ok(text) => json!({ "jsonrpc": "2.0", "id": id, "result": { "contents": [{ "uri": uri, "text": text }] } }),
-        Err(_) => error_response(id, RESOURCE_NOT_FOUND, &format!("no log at {uri}")), //~ legacy_error_code: retired
-    }
-}
-
-pub fn handle(request: &Value, session_ok: bool) -> Value {
+pub fn dispatch(request: &Value, authorised: bool) -> Value {
     let id = &request["id"];
-    if !session_ok {
-        return error_response(id, SESSION_EXPIRED, "session expired; initialize again"); //~ legacy_error_code
-    }
-    match request["method"].as_str().unwrap_or_default() {
-        "initialize" => initialize(id),
-        "resources/read" => read_resource(id, &request["params"]),
-        "tools/call" => match request["params"]["name"].as_str().unwrap_or_default() {
-            "count" => json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [{ "type": "text", "text": "3" }] } }),
-            other => error_response(id, -32602, &format!("Unknown tool: {other}")),
+    match request["method"].as_str() {
+        Some("initialize") => reply(id, json!({ "protocolVersion": "2026-07-28", "capabilities": { "resources": {} } })),
+        Some("resources/read") if !authorised => fail(id, -32005, "not authorised for this resource"), //~ legacy_error_code
+        Some("resources/read") => match std::fs::read_to_string(request["params"]["uri"].as_str().unwrap_or_default()) {
+            Ok(text) => reply(id, json!({ "contents": [{ "text": text }] })),
+            Err(_) => fail(id, -32002, "no such resource"), //~ legacy_error_code: retired
         },
-        method => error_response(id, -32601, &format!("method not found: {method}")),
+        Some("tools/call") => fail(id, -32602, "Unknown tool: this server has none"),
+        _ => fail(id, -32601, "method not found"),
     }
 }

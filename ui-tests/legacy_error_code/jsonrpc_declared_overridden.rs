@@ -1,53 +1,32 @@
 //@ dep: serde_json = "1"
 //@ target-protocol: 2026-07-28
-// A hand-rolled server that declares protocol version 2025-11-25, checked with an explicit target
-// (config `target-protocol`, `--target-protocol`): the target wins over what the source says,
-// and the findings do not mention the declared version.
+// A hand-rolled server whose supported versions stop at 2025-06-18, checked with an explicit
+// target (config `target-protocol`, `--target-protocol`): the target wins over what the source
+// declares, and the findings do not mention the declared version.
 use serde_json::{json, Value};
 
-/// The one protocol revision this server speaks.
-pub const PROTOCOL_VERSION: &str = "2025-11-25";
-/// Ours: the session timed out (server-error range, implementation-defined before 2026-07-28).
-const SESSION_EXPIRED: i64 = -32001;
-/// resources/read of a log that is not there (server/resources, "Error Handling").
-const RESOURCE_NOT_FOUND: i64 = -32002;
+static SUPPORTED_VERSIONS: [&str; 2] = ["2025-06-18", "2025-03-26"];
+const QUOTA_EXCEEDED: i64 = -32010;
 
-fn error_response(id: &Value, code: i64, message: &str) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+pub struct Server {
+    calls_left: u32,
 }
 
-fn initialize(id: &Value) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "result": {
-            "protocolVersion": PROTOCOL_VERSION,
-            "capabilities": { "tools": {}, "resources": {} },
-            "serverInfo": { "name": "logs", "version": "0.1.0" }
+impl Server {
+    pub fn handle(&mut self, id: Value, method: &str, params: &Value) -> Value {
+        if self.calls_left == 0 {
+            return json!({ "jsonrpc": "2.0", "id": id, "error": { "code": QUOTA_EXCEEDED, "message": "request quota used up until midnight UTC" } }); //~ legacy_error_code
         }
-    })
-}
-
-fn read_resource(id: &Value, params: &Value) -> Value {
-    let uri = params["uri"].as_str().unwrap_or_default();
-    match std::fs::read_to_string(uri.trim_start_matches("file://")) {
-        Ok(text) => json!({ "jsonrpc": "2.0", "id": id, "result": { "contents": [{ "uri": uri, "text": text }] } }),
-        Err(_) => error_response(id, RESOURCE_NOT_FOUND, &format!("no log at {uri}")), //~ legacy_error_code: retired
-    }
-}
-
-pub fn handle(request: &Value, session_ok: bool) -> Value {
-    let id = &request["id"];
-    if !session_ok {
-        return error_response(id, SESSION_EXPIRED, "session expired; initialize again"); //~ legacy_error_code
-    }
-    match request["method"].as_str().unwrap_or_default() {
-        "initialize" => initialize(id),
-        "resources/read" => read_resource(id, &request["params"]),
-        "tools/call" => match request["params"]["name"].as_str().unwrap_or_default() {
-            "count" => json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [{ "type": "text", "text": "3" }] } }),
-            other => error_response(id, -32602, &format!("Unknown tool: {other}")),
-        },
-        method => error_response(id, -32601, &format!("method not found: {method}")),
+        self.calls_left -= 1;
+        let result = match method {
+            "initialize" => {
+                let asked = params["protocolVersion"].as_str().unwrap_or(SUPPORTED_VERSIONS[0]);
+                let version = if SUPPORTED_VERSIONS.contains(&asked) { asked } else { SUPPORTED_VERSIONS[0] };
+                json!({ "protocolVersion": version, "capabilities": { "tools": {} } })
+            }
+            "tools/call" => json!({ "content": [{ "type": "text", "text": format!("{} requests left", self.calls_left) }] }),
+            _ => return json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": "method not found" } }),
+        };
+        json!({ "jsonrpc": "2.0", "id": id, "result": result })
     }
 }

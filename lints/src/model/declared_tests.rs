@@ -55,15 +55,23 @@ fn main_with(code: &str) -> String {
     format!("{ROUTER}{code}")
 }
 
+/// That a hand-rolled `src/main.rs` of the router and `code` declares `want`: `(version, line)`.
+#[track_caller]
+fn declares(code: &str, want: Option<(&str, usize)>) {
+    let found = declared("serde_json", &[("src/main.rs", &main_with(code))]);
+    let found = found.map(|(version, file, line)| {
+        assert_eq!(file, "src/main.rs");
+        (version, line)
+    });
+    assert_eq!(found, want, "{code}");
+}
+
 #[test]
 fn a_json_member_literal_or_the_const_it_names() {
-    let literal = main_with(
+    declares(
         "fn initialize() -> serde_json::Value {\n    \
-            serde_json::json!({ \"protocolVersion\": \"2025-06-18\", \"capabilities\": {} })\n}\n",
-    );
-    assert_eq!(
-        declared("serde_json", &[("src/main.rs", &literal)]),
-        Some(("2025-06-18", "src/main.rs".into(), 8))
+         serde_json::json!({ \"protocolVersion\": \"2025-06-18\", \"capabilities\": {} })\n}\n",
+        Some(("2025-06-18", 8)),
     );
     let through_const = main_with(
         "mod rpc;\nfn initialize() -> serde_json::Value {\n    \
@@ -83,26 +91,20 @@ fn a_json_member_literal_or_the_const_it_names() {
 
 #[test]
 fn the_newest_of_a_version_list_or_of_a_negotiation() {
-    let negotiated = main_with(
+    declares(
         "const LATEST: &str = \"2025-06-18\";\n\
          const SUPPORTED: &[&str] = &[LATEST, \"2025-03-26\", \"2024-11-05\"];\n\
          fn initialize(params: &serde_json::Value) -> serde_json::Value {\n    \
-            let asked = params[\"protocolVersion\"].as_str().unwrap_or_default();\n    \
-            let version = if SUPPORTED.contains(&asked) { asked } else { LATEST };\n    \
-            serde_json::json!({ \"protocolVersion\": version })\n}\n",
-    );
-    assert_eq!(
-        declared("serde_json", &[("src/main.rs", &negotiated)]),
-        Some(("2025-06-18", "src/main.rs".into(), 7))
+         let asked = params[\"protocolVersion\"].as_str().unwrap_or_default();\n    \
+         let version = if SUPPORTED.contains(&asked) { asked } else { LATEST };\n    \
+         serde_json::json!({ \"protocolVersion\": version })\n}\n",
+        Some(("2025-06-18", 7)),
     );
     // A list no answer names is declared all the same (a `negotiate` fn may read it).
-    let list = main_with(
+    declares(
         "static SUPPORTED: [&str; 2] = [\"2025-03-26\", \"2025-11-25\"];\n\
          fn initialize(v: &str) -> serde_json::Value { serde_json::json!({ \"protocolVersion\": negotiate(v) }) }\n",
-    );
-    assert_eq!(
-        declared("serde_json", &[("src/main.rs", &list)]),
-        Some(("2025-11-25", "src/main.rs".into(), 7))
+        Some(("2025-11-25", 7)),
     );
 }
 
@@ -110,46 +112,37 @@ fn the_newest_of_a_version_list_or_of_a_negotiation() {
 fn an_echo_of_the_client_declares_only_the_versions_it_checks_against() {
     // A plain echo answers whatever the client asks, 2026-07-28 included: its fallback is not
     // what it speaks.
-    let echo = main_with(
+    declares(
         "const PROTOCOL_VERSION: &str = \"2025-06-18\";\n\
          fn initialize(params: &serde_json::Value) -> serde_json::Value {\n    \
-            serde_json::json!({ \"protocolVersion\": params.get(\"protocolVersion\").cloned().unwrap_or_else(|| PROTOCOL_VERSION.into()) })\n}\n",
+         serde_json::json!({ \"protocolVersion\": params.get(\"protocolVersion\").cloned().unwrap_or_else(|| PROTOCOL_VERSION.into()) })\n}\n",
+        None,
     );
-    assert_eq!(declared("serde_json", &[("src/main.rs", &echo)]), None);
     // One that checks the request against a list declares the list.
-    let checked = main_with(
+    declares(
         "fn initialize(params: &serde_json::Value) -> serde_json::Value {\n    \
-            let asked = params[\"protocolVersion\"].as_str();\n    \
-            let version = asked.filter(|v| [\"2025-03-26\", \"2025-06-18\"].contains(v)).unwrap_or(\"2025-03-26\");\n    \
-            serde_json::json!({ \"protocolVersion\": version })\n}\n",
-    );
-    assert_eq!(
-        declared("serde_json", &[("src/main.rs", &checked)]),
-        Some(("2025-06-18", "src/main.rs".into(), 9))
+         let asked = params[\"protocolVersion\"].as_str();\n    \
+         let version = asked.filter(|v| [\"2025-03-26\", \"2025-06-18\"].contains(v)).unwrap_or(\"2025-03-26\");\n    \
+         serde_json::json!({ \"protocolVersion\": version })\n}\n",
+        Some(("2025-06-18", 9)),
     );
 }
 
 #[test]
 fn struct_fields_serde_writes_as_the_member() {
-    let field = main_with(
+    declares(
         "#[derive(serde::Serialize)]\n#[serde(rename_all = \"camelCase\")]\n\
          struct InitializeResult { protocol_version: String }\n\
          fn initialize() -> InitializeResult {\n    \
-            InitializeResult { protocol_version: \"2025-03-26\".into() }\n}\n",
+         InitializeResult { protocol_version: \"2025-03-26\".into() }\n}\n",
+        Some(("2025-03-26", 11)),
     );
-    assert_eq!(
-        declared("serde_json", &[("src/main.rs", &field)]),
-        Some(("2025-03-26", "src/main.rs".into(), 11))
-    );
-    let renamed = main_with(
+    declares(
         "#[derive(serde::Serialize)]\n\
          struct InitializeResult { #[serde(rename = \"protocolVersion\")] version: String, name: String }\n\
          fn initialize() -> InitializeResult {\n    \
-            InitializeResult { version: \"2025-06-18\".to_string(), name: \"2026-07-28\".into() }\n}\n",
-    );
-    assert_eq!(
-        declared("serde_json", &[("src/main.rs", &renamed)]),
-        Some(("2025-06-18", "src/main.rs".into(), 10))
+         InitializeResult { version: \"2025-06-18\".to_string(), name: \"2026-07-28\".into() }\n}\n",
+        Some(("2025-06-18", 10)),
     );
 }
 
@@ -157,16 +150,16 @@ fn struct_fields_serde_writes_as_the_member() {
 fn nothing_outside_the_answer() {
     // Requests the server sends as a client, a comparison with the client's version, test
     // code, a lone const, an unknown date.
-    let none = main_with(
+    declares(
         "const RELEASED: &str = \"2025-06-18\";\n\
          fn upstream() -> serde_json::Value {\n    \
-            serde_json::json!({ \"protocolVersion\": \"2025-03-26\", \"clientInfo\": { \"name\": \"proxy\" } })\n}\n\
+         serde_json::json!({ \"protocolVersion\": \"2025-03-26\", \"clientInfo\": { \"name\": \"proxy\" } })\n}\n\
          fn accepts(params: &serde_json::Value) -> bool { params[\"protocolVersion\"] == \"2025-11-25\" }\n\
          fn draft() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2027-01-01\" }) }\n\
          #[cfg(test)]\nmod tests {\n    \
-            fn answer() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2024-11-05\" }) }\n}\n",
+         fn answer() -> serde_json::Value { serde_json::json!({ \"protocolVersion\": \"2024-11-05\" }) }\n}\n",
+        None,
     );
-    assert_eq!(declared("serde_json", &[("src/main.rs", &none)]), None);
 }
 
 #[test]
