@@ -49,7 +49,7 @@ pub struct DeclaredProtocol {
     pub span: Span,
 }
 
-/// What the package's files are to the search: a non-test file's text, else `None`.
+/// What the files are to the search: a non-test file's text, else `None`.
 pub type SourceOf<'s> = dyn Fn(FileId) -> Option<&'s SourceFile> + 's;
 
 /// The version package `package` declares (see the module docs); `None` when it declares none

@@ -15,25 +15,33 @@ const ROUTER: &str =
         _ => serde_json::json!({ \"error\": { \"code\": -32601, \"message\": method } }),\n\
     }\n}\n";
 
-/// The version the crate of `files` (the first is `src/main.rs`) declares, with where:
-/// `(version, file, line)`.
-fn declared(dependency: &str, files: &[(&str, &str)]) -> Option<(&'static str, String, usize)> {
-    let input = CrateInput {
-        root: Some(PathBuf::from("/srv")),
+/// A package rooted at `/<name>` with `dependencies` (`(name, path)`: a registry one at version
+/// 1 without a path) and `files` (package-relative; shown under `<shown>`).
+fn package(
+    name: &str,
+    shown: &str,
+    dependencies: &[(&str, Option<&str>)],
+    files: &[(&str, &str)],
+) -> CrateInput {
+    CrateInput {
+        root: Some(PathBuf::from(format!("/{name}"))),
         manifest: Some(Manifest {
-            package_name: Some("srv".into()),
-            dependencies: vec![Dependency {
-                name: dependency.into(),
-                version: Some("1".into()),
-                rename: None,
-                path: None,
-            }],
+            package_name: Some(name.into()),
+            dependencies: dependencies
+                .iter()
+                .map(|(dep, path)| Dependency {
+                    name: dep.to_string(),
+                    version: path.is_none().then(|| "1".to_string()),
+                    rename: None,
+                    path: path.map(PathBuf::from),
+                })
+                .collect(),
             ..Manifest::default()
         }),
         files: files
             .iter()
             .map(|(path, text)| SourceInput {
-                path: PathBuf::from(path),
+                path: PathBuf::from(shown).join(path),
                 contents: text.as_bytes().to_vec(),
                 role: FileRole::Source,
                 report: true,
@@ -41,14 +49,24 @@ fn declared(dependency: &str, files: &[(&str, &str)]) -> Option<(&'static str, S
                 package_path: Some(PathBuf::from(path)),
             })
             .collect(),
-    };
-    let model = Model::build(&[input], &Options::default());
+    }
+}
+
+/// The version the first file of `packages` declares, with where: `(version, file, line)`.
+fn declared_in(packages: &[CrateInput]) -> Option<(&'static str, String, usize)> {
+    let model = Model::build(packages, &Options::default());
     let d = model.declared_protocol(FileId(0))?;
     Some((
         d.version.as_str(),
         model.files[d.file.0].path.display().to_string(),
         d.span.start_line,
     ))
+}
+
+/// The version the crate of `files` (the first is `src/main.rs`), which depends on
+/// `dependency`, declares.
+fn declared(dependency: &str, files: &[(&str, &str)]) -> Option<(&'static str, String, usize)> {
+    declared_in(&[package("srv", "", &[(dependency, None)], files)])
 }
 
 fn main_with(code: &str) -> String {
@@ -86,6 +104,35 @@ fn a_json_member_literal_or_the_const_it_names() {
         ),
         Some(("2025-11-25", "src/rpc.rs".into(), 3)),
         "the const the member names, not another that names a version"
+    );
+}
+
+#[test]
+fn a_const_of_a_path_dependency() {
+    let server = main_with(
+        "fn initialize() -> serde_json::Value {\n    \
+         serde_json::json!({ \"protocolVersion\": shared::PROTOCOL_VERSION })\n}\n",
+    );
+    let packages = [
+        package(
+            "srv",
+            "srv",
+            &[("serde_json", None), ("shared", Some("/shared"))],
+            &[("src/main.rs", &server)],
+        ),
+        package(
+            "shared",
+            "shared",
+            &[],
+            &[(
+                "src/lib.rs",
+                "pub const PROTOCOL_VERSION: &str = \"2025-03-26\";\n",
+            )],
+        ),
+    ];
+    assert_eq!(
+        declared_in(&packages),
+        Some(("2025-03-26", "shared/src/lib.rs".into(), 1))
     );
 }
 

@@ -1176,8 +1176,9 @@ fn detect_dialects(
     (found, file_roots)
 }
 
-/// The protocol version package `p` declares in its source (see [`declared`]). Only a package
-/// whose text writes the member (or a field serde writes as it) is searched.
+/// The protocol version package `p` declares in its source (see [`declared`]): its answers,
+/// and the consts they name wherever they are (a path dependency's too). Only a package whose
+/// text writes the member (or a field serde writes as it) is searched.
 fn declared_protocol(
     files: &[ModelFile],
     program: &Program<'_>,
@@ -1187,11 +1188,14 @@ fn declared_protocol(
 ) -> Option<DeclaredProtocol> {
     let source_of = |file: FileId| {
         let f = files.get(file.0)?;
-        let own = program.package_of(file) == p && f.role != FileRole::Test;
-        own.then_some(f.source.as_deref()).flatten()
+        (f.role != FileRole::Test)
+            .then_some(f.source.as_deref())
+            .flatten()
     };
     let mentions = (0..files.len())
-        .filter_map(|i| source_of(FileId(i)))
+        .map(FileId)
+        .filter(|f| program.package_of(*f) == p)
+        .filter_map(source_of)
         .any(|s| s.text.contains(declared::MEMBER) || s.text.contains(declared::FIELD));
     if !mentions {
         return None;
