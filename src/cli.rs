@@ -96,7 +96,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub statistics: bool,
 
-    /// The MCP specification version to check against.
+    /// The MCP specification version to check against (default: the config's, else the
+    /// version a hand-rolled server declares, else the latest).
     #[arg(
         long,
         value_name = "VERSION",
@@ -198,7 +199,8 @@ pub struct BaselineArgs {
     #[command(flatten)]
     pub levels: LevelArgs,
 
-    /// The MCP specification version to check against.
+    /// The MCP specification version to check against (default: the config's, else the
+    /// version a hand-rolled server declares, else the latest).
     #[arg(long, value_name = "VERSION", value_parser = protocol_parser())]
     pub target_protocol: Option<ProtocolVersion>,
 

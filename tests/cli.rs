@@ -317,6 +317,67 @@ fn config_in_mcp_lint_toml_sets_levels_and_the_command_line_wins() {
     );
 }
 
+/// A hand-rolled server that answers `initialize` with protocol version 2025-11-25 and sends
+/// -32001, a legacy code only from 2026-07-28 on, and whose tool rejects an argument with
+/// -32602 (a tool execution error since 2025-11-25).
+const HAND_ROLLED: &str = r#"use serde_json::{json, Value};
+
+const PROTOCOL_VERSION: &str = "2025-11-25";
+
+pub fn handle(id: &Value, method: &str, params: &Value) -> Value {
+    match method {
+        "initialize" => json!({ "jsonrpc": "2.0", "id": id, "result": { "protocolVersion": PROTOCOL_VERSION } }),
+        "tools/call" => call_tool(id, &params["arguments"]),
+        _ => json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32001, "message": "session expired" } }),
+    }
+}
+
+fn call_tool(id: &Value, args: &Value) -> Value {
+    if args["times"].as_u64().unwrap_or(0) > 10 {
+        return json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32602, "message": "times must be at most 10" } });
+    }
+    json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [{ "type": "text", "text": "ok" }] } })
+}
+"#;
+
+#[test]
+fn a_hand_rolled_server_is_judged_by_its_declared_version_unless_a_target_is_set() {
+    let p = project(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"hand\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde_json = \"1\"\n",
+        ),
+        ("src/lib.rs", HAND_ROLLED),
+    ]);
+    let check = |args: &[&str]| {
+        let mut all = vec!["check", "--exit-zero"];
+        all.extend(args);
+        let json = mcp_lint(p.path(), &[&all[..], &["--format", "json"]].concat());
+        let codes: Vec<String> = json.findings().into_iter().map(|f| f.0).collect();
+        // The JSON format has no notes; SARIF puts them in the message.
+        let sarif = mcp_lint(p.path(), &[&all[..], &["--format", "sarif"]].concat());
+        (codes, sarif.stdout)
+    };
+    let (codes, sarif) = check(&[]);
+    assert_eq!(codes, ["MCP006"], "no MCP004 under 2025-11-25");
+    assert!(
+        sarif.contains(
+            "judged against 2025-11-25, the protocolVersion this server declares \
+             (src/lib.rs:3); set `target-protocol` to override"
+        ),
+        "{sarif}"
+    );
+    // The command line wins, and so does the config, `latest` included.
+    let (codes, sarif) = check(&["--target-protocol", "2026-07-28"]);
+    assert_eq!(codes, ["MCP004", "MCP006"]);
+    assert!(!sarif.contains("this server declares ("), "{sarif}");
+    let (codes, _) = check(&["--target-protocol", "2025-06-18"]);
+    assert_eq!(codes, Vec::<String>::new());
+    write(p.path(), "mcp-lint.toml", "target-protocol = \"latest\"\n");
+    let (codes, _) = check(&[]);
+    assert_eq!(codes, ["MCP004", "MCP006"]);
+}
+
 #[test]
 fn config_is_found_from_a_subdirectory_and_excludes_are_relative_to_it() {
     let p = project(&[

@@ -2,8 +2,8 @@
 //! see its README), labelled from the rules before mcp-lint was run on them.
 //!
 //! Each set is linted the way a user lints a directory of crates, `mcp-lint check --format json
-//! --no-cache .` in the set's directory (so `tests/eval-registry/mcp-lint.toml`, the defaults,
-//! applies, and the published crates of one repository that depend on each other by name and
+//! --no-cache .` in the set's directory (so `tests/eval-registry/mcp-lint.toml` applies: the
+//! defaults, with the labels' target protocol 2026-07-28 set, and the published crates of one repository that depend on each other by name and
 //! version are one program, see `lints::program`). Each crate's findings, those in its
 //! directory, are matched against its `expected.txt` as (path, start line, lint name) multisets.
 //! The test prints precision and recall per server, per rule and set, and for each rule over all

@@ -438,9 +438,7 @@ fn match_annotations(annotations: &[Annotation], findings: &[Diagnostic]) -> Vec
 
 fn options_for(fixture_lint: &'static Lint, d: &Directives) -> Options {
     let mut options = Options::default();
-    if let Some(v) = d.target_protocol {
-        options.target_protocol = v;
-    }
+    options.target_protocol = d.target_protocol;
     options.include_tests = d.include_tests;
     options.vague_phrases = d.vague_phrases.clone();
     options.server_fault_markers = d.server_fault_markers.clone();

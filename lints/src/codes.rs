@@ -54,6 +54,14 @@ pub fn classify(code: i64, target: ProtocolVersion) -> CodeClass {
     }
 }
 
+/// Whether some version defines `code` (-32042 in 2025-11-25, -32020..-32022 in 2026-07-28):
+/// whether a finding on it depends on the target.
+pub fn defined_in_some_version(code: i64) -> bool {
+    ProtocolVersion::ALL
+        .into_iter()
+        .any(|v| classify(code, v) == CodeClass::Defined)
+}
+
 /// The spec's name for a well-known code, for messages.
 pub fn name(code: i64) -> Option<&'static str> {
     Some(match code {

@@ -3,8 +3,31 @@
 use crate::diagnostic::Diagnostic;
 use crate::lint::Lint;
 use crate::model::{self, FileId, Model};
-use crate::options::Options;
+use crate::options::{Options, ProtocolVersion};
 use crate::source::Span;
+
+/// The protocol version a finding is judged against, and whether the server's source said it.
+#[derive(Clone, Copy, Debug)]
+pub struct Target<'m> {
+    pub version: ProtocolVersion,
+    /// Where the server declares it, when the user set no target (see
+    /// [`LintContext::target`]).
+    declared_at: Option<(&'m std::path::Path, Span)>,
+}
+
+impl Target<'_> {
+    /// For a finding the version decides: that the target was read from the server's source,
+    /// and where (`None` when the user set it, or nothing declared one).
+    pub fn note(&self) -> Option<String> {
+        let (path, span) = self.declared_at?;
+        Some(format!(
+            "judged against {}, the protocolVersion this server declares ({}:{}); set `target-protocol` to override",
+            self.version,
+            path.display(),
+            span.start_line
+        ))
+    }
+}
 
 /// What a lint's check sees and where it reports.
 pub struct LintContext<'a> {
@@ -31,6 +54,30 @@ impl<'a> LintContext<'a> {
 
     pub fn lint(&self) -> &'static Lint {
         self.lint
+    }
+
+    /// The protocol version findings in `file` are judged against: the one the user set
+    /// (config, command line), else the newest the file's server declares in its source (a
+    /// hand-rolled server's `initialize` answer, see [`Model::declared_protocol`]), else the
+    /// latest.
+    pub fn target(&self, file: FileId) -> Target<'a> {
+        if let Some(version) = self.options.target_protocol {
+            return Target {
+                version,
+                declared_at: None,
+            };
+        }
+        let model: &'a Model = self.model;
+        match model.declared_protocol(file) {
+            Some(d) => Target {
+                version: d.version,
+                declared_at: Some((model.files[d.file.0].path.as_path(), d.span)),
+            },
+            None => Target {
+                version: ProtocolVersion::LATEST,
+                declared_at: None,
+            },
+        }
     }
 
     /// The fix `build` makes for a finding in `file`, built only when that file's findings are

@@ -28,6 +28,13 @@ impl ProtocolVersion {
         ProtocolVersion::V2026_07_28,
     ];
 
+    /// The version named exactly `date` (`"2025-06-18"`); `latest` and blanks are not names.
+    pub fn named(date: &str) -> Option<ProtocolVersion> {
+        ProtocolVersion::ALL
+            .into_iter()
+            .find(|v| v.as_str() == date)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ProtocolVersion::V2024_11_05 => "2024-11-05",
@@ -58,23 +65,24 @@ impl FromStr for ProtocolVersion {
         if s == "latest" {
             return Ok(ProtocolVersion::LATEST);
         }
-        ProtocolVersion::ALL
-            .into_iter()
-            .find(|v| v.as_str() == s)
-            .ok_or_else(|| {
-                let known: Vec<_> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
-                format!(
-                    "unknown protocol version `{s}` (known: {}, or `latest`)",
-                    known.join(", ")
-                )
-            })
+        ProtocolVersion::named(s).ok_or_else(|| {
+            let known: Vec<_> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
+            format!(
+                "unknown protocol version `{s}` (known: {}, or `latest`)",
+                known.join(", ")
+            )
+        })
     }
 }
 
 /// Everything the analysis needs besides the files.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    pub target_protocol: ProtocolVersion,
+    /// The version the user chose (config `target-protocol`, `--target-protocol`, a tool
+    /// call's `target_protocol`); `None` when none did: then a hand-rolled server is judged by
+    /// the version its source declares, anything else by [`ProtocolVersion::LATEST`] (see
+    /// [`crate::context::LintContext::target`]).
+    pub target_protocol: Option<ProtocolVersion>,
     pub levels: LintLevels,
     /// Lint `#[cfg(test)]`, `#[test]`, `tests/` and `benches/` code too.
     pub include_tests: bool,

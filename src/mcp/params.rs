@@ -28,7 +28,8 @@ pub struct LintArgs {
     #[serde(default)]
     pub rmcp_version: Option<String>,
     /// The MCP specification version to check against. Default: `target-protocol` from the
-    /// project's mcp-lint.toml, else the latest (2026-07-28).
+    /// project's mcp-lint.toml, else for a server that speaks JSON-RPC by hand the newest
+    /// `protocolVersion` its source declares, else the latest (2026-07-28).
     #[serde(default)]
     #[schemars(schema_with = "protocol_schema")]
     pub target_protocol: Option<String>,

@@ -332,9 +332,7 @@ pub fn options(config: Option<&Config>, overrides: &Overrides) -> Result<Options
         for (selector, level) in &config.levels {
             options.levels.set(*selector, *level);
         }
-        if let Some(target) = config.target_protocol {
-            options.target_protocol = target;
-        }
+        options.target_protocol = config.target_protocol;
         options.include_tests = config.include_tests.unwrap_or(false);
         options.vague_phrases = config.vague_phrases.clone();
         options.server_fault_markers = config.server_fault_markers.clone();
@@ -351,7 +349,7 @@ pub fn options(config: Option<&Config>, overrides: &Overrides) -> Result<Options
         })?;
     }
     if let Some(target) = overrides.target_protocol {
-        options.target_protocol = target;
+        options.target_protocol = Some(target);
     }
     options.include_tests |= overrides.include_tests;
     Ok(options)
@@ -411,6 +409,36 @@ MCP007 = "allow"
             "`all` leaves meta lints alone"
         );
         assert!(o.include_tests);
+    }
+
+    #[test]
+    fn a_target_is_explicit_only_when_the_config_or_the_run_sets_one() {
+        // Unset, a hand-rolled server is judged by the version its source declares.
+        let unset = options(None, &Overrides::default()).expect("no selectors");
+        assert_eq!(unset.target_protocol, None);
+        let c = parse_str("include-tests = true").expect("valid config");
+        assert_eq!(
+            options(Some(&c), &Overrides::default())
+                .unwrap()
+                .target_protocol,
+            None
+        );
+        let c = parse_str("target-protocol = \"2025-06-18\"").expect("valid config");
+        assert_eq!(
+            options(Some(&c), &Overrides::default())
+                .unwrap()
+                .target_protocol,
+            Some(ProtocolVersion::V2025_06_18)
+        );
+        // The run's wins over the config's, and `latest` is a choice too.
+        let run = Overrides {
+            target_protocol: Some(ProtocolVersion::LATEST),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            options(Some(&c), &run).unwrap().target_protocol,
+            Some(ProtocolVersion::LATEST)
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //@ dep: serde_json = "1"
 // A hand-rolled route `"tools/call" => self.require_initialized().and_then(|()|
 // self.call_tool(request.params))`: the state check is given nothing of the request, so it picks
-// no tool and refuses the request on the server's state (its -32002 is only a legacy code, not a
-// tool's failure); the dispatcher's `params.ok_or_else(|| RpcError::invalid_params(..))?` rejects
+// no tool and refuses the request on the server's state (its -32002 is not a tool's failure, and
+// no legacy code either: the server declares 2025-11-25); the dispatcher's `params.ok_or_else(|| RpcError::invalid_params(..))?` rejects
 // a request without params, before any tool: the `CallToolRequest` schema, not an argument. What
 // the tool it picks rejects with -32602 is an argument value.
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,7 +42,7 @@ impl Server {
 
     fn require_initialized(&self) -> Result<(), RpcError> {
         if !self.initialized.load(Ordering::SeqCst) {
-            return Err(RpcError::new(-32002, "server not initialized: send initialize first")); //~ legacy_error_code
+            return Err(RpcError::new(-32002, "server not initialized: send initialize first"));
         }
         Ok(())
     }

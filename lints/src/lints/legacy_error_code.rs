@@ -72,6 +72,13 @@ declare_lint! {
     ///   handle_request(..) { Err(e) => { let code = ..; json!({"error": {"code": code, ..}})
     ///   } }`); an error helper only `main`'s stdio bridge calls, outside the router and for no
     ///   tool's failure, is not seen (an HTTP API answering with the same shape is not MCP).
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and its findings say so in a note: one
+    ///   declaring 2025-11-25 or older gets nothing from this lint. A version computed in a fn
+    ///   the answer calls (`negotiate(&params)`) is not read. An SDK server is judged against the
+    ///   target alone.
     ///
     /// ### Spec
     /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155; new in 2026-07-28,
@@ -125,12 +132,12 @@ declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    let target = cx.options.target_protocol;
     for site in &cx.model.codes {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        let d = match classify(site.value, target) {
+        let target = cx.target(site.file);
+        let d = match classify(site.value, target.version) {
             CodeClass::Legacy => cx
                 .code_diagnostic(
                     site,
@@ -140,7 +147,7 @@ fn check(cx: &mut LintContext<'_>) {
                 .with_help(
                     "for a tool's own failure return an isError result; for a request error use a standard code (-32602 invalid params, -32603 internal); application codes belong outside -32768..-32000",
                 )
-                .with_note(format!("{target}: new implementations SHOULD NOT use codes from this sub-range")),
+                .with_note(format!("{}: new implementations SHOULD NOT use codes from this sub-range", target.version)),
             CodeClass::RetiredResourceNotFound
                 if !(site.named && dialect.named_resource_not_found_fits_peer()) =>
             {
@@ -152,9 +159,13 @@ fn check(cx: &mut LintContext<'_>) {
                 } else {
                     "answer a missing resource with -32602 (Invalid params) and the `uri` in `data`"
                 })
-                .with_note(format!("{target}: implementations MUST NOT emit -32002"))
+                .with_note(format!("{}: implementations MUST NOT emit -32002", target.version))
             }
             _ => continue,
+        };
+        let d = match target.note() {
+            Some(note) => d.with_note(note),
+            None => d,
         };
         cx.report(site.file, d);
     }

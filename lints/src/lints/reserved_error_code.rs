@@ -55,6 +55,13 @@ declare_lint! {
     /// - The lint checks numbers, not meanings: a defined code used for something else (-32021 for a
     ///   missing *server* feature) is not reported.
     /// - Codes computed at run time or taken from other crates are not seen.
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and its findings say so in a note: one
+    ///   declaring 2025-11-25 or older gets only the JSON-RPC part (with no note: every version
+    ///   reserves it). A version computed in a fn the answer calls (`negotiate(&params)`) is not
+    ///   read. An SDK server is judged against the target alone.
     ///
     /// ### Spec
     /// `docs/specification/2026-07-28/basic/index.mdx`, "Error Codes" (lines 109–155, table at 131–135):
@@ -98,12 +105,14 @@ fn check(cx: &mut LintContext<'_>) {
     if !cx.model.is_mcp() {
         return;
     }
-    let target = cx.options.target_protocol;
     for site in &cx.model.codes {
-        let (message, note) = match classify(site.value, target) {
+        let target = cx.target(site.file);
+        // JSON-RPC's own range is reserved under every version.
+        let mut version_note = target.note();
+        let (message, note) = match classify(site.value, target.version) {
             CodeClass::ReservedUndefined if site.value == URL_ELICITATION_REQUIRED => (
                 "error code -32042 (URL elicitation required) is retired".to_string(),
-                format!("{target}: implementations MUST NOT emit -32042"),
+                format!("{}: implementations MUST NOT emit -32042", target.version),
             ),
             CodeClass::ReservedUndefined => (
                 format!(
@@ -111,20 +120,27 @@ fn check(cx: &mut LintContext<'_>) {
                     site.value
                 ),
                 format!(
-                    "{target}: implementations MUST NOT emit an undefined code from -32020..-32099"
+                    "{}: implementations MUST NOT emit an undefined code from -32020..-32099",
+                    target.version
                 ),
             ),
-            CodeClass::JsonRpcReserved => (
-                format!("error code {} is reserved by JSON-RPC 2.0", site.value),
-                "JSON-RPC reserves -32768..-32000 for pre-defined errors".to_string(),
-            ),
+            CodeClass::JsonRpcReserved => {
+                version_note = None;
+                (
+                    format!("error code {} is reserved by JSON-RPC 2.0", site.value),
+                    "JSON-RPC reserves -32768..-32000 for pre-defined errors".to_string(),
+                )
+            }
             _ => continue,
         };
-        let d = cx
+        let mut d = cx
             .code_diagnostic(site, message)
             .with_label(format!("`{}`", site.written))
             .with_help("use a code the spec defines with its meaning, or an application code outside -32768..-32000")
             .with_note(note);
+        if let Some(note) = version_note {
+            d = d.with_note(note);
+        }
         cx.report(site.file, d);
     }
 }

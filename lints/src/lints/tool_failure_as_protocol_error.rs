@@ -224,6 +224,13 @@ declare_lint! {
     ///   value (`match e.kind() { NotFound => INVALID_PARAMS, _ => INTERNAL_ERROR }`) each arm's
     ///   code is one the tool sends, and its -32602 is left alone (whether that variant is about
     ///   an argument the source does not tell).
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and a finding on a code another version
+    ///   defines for a tool to send (-32042, -32021) says so in a note. A version computed in a
+    ///   fn the answer calls (`negotiate(&params)`) is not read. An SDK server is judged against
+    ///   the target alone.
     ///
     /// ### Spec
     /// - `schema/2026-07-28/schema.ts` 1824–1837, on `CallToolResult.isError` (the same comment exists in
@@ -364,7 +371,7 @@ fn reported_code(cx: &LintContext<'_>, site: &ErrorSite) -> Option<i64> {
         || code == codes::METHOD_NOT_FOUND
         // -32042 (URL elicitation required), -32021 (missing client capability): the
         // target spec defines them for a tool to send.
-        || codes::classify(code, cx.options.target_protocol) == codes::CodeClass::Defined
+        || codes::classify(code, cx.target(site.file).version) == codes::CodeClass::Defined
         || site.path.server_fault
         // A client capability the client never declared: a protocol-level check.
         || site.path.client_declaration
@@ -425,6 +432,12 @@ fn check(cx: &mut LintContext<'_>) {
             .with_label("the model never sees this message: hosts log protocol errors");
         if let Some(note) = site.context.helper_note() {
             d = d.with_note(note);
+        }
+        // A code some version defines for a tool to send is reported because the target does not.
+        if codes.iter().any(|c| codes::defined_in_some_version(*c)) {
+            if let Some(note) = cx.target(site.file).note() {
+                d = d.with_note(note);
+            }
         }
         d.fix = cx.fix_in(site.file, || crate::fix::tool_error_result(cx.model, site));
         let help = crate::fix::tool_error_help(cx.model, site, dialect, d.fix.as_ref(), "so the model reads the failure and can retry");

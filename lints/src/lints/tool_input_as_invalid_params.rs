@@ -101,6 +101,13 @@ declare_lint! {
     ///   (`req.order.as_deref().map(parse_order).transpose()?`).
     /// - To target 2025-06-18 or older, where "Invalid arguments" is a protocol error, set
     ///   `target-protocol` (config) or `--target-protocol`; the lint is then off.
+    /// - With no target set (config `target-protocol`, `--target-protocol`), a hand-rolled server
+    ///   is judged against the newest version its source declares (the `protocolVersion` of its
+    ///   `initialize` answer, directly or through a const, a `let` or a const list of versions;
+    ///   configuration.md, "Target protocol versions"), and its findings say so in a note: one
+    ///   declaring 2025-06-18 or older gets nothing from this lint. A version computed in a fn
+    ///   the answer calls (`negotiate(&params)`) is not read. An SDK server is judged against the
+    ///   target alone.
     ///
     /// ### Spec
     /// - `docs/specification/2025-11-25/server/tools.mdx` (Error Handling, line 460) lists "Input
@@ -152,14 +159,13 @@ declare_lint! {
 }
 
 fn check(cx: &mut LintContext<'_>) {
-    if cx.options.target_protocol < ProtocolVersion::V2025_11_25 {
-        return;
-    }
     for site in &cx.model.sites {
         let Some(dialect) = cx.model.dialect_of(site.file) else {
             continue;
         };
-        if site.is_text_argument()
+        let target = cx.target(site.file);
+        if target.version < ProtocolVersion::V2025_11_25
+            || site.is_text_argument()
             || site.channel != Channel::Protocol
             || site.code != Some(INVALID_PARAMS)
             || !site.context.is_tool()
@@ -189,6 +195,9 @@ fn check(cx: &mut LintContext<'_>) {
             )
             .with_label("since 2025-11-25 (SEP-1303) input validation is a tool execution error");
         if let Some(note) = site.context.helper_note() {
+            d = d.with_note(note);
+        }
+        if let Some(note) = target.note() {
             d = d.with_note(note);
         }
         d.fix = cx.fix_in(site.file, || crate::fix::tool_error_result(cx.model, site));

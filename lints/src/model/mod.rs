@@ -16,6 +16,7 @@ pub mod answers;
 pub mod bodies;
 mod built_variants;
 pub mod callgraph;
+pub mod declared;
 pub mod ids;
 mod kept_walks;
 pub mod reach;
@@ -24,6 +25,8 @@ pub mod site;
 pub mod summary;
 pub mod walk;
 
+#[cfg(test)]
+mod declared_tests;
 #[cfg(test)]
 mod reuse_tests;
 
@@ -48,6 +51,7 @@ use crate::unused_imports::WordCounts;
 
 use bodies::BodyInfo;
 use callgraph::{CallGraph, CrateCalls};
+use declared::DeclaredProtocol;
 use kept_walks::{item_fingerprint, KeptWalks, Rewalk, WalkEnv, WalkReuse};
 use reach::Reach;
 use site::{
@@ -97,6 +101,9 @@ pub struct Model {
     pub dialects: Vec<Box<dyn Dialect>>,
     /// Which dialect each file speaks (by its imports, else its package's first).
     pub file_dialect: Vec<Option<usize>>,
+    /// Per dialect, the protocol version its package's source declares, for a dialect whose
+    /// servers declare it ([`Dialect::declares_protocol`]; see [`Model::declared_protocol`]).
+    declared: Vec<Option<DeclaredProtocol>>,
     pub sites: Vec<ErrorSite>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<ContextPanic>,
@@ -125,6 +132,7 @@ pub const CONVERSION_CALLS: usize = 4;
 struct Analysis {
     dialects: Vec<Box<dyn Dialect>>,
     file_dialect: Vec<Option<usize>>,
+    declared: Vec<Option<DeclaredProtocol>>,
     sites: Vec<ErrorSite>,
     codes: Vec<CodeSite>,
     panics: Vec<ContextPanic>,
@@ -326,6 +334,7 @@ impl Model {
             files,
             dialects: analysis.dialects,
             file_dialect: analysis.file_dialect,
+            declared: analysis.declared,
             sites: analysis.sites,
             codes: analysis.codes,
             panics: analysis.panics,
@@ -416,11 +425,23 @@ fn analyse(
     // Phase: SDK dialects, per package.
     let mut dialects = Vec::new();
     let mut file_dialect = vec![None; files.len()];
+    let mut declared = Vec::new();
     for (p, index) in indexes.iter().enumerate() {
         let (found, file_roots) = detect_dialects(files, program, p, index, (&defs, &types));
         if found.is_empty() {
             continue;
         }
+        // Phase: the protocol version the package declares, for its dialects that state one.
+        let stated = found
+            .iter()
+            .any(|d| d.declares_protocol())
+            .then(|| declared_protocol(files, program, p, index, (&defs, &types)))
+            .flatten();
+        declared.extend(
+            found
+                .iter()
+                .map(|d| stated.clone().filter(|_| d.declares_protocol())),
+        );
         for (i, d) in file_dialects(files.len(), index, &found, &file_roots)
             .into_iter()
             .enumerate()
@@ -841,6 +862,7 @@ fn analyse(
     Analysis {
         dialects,
         file_dialect,
+        declared,
         sites,
         codes,
         panics,
@@ -1152,6 +1174,33 @@ fn detect_dialects(
         &resolve,
     );
     (found, file_roots)
+}
+
+/// The protocol version package `p` declares in its source (see [`declared`]): its answers,
+/// and the consts they name wherever they are (a path dependency's too). Only a package whose
+/// text writes the member (or a field serde writes as it) is searched.
+fn declared_protocol(
+    files: &[ModelFile],
+    program: &Program<'_>,
+    p: usize,
+    index: &Index<'_>,
+    resolved: (&DefMap<'_>, &Types<'_>),
+) -> Option<DeclaredProtocol> {
+    let source_of = |file: FileId| {
+        let f = files.get(file.0)?;
+        (f.role != FileRole::Test)
+            .then_some(f.source.as_deref())
+            .flatten()
+    };
+    let mentions = (0..files.len())
+        .map(FileId)
+        .filter(|f| program.package_of(*f) == p)
+        .filter_map(source_of)
+        .any(|s| s.text.contains(declared::MEMBER) || s.text.contains(declared::FIELD));
+    if !mentions {
+        return None;
+    }
+    declared::declared_protocol(p, index, resolved, &source_of)
 }
 
 /// Which dialect each file speaks: the one its imports or qualified paths claim, else the one
@@ -1792,6 +1841,15 @@ impl Model {
             .copied()
             .flatten()
             .map(|i| &*self.dialects[i])
+    }
+
+    /// The protocol version the source of `file`'s server declares, when its dialect states
+    /// one ([`Dialect::declares_protocol`]) and it names a version mcp-lint knows: the newest
+    /// it declares. A file of a package with no SDK of its own is its program's first
+    /// server's, as for its dialect.
+    pub fn declared_protocol(&self, file: FileId) -> Option<&DeclaredProtocol> {
+        let dialect = self.file_dialect.get(file.0).copied().flatten()?;
+        self.declared.get(dialect)?.as_ref()
     }
 
     /// Whether the crate uses an MCP SDK (or hand-rolls the protocol) at all.

@@ -153,6 +153,11 @@ impl Dialect for JsonRpc {
         crate::syntax::type_name(ty).is_some_and(|n| is_tool_result_type(&n, index))
     }
 
+    /// Its `initialize` answer states the version it speaks.
+    fn declares_protocol(&self) -> bool {
+        true
+    }
+
     fn return_facts(
         &self,
         _kind: Option<HandlerKind>,

@@ -510,6 +510,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// Whether the server writes the protocol version it speaks in its own source (the
+    /// `protocolVersion` of its `initialize` answer, see [`crate::model::declared`]), so that
+    /// it is judged by that version when the user set none. An SDK negotiates the version
+    /// itself: its servers are judged by the target alone.
+    fn declares_protocol(&self) -> bool {
+        false
+    }
+
     /// Whether a type is the SDK's protocol error type (or a local alias of it).
     fn is_protocol_error_type(&self, _ty: &syn::Type) -> bool {
         false

@@ -16,7 +16,7 @@ pub fn handle(state: &State, request: &Value) -> Option<Value> {
         "initialize" => ok(
             &id,
             json!({
-                "protocolVersion": "2025-11-25",
+                "protocolVersion": "2026-07-28",
                 "capabilities": { "tools": {}, "resources": {} },
                 "serverInfo": { "name": "jobrunner", "version": env!("CARGO_PKG_VERSION") }
             }),

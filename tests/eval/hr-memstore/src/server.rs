@@ -45,7 +45,7 @@ impl Server {
         let id = request.id?;
         let outcome = match request.method.as_str() {
             "initialize" => Ok(json!({
-                "protocolVersion": "2025-11-25",
+                "protocolVersion": "2026-07-28",
                 "capabilities": { "tools": {}, "resources": {} },
                 "serverInfo": { "name": "memstore", "version": env!("CARGO_PKG_VERSION") },
                 "instructions": "Store facts with remember, read them with recall."
