@@ -437,11 +437,13 @@ fn match_annotations(annotations: &[Annotation], findings: &[Diagnostic]) -> Vec
 // Running a fixture
 
 fn options_for(fixture_lint: &'static Lint, d: &Directives) -> Options {
-    let mut options = Options::default();
-    options.target_protocol = d.target_protocol;
-    options.include_tests = d.include_tests;
-    options.vague_phrases = d.vague_phrases.clone();
-    options.server_fault_markers = d.server_fault_markers.clone();
+    let mut options = Options {
+        target_protocol: d.target_protocol,
+        include_tests: d.include_tests,
+        vague_phrases: d.vague_phrases.clone(),
+        server_fault_markers: d.server_fault_markers.clone(),
+        ..Options::default()
+    };
     if options.levels.get(fixture_lint) < Level::Warn {
         options
             .levels
