@@ -1411,6 +1411,8 @@ pub struct CrateCalls<'r, 'a> {
     pub never_errs: Vec<std::sync::OnceLock<OwnFailures>>,
     /// The crate's `fn from(x: T)` (`From<T>` impls), by the crate type `T`, found on first use.
     pub from_fns: std::sync::OnceLock<HashMap<ItemId, Vec<FnKey>>>,
+    /// The same for another crate's error type `T` (`From<std::io::Error>`), by its path.
+    pub external_from_fns: std::sync::OnceLock<HashMap<String, Vec<FnKey>>>,
 }
 
 impl CrateCalls<'_, '_> {
@@ -1426,24 +1428,47 @@ impl CrateCalls<'_, '_> {
     pub fn from_fns_of(&self, ty: ItemId) -> &[FnKey] {
         let all = self.from_fns.get_or_init(|| {
             let mut all: HashMap<ItemId, Vec<FnKey>> = HashMap::new();
-            for f in self.blocks.keys() {
-                // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
-                let sig = unsafe { &**f };
-                if sig.ident != "from" || sig.inputs.len() != 1 {
-                    continue;
-                }
-                let (Some(syn::FnArg::Typed(param)), Some(scope)) =
-                    (sig.inputs.first(), self.types.scope_of(*f))
-                else {
-                    continue;
-                };
-                if let Some(t) = resolve_type_item(self.defs, scope.module, &param.ty, None) {
-                    all.entry(t).or_default().push(*f);
+            for (f, scope, param) in self.crate_from_fns() {
+                if let Some(t) = resolve_type_item(self.defs, scope.module, param, None) {
+                    all.entry(t).or_default().push(f);
                 }
             }
             all
         });
         all.get(&ty).map_or(&[], Vec::as_slice)
+    }
+
+    /// Each crate `fn from(x: T)` with its scope and `T`.
+    fn crate_from_fns(&self) -> impl Iterator<Item = (FnKey, FnScope, &syn::Type)> + '_ {
+        self.blocks.keys().filter_map(|f| {
+            // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
+            let sig = unsafe { &**f };
+            if sig.ident != "from" || sig.inputs.len() != 1 {
+                return None;
+            }
+            match (sig.inputs.first(), self.types.scope_of(*f)) {
+                (Some(syn::FnArg::Typed(param)), Some(scope)) => Some((*f, scope, &*param.ty)),
+                _ => None,
+            }
+        })
+    }
+
+    /// The crate's `fn from(x: T)`s for another crate's error type `T`, by its path
+    /// (`std::io::Error`, as [`crate::types::external_error_name`] names it).
+    pub fn external_from_fns_of(&self, name: &str) -> &[FnKey] {
+        let all = self.external_from_fns.get_or_init(|| {
+            let mut all: HashMap<String, Vec<FnKey>> = HashMap::new();
+            for (f, scope, param) in self.crate_from_fns() {
+                if resolve_type_item(self.defs, scope.module, param, None).is_some() {
+                    continue;
+                }
+                if let Some(n) = crate::types::external_error_name(self.defs, scope.module, param) {
+                    all.entry(n).or_default().push(f);
+                }
+            }
+            all
+        });
+        all.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// The protocol error each call of `f` builds, when `f` is an error type's constructor.

@@ -1371,6 +1371,7 @@ where
         sources: files.iter().map(|f| f.source.clone()).collect(),
         never_errs: fns.iter().map(|_| std::sync::OnceLock::new()).collect(),
         from_fns: std::sync::OnceLock::new(),
+        external_from_fns: std::sync::OnceLock::new(),
     }
 }
 

@@ -967,7 +967,7 @@ impl<'a> Walker<'a, '_> {
 
     /// The variant of crate enum `ty` whose `#[from]` field takes errors of `source`
     /// (`Upstream(#[from] UpstreamError)`), when exactly one does.
-    fn variant_wrapping(&self, ty: ItemId, source: &ErrorSource) -> Option<String> {
+    pub(super) fn variant_wrapping(&self, ty: ItemId, source: &ErrorSource) -> Option<String> {
         let item = self.calls.defs.item(ty);
         let syn::Item::Enum(e) = item.syntax else {
             return None;

@@ -376,10 +376,48 @@ impl<'a> Walker<'a, '_> {
                     None => self.returned.unknown = true,
                 }
             }
+            // `fs::read_to_string(path)?` in a fn failing with the crate enum: the variant its
+            // `From<std::io::Error>` builds.
+            ErrorSource::External(name) if error_enum.is_some() => {
+                match error_enum.and_then(|e| self.external_conversion_variant(e, &name)) {
+                    Some(v) => self.returned_variant(v),
+                    None => self.returned.unknown = true,
+                }
+            }
             _ => {
                 self.text_errors_through(operand);
                 self.returned.unknown = true;
             }
+        }
+    }
+
+    /// The variant of crate enum `e` that its one `From<name>` builds (`fn from(e: io::Error)
+    /// -> Self { AppError::Io(e) }`, or a `#[from]` field), when the source says.
+    fn external_conversion_variant(&self, e: ItemId, name: &str) -> Option<String> {
+        let source = ErrorSource::External(name.to_string());
+        if let Some(v) = self.variant_wrapping(e, &source) {
+            return Some(v);
+        }
+        let types = self.calls.types;
+        let mut from = self
+            .calls
+            .external_from_fns_of(name)
+            .iter()
+            .copied()
+            .filter(|f| types.scope_of(*f).and_then(|s| types.self_type(s)) == Some(e));
+        let (Some(f), None) = (from.next(), from.next()) else {
+            return None;
+        };
+        let (block, _, _) = self.calls.blocks.get(&f)?;
+        let resolver = Resolver {
+            defs: self.calls.defs,
+            types,
+            scope: types.scope_of(f),
+        };
+        let tail = crate::syntax::tail_of(block)?;
+        match resolver.variant_of(tail, &Locals::default()) {
+            Some((id, v)) if id == e => Some(v),
+            _ => None,
         }
     }
 
