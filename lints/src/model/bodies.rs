@@ -168,8 +168,6 @@ pub fn from_impl_target(f: &FnItem<'_>) -> Option<syn::Type> {
     }))
 }
 
-/// A closure registered as a tool handler becomes a body of its own, named by its
-/// registration when that gives the tool's name.
 /// Where a closure is written: the body around it, which it shares test-ness, scope and
 /// captured values with.
 #[derive(Clone, Copy)]
@@ -198,6 +196,8 @@ pub fn stored_closure_body<'a>(
     }
 }
 
+/// A closure registered as a tool handler becomes a body of its own, named by its
+/// registration when that gives the tool's name.
 pub fn closure_body<'a>(
     id: BodyId,
     home: ClosureHome<'a>,
@@ -260,10 +260,9 @@ fn handler_code(expr: &Expr) -> BodyCode<'_> {
         Expr::Async(a) => BodyCode::Block(&a.block),
         // `{ let state = state.clone(); Box::pin(async move { .. }) }`: the future is the
         // handler; the clones before it are captures (bound as the enclosing fn's values).
-        Expr::Block(b) if future_after_lets(&b.block).is_some() => {
+        Expr::Block(b) => {
             future_after_lets(&b.block).map_or(BodyCode::Block(&b.block), handler_code)
         }
-        Expr::Block(b) => BodyCode::Block(&b.block),
         other => BodyCode::Expr(other),
     }
 }

@@ -1471,6 +1471,21 @@ impl CrateCalls<'_, '_> {
         all.get(name).map_or(&[], Vec::as_slice)
     }
 
+    /// The one of `from_fns` (a [`Self::from_fns_of`] or [`Self::external_from_fns_of`]) that
+    /// converts into crate type `target`, when there is exactly one.
+    pub fn only_from_fn_into(&self, from_fns: &[FnKey], target: ItemId) -> Option<FnKey> {
+        let mut into = from_fns.iter().copied().filter(|f| {
+            self.types
+                .scope_of(*f)
+                .and_then(|s| self.types.self_type(s))
+                == Some(target)
+        });
+        match (into.next(), into.next()) {
+            (Some(f), None) => Some(f),
+            _ => None,
+        }
+    }
+
     /// The protocol error each call of `f` builds, when `f` is an error type's constructor.
     pub fn error_constructor(&self, f: FnKey) -> Option<&ErrorConstructor> {
         self.error_constructors.get(&f)

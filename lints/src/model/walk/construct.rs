@@ -237,7 +237,6 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// A string value returned as success by a text-returning tool, on a failure path.
     /// `err.to_tool_result()` (through `.into()`): a crate method called on the error itself
     /// that returns the SDK's result (which says itself whether it is an error), not text or
     /// JSON (`err.to_json()`, the error's own rendering, is still an answer built from it).
@@ -261,6 +260,7 @@ impl<'a> Walker<'a, '_> {
         !fns.is_empty() && fns.into_iter().all(returns_result)
     }
 
+    /// A string value returned as success by a text-returning tool, on a failure path.
     pub(super) fn text_success(&mut self, expr: &'a Expr) {
         let tail = through_output_wrapper(tail_expr(expr));
         // `Err(e) => Content::text(format!(..))` in a tool answering one content block.

@@ -2361,8 +2361,6 @@ impl Walker<'_, '_> {
         }
     }
 
-    /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
-    /// `self.client.get::<T>(&url)`): the source says which fn it is.
     /// [`lookup_names`], also of a crate fn that looks up its argument
     /// (`self.scans.next_page(&args.scan_id, 3)`: `self.scans &args.scan_id`).
     fn lookup_names(&self, cause: &Expr) -> Option<String> {
@@ -2380,6 +2378,8 @@ impl Walker<'_, '_> {
         })
     }
 
+    /// [`is_lookup`], unless the `get` resolves to a crate fn that is no lookup (an HTTP client's
+    /// `self.client.get::<T>(&url)`): the source says which fn it is.
     pub(super) fn is_map_lookup(&self, expr: &Expr) -> bool {
         // `find_sheet(&wb, &input.sheet_name)`, a crate fn whose value is a lookup of the key
         // it is given (`wb.sheet_names().iter().position(|n| *n == name)`).
@@ -2391,14 +2391,11 @@ impl Walker<'_, '_> {
         if !is_lookup(expr) {
             // `self.store.find(&id)`, a crate method whose value is a lookup of the key it is
             // given (`self.docs.read().await.get(id).cloned()`).
-            return match strip_await(expr) {
-                Expr::MethodCall(m) => matches!(
-                    self.resolver.method_target(&m.receiver, &m.method.to_string(), &self.locals),
-                    crate::model::callgraph::Target::Fn(f)
-                        if self.calls.fn_facts(f).is_some_and(|facts| facts.lookup_of_param.is_some())
-                ),
-                _ => false,
-            };
+            return matches!(strip_await(expr), Expr::MethodCall(_))
+                && self
+                    .called_fn(expr)
+                    .and_then(|f| self.calls.fn_facts(f))
+                    .is_some_and(|facts| facts.lookup_of_param.is_some());
         }
         let Some(call) = lookup_call(expr) else {
             return true;

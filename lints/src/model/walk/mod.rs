@@ -611,17 +611,8 @@ impl<'a, 'm> Walker<'a, 'm> {
     fn conversion_for_into(&self, value: &Expr, ty: &syn::Type) -> Option<crate::types::FnKey> {
         let source = self.resolver.type_of(value, &self.locals)?;
         let target = self.resolver.type_item(ty)?;
-        let types = self.calls.types;
-        let mut found = self
-            .calls
-            .from_fns_of(source)
-            .iter()
-            .copied()
-            .filter(|f| types.scope_of(*f).and_then(|s| types.self_type(s)) == Some(target));
-        match (found.next(), found.next()) {
-            (Some(f), None) => Some(f),
-            _ => None,
-        }
+        self.calls
+            .only_from_fn_into(self.calls.from_fns_of(source), target)
     }
 
     fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {

@@ -399,15 +399,9 @@ impl<'a> Walker<'a, '_> {
             return Some(v);
         }
         let types = self.calls.types;
-        let mut from = self
+        let f = self
             .calls
-            .external_from_fns_of(name)
-            .iter()
-            .copied()
-            .filter(|f| types.scope_of(*f).and_then(|s| types.self_type(s)) == Some(e));
-        let (Some(f), None) = (from.next(), from.next()) else {
-            return None;
-        };
+            .only_from_fn_into(self.calls.external_from_fns_of(name), e)?;
         let (block, _, _) = self.calls.blocks.get(&f)?;
         let resolver = Resolver {
             defs: self.calls.defs,
