@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use syn::visit::Visit;
 
-use crate::model::site::{ReturnedErrors, VariantBuild};
+use crate::model::site::{BuildVia, ReturnedErrors, VariantBuild};
 use crate::resolve::{DefMap, ItemId};
 
 /// Answers [`BuiltVariants::is_built`], reading the files once per variant asked about.
@@ -102,10 +102,21 @@ impl<'f> BuiltVariants<'f> {
         named
             .into_iter()
             .filter_map(|((e, v), enum_name)| {
-                let at = seen.remove(&(e, v))?;
-                let places: std::collections::HashSet<_> =
-                    at.iter().map(|b| (b.file, b.span)).collect();
-                (counter.namings(&enum_name, v) == places.len()).then(|| ((e, v.to_string()), at))
+                let mut at = seen.remove(&(e, v))?;
+                let places: std::collections::HashSet<_> = at
+                    .iter()
+                    .filter(|b| b.via != BuildVia::Question)
+                    .map(|b| (b.file, b.span))
+                    .collect();
+                if counter.namings(&enum_name, v) != places.len() {
+                    return None;
+                }
+                // A `fn from(e: io::Error) -> Self { Self::Io(e) }` builds the variant where a
+                // `?` converts: those places are its builds, when the walk saw any.
+                if at.iter().any(|b| b.via == BuildVia::Question) {
+                    at.retain(|b| b.via != BuildVia::FromFn);
+                }
+                Some(((e, v.to_string()), at))
             })
             .collect()
     }

@@ -597,7 +597,7 @@ impl<'a> Resolver<'_, 'a> {
     /// `self.memory` declared `memory: Arc<memsdk::Client>`, `http` declared `http:
     /// &reqwest::Client`: a field, parameter or local whose declared type is another crate's,
     /// so no method of this crate is called on it.
-    fn of_external_type(&self, receiver: &Expr, locals: &Locals) -> bool {
+    pub fn of_external_type(&self, receiver: &Expr, locals: &Locals) -> bool {
         let f = match crate::syntax::strip_refs(receiver) {
             Expr::Field(f) => f,
             Expr::Path(p) => {
@@ -1469,6 +1469,17 @@ impl CrateCalls<'_, '_> {
             all
         });
         all.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The crate's `fn from(x: T)`s into crate type `target` whose `T` is not a crate type.
+    pub fn external_from_fns_into(&self, target: ItemId) -> Vec<FnKey> {
+        self.crate_from_fns()
+            .filter(|(_, scope, param)| {
+                resolve_type_item(self.defs, scope.module, param, None).is_none()
+                    && self.types.self_type(*scope) == Some(target)
+            })
+            .map(|(f, ..)| f)
+            .collect()
     }
 
     /// The one of `from_fns` (a [`Self::from_fns_of`] or [`Self::external_from_fns_of`]) that

@@ -560,6 +560,18 @@ pub struct VariantBuild {
     /// Built on a lookup's miss (`let Some(l) = self.leases.get_mut(id) else { return
     /// Ok(Renewal::Unknown) }`): that lookup's store and key (see [`PathFacts::lookup_names`]).
     pub lookup_miss: Option<String>,
+    pub via: BuildVia,
+}
+
+/// How code builds a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildVia {
+    /// Names it (`AppError::Io(e)`, `Self::Poisoned`).
+    Named,
+    /// Names it in a `fn from(e: X) -> Self`: a conversion, built where the value is converted.
+    FromFn,
+    /// A `?` converts an external error through that `fn from`: not named there.
+    Question,
 }
 
 /// A message a body fails with, written as a literal: `bail!("..")`, `ensure!(.., "..")`,

@@ -48,6 +48,7 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
     question_mark_code: Some(-32603),
+    converts_crate_errors: true,
     sent_code: None,
     tool_error_to_protocol_code: None,
     error_macros: &[("bail", Some(-32603), false), ("bail_public", None, false)],

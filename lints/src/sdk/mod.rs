@@ -630,6 +630,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// Whether the SDK's own `From` converts the crate's error types too (see
+    /// `SdkTable::converts_crate_errors`).
+    fn converts_crate_errors(&self) -> bool {
+        false
+    }
+
     /// What `?` on `operand` does in a body whose `Err` takes channel `returns.err`;
     /// `operand_error_is_tool_error` tells whether the operand's error is the SDK's tool error
     /// type (built by a constructor or returned by a crate fn declared so).

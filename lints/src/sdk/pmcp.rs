@@ -116,6 +116,7 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
     question_mark_code: Some(-32603),
+    converts_crate_errors: false,
     // `Server::create_response` (server/mod.rs ~2395 in 2.23.0, ~951 in 1.20.0) and `ServerCore`'s
     // dispatch (server/core.rs ~4574 in 2.23.0, ~787-940 in 1.20.0) answer every handler `Err` with
     // -32603, `Error::protocol(code, ..)` and `invalid_params` included; only

@@ -90,6 +90,7 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &["call_tool"],
     tool_err_always_tool_error: false,
     question_mark_code: None,
+    converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: Some(-32603),
     error_macros: &[],

@@ -259,6 +259,10 @@ impl Dialect for TableDialect {
         default_message(self.table, &self.names, call)
     }
 
+    fn converts_crate_errors(&self) -> bool {
+        self.table.converts_crate_errors
+    }
+
     fn try_meaning(&self, returns: &ReturnFacts, operand_error_is_tool_error: bool) -> TryMeaning {
         if returns.err != ErrChannel::Protocol {
             return TryMeaning::Nothing;
@@ -518,6 +522,10 @@ pub struct SdkTable {
     /// What `?` on a foreign error does in a protocol-error handler: `Some(code)` when the SDK's
     /// own `From` impls convert it (to that code); `None` when only the crate's impls can.
     pub question_mark_code: Option<i64>,
+    /// The SDK's error converts every `std::error::Error` (jsoncall's `impl<E: Error> From<E>`),
+    /// the crate's own error types among them: `?` on a crate error is the SDK's conversion
+    /// unless the crate writes its own.
+    pub converts_crate_errors: bool,
     /// The code the SDK sends for every handler error, whatever code the error value carries
     /// (pmcp's servers answer every `Err` with -32603); `None`: the value's own code.
     pub sent_code: Option<i64>,

@@ -103,6 +103,7 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: true,
     question_mark_code: None,
+    converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: None,
     error_macros: &[],

@@ -102,6 +102,7 @@ static TABLE: SdkTable = SdkTable {
     inherent_tool_methods: &[],
     tool_err_always_tool_error: true,
     question_mark_code: Some(-32603),
+    converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: None,
     error_macros: &[("mcp_err", None, true)],
@@ -206,6 +207,7 @@ static TABLE_2: SdkTable = SdkTable {
     // `From<io::Error>` (Transport), reqwest (Network), chrono (InvalidInput): all -32002.
     // `serde_json::Error` (Serialization, -32602) is the exception the table cannot tell apart.
     question_mark_code: Some(-32002),
+    converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: None,
     // `mcp_error!(..)` is `turbomcp_protocol::Error::handler(..)`, kind `Handler`: -32019.

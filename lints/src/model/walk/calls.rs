@@ -517,35 +517,58 @@ impl<'a> Walker<'a, '_> {
         let meaning = match self.dialect.try_meaning(&self.body.returns, tool_error) {
             // Only the crate itself can write `From<its own error> for` the SDK's error (the
             // orphan rule), so the SDK's own conversions never take a crate error value.
-            TryMeaning::Protocol(_) if crate_error && !tool_error => TryMeaning::FromImpls,
+            // (jsoncall's blanket `impl<E: Error> From<E>` takes them when the crate has no
+            // conversion of its own, which coherence forbids beside it.)
+            TryMeaning::Protocol(_)
+                if crate_error && !tool_error && !self.sdk_converts_crate_error(&source) =>
+            {
+                TryMeaning::FromImpls
+            }
             meaning => meaning,
         };
         match meaning {
             TryMeaning::Nothing => {}
             TryMeaning::FromImpls => self.conversion_edge(operand, span),
+            // The SDK's own conversion: the `?` is where the protocol error is made.
             TryMeaning::Protocol(code) => {
-                // The SDK's own conversion: the `?` is where the protocol error is made.
-                self.frames.push(Frame {
-                    kind: FrameKind::Failure,
-                    binding: None,
-                    cause: Some(operand),
-                    definite: false,
-                    joined: false,
-                });
-                let content = ContentFacts {
-                    empty: false,
-                    texts: vec![MessageText::Opaque],
-                };
-                self.add_site(
-                    t,
-                    span,
-                    Channel::Protocol,
-                    Some(code),
-                    content,
-                    Origin::QuestionMark,
-                );
-                self.frames.pop();
+                self.sdk_conversion_site(t, span, Some(operand), code, Origin::QuestionMark)
             }
+        }
+    }
+
+    /// A protocol error of `code` that the SDK's own `From` makes of an error value at `node`
+    /// (a `?`, an `Err(e.into())`), failing because `cause` did.
+    pub(super) fn sdk_conversion_site(
+        &mut self,
+        node: &dyn quote::ToTokens,
+        span: Span,
+        cause: Option<&'a Expr>,
+        code: i64,
+        origin: Origin,
+    ) {
+        self.frames.push(Frame {
+            kind: FrameKind::Failure,
+            binding: None,
+            cause,
+            definite: false,
+            joined: false,
+        });
+        let content = ContentFacts {
+            empty: false,
+            texts: vec![MessageText::Opaque],
+        };
+        self.add_site(node, span, Channel::Protocol, Some(code), content, origin);
+        self.frames.pop();
+    }
+
+    /// Whether the SDK's own `From` converts this crate error: it converts every crate error
+    /// type (see `Dialect::converts_crate_errors`) and the crate writes no `From` of its own.
+    pub(super) fn sdk_converts_crate_error(&self, source: &ErrorSource) -> bool {
+        match source {
+            ErrorSource::Local(ty, _) => {
+                self.dialect.converts_crate_errors() && self.calls.from_fns_of(*ty).is_empty()
+            }
+            _ => false,
         }
     }
 

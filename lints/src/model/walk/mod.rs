@@ -39,11 +39,11 @@ use crate::model::callgraph::{
 };
 use crate::model::ids::BodyId;
 use crate::model::site::{
-    BodyAnswers, CallEdge, Callee, Channel, CodeSite, ErrorSite, Origin, PanicSite, PathFacts,
-    ReturnedErrors, SiteContext, VariantBuild, VariantTag,
+    BodyAnswers, BuildVia, CallEdge, Callee, Channel, CodeSite, ErrorSite, ErrorSource, Origin,
+    PanicSite, PathFacts, ReturnedErrors, SiteContext, VariantBuild, VariantTag,
 };
 use crate::resolve::{ItemId, ItemKind};
-use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts};
+use crate::sdk::{ContentFacts, Dialect, ErrChannel, HandlerKind, ReturnFacts, TryMeaning};
 use crate::source::{FileId, SourceFile, Span};
 use crate::syntax::{
     last_segment, mentions_ident, pat_ident, path_segments, str_literal, variant_binding,
@@ -51,7 +51,7 @@ use crate::syntax::{
 };
 use crate::text::MessageText;
 
-use calls::is_from_conversion;
+use calls::{converted_value, is_from_conversion};
 use failure::Frame;
 
 /// One arm's code for a local that a `match` picks it into (see [`values`]).
@@ -570,6 +570,39 @@ impl<'a, 'm> Walker<'a, 'm> {
         enum_id: ItemId,
         variant: String,
     ) {
+        let via = match self.body.sig {
+            Some(sig) if sig.ident == "from" && sig.inputs.len() == 1 => BuildVia::FromFn,
+            _ => BuildVia::Named,
+        };
+        self.variant_built_via(built, enum_id, variant, via);
+    }
+
+    /// `fs::read_to_string(path)?` converting into variant `variant` of `enum_id`: built at
+    /// the `?`, with the operand as the failure's cause.
+    pub(super) fn variant_converted(
+        &mut self,
+        operand: &'a Expr,
+        enum_id: ItemId,
+        variant: String,
+    ) {
+        self.frames.push(Frame {
+            kind: failure::FrameKind::Failure,
+            binding: None,
+            cause: Some(operand),
+            definite: false,
+            joined: false,
+        });
+        self.variant_built_via(operand, enum_id, variant, BuildVia::Question);
+        self.frames.pop();
+    }
+
+    fn variant_built_via(
+        &mut self,
+        built: &impl syn::spanned::Spanned,
+        enum_id: ItemId,
+        variant: String,
+        via: BuildVia,
+    ) {
         if self.expanded_from.is_some() {
             return;
         }
@@ -588,6 +621,7 @@ impl<'a, 'm> Walker<'a, 'm> {
                 .lookup_miss
                 .then(|| path.lookup_names.clone())
                 .flatten(),
+            via,
         });
     }
 
@@ -692,7 +726,7 @@ impl<'a, 'm> Walker<'a, 'm> {
     /// `x.into()` / `T::from(x)` of a value the SDK builds (`CallToolError::unknown_tool(..)`):
     /// the SDK's conversion, not one of the crate's `From` impls.
     fn converts_sdk_value(&self, value: &Expr) -> bool {
-        matches!(crate::syntax::strip_await(calls::converted_value(value)), Expr::Call(c)
+        matches!(crate::syntax::strip_await(converted_value(value)), Expr::Call(c)
             if self.dialect.construction_of_call(c, self.index, &self.returns()).is_some())
     }
 
@@ -762,7 +796,22 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     {
                         let span = self.file.span_of(call);
                         let source = self.error_value_source(value);
-                        self.push_edge(Callee::FromImpls(source), span, None, &[]);
+                        // `Err(e.into())` of another crate's error where the SDK's own `From`
+                        // converts it (jsoncall's blanket impl): made right here, as by `?`.
+                        let by_sdk = matches!(value, Expr::MethodCall(_))
+                            && match &source {
+                                ErrorSource::Local(..) => self.sdk_converts_crate_error(&source),
+                                _ => self.dialect.converts_crate_errors(),
+                            };
+                        if let (true, TryMeaning::Protocol(code)) =
+                            (by_sdk, self.dialect.try_meaning(&self.body.returns, false))
+                        {
+                            self.sdk_conversion_site(call, span, None, code, Origin::QuestionMark);
+                        } else {
+                            let edge = self.facts.calls.len();
+                            self.push_edge(Callee::FromImpls(source), span, None, &[]);
+                            self.err_binding_errors(converted_value(value), edge);
+                        }
                     }
                 }
                 // `fn err(e: VaultError) -> McpError { McpError::from(e) }`: a helper whose value
@@ -775,7 +824,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 {
                     let span = self.file.span_of(call);
                     let source = self.error_value_source(&call.args[0]);
+                    let edge = self.facts.calls.len();
                     self.push_edge(Callee::FromImpls(source), span, None, &[]);
+                    self.err_binding_errors(&call.args[0], edge);
                 }
                 "Ok" if call.args.len() == 1
                     && self.body.returns.ok_is_text

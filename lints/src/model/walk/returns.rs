@@ -379,8 +379,21 @@ impl<'a> Walker<'a, '_> {
             // `fs::read_to_string(path)?` in a fn failing with the crate enum: the variant its
             // `From<std::io::Error>` builds.
             ErrorSource::External(name) if error_enum.is_some() => {
-                match error_enum.and_then(|e| self.external_conversion_variant(e, &name)) {
-                    Some(v) => self.returned_variant(v),
+                match error_enum
+                    .and_then(|e| Some((e, self.external_conversion_variant(e, &name)?)))
+                {
+                    Some((e, v)) => {
+                        self.variant_converted(operand, e, v.clone());
+                        self.returned_variant(v)
+                    }
+                    None => self.returned.unknown = true,
+                }
+            }
+            // `self.http.get(url).send().await?`: another crate's error, of a type the source
+            // does not name: one of the variants the enum's conversions of such errors build.
+            ErrorSource::Unknown if error_enum.is_some() && self.of_another_crate(operand) => {
+                match error_enum.and_then(|e| self.external_conversion_variants(e)) {
+                    Some(vs) => vs.into_iter().for_each(|v| self.returned_variant(v)),
                     None => self.returned.unknown = true,
                 }
             }
@@ -389,6 +402,127 @@ impl<'a> Walker<'a, '_> {
                 self.returned.unknown = true;
             }
         }
+    }
+
+    /// A call of another crate's fn (`tokio::fs::read(p)`), or a method chain on a value of
+    /// another crate's type (`self.http.get(url).send()`, `OpenOptions::new().open(p)`, a local
+    /// bound to one): what it fails with is never this crate's type, unless a crate method in
+    /// the chain may be called.
+    fn of_another_crate(&self, operand: &Expr) -> bool {
+        self.of_another_crate_depth(operand, 0)
+    }
+
+    fn of_another_crate_depth(&self, operand: &Expr, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        let mut root = strip_await(operand);
+        loop {
+            match root {
+                Expr::MethodCall(mc) => {
+                    let method = mc.method.to_string();
+                    match self
+                        .resolver
+                        .method_target(&mc.receiver, &method, &self.locals)
+                    {
+                        Target::NotCrateFn | Target::Unknown => {}
+                        // By name only: a crate method of another type is not called here.
+                        Target::Candidates(fns)
+                            if fns.iter().all(|f| {
+                                self.calls
+                                    .types
+                                    .scope_of(*f)
+                                    .and_then(|s| self.calls.types.self_type(s))
+                                    .is_some()
+                            }) => {}
+                        _ => return false,
+                    }
+                    if self.resolver.of_external_type(&mc.receiver, &self.locals) {
+                        return true;
+                    }
+                    root = match strip_await(&mc.receiver) {
+                        Expr::Try(t) => strip_await(&t.expr),
+                        other => other,
+                    };
+                }
+                Expr::Path(p) if p.path.get_ident().is_some() => {
+                    return self.let_init(root).is_some_and(|init| {
+                        self.of_another_crate_depth(init, depth + 1)
+                            || self.returns_external_value(init)
+                    });
+                }
+                Expr::Try(t) => root = strip_await(&t.expr),
+                _ => return self.external_fn(root).is_some(),
+            }
+        }
+    }
+
+    /// `check_status(resp).await?` of a crate fn declared `-> Result<reqwest::Response, ..>`:
+    /// its value is of another crate's type.
+    fn returns_external_value(&self, init: &Expr) -> bool {
+        let call = match strip_await(init) {
+            Expr::Try(t) => strip_await(&t.expr),
+            other => other,
+        };
+        let Some(f) = self.called_fn(call) else {
+            return false;
+        };
+        let (Some((_, _, sig)), Some(scope)) =
+            (self.calls.blocks.get(&f), self.calls.types.scope_of(f))
+        else {
+            return false;
+        };
+        let syn::ReturnType::Type(_, ty) = &sig.output else {
+            return false;
+        };
+        let syn::Type::Path(p) = &**ty else {
+            return false;
+        };
+        crate::syntax::result_error_type(ty).is_some()
+            && p.path
+                .segments
+                .last()
+                .and_then(|s| crate::syntax::type_arguments(&s.arguments).next())
+                .is_some_and(|ok| {
+                    crate::types::names_external_type(self.calls.defs, scope.module, ok)
+                })
+    }
+
+    /// Every variant of crate enum `e` that a conversion of another crate's error builds (its
+    /// `#[from]` fields and `fn from(e: reqwest::Error) -> Self { Self::Http(e) }`), when the
+    /// source says each.
+    fn external_conversion_variants(&self, e: ItemId) -> Option<Vec<String>> {
+        let syn::Item::Enum(item) = self.calls.defs.item(e).syntax else {
+            return None;
+        };
+        let module = self.calls.defs.item(e).module;
+        let mut variants: Vec<String> = item
+            .variants
+            .iter()
+            .filter(|v| {
+                v.fields.iter().any(|f| {
+                    f.attrs.iter().any(|a| a.path().is_ident("from"))
+                        && crate::types::resolve_type_item(self.calls.defs, module, &f.ty, None)
+                            .is_none()
+                })
+            })
+            .map(|v| v.ident.to_string())
+            .collect();
+        for f in self.calls.external_from_fns_into(e) {
+            let (block, _, _) = self.calls.blocks.get(&f)?;
+            let resolver = Resolver {
+                defs: self.calls.defs,
+                types: self.calls.types,
+                scope: self.calls.types.scope_of(f),
+            };
+            match resolver.variant_of(crate::syntax::tail_of(block)?, &Locals::default()) {
+                Some((id, v)) if id == e => variants.push(v),
+                _ => return None,
+            }
+        }
+        variants.sort();
+        variants.dedup();
+        (!variants.is_empty()).then_some(variants)
     }
 
     /// The variant of crate enum `e` that its one `From<name>` builds (`fn from(e: io::Error)
