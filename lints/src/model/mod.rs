@@ -636,6 +636,23 @@ fn analyse(
     let mut variants: HashMap<BodyId, Option<Vec<(ItemId, String)>>> = HashMap::new();
     // Per body that builds a variant, whether only code outside the tools calls it (asked once).
     let outside_tools: RefCell<HashMap<BodyId, bool>> = RefCell::new(HashMap::new());
+    // Built where the source shows no tool runs: code only `main` and other handlers call
+    // (start-up, resources). Code no resolved call reaches proves nothing.
+    let for_no_tool = |b: &site::VariantBuild| {
+        matches!(
+            reach.context_of(body_of(b.body), b.arm.as_ref()),
+            SiteContext::Unreached | SiteContext::OtherHandler
+        ) && *outside_tools
+            .borrow_mut()
+            .entry(b.body)
+            .or_insert_with(|| called_only_outside_tools(b.body, &bodies, &graph, &walked.edges))
+    };
+    // Every build of the variant that a tool can meet is the server's own fault.
+    let fault_only = |e: ItemId, v: &str| {
+        variant_builds
+            .get(&(e, v.to_string()))
+            .is_some_and(|at| at.iter().all(|b| b.server_fault || for_no_tool(b)))
+    };
     for site in &mut sites {
         // Only where a tool checks an argument's value (`if limit > 100 { return
         // Err(ToolError::InvalidArgument(..)) }`).
@@ -661,18 +678,8 @@ fn analyse(
         let (Some(tag), true) = (&site.variant, site.context.is_tool()) else {
             continue;
         };
-        // The arm of variants built only where the source shows no tool runs: code only `main`
-        // and other handlers call (start-up, resources). Code no resolved call reaches proves
-        // nothing.
-        let built_for_no_tool = all_builds(&variant_builds, site, |b| {
-            matches!(
-                reach.context_of(body_of(b.body), b.arm.as_ref()),
-                SiteContext::Unreached | SiteContext::OtherHandler
-            ) && *outside_tools.borrow_mut().entry(b.body).or_insert_with(|| {
-                called_only_outside_tools(b.body, &bodies, &graph, &walked.edges)
-            })
-        });
-        if built_for_no_tool {
+        // The arm of variants built only where the source shows no tool runs.
+        if all_builds(&variant_builds, site, for_no_tool) {
             site.context = SiteContext::Unreached;
             continue;
         }
@@ -692,6 +699,18 @@ fn analyse(
             if !passed.is_empty() && !passed.iter().any(|(e, v)| tag.admits(*e, v)) {
                 site.context = SiteContext::Unreached;
             }
+        }
+        // `Io(_) | Poisoned(_) => internal_error(..)` where tool code passes in only `Poisoned`,
+        // built only on the server's own faults: judged by what reaches it, call by call.
+        let tool_calls =
+            reach.tool_calls_passing(tag, site.body, &bodies, edges, &returned, &fault_only);
+        if tool_calls.1.is_empty()
+            && reach
+                .tool_edges_into(site.body, &bodies, edges)
+                .next()
+                .is_some()
+        {
+            site.path.server_fault = true;
         }
         // The arm of variants no code ever builds.
         if let VariantTag::Is(e, vs) = tag {
@@ -746,8 +765,14 @@ fn analyse(
         };
         let (calls, total) = match &site.variant {
             Some(tag) if site.errors_of.is_none() => {
-                let (tools, calls) =
-                    reach.tool_calls_passing(tag, site.body, &bodies, edges, &returned);
+                let (tools, calls) = reach.tool_calls_passing(
+                    tag,
+                    site.body,
+                    &bodies,
+                    edges,
+                    &returned,
+                    &fault_only,
+                );
                 if !tools.is_empty() {
                     site.context = SiteContext::Tool {
                         tools,
@@ -775,7 +800,8 @@ fn analyse(
                 (f, s, message)
             }));
     }
-    let (delegated, handed) = reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned);
+    let (delegated, handed) =
+        reach.delegated_sites(&bodies, edges, &sites, &summaries, &returned, &fault_only);
     // Text a tool hands a crate helper that answers with it shows what it shows there.
     let handed_texts = delegated
         .iter()

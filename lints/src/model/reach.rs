@@ -256,7 +256,9 @@ impl<'g> Reach<'g> {
     }
 
     /// The tools whose calls into `body` pass a variant `tag` admits, or one the source does not
-    /// show, and those calls (the ones known to pass it first).
+    /// show, and those calls (the ones known to pass it first). A call passing in, of `tag`'s
+    /// variants, only ones built on the server's own faults (see [`passes_only_faults`]) is not
+    /// among them.
     pub fn tool_calls_passing(
         &self,
         tag: &VariantTag,
@@ -264,6 +266,7 @@ impl<'g> Reach<'g> {
         bodies: &[BodyInfo<'_>],
         edges: &[CallEdge],
         returned: &ErrorVariants,
+        fault_only: &dyn Fn(ItemId, &str) -> bool,
     ) -> (Vec<String>, Vec<(FileId, Span)>) {
         let mut tools = BTreeSet::new();
         let (mut known, mut unknown) = (Vec::new(), Vec::new());
@@ -271,6 +274,9 @@ impl<'g> Reach<'g> {
             let passed = edge_variants(e, returned);
             let call = (bodies[e.from.0].file, e.span);
             match passed {
+                Some(vs) if passes_only_faults(Some(&vs), &Some(tag.clone()), fault_only) => {
+                    continue
+                }
                 Some(vs) if vs.iter().any(|(en, v)| tag.admits(*en, v)) => known.push(call),
                 Some(_) => continue,
                 None => unknown.push(call),
@@ -368,6 +374,7 @@ impl<'g> Reach<'g> {
         sites: &[ErrorSite],
         summaries: &Summaries,
         returned: &ErrorVariants,
+        fault_only: &dyn Fn(ItemId, &str) -> bool,
     ) -> (Vec<ErrorSite>, Vec<(usize, FileId, Span)>) {
         let mut handed = Vec::new();
         let mut by_body: HashMap<usize, Vec<&ErrorSite>> = HashMap::new();
@@ -410,8 +417,9 @@ impl<'g> Reach<'g> {
                             && self.passes_errors_on[ei])
                         || (failure_call && s.channel == Channel::ToolSuccess);
                     // A call passing one variant gets only the arms that variant reaches.
-                    let admitted = match (edge_variants(e, returned), &group.key.variant) {
-                        (Some(vs), Some(tag)) if !vs.is_empty() => {
+                    let passed = edge_variants(e, returned).filter(|vs| !vs.is_empty());
+                    let admitted = match (&passed, &group.key.variant) {
+                        (Some(vs), Some(tag)) => {
                             vs.iter().any(|(enum_id, v)| tag.admits(*enum_id, v))
                         }
                         _ => true,
@@ -461,7 +469,13 @@ impl<'g> Reach<'g> {
                         context: caller_context.clone(),
                         body: caller.id,
                         path: PathFacts {
-                            server_fault: s.path.server_fault || e.path.server_fault,
+                            server_fault: s.path.server_fault
+                                || e.path.server_fault
+                                || passes_only_faults(
+                                    passed.as_deref(),
+                                    &group.key.variant,
+                                    fault_only,
+                                ),
                             schema_level: s.path.schema_level || e.path.schema_level,
                             client_declaration: s.path.client_declaration
                                 || e.path.client_declaration,
@@ -522,4 +536,21 @@ impl<'g> Reach<'g> {
         }
         out
     }
+}
+
+/// `Io(_) | Poisoned(_) => internal_error(..)` reached by a call that passes in only `Poisoned`
+/// of that arm's variants, every build of which is the server's own fault.
+pub(super) fn passes_only_faults(
+    passed: Option<&[(ItemId, String)]>,
+    tag: &Option<VariantTag>,
+    fault_only: &dyn Fn(ItemId, &str) -> bool,
+) -> bool {
+    let (Some(passed), Some(VariantTag::Is(e, vs))) = (passed, tag) else {
+        return false;
+    };
+    let mut reached = vs
+        .iter()
+        .filter(|v| passed.iter().any(|(pe, pv)| pe == e && pv == *v))
+        .peekable();
+    reached.peek().is_some() && reached.all(|v| fault_only(*e, v))
 }
