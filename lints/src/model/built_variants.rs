@@ -14,6 +14,8 @@ pub struct BuiltVariants<'f> {
     /// Each parsed file's text and tree.
     files: Vec<(&'f str, &'f syn::File)>,
     known: HashMap<(ItemId, String), bool>,
+    /// The crate's struct names (see [`struct_names`]), read on first use.
+    structs: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
 
 impl<'f> BuiltVariants<'f> {
@@ -21,6 +23,7 @@ impl<'f> BuiltVariants<'f> {
         BuiltVariants {
             files,
             known: HashMap::new(),
+            structs: std::cell::OnceCell::new(),
         }
     }
 
@@ -37,7 +40,12 @@ impl<'f> BuiltVariants<'f> {
             // Only an error enum's variants are all built by code: any other enum's may come
             // from the tool's arguments (`#[derive(Deserialize)] enum FileOp { Read, Write }`).
             syn::Item::Enum(item) if derives_error_only(item) => {
-                from_field(item, variant) || self.named_in_code(&item.ident.to_string(), variant)
+                from_field(item, variant)
+                    || self.named_in_code(
+                        &item.ident.to_string(),
+                        variant,
+                        self.structs.get_or_init(|| struct_names(defs)),
+                    )
             }
             _ => true,
         };
@@ -45,25 +53,26 @@ impl<'f> BuiltVariants<'f> {
         built
     }
 
-    fn named_in_code(&self, enum_name: &str, variant: &str) -> bool {
-        self.namings(enum_name, variant) > 0
-    }
-
-    /// How many places in the code name the variant outside patterns (each a build, by name).
-    fn namings(&self, enum_name: &str, variant: &str) -> usize {
+    /// Whether some place in the code names the variant outside patterns (a build, by name).
+    fn named_in_code(
+        &self,
+        enum_name: &str,
+        variant: &str,
+        structs: &std::collections::HashSet<String>,
+    ) -> bool {
         self.files
             .iter()
             .filter(|(text, _)| text.contains(variant))
-            .map(|(_, syntax)| {
+            .any(|(_, syntax)| {
                 let mut finder = Builds {
                     enum_name,
                     variant,
+                    shadowed: structs.contains(variant),
                     found: 0,
                 };
                 finder.visit_file(syntax);
-                finder.found
+                finder.found > 0
             })
-            .sum()
     }
 
     /// Per variant every build of which the walk saw, each walk's reading of each place (see
@@ -90,7 +99,10 @@ impl<'f> BuiltVariants<'f> {
                 _ => None,
             })
             .collect();
-        let mut counter = NamingCounter::default();
+        let mut counter = NamingCounter {
+            structs: struct_names(defs),
+            ..NamingCounter::default()
+        };
         for (_, v) in seen.keys() {
             counter.variants.insert(v.to_string());
         }
@@ -128,6 +140,8 @@ impl<'f> BuiltVariants<'f> {
 #[derive(Default)]
 struct NamingCounter {
     variants: std::collections::HashSet<String>,
+    /// The crate's struct names: a bare `Config { .. }` builds that struct, not a variant.
+    structs: std::collections::HashSet<String>,
     /// (owner, variant) → places; owner `None` for a bare name, `Self`, or a macro's tokens.
     counts: HashMap<(Option<String>, String), usize>,
 }
@@ -149,7 +163,7 @@ impl NamingCounter {
             return;
         };
         let v = last.ident.to_string();
-        if !self.variants.contains(&v) {
+        if !self.variants.contains(&v) || (path.segments.len() == 1 && self.structs.contains(&v)) {
             return;
         }
         let owner = segs
@@ -216,6 +230,8 @@ fn from_field(item: &syn::ItemEnum, variant: &str) -> bool {
 struct Builds<'n> {
     enum_name: &'n str,
     variant: &'n str,
+    /// A crate struct has the variant's name: a bare use of it is the struct.
+    shadowed: bool,
     found: usize,
 }
 
@@ -224,7 +240,7 @@ impl Builds<'_> {
         let mut segs = path.segments.iter().rev();
         match (segs.next(), segs.next()) {
             (Some(last), _) if last.ident != self.variant => false,
-            (Some(_), None) => true,
+            (Some(_), None) => !self.shadowed,
             (Some(_), Some(owner)) => owner.ident == self.enum_name || owner.ident == "Self",
             (None, _) => false,
         }
@@ -247,4 +263,13 @@ impl<'ast> Visit<'ast> for Builds<'_> {
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         self.found += usize::from(m.tokens.to_string().contains(self.variant));
     }
+}
+
+/// The names of the crate's structs.
+fn struct_names(defs: &DefMap<'_>) -> std::collections::HashSet<String> {
+    defs.items
+        .iter()
+        .filter(|i| i.kind == crate::resolve::ItemKind::Struct)
+        .map(|i| i.name.clone())
+        .collect()
 }
