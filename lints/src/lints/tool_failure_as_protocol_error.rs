@@ -140,8 +140,10 @@ declare_lint! {
     ///   `if let Some(token) = guard.as_ref()`; a lookup there by a key the tool computed,
     ///   `self.notes.lock().await.get(&id)`, misses that key: a tool failure) or sets once at
     ///   start-up (the `None` of an `Option` in the server's configuration read through `&self`
-    ///   and fields no lock, cell or atomic holds, `self.config.export_dir.as_ref().ok_or_else(..)`
-    ///   or `let Some(t) = &self.config.token else`: no call since could fill it; the `None` of a `OnceCell`
+    ///   and fields no lock, cell or atomic holds, `self.config.export_dir.as_ref().ok_or_else(..)`,
+    ///   `let Some(t) = &self.config.token else` or `if self.config.token.is_none()`, also through
+    ///   an accessor `fn account(&self) -> Option<&str> { self.account.as_deref() }`: no call since
+    ///   could fill it; the `None` of a `OnceCell`
     ///   / `OnceLock` field or `static`, also behind an `Arc` or read through a crate accessor,
     ///   `fn get() -> Option<&'static Config> { CONFIG.get() }`), the failure of a crate fn that
     ///   fails only when a lock of its own is poisoned (`self.entries.read()?` converted into its

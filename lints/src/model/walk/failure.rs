@@ -943,34 +943,38 @@ impl<'a> Walker<'a, '_> {
     /// field the server set when it was built. Read through `&self` and fields none of whose
     /// declared types can change behind a shared reference (no lock, cell or atomic), no call
     /// since could have filled it: the server's configuration lacks it.
-    fn misses_frozen_option(&self, cause: &Expr) -> bool {
-        let shared_self = self
-            .body
-            .sig
-            .and_then(|s| s.receiver())
-            .is_some_and(|r| r.reference.is_some() && r.mutability.is_none());
+    pub(super) fn misses_frozen_option(&self, cause: &Expr) -> bool {
+        let shared_self = self.body.sig.is_some_and(takes_shared_self);
         if !shared_self {
             return false;
         }
-        let cause = crate::syntax::through_methods(
-            strip_await(cause),
-            &["as_ref", "as_deref", "cloned", "clone", "copied"],
-        );
-        let Expr::Field(last) = strip_refs(cause) else {
-            return false;
-        };
+        let cause = crate::syntax::through_methods(strip_await(cause), OPTION_VIEWS);
+        match strip_refs(cause) {
+            Expr::Field(last) => self.frozen_fields(last, true),
+            // `self.carrier.account()`, of `fn account(&self) -> Option<&str> {
+            // self.account.as_deref() }`.
+            Expr::MethodCall(mc) if mc.args.is_empty() => {
+                let receiver_frozen = match strip_refs(&mc.receiver) {
+                    Expr::Path(p) => p.path.is_ident("self"),
+                    Expr::Field(f) => self.frozen_fields(f, false),
+                    _ => false,
+                };
+                receiver_frozen && self.reads_own_frozen_option(cause)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `last` and the fields it is read through from `self` are declared with types
+    /// that cannot change behind a shared reference; `option_last`: `last` is an `Option`.
+    fn frozen_fields(&self, last: &syn::ExprField, option_last: bool) -> bool {
         let mut field = last;
-        const MUTABLE: &[&str] = &["Mutex", "RwLock", "Cell", "OnceLock", "Atomic", "ArcSwap"];
         for depth in 0..8 {
             let Some(ty) = self.declared_field_type(field) else {
                 return false;
             };
             // The field read last is the `Option`.
-            if depth == 0 && crate::syntax::type_name(ty).as_deref() != Some("Option") {
-                return false;
-            }
-            let written = ty.to_token_stream_string();
-            if MUTABLE.iter().any(|m| written.contains(m)) {
+            if depth == 0 && option_last && !is_frozen_option(ty) || is_mutable(ty) {
                 return false;
             }
             match strip_refs(&field.base) {
@@ -980,6 +984,37 @@ impl<'a> Walker<'a, '_> {
             }
         }
         false
+    }
+
+    /// `call` goes to a crate method `fn x(&self) -> Option<..>` whose whole body reads an
+    /// `Option` field of its own that cannot change behind `&self` (`self.account.as_deref()`).
+    fn reads_own_frozen_option(&self, call: &Expr) -> bool {
+        let Some(f) = self.called_fn(call) else {
+            return false;
+        };
+        let types = self.calls.types;
+        let (Some((block, _, sig)), Some(ty)) = (
+            self.calls.blocks.get(&f),
+            types.scope_of(f).and_then(|s| types.self_type(s)),
+        ) else {
+            return false;
+        };
+        let [syn::Stmt::Expr(tail, None)] = &block.stmts[..] else {
+            return false;
+        };
+        let Expr::Field(field) = strip_refs(crate::syntax::through_methods(tail, OPTION_VIEWS))
+        else {
+            return false;
+        };
+        let (Expr::Path(base), syn::Member::Named(name)) = (strip_refs(&field.base), &field.member)
+        else {
+            return false;
+        };
+        takes_shared_self(sig)
+            && base.path.is_ident("self")
+            && types
+                .field(ty, &name.to_string())
+                .is_some_and(is_frozen_option)
     }
 
     /// The type this body's signature declares for parameter `name`.
@@ -3048,4 +3083,25 @@ fn under_deadline(cause: &Expr, own: &dyn Fn(&Expr) -> bool) -> bool {
 /// `tokio::time::timeout`, `time::timeout`, `timeout` (an async deadline around a future).
 fn is_timeout_fn(func: &Expr) -> bool {
     matches!(func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "timeout"))
+}
+
+/// The views of an `Option` that keep its `None`: `x.as_ref()`, `x.as_deref()`, `x.cloned()`.
+const OPTION_VIEWS: &[&str] = &["as_ref", "as_deref", "cloned", "clone", "copied"];
+
+/// `&self`, not `&mut self` or `self`.
+fn takes_shared_self(sig: &syn::Signature) -> bool {
+    sig.receiver()
+        .is_some_and(|r| r.reference.is_some() && r.mutability.is_none())
+}
+
+/// A declared type that can change behind a shared reference (a lock, cell or atomic).
+fn is_mutable(ty: &syn::Type) -> bool {
+    const MUTABLE: &[&str] = &["Mutex", "RwLock", "Cell", "OnceLock", "Atomic", "ArcSwap"];
+    let written = ty.to_token_stream_string();
+    MUTABLE.iter().any(|m| written.contains(m))
+}
+
+/// An `Option` field type nothing can fill behind `&self`.
+fn is_frozen_option(ty: &syn::Type) -> bool {
+    crate::syntax::type_name(ty).as_deref() == Some("Option") && !is_mutable(ty)
 }

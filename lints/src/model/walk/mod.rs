@@ -1372,6 +1372,30 @@ impl<'a> Walker<'a, '_> {
                 }
                 return;
             }
+            // `if self.config.token.is_none() { return Err(..) }`: the server was set up
+            // without it, its own fault.
+            if let Expr::MethodCall(m) = crate::syntax::strip_parens(&i.cond) {
+                if m.method == "is_none"
+                    && m.args.is_empty()
+                    && self.misses_frozen_option(&m.receiver)
+                {
+                    self.visit_expr(&i.cond);
+                    let frame = Frame {
+                        kind: failure::FrameKind::Failure,
+                        binding: None,
+                        cause: Some(&m.receiver),
+                        definite: false,
+                        joined: false,
+                    };
+                    self.in_own_state_branch(true, |w| {
+                        w.with_frame(frame, |w| w.visit_block(&i.then_branch))
+                    });
+                    if let Some((_, e)) = &i.else_branch {
+                        self.visit_expr(e);
+                    }
+                    return;
+                }
+            }
             if failure::reads_only_self(&i.cond) {
                 self.visit_expr(&i.cond);
                 self.in_own_state_branch(true, |w| w.visit_block(&i.then_branch));
