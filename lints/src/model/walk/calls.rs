@@ -4,7 +4,7 @@
 
 use syn::{Expr, Pat};
 
-use super::failure::{Frame, FrameKind};
+use super::failure::Frame;
 use super::Walker;
 use crate::index::Index;
 use crate::model::callgraph::{through_borrowing_calls, Target};
@@ -329,13 +329,7 @@ impl<'a> Walker<'a, '_> {
             return;
         }
         if let Some(cause) = failing {
-            self.frames.push(Frame {
-                kind: FrameKind::Failure,
-                binding: None,
-                cause: Some(cause),
-                definite: false,
-                joined: false,
-            });
+            self.frames.push(Frame::failing(cause));
         }
         let path = self.path_facts(&proc_macro2::TokenStream::new(), texts);
         if failing.is_some() {
@@ -546,19 +540,16 @@ impl<'a> Walker<'a, '_> {
         code: i64,
         origin: Origin,
     ) {
-        self.frames.push(Frame {
-            kind: FrameKind::Failure,
-            binding: None,
-            cause,
-            definite: false,
-            joined: false,
-        });
         let content = ContentFacts {
             empty: false,
             texts: vec![MessageText::Opaque],
         };
-        self.add_site(node, span, Channel::Protocol, Some(code), content, origin);
-        self.frames.pop();
+        match cause {
+            Some(cause) => self.with_frame(Frame::failing(cause), |w| {
+                w.add_site(node, span, Channel::Protocol, Some(code), content, origin)
+            }),
+            None => self.add_site(node, span, Channel::Protocol, Some(code), content, origin),
+        }
     }
 
     /// Whether the SDK's own `From` converts this crate error: it converts every crate error

@@ -41,12 +41,13 @@ pub(super) struct Frame<'a> {
 }
 
 impl<'a> Frame<'a> {
-    /// The branch an `if` takes when `cond` tells a failure: a failure path, not a definite one.
-    pub(super) fn failed_condition(cond: &'a Expr) -> Frame<'a> {
+    /// A path on which `cause` failed: the branch an `if` takes when `cause` tells a failure,
+    /// the operand of a `?`. A failure path, not a definite one.
+    pub(super) fn failing(cause: &'a Expr) -> Frame<'a> {
         Frame {
             kind: FrameKind::Failure,
             binding: None,
-            cause: Some(cond),
+            cause: Some(cause),
             definite: false,
             joined: false,
         }
@@ -974,7 +975,7 @@ impl<'a> Walker<'a, '_> {
                 return false;
             };
             // The field read last is the `Option`.
-            if depth == 0 && option_last && !is_frozen_option(ty) || is_mutable(ty) {
+            if (depth == 0 && option_last && !is_frozen_option(ty)) || is_mutable(ty) {
                 return false;
             }
             match strip_refs(&field.base) {
@@ -1277,7 +1278,7 @@ impl<'a> Walker<'a, '_> {
             return false;
         }
         self.visit_expr(&i.cond);
-        let frame = Frame::failed_condition(cond);
+        let frame = Frame::failing(cond);
         // `if claims.role == "admin" { .. } else { Err(..) }`: a comparison's failure is the
         // branch that answers `Err`, whichever it is, and so is a test of the client's
         // declaration (`is_some_and`, `is_none`: either way round); `if extra.is_cancelled()
@@ -1325,7 +1326,7 @@ impl<'a> Walker<'a, '_> {
             None => return false,
         };
         self.visit_expr(&i.cond);
-        let frame = Frame::failed_condition(cond);
+        let frame = Frame::failing(cond);
         if succeeded {
             self.visit_block(&i.then_branch);
             if let Some((_, e)) = &i.else_branch {
@@ -1444,7 +1445,7 @@ impl<'a> Walker<'a, '_> {
                 .and_then(|binding| Some((binding, self.joined_value(&m.expr)?)));
             let frame = match &arm.pat {
                 // `Ok(o) if o.status.success() => .., Ok(o) => here`: the outcome said it failed.
-                _ if failed_outcome.is_some() => failed_outcome.map(Frame::failed_condition),
+                _ if failed_outcome.is_some() => failed_outcome.map(Frame::failing),
                 _ if joined_error.is_some() => joined_error.map(|(binding, value)| Frame {
                     kind: FrameKind::Failure,
                     binding,
@@ -1494,13 +1495,7 @@ impl<'a> Walker<'a, '_> {
                 // `Ok(false) =>` of a call answering whether it acted (`client.click(id)`): the
                 // action did not happen. Not certain: a yes/no query answers `false` on purpose,
                 // so only an answer that says it failed is reported there.
-                p if is_ok_false(p) => Some(Frame {
-                    kind: FrameKind::Failure,
-                    binding: None,
-                    cause: Some(&m.expr),
-                    definite: false,
-                    joined: false,
-                }),
+                p if is_ok_false(p) => Some(Frame::failing(&m.expr)),
                 p if is_none_pat(p) && lookup => Some(Frame {
                     kind: FrameKind::LookupMiss,
                     binding: None,
@@ -1522,13 +1517,9 @@ impl<'a> Walker<'a, '_> {
                     return;
                 }
                 // `match parts.headers.get("x-user") { None => Err(..) }`: the request lacks it.
-                p if is_none_pat(p) && self.calls_request_context(&m.expr) => Some(Frame {
-                    kind: FrameKind::Failure,
-                    binding: None,
-                    cause: Some(&m.expr),
-                    definite: false,
-                    joined: false,
-                }),
+                p if is_none_pat(p) && self.calls_request_context(&m.expr) => {
+                    Some(Frame::failing(&m.expr))
+                }
                 // `match request.get("params") { None => .. }` before a tool is picked: the
                 // request lacks a member, a shape the `CallToolRequest` schema answers.
                 p if is_json_type_fallback(m, p)
@@ -1554,13 +1545,7 @@ impl<'a> Walker<'a, '_> {
                 }),
                 // `None =>` of any other optional value (`ws.used_range()`): nothing there. Not
                 // certain to be a failure: only an answer that says it failed is reported.
-                p if is_none_pat(p) => Some(Frame {
-                    kind: FrameKind::Failure,
-                    binding: None,
-                    cause: Some(&m.expr),
-                    definite: false,
-                    joined: false,
-                }),
+                p if is_none_pat(p) => Some(Frame::failing(&m.expr)),
                 _ => None,
             };
             match frame {

@@ -585,15 +585,9 @@ impl<'a, 'm> Walker<'a, 'm> {
         enum_id: ItemId,
         variant: String,
     ) {
-        self.frames.push(Frame {
-            kind: failure::FrameKind::Failure,
-            binding: None,
-            cause: Some(operand),
-            definite: false,
-            joined: false,
+        self.with_frame(Frame::failing(operand), |w| {
+            w.variant_built_via(operand, enum_id, variant, BuildVia::Question)
         });
-        self.variant_built_via(operand, enum_id, variant, BuildVia::Question);
-        self.frames.pop();
     }
 
     fn variant_built_via(
@@ -1158,9 +1152,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         {
             if let Target::Variant(e, v) = self.resolver.path_target(p, &self.locals) {
                 self.point_free.insert(p);
-                self.with_frame(Frame::failed_condition(&mc.receiver), |w| {
-                    w.variant_built(p, e, v)
-                });
+                self.with_frame(Frame::failing(&mc.receiver), |w| w.variant_built(p, e, v));
             }
         }
         if method == "map_err" {
@@ -1380,13 +1372,7 @@ impl<'a> Walker<'a, '_> {
                     && self.misses_frozen_option(&m.receiver)
                 {
                     self.visit_expr(&i.cond);
-                    let frame = Frame {
-                        kind: failure::FrameKind::Failure,
-                        binding: None,
-                        cause: Some(&m.receiver),
-                        definite: false,
-                        joined: false,
-                    };
+                    let frame = Frame::failing(&m.receiver);
                     self.in_own_state_branch(true, |w| {
                         w.with_frame(frame, |w| w.visit_block(&i.then_branch))
                     });
@@ -1475,7 +1461,7 @@ impl<'a> Walker<'a, '_> {
                 self.visit_stmt(s);
             }
             if let Some(cond) = self.declaration_guard(s) {
-                let frame = Frame::failed_condition(cond);
+                let frame = Frame::failing(cond);
                 self.with_frame(frame, |w| {
                     stmts[k + 1..].iter().for_each(|s| w.visit_stmt(s))
                 });
