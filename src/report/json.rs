@@ -1,6 +1,6 @@
 //! One JSON document: `{"version":1,"diagnostics":[..],"summary":{..}}` (plus `statistics`
 //! with `--statistics`). Lines and columns are 1-based; columns count characters. Optional
-//! fields (`fix`, `related`) are absent when a finding has none, so adding one is not a new
+//! fields (`notes`, `fix`, `related`) are absent when a finding has none, so adding one is not a new
 //! `version`.
 //!
 //! [`document`] builds it for every consumer: `--format json` and the MCP server's `lint` tool
@@ -43,6 +43,10 @@ struct JsonDiagnostic<'a> {
     message: &'a str,
     /// How to fix it, when the lint knows.
     help: Option<&'a str>,
+    /// What else the finding says (the protocol version it was judged against, where a helper
+    /// is called from), in the order the human output shows them. Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<&'a str>,
     /// Other places that explain the finding, in the order to show them (where a helper builds
     /// the error a call reports, or the tool calls that reach a helper). Absent when there are
     /// none.
@@ -146,6 +150,7 @@ pub fn document<'a>(
             range: JsonRange::from(&d.span),
             message: &d.message,
             help: d.help.as_deref(),
+            notes: d.notes.iter().map(String::as_str).collect(),
             related: d
                 .related
                 .iter()
@@ -272,5 +277,28 @@ mod tests {
             .expect("serialises");
         assert!(doc["diagnostics"][0].get("related").is_none(), "{doc}");
         assert_eq!(doc["version"], 1);
+    }
+
+    #[test]
+    fn notes_are_strings_in_order_and_absent_when_there_are_none() {
+        let mut reports = related_reports();
+        reports[1].diagnostics[0].notes = vec![
+            "judged against 2025-11-25, the protocolVersion this server declares".to_string(),
+            "JSON-RPC reserves -32768..-32000 for pre-defined errors".to_string(),
+        ];
+        let doc = serde_json::to_value(document(&reports, &Summary::of(&reports), false))
+            .expect("serialises");
+        assert_eq!(
+            doc["diagnostics"][0]["notes"],
+            serde_json::json!([
+                "judged against 2025-11-25, the protocolVersion this server declares",
+                "JSON-RPC reserves -32768..-32000 for pre-defined errors"
+            ]),
+            "{doc}"
+        );
+        reports[1].diagnostics[0].notes.clear();
+        let doc = serde_json::to_value(document(&reports, &Summary::of(&reports), false))
+            .expect("serialises");
+        assert!(doc["diagnostics"][0].get("notes").is_none(), "{doc}");
     }
 }
