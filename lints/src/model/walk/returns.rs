@@ -440,10 +440,7 @@ impl<'a> Walker<'a, '_> {
                     if self.resolver.of_external_type(&mc.receiver, &self.locals) {
                         return true;
                     }
-                    root = match strip_await(&mc.receiver) {
-                        Expr::Try(t) => strip_await(&t.expr),
-                        other => other,
-                    };
+                    root = strip_await(&mc.receiver);
                 }
                 Expr::Path(p) if p.path.get_ident().is_some() => {
                     return self.let_init(root).is_some_and(|init| {
@@ -461,7 +458,7 @@ impl<'a> Walker<'a, '_> {
     /// its value is of another crate's type.
     fn returns_external_value(&self, init: &Expr) -> bool {
         let call = match strip_await(init) {
-            Expr::Try(t) => strip_await(&t.expr),
+            Expr::Try(t) => &t.expr,
             other => other,
         };
         let Some(f) = self.called_fn(call) else {
@@ -509,16 +506,7 @@ impl<'a> Walker<'a, '_> {
             .map(|v| v.ident.to_string())
             .collect();
         for f in self.calls.external_from_fns_into(e) {
-            let (block, _, _) = self.calls.blocks.get(&f)?;
-            let resolver = Resolver {
-                defs: self.calls.defs,
-                types: self.calls.types,
-                scope: self.calls.types.scope_of(f),
-            };
-            match resolver.variant_of(crate::syntax::tail_of(block)?, &Locals::default()) {
-                Some((id, v)) if id == e => variants.push(v),
-                _ => return None,
-            }
+            variants.push(self.variant_from_builds(f, e)?);
         }
         variants.sort();
         variants.dedup();
@@ -532,18 +520,21 @@ impl<'a> Walker<'a, '_> {
         if let Some(v) = self.variant_wrapping(e, &source) {
             return Some(v);
         }
-        let types = self.calls.types;
         let f = self
             .calls
             .only_from_fn_into(self.calls.external_from_fns_of(name), e)?;
+        self.variant_from_builds(f, e)
+    }
+
+    /// The variant of crate enum `e` that `fn from` `f` ends in (`Self::Io(e)`).
+    fn variant_from_builds(&self, f: crate::types::FnKey, e: ItemId) -> Option<String> {
         let (block, _, _) = self.calls.blocks.get(&f)?;
         let resolver = Resolver {
             defs: self.calls.defs,
-            types,
-            scope: types.scope_of(f),
+            types: self.calls.types,
+            scope: self.calls.types.scope_of(f),
         };
-        let tail = crate::syntax::tail_of(block)?;
-        match resolver.variant_of(tail, &Locals::default()) {
+        match resolver.variant_of(crate::syntax::tail_of(block)?, &Locals::default()) {
             Some((id, v)) if id == e => Some(v),
             _ => None,
         }
