@@ -58,6 +58,14 @@ pub fn message_for_fix(model: &Model, site: &ErrorSite) -> String {
     in_scope_at_site(model, site, message).unwrap_or_else(|| PLACEHOLDER_TEXT.to_string())
 }
 
+/// `Ok(result)` as `Ok(wrapper(result))` where the body's success wraps the tool result.
+fn wrap_ok(snippet: String, wrapper: Option<&str>) -> String {
+    match (wrapper, snippet.strip_prefix("Ok(")) {
+        (Some(w), Some(rest)) => format!("Ok({w}({rest})"),
+        _ => snippet,
+    }
+}
+
 /// The help of a protocol error that should be an isError result: return the dialect's tool
 /// error built with the site's message, `why`. In a conversion into the protocol error (see
 /// [`Model::in_conversion`]) that no `fix` rewrites whole, no tool result can stand: it goes
@@ -70,6 +78,7 @@ pub fn tool_error_help(
     why: &str,
 ) -> String {
     let snippet = dialect.tool_error_snippet(&message_for_fix(model, site), false);
+    let snippet = wrap_ok(snippet, model.ok_wrapper(site.body));
     if fix.is_some() || !model.in_conversion(site) {
         return format!("return `{snippet}` {why}");
     }

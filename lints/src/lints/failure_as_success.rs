@@ -201,7 +201,8 @@ declare_lint! {
     /// - The `isError` answers: pmcp `Err(Error::tool_rejected(..))`, turbomcp `Err(McpError::..)` in a
     ///   `#[tool]` fn or `Ok(ToolResult::error(..))`, rust-mcp-sdk `Err(CallToolError::..)` from
     ///   `handle_call_tool_request`, mcp-attr and ultrafast-mcp the result literal with
-    ///   `is_error: Some(true)`, tower-mcp `Ok(CallToolResult::error(..))` or any `Err` of a tool.
+    ///   `is_error: Some(true)`, tower-mcp `Ok(CallToolResult::error(..))` or any `Err` of a tool (but an uncaught
+    ///   `.mrtr_handler(..)`'s, a JSON-RPC error: docs/sdks.md).
     pub LINT,
     name: "failure_as_success",
     code: "MCP009",

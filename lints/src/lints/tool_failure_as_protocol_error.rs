@@ -290,6 +290,11 @@ declare_lint! {
     ///   already an `isError` result: not reported, except `McpError::url_elicitation_required(..)`, which
     ///   stays -32042. So is the error of a crate fn only such tools call (`checked_path(raw)?`). In a hand-written `McpHandler::call_tool` an `Err(McpError::..)` is a JSON-RPC error
     ///   with its kind's code; the fix there is `Ok(ToolResult::error(..))`.
+    /// - tower-mcp: every tool's `Err` is an `isError` result (`ToolCatchError`), except in 0.25 a tool
+    ///   built with `.mrtr_handler(..)` and no `.layer(..)`/`.guard(..)` on its chain: the router sends
+    ///   its `Err` as a JSON-RPC error (an `Error::JsonRpc` with its code, anything else -32603), also
+    ///   what `?` makes of a crate error through `From<AppError> for Error`. The help there is
+    ///   `Ok(RequestOutcome::Complete(CallToolResult::error(..)))`.
     /// - mcp-attr: every `Err` from a `#[tool]` fn is a JSON-RPC error: `bail!(..)`, `bail_public!(_, ..)`
     ///   and `?` on any error are -32603. The only `isError` form is the literal
     ///   `CallToolResult { content, is_error: Some(true), meta }`.

@@ -8,7 +8,7 @@ use crate::index::{FnItem, Index, Owner};
 use crate::model::ids::{BodyId, FileId};
 use crate::model::site::ErrorSource;
 use crate::resolve::{DefMap, FnScope};
-use crate::sdk::{Dialect, HandlerKind, ReturnFacts};
+use crate::sdk::{Dialect, ErrChannel, HandlerKind, ReturnFacts};
 use crate::syntax::{is_cfg_test, type_arguments};
 use crate::types::{external_error_name, resolve_type_item};
 
@@ -86,7 +86,13 @@ where
                 kind,
                 inert: (f.is_test && !include_tests) || never_runs,
                 returns: dialect.map_or(ReturnFacts::UNKNOWN, |d| {
-                    d.return_facts(kind, &f.sig.output, index_of(f.file))
+                    let mut returns = d.return_facts(kind, &f.sig.output, index_of(f.file));
+                    // `impl From<X> for` the protocol error: what it builds is that error,
+                    // whatever the SDK's constructors make of a value elsewhere.
+                    if returns.err == ErrChannel::Unknown && !library && is_from_impl(f, d) {
+                        returns.err = ErrChannel::Protocol;
+                    }
+                    returns
                 }),
                 code: BodyCode::Block(f.block),
                 // The SDK's own conversions are its dialect's knowledge, not the crate's.

@@ -119,6 +119,8 @@ pub struct Model {
     /// The bodies of `impl From<X> for` the protocol error type (see [`Model::in_conversion`]),
     /// with the first tool calls into them (see [`Model::conversion_calls`]).
     conversions: HashMap<BodyId, Vec<(FileId, Span)>>,
+    /// The bodies whose success wraps the tool result (see [`Model::ok_wrapper`]).
+    ok_wrappers: HashMap<BodyId, &'static str>,
     /// The block extents of each fn body a fix searched, by the body's address (fixes search
     /// the same body once per site).
     block_extents: RefCell<HashMap<usize, Rc<BlockExtents>>>,
@@ -139,6 +141,7 @@ struct Analysis {
     shown_texts: Vec<shown_texts::ShownText>,
     result_calls: std::collections::HashSet<usize>,
     conversions: HashMap<BodyId, Vec<(FileId, Span)>>,
+    ok_wrappers: HashMap<BodyId, &'static str>,
     /// Per file: in its package's module trees (see [`DefMap::in_module_tree`]).
     in_tree: Vec<bool>,
 }
@@ -343,6 +346,7 @@ impl Model {
             file_package,
             result_calls: analysis.result_calls,
             conversions: analysis.conversions,
+            ok_wrappers: analysis.ok_wrappers,
             block_extents: RefCell::default(),
         }
     }
@@ -856,6 +860,27 @@ fn analyse(
     // (the router's answer to an unknown method, a stdio bridge's), and so is one the serve
     // loop that calls the router sends a tool's failure with (its mapping of the returned
     // error).
+    // The variant arm each code in a conversion sits in, by the code's start: the arm of the
+    // site whose span holds it.
+    let mut arm_sites: HashMap<BodyId, Vec<&ErrorSite>> = HashMap::new();
+    for s in sites.iter().filter(|s| s.variant.is_some()) {
+        if body_of(s.body).is_from_impl {
+            arm_sites.entry(s.body).or_default().push(s);
+        }
+    }
+    let mut conversion_arms: HashMap<(BodyId, usize), &VariantTag> = HashMap::new();
+    for c in &walked.codes {
+        let Some(in_body) = arm_sites.get(&c.body) else {
+            continue;
+        };
+        let arm = in_body.iter().find_map(|s| {
+            let holds = s.span.start <= c.span.start && c.span.end <= s.span.end;
+            s.variant.as_ref().filter(|_| holds)
+        });
+        if let Some(arm) = arm {
+            conversion_arms.insert((c.body, c.span.start), arm);
+        }
+    }
     let sent_for_tools: HashSet<(BodyId, i64)> = sites
         .iter()
         .filter(|s| s.channel == site::Channel::Protocol && s.context.is_tool())
@@ -874,6 +899,16 @@ fn analyse(
         // A code in a crate fn only turbomcp `#[tool]`s call rides in their isError results.
         .filter(|c| {
             c.definition.is_some() || body_of(c.body).kind.is_some() || !only_results(c.body)
+        })
+        // One in an arm of a conversion is sent only for the variants protocol-answering
+        // callers pass in, not for arms only caught tools reach.
+        .filter(|c| {
+            let Some(arm) = conversion_arms.get(&(c.body, c.span.start)) else {
+                return true;
+            };
+            reach
+                .protocol_variants_into(c.body, &bodies, edges, &returned)
+                .is_none_or(|vs| vs.iter().any(|(e, v)| arm.admits(*e, v)))
         })
         .collect();
     let codes = codes_at_definitions(codes, &defs, files);
@@ -907,6 +942,10 @@ fn analyse(
                         .collect(),
                 )
             })
+            .collect(),
+        ok_wrappers: bodies
+            .iter()
+            .filter_map(|b| Some((b.id, b.returns.ok_wrapper?)))
             .collect(),
         in_tree,
     }
@@ -1733,10 +1772,9 @@ fn absorb<'a, 'd, 'i>(
         Some(d) if !library && add_closures => d,
         _ => return,
     };
-    for (closure, name) in facts.closures {
+    for c in facts.closures {
         let id = BodyId(bodies.len());
-        let returns = dialect.closure_returns();
-        bodies.push(bodies::closure_body(id, home, closure, name, returns));
+        bodies.push(bodies::closure_body(id, home, c.closure, c.name, c.returns));
     }
     for (closure, slot) in facts.slot_closures {
         let syn::Expr::Closure(c) = closure else {
@@ -1837,6 +1875,12 @@ impl Model {
     pub fn in_conversion(&self, site: &ErrorSite) -> bool {
         self.conversions.contains_key(&site.body)
             || (site.variant.is_some() && site.context.in_tools_helper())
+    }
+
+    /// What `body`'s success wraps its tool result in (`RequestOutcome::Complete`), if anything:
+    /// a tool error it returns goes inside.
+    pub fn ok_wrapper(&self, body: BodyId) -> Option<&'static str> {
+        self.ok_wrappers.get(&body).copied()
     }
 
     /// The tool calls (`?`) into the conversion `body` is, whatever variant they pass: up to

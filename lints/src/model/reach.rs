@@ -145,7 +145,10 @@ impl<'g> Reach<'g> {
                 let outside = !in_tool_arm
                     && ((!caller_is_tool_root && tools[caller.id.0].is_empty())
                         || shared[caller.id.0]
-                        || matches!(e.context_override, Some(SiteContext::UnknownToolArm { .. })));
+                        || matches!(
+                            e.context_override,
+                            Some(SiteContext::UnknownToolArm { .. } | SiteContext::OtherHandler)
+                        ));
                 if !outside {
                     continue;
                 }
@@ -328,11 +331,32 @@ impl<'g> Reach<'g> {
         edges: &[CallEdge],
         returned: &ErrorVariants,
     ) -> Option<Vec<(ItemId, String)>> {
-        let passed: Option<Vec<Vec<(ItemId, String)>>> = self
-            .tool_edges_into(body, bodies, edges)
-            .map(|e| edge_variants(e, returned))
+        variants_passed(self.tool_edges_into(body, bodies, edges), returned)
+    }
+
+    /// The enum variants that callers sending their errors as protocol errors pass into
+    /// `body` (a conversion that resources and caught tools both reach: only the resources'
+    /// variants go on the wire). `None` when one passes a value whose variant the source does
+    /// not show, or when none calls it.
+    pub fn protocol_variants_into(
+        &self,
+        body: BodyId,
+        bodies: &[BodyInfo<'_>],
+        edges: &[CallEdge],
+        returned: &ErrorVariants,
+    ) -> Option<Vec<(ItemId, String)>> {
+        let calls: Vec<&CallEdge> = self.graph.in_edges[body.0]
+            .iter()
+            .map(|&ei| &edges[ei])
+            .filter(|e| {
+                let caller = &bodies[e.from.0];
+                !caller.inert && caller.returns.err != ErrChannel::ToolError
+            })
             .collect();
-        passed.map(|p| p.into_iter().flatten().collect())
+        if calls.is_empty() {
+            return None;
+        }
+        variants_passed(calls.into_iter(), returned)
     }
 
     /// Whether an MCP handler of any kind reaches `body` (or it is one).
@@ -553,4 +577,15 @@ pub(super) fn passes_only_faults(
         .filter(|v| passed.iter().any(|(pe, pv)| pe == e && pv == *v))
         .peekable();
     reached.peek().is_some() && reached.all(|v| fault_only(*e, v))
+}
+
+/// The enum variants these calls pass: `None` when one passes a value whose variant the source
+/// does not show.
+fn variants_passed<'e>(
+    calls: impl Iterator<Item = &'e CallEdge>,
+    returned: &ErrorVariants,
+) -> Option<Vec<(ItemId, String)>> {
+    let passed: Option<Vec<Vec<(ItemId, String)>>> =
+        calls.map(|e| edge_variants(e, returned)).collect();
+    passed.map(|p| p.into_iter().flatten().collect())
 }

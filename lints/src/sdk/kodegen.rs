@@ -79,6 +79,8 @@ static TABLE: SdkTable = SdkTable {
     attr_handlers: &[],
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
+    outcome_registrations: &[],
+    catching_chain_methods: &[],
     question_mark_code: Some(-32603),
     converts_crate_errors: false,
     sent_code: None,

@@ -47,6 +47,8 @@ static TABLE: SdkTable = SdkTable {
     attr_handlers: &[("tool", "mcp_server", Tool), ("prompt", "mcp_server", Other), ("resource", "mcp_server", Other)],
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
+    outcome_registrations: &[],
+    catching_chain_methods: &[],
     question_mark_code: Some(-32603),
     converts_crate_errors: true,
     sent_code: None,

@@ -94,6 +94,13 @@ pub struct ReturnFacts {
     /// IntoContents`): a protocol error built here is converted into it, so it never reaches
     /// the wire as one.
     pub wraps_protocol_errors: bool,
+    /// The success value wraps the tool result (tower-mcp's MRTR tools answer
+    /// `Ok(RequestOutcome::Complete(result))`): a tool error goes inside it.
+    pub ok_wrapper: Option<&'static str>,
+    /// The `Err` is the SDK's protocol error, which the SDK answers as an isError result here
+    /// (a tower-mcp `.handler(..)` closure, a turbomcp `#[tool]`): a `?` still converts into it
+    /// through the crate's `From`, whose result goes nowhere near the wire.
+    pub catches_protocol_error: bool,
 }
 
 impl ReturnFacts {
@@ -103,6 +110,8 @@ impl ReturnFacts {
         err_is_unit: false,
         ok_is_text: false,
         wraps_protocol_errors: false,
+        ok_wrapper: None,
+        catches_protocol_error: false,
     };
 }
 
@@ -481,6 +490,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// A builder method that wraps the tool built below it so its `Err` becomes an isError
+    /// result (tower-mcp's `.layer(..)` and `.guard(..)`).
+    fn chain_catches_errors(&self, _method: &str) -> bool {
+        false
+    }
+
     /// A closure that an SDK registration method makes into a tool handler.
     fn handler_closure_of_method<'e>(&self, _mc: &'e ExprMethodCall) -> Option<&'e Expr> {
         None
@@ -494,8 +509,10 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         index: &Index<'_>,
     ) -> ReturnFacts;
 
-    /// What a closure registered as a tool returns (its declared type is not written).
-    fn closure_returns(&self) -> ReturnFacts {
+    /// What a closure registered as a tool returns (its declared type is not written), given
+    /// the registration method (`None`: a registration call) and whether a later method of its
+    /// builder chain catches its errors ([`Dialect::chain_catches_errors`]).
+    fn closure_returns(&self, _registration: Option<&str>, _caught: bool) -> ReturnFacts {
         ReturnFacts {
             err: ErrChannel::Protocol,
             ..ReturnFacts::UNKNOWN

@@ -115,6 +115,8 @@ static TABLE: SdkTable = SdkTable {
     ],
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
+    outcome_registrations: &[],
+    catching_chain_methods: &[],
     question_mark_code: Some(-32603),
     converts_crate_errors: false,
     // `Server::create_response` (server/mod.rs ~2395 in 2.23.0, ~951 in 1.20.0) and `ServerCore`'s

@@ -486,6 +486,8 @@ fn return_facts(
         err_is_unit: err_name.as_deref() == Some("()"),
         ok_is_text: is_text(ok),
         wraps_protocol_errors: wraps(err),
+        ok_wrapper: None,
+        catches_protocol_error: false,
     }
 }
 

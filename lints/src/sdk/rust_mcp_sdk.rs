@@ -89,6 +89,8 @@ static TABLE: SdkTable = SdkTable {
     attr_handlers: &[],
     inherent_tool_methods: &["call_tool"],
     tool_err_always_tool_error: false,
+    outcome_registrations: &[],
+    catching_chain_methods: &[],
     question_mark_code: None,
     converts_crate_errors: false,
     sent_code: None,

@@ -160,8 +160,18 @@ impl Dialect for TableDialect {
         return_facts(self.table, &self.names, kind, ret, index)
     }
 
-    fn closure_returns(&self) -> ReturnFacts {
-        let err = if self.table.tool_err_always_tool_error {
+    fn chain_catches_errors(&self, method: &str) -> bool {
+        self.table.catching_chain_methods.contains(&method)
+    }
+
+    fn closure_returns(&self, registration: Option<&str>, caught: bool) -> ReturnFacts {
+        let outcome = self
+            .table
+            .outcome_registrations
+            .iter()
+            .find(|(m, _)| registration == Some(*m));
+        let uncaught = !caught && outcome.is_some_and(|(_, o)| o.uncaught);
+        let err = if self.table.tool_err_always_tool_error && !uncaught {
             ErrChannel::ToolError
         } else {
             ErrChannel::Protocol
@@ -169,6 +179,9 @@ impl Dialect for TableDialect {
         ReturnFacts {
             err,
             ok_is_text: self.table.closure_ok_is_output,
+            ok_wrapper: outcome.map(|(_, o)| o.ok_wrapper),
+            catches_protocol_error: err == ErrChannel::ToolError
+                && !self.table.protocol_error_types.is_empty(),
             ..ReturnFacts::UNKNOWN
         }
     }
@@ -377,6 +390,16 @@ impl Dialect for TableDialect {
     }
 }
 
+/// A closure registration whose success wraps the tool result (tower-mcp's `.mrtr_handler(..)`:
+/// `RequestOutcome<CallToolResult>`).
+pub struct OutcomeRegistration {
+    /// The wrapper of a complete tool result (`RequestOutcome::Complete`).
+    pub ok_wrapper: &'static str,
+    /// The SDK sends its `Err` as a JSON-RPC error even where tool errors are otherwise caught,
+    /// unless a later method of the builder chain catches it.
+    pub uncaught: bool,
+}
+
 /// A constructor of a protocol error with a fixed code.
 pub const fn protocol(
     ty: &'static str,
@@ -519,6 +542,12 @@ pub struct SdkTable {
     pub inherent_tool_methods: &'static [&'static str],
     /// Tools whose every `Err` is an isError result, whatever the type (turbomcp `#[server]`).
     pub tool_err_always_tool_error: bool,
+    /// Registration methods of closures that answer a wrapped tool result (see
+    /// [`OutcomeRegistration`]).
+    pub outcome_registrations: &'static [(&'static str, OutcomeRegistration)],
+    /// Builder methods that wrap the tool built below them so its `Err` becomes an isError
+    /// result (tower-mcp's `.layer(..)`, `.guard(..)`).
+    pub catching_chain_methods: &'static [&'static str],
     /// What `?` on a foreign error does in a protocol-error handler: `Some(code)` when the SDK's
     /// own `From` impls convert it (to that code); `None` when only the crate's impls can.
     pub question_mark_code: Option<i64>,
@@ -879,17 +908,18 @@ fn return_facts(
             names.types.get(e).copied()
         }
     });
+    let protocol = canonical.is_some_and(|c| table.protocol_error_types.contains(&c));
+    let caught = kind == Some(HandlerKind::Tool) && table.tool_err_always_tool_error;
     let err = match canonical {
-        _ if kind == Some(HandlerKind::Tool) && table.tool_err_always_tool_error => {
-            ErrChannel::ToolError
-        }
+        _ if caught => ErrChannel::ToolError,
         Some(c) if table.tool_error_types.contains(&c) => ErrChannel::ToolError,
-        Some(c) if table.protocol_error_types.contains(&c) => ErrChannel::Protocol,
+        _ if protocol => ErrChannel::Protocol,
         _ => ErrChannel::Unknown,
     };
     ReturnFacts {
         err,
         ok_is_text: is_text(ok),
+        catches_protocol_error: caught && protocol,
         ..unknown
     }
 }

@@ -6,12 +6,17 @@
 //!   `.handler(..)`, `.no_params_handler(..)`, `.extractor_handler(state, ..)`, `.mrtr_handler(..)`
 //!   and the task forms (`tool.rs` 0.25.0 ~1333-1985), an `#[tool_fn]` fn (tower-mcp-macros: it
 //!   writes that `.handler(|input| f(input))` call), or `impl McpTool { fn call }` (`tool.rs`).
-//! - Every `Err` of a tool, its middleware's included, is an isError result carrying the error's
+//! - Every `Err` of a tool but one, its middleware's included, is an isError result carrying the error's
 //!   `Display` text: `ToolCatchError` (`tool.rs` 0.20.0 ~149, `tool/service.rs` 0.23.2 and 0.25.0
 //!   ~62) wraps every tool service and answers `Err(err)` with `CallToolResult::error(err.to_string())`;
 //!   `McpTool::call`'s `Err` goes the same way (`McpToolHandler::call`, `?`). So no error value a
 //!   tool builds is a JSON-RPC error: `Error::tool(..)`, `Error::JsonRpc(JsonRpcError::..)` and
 //!   `?` alike are isError results (the doc comment on `Error::Tool` saying -32603 is stale).
+//! - The one: 0.25's `.mrtr_handler(..)` built without `.layer(..)` or `.guard(..)` has no
+//!   `ToolCatchError` (`Tool::from_mrtr_handler`, `tool.rs` ~934; `call_outcome_with_context`
+//!   ~704 passes its `Err` on). The router sends it as `Error::into_json_rpc_error` (`router.rs`
+//!   ~3786, tower-mcp-types `error.rs` ~651): an `Error::JsonRpc` keeps its code, anything else
+//!   is -32603.
 //! - Results (tower-mcp-types `protocol.rs`, `impl CallToolResult`): `text`, `json`,
 //!   `from_serialize`, `from_list`, `image`, `audio`, `resource_link`, `resource` are successes
 //!   (`is_error: false`); `error(message: impl Into<String>)` is the isError result.
@@ -20,7 +25,8 @@
 //!   (`router.rs` 0.25.0 `tool_not_found`).
 
 use super::table::{
-    consts, entry, result, value, value_code_arg, Builds, Ctor, SdkTable, TableFix,
+    consts, entry, result, value, value_code_arg, Builds, Ctor, OutcomeRegistration, SdkTable,
+    TableFix,
 };
 use super::HandlerKind::{Other, Tool};
 use super::{Sdk, ToolErrorForm, Version};
@@ -46,9 +52,9 @@ fn minus_32002_never_fits(_version: Option<Version>) -> bool {
 static TABLE: SdkTable = SdkTable {
     name: "tower-mcp",
     roots: &["tower_mcp", "tower_mcp_types"],
-    // No error value is sent as a JSON-RPC error from a tool; elsewhere (resources, prompts,
-    // middleware) what it becomes is not the tool rules' business.
-    protocol_error_types: &[],
+    // `Error` is what the router sends as a JSON-RPC error (`into_json_rpc_error`); from a tool
+    // only an uncaught registration's `Err` gets there (see `outcome_registrations`).
+    protocol_error_types: &["Error"],
     tool_error_types: &[],
     result_aliases: &[],
     result_types: &["CallToolResult"],
@@ -102,6 +108,18 @@ static TABLE: SdkTable = SdkTable {
     ],
     inherent_tool_methods: &[],
     tool_err_always_tool_error: true,
+    // 0.25's `.mrtr_handler(..)` builds `Tool::from_mrtr_handler` with no `ToolCatchError`
+    // (`tool.rs` ~934, ~2465): its `Err` reaches the router's `Error::into_json_rpc_error`,
+    // unless `.layer(..)` / `.guard(..)` wraps it in `MrtrToolCatchError` (~2538,
+    // `tool/service.rs` ~135).
+    outcome_registrations: &[(
+        "mrtr_handler",
+        OutcomeRegistration {
+            ok_wrapper: "RequestOutcome::Complete",
+            uncaught: true,
+        },
+    )],
+    catching_chain_methods: &["layer", "guard"],
     question_mark_code: None,
     converts_crate_errors: false,
     sent_code: None,

@@ -101,6 +101,8 @@ static TABLE: SdkTable = SdkTable {
     ],
     inherent_tool_methods: &[],
     tool_err_always_tool_error: true,
+    outcome_registrations: &[],
+    catching_chain_methods: &[],
     question_mark_code: Some(-32603),
     converts_crate_errors: false,
     sent_code: None,
@@ -204,6 +206,8 @@ static TABLE_2: SdkTable = SdkTable {
     attr_handlers: TABLE.attr_handlers,
     inherent_tool_methods: &[],
     tool_err_always_tool_error: false,
+    outcome_registrations: &[],
+    catching_chain_methods: &[],
     // `From<io::Error>` (Transport), reqwest (Network), chrono (InvalidInput): all -32002.
     // `serde_json::Error` (Serialization, -32602) is the exception the table cannot tell apart.
     question_mark_code: Some(-32002),

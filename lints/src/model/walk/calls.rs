@@ -468,6 +468,9 @@ impl<'a> Walker<'a, '_> {
     /// that type, the crate's `impl From<X> for` it does the conversion.
     pub(super) fn try_operand(&mut self, t: &'a syn::ExprTry) {
         let operand = strip_await(&t.expr);
+        if self.body.returns.catches_protocol_error && self.closures.is_empty() {
+            return self.caught_conversion_edge(operand, self.file.span_of(t));
+        }
         if self.body.returns.err != ErrChannel::Protocol {
             return;
         }
@@ -527,6 +530,21 @@ impl<'a> Walker<'a, '_> {
             TryMeaning::Protocol(code) => {
                 self.sdk_conversion_site(t, span, Some(operand), code, Origin::QuestionMark)
             }
+        }
+    }
+
+    /// `?` on a crate error in a tool whose protocol error the SDK answers as an isError
+    /// result: the crate's `From` runs, but what it builds is not sent as a protocol error. The
+    /// edge counts as a use outside tool context, so a conversion that an uncaught tool also
+    /// reaches is judged at that tool's calls, not in its arms.
+    fn caught_conversion_edge(&mut self, operand: &'a Expr, span: Span) {
+        if !matches!(self.operand_error_type(operand), ErrorSource::Local(..)) {
+            return;
+        }
+        let edges = self.facts.calls.len();
+        self.conversion_edge(operand, span);
+        for edge in &mut self.facts.calls[edges..] {
+            edge.context_override = Some(SiteContext::OtherHandler);
         }
     }
 
@@ -798,8 +816,15 @@ impl<'a> Walker<'a, '_> {
             let mut out = Vec::new();
             let mut cases = vec![p];
             while let Some(p) = cases.pop() {
-                if let Pat::Or(o) = p {
-                    cases.extend(o.cases.iter());
+                match p {
+                    Pat::Or(o) => cases.extend(o.cases.iter()),
+                    // `e @ AppError::Locked(_)`, `e @ (A | B)`.
+                    Pat::Ident(syn::PatIdent {
+                        subpat: Some((_, sub)),
+                        ..
+                    }) => cases.push(sub),
+                    Pat::Paren(inner) => cases.push(&inner.pat),
+                    _ => {}
                 }
                 let path = crate::syntax::pat_path(p);
                 if let Some(last) = path.and_then(|p| p.segments.last()) {

@@ -87,15 +87,25 @@ struct AnswerPoint<'a> {
 }
 
 /// What one body's walk found.
+/// A closure an SDK registration makes a tool handler.
+pub struct RegisteredClosure<'a> {
+    pub closure: &'a Expr,
+    /// The tool name the registration gives as a string literal (`.tool_typed("head", |args, _|
+    /// ..)`), if any.
+    pub name: Option<String>,
+    /// What its `Err` and success become: the registration and the builder chain around it
+    /// decide ([`Dialect::closure_returns`]).
+    pub returns: ReturnFacts,
+}
+
 #[derive(Default)]
 pub struct BodyFacts<'a> {
     pub sites: Vec<(ErrorSite, Option<SiteContext>)>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<(PanicSite, Option<SiteContext>)>,
     pub calls: Vec<CallEdge>,
-    /// Closures registered as tool handlers, found inside this body, with the tool name the
-    /// registration gives as a string literal (`.tool_typed("head", |args, _| ..)`), if any.
-    pub closures: Vec<(&'a Expr, Option<String>)>,
+    /// Closures registered as tool handlers, found inside this body.
+    pub closures: Vec<RegisteredClosure<'a>>,
     /// Closures this body hands a crate constructor to store in a Fn-typed field
     /// ([`crate::types::Types::closure_slot`]), with that struct and field.
     pub slot_closures: Vec<(&'a Expr, (ItemId, String))>,
@@ -148,6 +158,9 @@ pub struct Walker<'a, 'm> {
     /// Per closure around here, the error type it states (`|| -> Result<_, E> {..}`), by name:
     /// a `?` in one returns from the closure, into that type.
     closures: Vec<Option<String>>,
+    /// Builder chains a later method wraps so their tool's `Err` is caught
+    /// ([`Dialect::chain_catches_errors`]): the method calls below it in the chain.
+    caught_chains: Vec<&'a syn::ExprMethodCall>,
     comparison: usize,
     lets: HashMap<String, &'a Expr>,
     /// Locals a `let` destructured from tuples: each branch's value ([`Walker::let_candidates`]).
@@ -293,6 +306,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             arm: None,
             nested: 0,
             closures: Vec::new(),
+            caught_chains: Vec::new(),
             comparison: 0,
             lets: HashMap::new(),
             let_candidates: HashMap::new(),
@@ -747,9 +761,11 @@ impl<'a, 'm> Walker<'a, 'm> {
 impl<'a> Visit<'a> for Walker<'a, '_> {
     fn visit_expr_call(&mut self, call: &'a syn::ExprCall) {
         if let Some(closure) = self.dialect.handler_closure(call) {
-            self.facts
-                .closures
-                .push((closure, registered_name(call.args.iter())));
+            self.facts.closures.push(RegisteredClosure {
+                closure,
+                name: registered_name(call.args.iter()),
+                returns: self.dialect.closure_returns(None, false),
+            });
             for arg in &call.args {
                 if !std::ptr::eq(arg, closure) {
                     self.visit_expr(arg);
@@ -1118,10 +1134,19 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             self.in_tool_call_answer(|w| w.visit_expr(route));
             return;
         }
+        let caught = self.caught_chains.iter().any(|c| std::ptr::eq(*c, mc));
+        if caught || self.dialect.chain_catches_errors(&mc.method.to_string()) {
+            if let Expr::MethodCall(below) = &*mc.receiver {
+                self.caught_chains.push(below);
+            }
+        }
         if let Some(closure) = self.dialect.handler_closure_of_method(mc) {
-            self.facts
-                .closures
-                .push((closure, registered_name(mc.args.iter())));
+            let registration = mc.method.to_string();
+            self.facts.closures.push(RegisteredClosure {
+                closure,
+                name: registered_name(mc.args.iter()).or_else(|| chain_root_name(mc)),
+                returns: self.dialect.closure_returns(Some(&registration), caught),
+            });
             self.visit_expr(&mc.receiver);
             for arg in &mc.args {
                 if !std::ptr::eq(arg, closure) {
@@ -1322,6 +1347,19 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
 /// The tool name a registration call names first among its arguments, as a string literal.
 fn registered_name<'e>(mut args: impl Iterator<Item = &'e Expr>) -> Option<String> {
     args.find_map(str_literal)
+}
+
+/// The name a builder chain's root call gives as a string literal (`ToolBuilder::new("fetch")`
+/// under `.mrtr_handler(..)`).
+fn chain_root_name(mc: &syn::ExprMethodCall) -> Option<String> {
+    let mut receiver = &*mc.receiver;
+    while let Expr::MethodCall(below) = receiver {
+        receiver = &below.receiver;
+    }
+    match receiver {
+        Expr::Call(root) => registered_name(root.args.iter()),
+        _ => None,
+    }
 }
 
 impl<'a> Walker<'a, '_> {
