@@ -198,7 +198,7 @@ pub fn stored_closure_body<'a>(
         name: format!("closure stored in `{field}`"),
         tool_name: None,
         kind: None,
-        ..closure_body(id, home, closure, None, returns)
+        ..closure_body(id, home, closure, None, HandlerKind::Tool, returns)
     }
 }
 
@@ -209,6 +209,7 @@ pub fn closure_body<'a>(
     home: ClosureHome<'a>,
     closure: &'a Expr,
     registered_name: Option<String>,
+    kind: HandlerKind,
     returns: ReturnFacts,
 ) -> BodyInfo<'a> {
     // `|ctx| Box::pin(async move { .. })`: the async block is the handler.
@@ -220,8 +221,9 @@ pub fn closure_body<'a>(
         id,
         file: home.file,
         name: "tool closure".to_string(),
-        tool_name: Some(registered_name.unwrap_or_else(|| "tool closure".to_string())),
-        kind: Some(HandlerKind::Tool),
+        tool_name: (kind == HandlerKind::Tool)
+            .then(|| registered_name.unwrap_or_else(|| "tool closure".to_string())),
+        kind: Some(kind),
         inert: home.inert,
         returns,
         code,

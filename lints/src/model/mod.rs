@@ -1774,7 +1774,9 @@ fn absorb<'a, 'd, 'i>(
     };
     for c in facts.closures {
         let id = BodyId(bodies.len());
-        bodies.push(bodies::closure_body(id, home, c.closure, c.name, c.returns));
+        bodies.push(bodies::closure_body(
+            id, home, c.closure, c.name, c.kind, c.returns,
+        ));
     }
     for (closure, slot) in facts.slot_closures {
         let syn::Expr::Closure(c) = closure else {

@@ -389,6 +389,33 @@ impl VariantTag {
         }
     }
 
+    /// The variants that reach both: `None` when none does (an arm inside an arm of another
+    /// enum's `match` keeps the outer one).
+    pub fn intersect(&self, inner: &VariantTag) -> Option<VariantTag> {
+        use VariantTag::{Is, Otherwise};
+        if self.enum_id() != inner.enum_id() {
+            return Some(self.clone());
+        }
+        let e = self.enum_id();
+        let tag = match (self, inner) {
+            (Is(_, a), Is(_, b)) => Is(e, a.iter().filter(|v| b.contains(v)).cloned().collect()),
+            (Is(_, a), Otherwise(_, b)) | (Otherwise(_, b), Is(_, a)) => {
+                Is(e, a.iter().filter(|v| !b.contains(v)).cloned().collect())
+            }
+            (Otherwise(_, a), Otherwise(_, b)) => Otherwise(
+                e,
+                a.iter()
+                    .chain(b.iter().filter(|v| !a.contains(v)))
+                    .cloned()
+                    .collect(),
+            ),
+        };
+        match &tag {
+            Is(_, vs) if vs.is_empty() => None,
+            _ => Some(tag),
+        }
+    }
+
     /// Whether a value of variant `v` of `e` reaches it.
     pub fn admits(&self, e: ItemId, v: &str) -> bool {
         match self {

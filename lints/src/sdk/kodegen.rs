@@ -87,6 +87,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: None,
     error_macros: &[],
     closure_registrations: &[],
+    other_closure_registrations: &[],
     payload_is_result_text: false,
     closure_ok_is_output: false,
     tool_call_arm_variants: &[],

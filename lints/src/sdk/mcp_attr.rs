@@ -55,6 +55,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: None,
     error_macros: &[("bail", Some(-32603), false), ("bail_public", None, false)],
     closure_registrations: &[],
+    other_closure_registrations: &[],
     payload_is_result_text: false,
     closure_ok_is_output: false,
     tool_call_arm_variants: &[],

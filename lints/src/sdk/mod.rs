@@ -496,8 +496,11 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
-    /// A closure that an SDK registration method makes into a tool handler.
-    fn handler_closure_of_method<'e>(&self, _mc: &'e ExprMethodCall) -> Option<&'e Expr> {
+    /// A closure that an SDK registration method makes into a handler, and of what.
+    fn handler_closure_of_method<'e>(
+        &self,
+        _mc: &'e ExprMethodCall,
+    ) -> Option<(&'e Expr, HandlerKind)> {
         None
     }
 

@@ -149,6 +149,7 @@ static TABLE: SdkTable = SdkTable {
         "TypedToolWithResult::new",
         "TypedToolWithResult::new_with_schema",
     ],
+    other_closure_registrations: &[],
     // `Server::handle_call_tool` and `ServerCore::handle_call_tool` put the handler's `Value` in a
     // success result's text (`result.to_string()` / `to_string_pretty`, `CallToolResult::new`;
     // read in 1.20.0 server/mod.rs ~1113, 2.9.0 ~1347 and core.rs ~615, 2.12.0 ~1616 and ~688,

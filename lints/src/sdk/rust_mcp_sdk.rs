@@ -97,6 +97,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: Some(-32603),
     error_macros: &[],
     closure_registrations: &[],
+    other_closure_registrations: &[],
     payload_is_result_text: false,
     closure_ok_is_output: false,
     tool_call_arm_variants: &["CallToolRequest"],

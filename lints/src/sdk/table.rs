@@ -147,8 +147,20 @@ impl Dialect for TableDialect {
         handler_closure_of_call(self.table, call)
     }
 
-    fn handler_closure_of_method<'e>(&self, mc: &'e ExprMethodCall) -> Option<&'e Expr> {
-        handler_closure_of_method(self.table, &self.names, mc)
+    fn handler_closure_of_method<'e>(
+        &self,
+        mc: &'e ExprMethodCall,
+    ) -> Option<(&'e Expr, HandlerKind)> {
+        let registers =
+            |registrations: &[&str]| registers_closure(self.table, &self.names, mc, registrations);
+        let kind = if registers(self.table.closure_registrations) {
+            HandlerKind::Tool
+        } else if registers(self.table.other_closure_registrations) {
+            HandlerKind::Other
+        } else {
+            return None;
+        };
+        Some((handler_closure_arg(mc.args.iter())?, kind))
     }
 
     fn return_facts(
@@ -568,6 +580,9 @@ pub struct SdkTable {
     pub error_macros: &'static [(&'static str, Option<i64>, bool)],
     /// Method calls whose closure argument is a tool (`.tool_typed("name", |args, extra| ..)`).
     pub closure_registrations: &'static [&'static str],
+    /// The same for closures that answer resource or prompt requests (tower-mcp's
+    /// `ResourceBuilder::new(..).handler`): their `Err` is a JSON-RPC error.
+    pub other_closure_registrations: &'static [&'static str],
     /// See [`Dialect::payload_is_result_text`].
     pub payload_is_result_text: bool,
     /// A registered closure's `Ok` is the tool's output (text or a JSON value), not the SDK's
@@ -1169,27 +1184,19 @@ fn code_use(table: &SdkTable, expr: &Expr, index: &Index<'_>) -> Option<(i64, bo
     }
 }
 
-/// A closure passed to a registration method (`.tool_typed("add", |args, extra| ..)`), or to one
-/// only on a builder chain that starts at a given call (`ToolBuilder::new(..).handler`).
-fn handler_closure_of_method<'e>(
+/// Whether a method is one of `registrations` (`tool_typed`), or one only on a builder chain
+/// that starts at a given call (`ToolBuilder::new(..).handler`).
+fn registers_closure(
     table: &SdkTable,
     names: &Names,
-    mc: &'e ExprMethodCall,
-) -> Option<&'e Expr> {
+    mc: &ExprMethodCall,
+    registrations: &[&str],
+) -> bool {
     let m = mc.method.to_string();
-    let registers = table
-        .closure_registrations
-        .iter()
-        .any(|r| match r.split_once("(..).") {
-            Some((root, method)) => {
-                method == m && chain_starts_at(table, names, &mc.receiver, root)
-            }
-            None => *r == m,
-        });
-    if !registers {
-        return None;
-    }
-    handler_closure_arg(mc.args.iter())
+    registrations.iter().any(|r| match r.split_once("(..).") {
+        Some((root, method)) => method == m && chain_starts_at(table, names, &mc.receiver, root),
+        None => *r == m,
+    })
 }
 
 /// Whether a method chain (`ToolBuilder::new("x").description(..)`) starts at a call of `root`
@@ -1221,6 +1228,7 @@ fn registration_types(table: &SdkTable) -> impl Iterator<Item = &'static str> {
     table
         .closure_registrations
         .iter()
+        .chain(table.other_closure_registrations)
         .filter_map(|r| r.split_once("::").map(|(ty, _)| ty))
 }
 

@@ -54,7 +54,7 @@ static TABLE: SdkTable = SdkTable {
     roots: &["tower_mcp", "tower_mcp_types"],
     // `Error` is what the router sends as a JSON-RPC error (`into_json_rpc_error`); from a tool
     // only an uncaught registration's `Err` gets there (see `outcome_registrations`).
-    protocol_error_types: &["Error"],
+    protocol_error_types: &["Error", "JsonRpcError"],
     tool_error_types: &[],
     result_aliases: &[],
     result_types: &["CallToolResult"],
@@ -143,6 +143,17 @@ static TABLE: SdkTable = SdkTable {
         "Tool::builder(..).handler",
         "Tool::builder(..).no_params_handler",
         "Tool::builder(..).extractor_handler",
+    ],
+    // Resources and prompts (`resource.rs` ~991, ~1049, ~2460, ~2556; `prompt.rs` ~860, ~915):
+    // the router sends their `Err` as `Error::into_json_rpc_error` (`resource.rs` ~406,
+    // `prompt.rs` ~337).
+    other_closure_registrations: &[
+        "ResourceBuilder::new(..).handler",
+        "ResourceBuilder::new(..).handler_with_context",
+        "ResourceTemplateBuilder::new(..).handler",
+        "ResourceTemplateBuilder::new(..).handler_with_context",
+        "PromptBuilder::new(..).handler",
+        "PromptBuilder::new(..).handler_with_context",
     ],
     // `McpTool::call`'s output goes out as `CallToolResult::json(value)`, a success
     // (`McpToolHandler::call`, tool.rs 0.20.0 ~2465, 0.23.2 ~2861, 0.25.0 ~2887).

@@ -109,6 +109,7 @@ static TABLE: SdkTable = SdkTable {
     tool_error_to_protocol_code: None,
     error_macros: &[("mcp_err", None, true)],
     closure_registrations: &[],
+    other_closure_registrations: &[],
     payload_is_result_text: false,
     closure_ok_is_output: false,
     tool_call_arm_variants: &[],
@@ -217,6 +218,7 @@ static TABLE_2: SdkTable = SdkTable {
     // `mcp_error!(..)` is `turbomcp_protocol::Error::handler(..)`, kind `Handler`: -32019.
     error_macros: &[("mcp_error", Some(-32019), false)],
     closure_registrations: &[],
+    other_closure_registrations: &[],
     payload_is_result_text: false,
     closure_ok_is_output: false,
     tool_call_arm_variants: &[],

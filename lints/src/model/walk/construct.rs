@@ -63,15 +63,26 @@ impl<'a> Walker<'a, '_> {
             message,
         } = &built
         {
-            if let (None, Some(arms)) = (&self.variant, self.arm_codes_of(expr)) {
+            if let Some(arms) = self.arm_codes_of(expr) {
+                // Inside an arm of a `match` over the error (`let code = err.rpc_code(); match
+                // err { NotFound(_) => new(code, ..), .. }`): only the codes of its variants.
+                let outer = self.variant.clone();
                 for arm in arms {
+                    let variant = match (&outer, arm.variant) {
+                        (Some(o), Some(v)) => match o.intersect(&v) {
+                            Some(both) => Some(both),
+                            None => continue,
+                        },
+                        (Some(o), None) => Some(o.clone()),
+                        (None, v) => v,
+                    };
                     // A code a fn returns (`e.rpc_code()`) is written as a code there.
                     let code_position = self.dialect.bare_codes() || arm.written_in.is_some();
                     if code_position && self.comparison == 0 && self.tool_values == 0 {
                         let at = arm.written_in.unwrap_or((self.body.file, self.body.id));
                         self.code_site_in(at, arm.span, arm.value, arm.written, false);
                     }
-                    self.variant = arm.variant;
+                    self.variant = variant;
                     self.code_one_of = arm.one_of;
                     let one = Construction::ProtocolError {
                         constructor: constructor.clone(),
@@ -80,7 +91,7 @@ impl<'a> Walker<'a, '_> {
                     };
                     self.construction_in_context(expr, one);
                 }
-                self.variant = None;
+                self.variant = outer;
                 self.code_one_of = Vec::new();
                 return;
             }
@@ -108,7 +119,12 @@ impl<'a> Walker<'a, '_> {
                 // .into()` in a fn returning `ToolError`): its code never reaches the wire.
                 let wrapped = self.returns().wraps_protocol_errors;
                 // A code the constructor's name carries (`resource_not_found`, `rate_limited`).
+                // (Not where an argument writes the code, `mcp_error(McpErrorCode::Forbidden,
+                // ..)`: that is the code's site.)
+                let code_in_args = matches!(expr, Expr::Call(c)
+                    if c.args.iter().any(|a| self.dialect.code_use(a, self.index).is_some()));
                 let named_code = !wrapped
+                    && !code_in_args
                     && self.dialect.constructor_names_code()
                     && code.is_some_and(|c| !codes::is_standard(c))
                     && !["::new", "{ .. }", "::protocol", "::from_rpc_code"]

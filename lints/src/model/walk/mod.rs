@@ -87,12 +87,14 @@ struct AnswerPoint<'a> {
 }
 
 /// What one body's walk found.
-/// A closure an SDK registration makes a tool handler.
+/// A closure an SDK registration makes a handler.
 pub struct RegisteredClosure<'a> {
     pub closure: &'a Expr,
     /// The tool name the registration gives as a string literal (`.tool_typed("head", |args, _|
     /// ..)`), if any.
     pub name: Option<String>,
+    /// A tool, or a resource or prompt handler.
+    pub kind: HandlerKind,
     /// What its `Err` and success become: the registration and the builder chain around it
     /// decide ([`Dialect::closure_returns`]).
     pub returns: ReturnFacts,
@@ -764,6 +766,7 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             self.facts.closures.push(RegisteredClosure {
                 closure,
                 name: registered_name(call.args.iter()),
+                kind: HandlerKind::Tool,
                 returns: self.dialect.closure_returns(None, false),
             });
             for arg in &call.args {
@@ -1140,12 +1143,20 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                 self.caught_chains.push(below);
             }
         }
-        if let Some(closure) = self.dialect.handler_closure_of_method(mc) {
+        if let Some((closure, kind)) = self.dialect.handler_closure_of_method(mc) {
             let registration = mc.method.to_string();
             self.facts.closures.push(RegisteredClosure {
                 closure,
                 name: registered_name(mc.args.iter()).or_else(|| chain_root_name(mc)),
-                returns: self.dialect.closure_returns(Some(&registration), caught),
+                kind,
+                returns: match kind {
+                    HandlerKind::Tool => self.dialect.closure_returns(Some(&registration), caught),
+                    // A resource's or a prompt's `Err` is a JSON-RPC error.
+                    _ => ReturnFacts {
+                        err: ErrChannel::Protocol,
+                        ..ReturnFacts::UNKNOWN
+                    },
+                },
             });
             self.visit_expr(&mc.receiver);
             for arg in &mc.args {
