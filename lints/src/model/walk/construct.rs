@@ -162,16 +162,9 @@ impl<'a> Walker<'a, '_> {
                     // says the server, not the tool, failed.
                     if let Origin::Constructor(c) = &site.origin {
                         let c = c.to_lowercase();
-                        if [
-                            "cancel",
-                            "overloaded",
-                            "transport",
-                            "serializ",
-                            "shutdown",
-                            "elicitation",
-                        ]
-                        .iter()
-                        .any(|w| c.contains(w))
+                        if ["cancel", "overloaded", "transport", "serializ", "shutdown"]
+                            .iter()
+                            .any(|w| c.contains(w))
                         {
                             site.path.server_fault = true;
                         }
