@@ -666,6 +666,37 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// The crate type an expression has, where the source states it.
+    /// The crate type of a static's value, through the cells that hold a value set once
+    /// (`static RATES: OnceLock<RateTable>`, `LazyLock<..>`, `Lazy<..>`, `OnceCell<..>`).
+    fn static_value_type(&self, id: ItemId) -> Option<ItemId> {
+        let item = self.defs.item(id);
+        let syn::Item::Static(s) = item.syntax else {
+            return None;
+        };
+        let mut ty = &*s.ty;
+        if let syn::Type::Path(p) = ty {
+            let last = p.path.segments.last()?;
+            if ["OnceLock", "OnceCell", "LazyLock", "Lazy"]
+                .contains(&last.ident.to_string().as_str())
+            {
+                ty = crate::syntax::type_arguments(&last.arguments).next()?;
+            }
+        }
+        crate::types::resolve_type_item(self.defs, item.module, ty, None)
+    }
+
+    /// Whether `expr` names a crate static (not a local of that name).
+    fn names_static(&self, expr: &Expr, locals: &Locals) -> bool {
+        let (Expr::Path(p), Some(scope)) = (expr, self.scope) else {
+            return false;
+        };
+        p.path
+            .get_ident()
+            .is_none_or(|i| i != "self" && locals.get(&i.to_string()).is_none())
+            && matches!(self.defs.resolve_path(scope.module, &p.path, Ns::Values),
+                Some(Def::Item(id)) if self.defs.item(id).kind == ItemKind::Static)
+    }
+
     pub fn type_of(&self, expr: &Expr, locals: &Locals) -> Option<ItemId> {
         self.type_of_depth(expr, locals, 0)
     }
@@ -681,12 +712,14 @@ impl<'a> Resolver<'_, 'a> {
                 let ident = p.path.get_ident()?.to_string();
                 match locals.get(&ident) {
                     Some(ty) => ty,
-                    // A unit struct's value (`Build.run(args)`).
+                    // A unit struct's value (`Build.run(args)`), a static's (`static RATES:
+                    // LazyLock<RateTable>`).
                     None => match self
                         .defs
                         .resolve_path(self.scope?.module, &p.path, Ns::Values)?
                     {
                         Def::Item(id) if self.defs.item(id).kind == ItemKind::Struct => Some(id),
+                        Def::Item(id) => self.static_value_type(id),
                         _ => None,
                     },
                 }
@@ -752,6 +785,12 @@ impl<'a> Resolver<'_, 'a> {
                     "get" | "get_mut" | "remove" | "first" | "last" | "pop"
                 ) =>
             {
+                // `RATES.get()` of `static RATES: OnceLock<RateTable>`: the value set at
+                // start-up.
+                if m.method == "get" && m.args.is_empty() && self.names_static(&m.receiver, locals)
+                {
+                    return again(&m.receiver);
+                }
                 // A crate type's own method (`self.registry.get(name)` with `registry:
                 // Registry`) says what it returns.
                 match self.method_target(&m.receiver, &m.method.to_string(), locals) {
