@@ -1,6 +1,6 @@
 //@ rmcp = "1.8"
 // Beyond the phrase list: a rejection that names neither the value given nor what would be
-// valid ("Invalid upsert mode", "Unknown operation"), or a snake_case code as a protocol
+// valid ("Invalid upsert mode", "Unknown operation", "Operation not allowed"), or a snake_case code as a protocol
 // error's whole message. Naming the value, the valid ones or the rule makes it specific; a rejected
 // credential is named without its value on purpose.
 use rmcp::{
@@ -33,6 +33,9 @@ impl Store {
         if args.format == "xml" {
             return Ok(CallToolResult::error(vec![Content::text("Format not supported")])); //~ vague_error_text
         }
+        if args.operation == "drop" {
+            return Ok(CallToolResult::error(vec![Content::text("Operation not allowed")])); //~ vague_error_text
+        }
         if args.format.contains('/') {
             // A protocol error's message is all the host shows; `data` rarely reaches the model.
             return Err(McpError::invalid_params("invalid_path", Some(json!({ "format": args.format })))); //~ vague_error_text
@@ -51,6 +54,12 @@ impl Store {
         }
         if args.format == "xml" {
             return Ok(CallToolResult::error(vec![Content::text("Format 'xml' is not supported, use json or csv")]));
+        }
+        if args.operation == "drop" {
+            return Ok(CallToolResult::error(vec![Content::text("Dropping a table not allowed")]));
+        }
+        if args.operation == "purge" {
+            return Ok(CallToolResult::error(vec![Content::text(format!("Operation {:?} is not allowed; use append or replace", args.operation))]));
         }
         if args.format == "secret" {
             return Ok(CallToolResult::error(vec![Content::text("Invalid API key")]));

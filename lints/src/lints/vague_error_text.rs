@@ -10,7 +10,8 @@ declare_lint! {
     /// alone or followed by filler such as "Please try again." or "Check the server logs for details.".
     /// Beyond the phrase list, where a tool's failure is told: a rejection that names neither the value
     /// given nor what would be valid ("Invalid upsert mode", "Unknown operation", "Format not
-    /// supported": a rejection word and at most three plain words), and a snake_case code as a protocol
+    /// supported": a rejection word and at most three plain words; "Command not allowed", a refusal
+    /// of a one-word name), and a snake_case code as a protocol
     /// error's whole message ("invalid_path", with the details only in `data`).
     ///
     /// Text is compared after normalising case, whitespace and surrounding punctuation, and only when the
@@ -251,6 +252,15 @@ const REJECTED: &[&[&str]] = &[
     &["is", "unsupported"],
 ];
 
+/// Endings of a refusal ("Command not allowed"): vague only after a one-word name ("Path
+/// traversal not allowed", "Division by zero not allowed" name the rule).
+const REFUSED: &[&[&str]] = &[
+    &["not", "allowed"],
+    &["is", "not", "allowed"],
+    &["not", "permitted"],
+    &["is", "not", "permitted"],
+];
+
 /// What is rejected when a credential is: naming its value would leak it, and no argument the
 /// model can change is at stake.
 const SECRETS: &[&str] = &[
@@ -287,6 +297,9 @@ fn bare_rejection(text: &str) -> bool {
     REJECTED
         .iter()
         .any(|ending| name_before(&words, ending).is_some_and(short_name))
+        || REFUSED.iter().any(|ending| {
+            name_before(&words, ending).is_some_and(|name| name.len() == 1 && short_name(name))
+        })
 }
 
 /// A short name and "not found", with nothing of what was looked for: "Book not found".
@@ -338,6 +351,8 @@ mod tests {
             "invalid event_type",
             "Mode not supported",
             "output format is not supported",
+            "Command not allowed",
+            "operation is not permitted",
             "invalid_path",
             "serialization_error",
         ] {
@@ -366,6 +381,7 @@ mod tests {
             "unknown operation requested by the client for this account",
             "Invalid port 99999",
             "Division by zero not allowed",
+            "Path traversal not allowed",
             "InvalidMode",
             "Invalid",
             "not supported",
