@@ -1836,9 +1836,12 @@ impl<'a> Walker<'a, '_> {
                 return true;
             }
         }
-        // The receiver is a crate fn that never fails: its error closure never runs.
+        // The receiver is a crate fn that never fails: its error closure never runs. (One
+        // that fails only on a server fault runs it there: its text is still read, under the
+        // receiver's failure frame.)
         if matches!(method, "map_err" | "or_else" | "unwrap_or_else")
             && self.never_fails(&mc.receiver)
+            && !self.fails_only_on_server_fault(&mc.receiver)
         {
             self.visit_expr(&mc.receiver);
             return true;
