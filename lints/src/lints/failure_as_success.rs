@@ -83,7 +83,8 @@ declare_lint! {
     /// - The arm a `match` takes when a guard says the outcome failed is that failure's path:
     ///   the arm after `Ok(o) if o.status.success() =>` for the same variant (or a `_` after
     ///   it), and `Ok(o) if !o.status.success() =>` itself, as the `else` of `if
-    ///   output.status.success()` is.
+    ///   output.status.success()` is. A crate's own test, a method `fn success(&self) -> bool`
+    ///   (or `is_success`, `succeeded`, `passed`), counts as one (`if out.success()`).
     /// - The `Ok(Err(e))` arm over a joined task or a timeout (`spawn_blocking(move ||
     ///   read(&path)).await`, `tokio::spawn(async move { .. }).await`, `timeout(d, fut).await`) is
     ///   the failure of the task's value or the future; the `Err(e)` arm of the join is its

@@ -773,6 +773,9 @@ impl<'a> Resolver<'_, 'a> {
                         | "with_context"
                         | "wrap_err"
                         | "wrap_err_with"
+                        // tower-mcp's `ResultExt`.
+                        | "tool_err"
+                        | "tool_context"
                 ) =>
             {
                 again(&m.receiver)

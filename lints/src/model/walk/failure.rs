@@ -1321,7 +1321,7 @@ impl<'a> Walker<'a, '_> {
     /// the failure answer.
     pub(super) fn branches_on_outcome(&mut self, i: &'a syn::ExprIf) -> bool {
         let (cond, negated) = without_not(&i.cond);
-        let succeeded = match outcome_test(cond) {
+        let succeeded = match outcome_test(cond).or_else(|| self.crate_outcome_test(cond)) {
             Some(says_success) => says_success != negated,
             None => return false,
         };
@@ -1339,6 +1339,25 @@ impl<'a> Walker<'a, '_> {
             }
         }
         true
+    }
+
+    /// `out.success()` of a crate method `fn success(&self) -> bool` (`is_success`,
+    /// `succeeded`, `passed`): the crate's own test of an outcome's success.
+    fn crate_outcome_test(&self, cond: &Expr) -> Option<bool> {
+        let Expr::MethodCall(mc) = cond else {
+            return None;
+        };
+        let named = ["success", "is_success", "succeeded", "passed"]
+            .contains(&mc.method.to_string().as_str());
+        let Some(Target::Fn(f)) = self
+            .call_target(cond)
+            .filter(|_| named && mc.args.is_empty())
+        else {
+            return None;
+        };
+        matches!(self.calls.types.return_syntax(f),
+            Some(syn::ReturnType::Type(_, t)) if crate::syntax::type_name(t).as_deref() == Some("bool"))
+        .then_some(true)
     }
 
     /// The local a method `match`'s scrutinee reads from (`req` of `req.method.as_str()`, also
