@@ -202,8 +202,8 @@ pub fn stored_closure_body<'a>(
     }
 }
 
-/// A closure registered as a tool handler becomes a body of its own, named by its
-/// registration when that gives the tool's name.
+/// A closure registered as a handler (of a tool, or of a resource or prompt) becomes a body of
+/// its own, a tool's named by its registration when that gives the tool's name.
 pub fn closure_body<'a>(
     id: BodyId,
     home: ClosureHome<'a>,
@@ -220,7 +220,11 @@ pub fn closure_body<'a>(
     BodyInfo {
         id,
         file: home.file,
-        name: "tool closure".to_string(),
+        name: match kind {
+            HandlerKind::Tool => "tool closure",
+            _ => "handler closure",
+        }
+        .to_string(),
         tool_name: (kind == HandlerKind::Tool)
             .then(|| registered_name.unwrap_or_else(|| "tool closure".to_string())),
         kind: Some(kind),

@@ -86,7 +86,6 @@ struct AnswerPoint<'a> {
     arm: Option<SiteContext>,
 }
 
-/// What one body's walk found.
 /// A closure an SDK registration makes a handler.
 pub struct RegisteredClosure<'a> {
     pub closure: &'a Expr,
@@ -100,13 +99,14 @@ pub struct RegisteredClosure<'a> {
     pub returns: ReturnFacts,
 }
 
+/// What one body's walk found.
 #[derive(Default)]
 pub struct BodyFacts<'a> {
     pub sites: Vec<(ErrorSite, Option<SiteContext>)>,
     pub codes: Vec<CodeSite>,
     pub panics: Vec<(PanicSite, Option<SiteContext>)>,
     pub calls: Vec<CallEdge>,
-    /// Closures registered as tool handlers, found inside this body.
+    /// Closures registered as handlers, found inside this body.
     pub closures: Vec<RegisteredClosure<'a>>,
     /// Closures this body hands a crate constructor to store in a Fn-typed field
     /// ([`crate::types::Types::closure_slot`]), with that struct and field.
