@@ -79,8 +79,9 @@ pub fn tool_error_help(
 ) -> String {
     let snippet = dialect.tool_error_snippet(&message_for_fix(model, site), false);
     let snippet = wrap_ok(snippet, model.ok_wrapper(site.body));
+    let snippet = quoted_answer(dialect, &snippet);
     if fix.is_some() || !model.in_conversion(site) {
-        return format!("return `{snippet}` {why}");
+        return format!("return {snippet} {why}");
     }
     let quoted = |vs: &[String]| format!("`{}`", vs.join("`, `"));
     let failure = match &site.variant {
@@ -91,8 +92,29 @@ pub fn tool_error_help(
         _ => "this error".to_string(),
     };
     format!(
-        "this conversion can only build the protocol error, so answer {failure} before it is converted: where the tool meets it, return `{snippet}` {why}"
+        "this conversion can only build the protocol error, so answer {failure} before it is converted: where the tool meets it, return {snippet} {why}"
     )
+}
+
+/// `answer` in a code span, followed by the version it needs when the version in use cannot
+/// write it ([`Dialect::tool_error_caveat`]).
+pub fn quoted_answer(dialect: &dyn Dialect, answer: &str) -> String {
+    match dialect.tool_error_caveat() {
+        Some(caveat) => format!("`{answer}` ({caveat})"),
+        None => format!("`{answer}`"),
+    }
+}
+
+/// The help for an unknown-tool answer: return the SDK's unknown-tool protocol error for the
+/// name in `binding`, followed by where it goes when the SDK says
+/// ([`Dialect::unknown_tool_caveat`]); only that when there is no code to write.
+pub fn unknown_tool_help(dialect: &dyn Dialect, binding: &str) -> String {
+    let snippet = dialect.unknown_tool_snippet(binding);
+    match dialect.unknown_tool_caveat() {
+        Some(caveat) if snippet.is_empty() => caveat.to_string(),
+        Some(caveat) => format!("return `{snippet}` {caveat}"),
+        None => format!("return `{snippet}`"),
+    }
 }
 
 /// The isError answer carrying `message` for a tool's failure or miss answered as success: the

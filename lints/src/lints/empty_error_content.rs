@@ -146,12 +146,15 @@ fn check(cx: &mut LintContext<'_>) {
             .diagnostic(site.span, message)
             .with_label("the model learns that the call failed, but not why")
             .with_help(format!(
-                "say what failed and what to do instead: `{}`",
+                "say what failed and what to do instead: {}",
                 // An error value in scope goes in the text; else a placeholder says what does.
-                dialect.tool_error_snippet(
-                    &crate::fix::message_in_scope(cx.model, site)
-                        .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string()),
-                    false
+                crate::fix::quoted_answer(
+                    dialect,
+                    &dialect.tool_error_snippet(
+                        &crate::fix::message_in_scope(cx.model, site)
+                            .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string()),
+                        false
+                    )
                 )
             ));
         d.fix = cx.fix_in(site.file, || crate::fix::empty_content_text(cx.model, site));

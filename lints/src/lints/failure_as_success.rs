@@ -268,7 +268,10 @@ fn check(cx: &mut LintContext<'_>) {
                 }
             })
             .unwrap_or_else(|| crate::fix::PLACEHOLDER_TEXT.to_string());
-        let answer = crate::fix::failure_answer(cx.model, site, dialect, &message);
+        let answer = crate::fix::quoted_answer(
+            dialect,
+            &crate::fix::failure_answer(cx.model, site, dialect, &message),
+        );
         // An output that is no `Result` has no failure answer until it is declared one.
         let help = match crate::fix::output_without_result(cx.model, site)
             .zip(dialect.output_tool_error_snippet(&message))
@@ -276,7 +279,7 @@ fn check(cx: &mut LintContext<'_>) {
             Some(((output, alias), answer)) => format!(
                 "`{output}` has no failure answer: declare the tool `-> {alias}<{output}>` (its other answers in `Ok(..)`) and return `{answer}`"
             ),
-            None => format!("return `{answer}`"),
+            None => format!("return {answer}"),
         };
         let mut d = cx
             .site_diagnostic(site, "a failure is answered with a success result")

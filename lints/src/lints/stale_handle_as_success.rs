@@ -141,7 +141,10 @@ fn check(cx: &mut LintContext<'_>) {
             .with_label(
                 "the model takes this as success and keeps using a handle that does not exist",
             )
-            .with_help(format!("return `{}`", miss_answer(cx.model, site, dialect)));
+            .with_help(format!(
+                "return {}",
+                crate::fix::quoted_answer(dialect, &miss_answer(cx.model, site, dialect))
+            ));
         // A miss can be a normal outcome the tool reports on purpose: never certain.
         d.fix = cx.fix_in(site.file, || crate::fix::success_to_error(cx.model, site, false));
         cx.report(site.file, d);

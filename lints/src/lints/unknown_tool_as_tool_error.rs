@@ -178,7 +178,7 @@ fn check(cx: &mut LintContext<'_>) {
         let mut d = cx
             .site_diagnostic(site, format!("unknown tool answered with {kind}"))
             .with_label("the spec answers an unknown tool with a protocol error")
-            .with_help(format!("return `{}`", dialect.unknown_tool_snippet(binding)))
+            .with_help(crate::fix::unknown_tool_help(dialect, binding))
             .with_note("SEP-2145 (pending) may change this; turn the lint off with `unknown_tool_as_tool_error = \"allow\"` if you follow it");
         d.fix = cx.fix_in(site.file, || crate::fix::unknown_tool_error(cx.model, site, binding));
         cx.report(site.file, d);

@@ -170,10 +170,7 @@ fn check(cx: &mut LintContext<'_>) {
         let mut d = cx
             .site_diagnostic(site, message)
             .with_label("the spec answers -32602 \"Unknown tool: <name>\"")
-            .with_help(format!(
-                "return `{}`",
-                dialect.unknown_tool_snippet(binding)
-            ));
+            .with_help(crate::fix::unknown_tool_help(dialect, binding));
         d.fix = cx.fix_in(site.file, || crate::fix::unknown_tool_error(cx.model, site, binding));
         cx.report(site.file, d);
     }

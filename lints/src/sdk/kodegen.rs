@@ -95,8 +95,10 @@ static TABLE: SdkTable = SdkTable {
     // handler of the crate's own would return.
     tool_error_snippet: "Ok(CallToolResult::error(vec![Content::text({msg})]))",
     output_tool_error_snippet: None,
-    unknown_tool_snippet:
-        "no tool for <name>: leave unknown names to rmcp's ToolRouter, which kodegen_server_http hands every call and which answers them with -32602",
+    tool_error_caveat: None,
+    // No code to write: the router answers.
+    unknown_tool_snippet: "",
+    unknown_tool_caveat: Some("leave unknown names to rmcp's ToolRouter, which kodegen_server_http hands every call and which answers them with -32602"),
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &["ToolExecutionContext"],
     request_context_checks: &[],

@@ -782,8 +782,20 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// Prose that goes after the isError snippet's code span when the version in use cannot
+    /// write it (pmcp before 2.9: "on pmcp 2.9 or later; .."); `None`: it can.
+    fn tool_error_caveat(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The expression to write for the spec's unknown-tool protocol error.
     fn unknown_tool_snippet(&self, name_binding: &str) -> String;
+
+    /// Prose that goes after the unknown-tool snippet's code span: where it must be written when
+    /// the SDK turns what a tool handler returns into a tool result.
+    fn unknown_tool_caveat(&self) -> Option<&'static str> {
+        None
+    }
 
     /// What fixes need besides the snippets: the SDK types the snippets name and how to import
     /// them, and how a success result becomes an isError one. `None`: no fixes for this SDK yet.

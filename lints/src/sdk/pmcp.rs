@@ -162,7 +162,9 @@ static TABLE: SdkTable = SdkTable {
     tool_call_arm_variants: &[],
     tool_error_snippet: "Err(Error::tool_rejected({msg}, None))",
     output_tool_error_snippet: None,
+    tool_error_caveat: None,
     unknown_tool_snippet: "Err(Error::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
+    unknown_tool_caveat: None,
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     // `extra: RequestHandlerExtra` of `ToolHandler::handle`: cancellation, progress and the
     // metadata the server's middleware injects.
@@ -178,8 +180,9 @@ static TABLE: SdkTable = SdkTable {
 /// always a success (`Server::handle_call_tool` wraps its text in `CallToolResult::new`): a tool
 /// cannot send an isError result, so the help names the version that can, and there is no fix.
 static TABLE_2_8: SdkTable = SdkTable {
-    tool_error_snippet:
-        "Err(Error::tool_rejected({msg}, None)) on pmcp 2.9 or later (before it, every Err of a tool is a JSON-RPC error)",
+    tool_error_caveat: Some(
+        "on pmcp 2.9 or later; before it, every Err of a tool is a JSON-RPC error",
+    ),
     older: &[],
     when_locked: &[],
     fix: None,

@@ -386,6 +386,14 @@ impl Dialect for TableDialect {
         Some(snippet.replace("{msg}", message))
     }
 
+    fn tool_error_caveat(&self) -> Option<&'static str> {
+        self.table.tool_error_caveat
+    }
+
+    fn unknown_tool_caveat(&self) -> Option<&'static str> {
+        self.table.unknown_tool_caveat
+    }
+
     fn unknown_tool_snippet(&self, name_binding: &str) -> String {
         self.table
             .unknown_tool_snippet
@@ -595,8 +603,12 @@ pub struct SdkTable {
     /// The isError answer of a tool whose `Ok` is its output, not the tool result, where it is
     /// not [`SdkTable::tool_error_snippet`] ([`Dialect::output_tool_error_snippet`]).
     pub output_tool_error_snippet: Option<&'static str>,
+    /// See [`Dialect::tool_error_caveat`].
+    pub tool_error_caveat: Option<&'static str>,
     /// How a user writes the unknown-tool protocol error (`{name}` is replaced).
     pub unknown_tool_snippet: &'static str,
+    /// See [`Dialect::unknown_tool_caveat`].
+    pub unknown_tool_caveat: Option<&'static str>,
     /// See [`Dialect::named_resource_not_found_fits_peer`] ([`peer_expects_minus_32002`] for an
     /// SDK whose newest protocol is older than 2026-07-28).
     pub named_resource_not_found_fits_peer: fn(Option<Version>) -> bool,

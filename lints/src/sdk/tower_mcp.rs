@@ -165,10 +165,12 @@ static TABLE: SdkTable = SdkTable {
     // (`Error::tool(message: impl Into<String>)`, tower-mcp-types 0.25.0 `error.rs`), which
     // `McpToolHandler::call`'s `?` hands to `ToolCatchError`.
     output_tool_error_snippet: Some("Err(Error::tool({msg}))"),
+    tool_error_caveat: None,
     // A tool cannot send a JSON-RPC error: the router answers unknown tools (`McpRouter::tool`
     // registers them), so the help points there.
-    unknown_tool_snippet:
-        "no tool for <name>: leave unknown names to McpRouter, which answers them with a JSON-RPC error (a tower-mcp tool's Err is an isError result)",
+    // No code to write: the router answers.
+    unknown_tool_snippet: "",
+    unknown_tool_caveat: Some("leave unknown names to McpRouter, which answers them with a JSON-RPC error (a tower-mcp tool's Err is an isError result)"),
     named_resource_not_found_fits_peer: minus_32002_never_fits,
     request_context_types: &["RequestContext"],
     request_context_checks: &[],

@@ -120,7 +120,9 @@ static TABLE: SdkTable = SdkTable {
     // turbomcp-core `error.rs` `to_tool_result` ~536-555); `McpError::internal(impl Into<String>)`
     // is the failure turbomcp 3.6.0's README writes in a `#[tool]` (Error Handling, ~724-739).
     output_tool_error_snippet: Some("Err(McpError::internal({msg}))"),
+    tool_error_caveat: None,
     unknown_tool_snippet: "Err(McpError::tool_not_found(<name>))",
+    unknown_tool_caveat: None,
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     // Versions before 3.0 are 2.x's (read in 2.3.7); no version (no manifest) is 3.x's.
     // `Context` (read in 1.1.2, lib.rs: `info`/`warn`/`error` log through `tracing` and return
@@ -225,7 +227,9 @@ static TABLE_2: SdkTable = SdkTable {
     tool_error_snippet:
         "Err(McpError::tool({msg})) on turbomcp 3 (2.x sends every #[tool] Err as a JSON-RPC error)",
     output_tool_error_snippet: None,
+    tool_error_caveat: None,
     unknown_tool_snippet: TABLE.unknown_tool_snippet,
+    unknown_tool_caveat: None,
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &["Context", "RequestContext"],
     request_context_checks: &["validate_tenant_ownership"],

@@ -80,7 +80,9 @@ static TABLE: SdkTable = SdkTable {
     tool_error_snippet:
         "Ok(ToolResult { content: vec![ToolContent::text({msg})], is_error: Some(true) })",
     output_tool_error_snippet: None,
+    tool_error_caveat: None,
     unknown_tool_snippet: "Err(MCPError::invalid_params(format!(\"Unknown tool: {}\", <name>)))",
+    unknown_tool_caveat: None,
     named_resource_not_found_fits_peer: peer_expects_minus_32002,
     request_context_types: &[],
     request_context_checks: &[],
