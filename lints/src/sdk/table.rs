@@ -822,6 +822,22 @@ fn calls_self_method(block: &syn::Block, method: &str) -> bool {
     finder.found
 }
 
+/// Whether a parameter of `f` is a tool call's request (`CallToolRequestParams`,
+/// `CallToolRequest`, through references).
+fn takes_tool_call_request(f: &FnItem<'_>) -> bool {
+    f.sig.inputs.iter().any(|input| match input {
+        syn::FnArg::Typed(t) => {
+            let mut ty = &*t.ty;
+            while let Type::Reference(r) = ty {
+                ty = &r.elem;
+            }
+            matches!(ty, Type::Path(p) if p.path.segments.last()
+                .is_some_and(|s| s.ident.to_string().starts_with("CallToolRequest")))
+        }
+        syn::FnArg::Receiver(_) => false,
+    })
+}
+
 fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {
     for (attr, impl_attr, kind) in table.attr_handlers {
         if has_attr(f.attrs, attr) && (impl_attr.is_empty() || has_attr(f.impl_attrs, impl_attr)) {
@@ -829,7 +845,9 @@ fn handler_kind(table: &SdkTable, f: &FnItem<'_>) -> Option<HandlerKind> {
         }
     }
     if let Owner::Inherent { .. } = &f.owner {
-        if table.inherent_tool_methods.contains(&f.name.as_str()) {
+        // A handler's own `fn call_tool(&self, params: CallToolRequestParams)` is handed the
+        // request to pick a tool from, not a tool.
+        if table.inherent_tool_methods.contains(&f.name.as_str()) && !takes_tool_call_request(f) {
             return Some(HandlerKind::Tool);
         }
     }

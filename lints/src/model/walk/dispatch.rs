@@ -408,8 +408,19 @@ impl<'a> Walker<'a, '_> {
                     self.answered_elsewhere_at(span, origin, context);
                 }
             }
-            if let Some((_, e)) = &i.else_branch {
-                self.visit_expr(e);
+            match &i.else_branch {
+                Some((_, e)) => self.visit_expr(e),
+                // `if !WarehouseTools::tools().iter().any(..) { return Err(..) }`: what follows
+                // never sees an unknown name.
+                None if matches!(
+                    i.then_branch.stmts.last(),
+                    Some(syn::Stmt::Expr(Expr::Return(_), _))
+                ) || matches!(i.then_branch.stmts.last(),
+                    Some(syn::Stmt::Macro(m)) if super::returns::diverges(&m.mac)) =>
+                {
+                    self.unknown_names_answered = true
+                }
+                None => {}
             }
             return true;
         }
@@ -520,7 +531,44 @@ impl<'a> Walker<'a, '_> {
     pub(super) fn converts_to_tool_enum(&self, expr: &Expr) -> bool {
         let dispatching = (self.body.kind == Some(HandlerKind::Dispatcher) && self.arm.is_none())
             || self.in_tool_call_arm;
-        dispatching && calls_any(strip_await(expr), &["try_from", "try_into"])
+        dispatching
+            && !self.unknown_names_answered
+            && calls_any(strip_await(expr), &["try_from", "try_into"])
+    }
+
+    /// Whether an arm of `m` before `arm` is guarded by a test that the name is none of the
+    /// server's tools (`Err(_) if !MyTools::tools().iter().any(|t| t.name == name) =>`): it
+    /// answers the unknown names, so `arm` never sees one.
+    pub(super) fn unknown_names_answered_before(&self, m: &syn::ExprMatch, arm: &syn::Arm) -> bool {
+        m.arms
+            .iter()
+            .take_while(|a| !std::ptr::eq(*a, arm))
+            .any(|a| {
+                a.guard
+                    .as_ref()
+                    .is_some_and(|(_, g)| tool_name_guard(g).is_some())
+            })
+    }
+
+    /// `MyTools::try_from(params)` where no crate item is `MyTools`: an enum a macro generates
+    /// (rust-mcp-sdk's `tool_box!`), whose conversion fails with the SDK's tool error.
+    fn converts_to_generated_enum(&self, operand: &Expr) -> bool {
+        let Expr::Call(call) = operand else {
+            return false;
+        };
+        let Expr::Path(p) = &*call.func else {
+            return false;
+        };
+        let mut path = p.path.clone();
+        let Some(last) = path.segments.pop() else {
+            return false;
+        };
+        if last.value().ident != "try_from" || path.segments.is_empty() {
+            return false;
+        }
+        path.segments.pop_punct();
+        let ty = syn::Type::Path(syn::TypePath { qself: None, path });
+        self.resolver.type_item(&ty).is_none()
     }
 
     /// `MyTools::try_from(params).map_err(CallToolError::new)?` in a dispatcher: the tool-enum
@@ -542,8 +590,9 @@ impl<'a> Walker<'a, '_> {
         let (channel, code) = match self.body.returns.err {
             ErrChannel::ToolError => (Channel::ToolError, None),
             ErrChannel::Protocol => {
-                let tool_error =
-                    self.operand_error_is_tool_error(operand) || closure_ctor.is_some();
+                let tool_error = self.operand_error_is_tool_error(operand)
+                    || closure_ctor.is_some()
+                    || self.converts_to_generated_enum(operand);
                 match self.dialect.try_meaning(&self.body.returns, tool_error) {
                     TryMeaning::Protocol(code) => (Channel::Protocol, Some(code)),
                     _ => return false,

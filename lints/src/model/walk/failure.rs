@@ -1423,7 +1423,12 @@ impl<'a> Walker<'a, '_> {
                 if let Some((_, g)) = &arm.guard {
                     self.visit_expr(g);
                 }
-                return self.visit_unknown_tool_branch("params.name".to_string(), &arm.body);
+                // `Err(_) if !MyTools::tools().iter().any(|t| t.name == name) => ..` before it
+                // answered the unknown names: this `Err` is of a known tool's arguments.
+                if !self.unknown_names_answered_before(m, arm) {
+                    return self.visit_unknown_tool_branch("params.name".to_string(), &arm.body);
+                }
+                return self.visit_expr(&arm.body);
             }
             // `match parse_name(request.name) { .., Err(e) => .. }` before a tool is picked: the
             // request names no tool the server has.

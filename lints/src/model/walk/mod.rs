@@ -193,6 +193,9 @@ pub struct Walker<'a, 'm> {
     /// Scrutinees of `let Some(..) = .. else` in the `"tools/call"` route before a tool is
     /// picked, by address ([`Walker::fails_before_tool_pick`]).
     route_refusals: std::collections::HashSet<usize>,
+    /// A guard before this point answered every name that is not a tool
+    /// ([`Walker::dispatch_if`]): a tool-enum conversion after it fails on other things.
+    unknown_names_answered: bool,
     /// The innermost `Err(..)` argument being visited in a tool-error body.
     err_arg: Option<&'a Expr>,
     /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
@@ -352,6 +355,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             into_types: HashMap::new(),
             point_free: std::collections::HashSet::new(),
             request_params: Vec::new(),
+            unknown_names_answered: false,
             tool_name_params: Vec::new(),
             answer_points: HashMap::new(),
             success_contents: Vec::new(),
