@@ -192,7 +192,7 @@ declare_lint! {
     /// - Success results in the other SDKs: pmcp `Ok(Value)` from a tool (`Ok(json!({"error": ..}))` is
     ///   one) and `CallToolResult::success(..)`, turbomcp `Ok(T)` from a `#[tool]` fn and
     ///   `ToolResult::text(..)`, rust-mcp-sdk `CallToolResult::text_content(..)`, mcp-attr `Ok(String)` and
-    ///   the `From` conversions, ultrafast-mcp `ToolResult { is_error: None | Some(false), .. }`,
+    ///   the `From` conversions (`vec![TextContent::new(..)].into()`, `CallToolResult::from(..)`), ultrafast-mcp `ToolResult { is_error: None | Some(false), .. }`,
     ///   hand-rolled a `"result"` without `"isError": true`, tower-mcp `CallToolResult::text(..)`,
     ///   `json(..)` and `from_serialize(..)`.
     /// - pmcp 1.x and 2.x put a `ToolHandler`'s `Ok(Value)` into the text of a success result (and

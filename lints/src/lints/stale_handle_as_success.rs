@@ -105,7 +105,7 @@ declare_lint! {
     /// - `ContentBlock::text` is rmcp 2.x–3.x; before 2.0 write `Content::text`.
     /// - No other SDK has a handle API either; what differs is the success form: pmcp `Ok(Value)` from a
     ///   tool, turbomcp `Ok(String)` from a `#[tool]` fn or `ToolResult::text(..)`, rust-mcp-sdk
-    ///   `CallToolResult::text_content(..)`, mcp-attr `Ok(String)`, ultrafast-mcp
+    ///   `CallToolResult::text_content(..)`, mcp-attr `Ok(String)` and `vec![..].into()`, ultrafast-mcp
     ///   `ToolResult { is_error: None, .. }`, hand-rolled a `"result"` without `"isError": true`.
     /// - The miss belongs in the SDK's `isError` form: pmcp `Err(Error::tool_rejected(..))`, turbomcp
     ///   `Err(McpError::..)` in a `#[tool]` fn, rust-mcp-sdk `Err(CallToolError::from_message(..))`,

@@ -297,7 +297,8 @@ declare_lint! {
     ///   `Ok(RequestOutcome::Complete(CallToolResult::error(..)))`.
     /// - mcp-attr: every `Err` from a `#[tool]` fn is a JSON-RPC error: `bail!(..)`, `bail_public!(_, ..)`
     ///   and `?` on any error are -32603. The only `isError` form is the literal
-    ///   `CallToolResult { content, is_error: Some(true), meta }`.
+    ///   `CallToolResult { content, is_error: Some(true), meta }`. `Json::from(&value)?` serialises
+    ///   the server's own value: a server fault, not reported.
     /// - ultrafast-mcp: every `Err` from `handle_tool_call` is a JSON-RPC error, -32603 for all but
     ///   `MCPError::invalid_params`/`not_found` (-32602, MCP006), `MCPError::method_not_found` and `?`
     ///   included. The only `isError` form is the literal `ToolResult { content, is_error: Some(true) }`.

@@ -122,7 +122,8 @@ declare_lint! {
     /// - rust-mcp-sdk: the text of `CallToolError::from_message(..)` and `RpcError` messages
     ///   (`.with_message(..)`). `RpcError::internal_error()` without `.with_message(..)` sends the SDK's
     ///   "Internal error" and is reported at the constructor; so is mcp-attr's `Error::new(code)` without a
-    ///   message.
+    ///   message, and its `bail!()` and `bail_public!(code)` given none (the code's "Internal error",
+    ///   "Invalid params").
     /// - pmcp: the message of `Error::tool_rejected(..)` and `CallToolResult::rejected(..)` (the `isError`
     ///   text) and of every `Error` constructor.
     /// - turbomcp: an `McpError`'s message is the `isError` text in a `#[tool]` fn and a protocol message

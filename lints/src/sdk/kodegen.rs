@@ -103,6 +103,8 @@ static TABLE: SdkTable = SdkTable {
     request_context_types: &["ToolExecutionContext"],
     request_context_checks: &[],
     serializing_methods: &[],
+    serializing_fns: &[],
+    content_vec_into_result: false,
     older: &[],
     when_locked: &[],
     fix: None,

@@ -1,7 +1,7 @@
 //! mcp-attr with jsoncall (sdk-error-apis.md §5).
 
 use super::table::{
-    entry, peer_expects_minus_32002, protocol, Builds, Ctor, SdkTable, TableFix, STANDARD,
+    entry, peer_expects_minus_32002, protocol, result, Builds, Ctor, SdkTable, TableFix, STANDARD,
 };
 use super::HandlerKind::{Dispatcher, Other, Tool};
 use super::{Sdk, ToolErrorForm, Version};
@@ -25,6 +25,8 @@ static TABLE: SdkTable = SdkTable {
             // Without `.with_message(..)` the client gets the code's generic text.
             default_message: Some("Internal error"),
         },
+        // `From<Vec<T>>`, `From<Json<T>>`, `From<()>` (`schema_ext.rs`): all success results.
+        result("CallToolResult", "from", Builds::ToolSuccess { content: Some(0) }),
         protocol("errors", "tool_not_found", -32601, Some(0), None),
         protocol("errors", "prompt_not_found", -32601, Some(0), None),
         protocol("errors", "resource_not_found", -32602, Some(0), None),
@@ -68,6 +70,11 @@ static TABLE: SdkTable = SdkTable {
     request_context_types: &[],
     request_context_checks: &[],
     serializing_methods: &[],
+    // `Json::from(&value)`: `serde_json::to_string_pretty(value)` (mcp-attr 0.0.7 `utils.rs`).
+    serializing_fns: &[("Json", "from")],
+    // `impl<T: Into<CallToolResultContentItem>> From<Vec<T>> for CallToolResult` (0.0.7
+    // `schema_ext.rs`): `is_error: None`.
+    content_vec_into_result: true,
     older: &[],
     when_locked: &[],
     fix: Some(&FIX),

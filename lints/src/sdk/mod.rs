@@ -563,6 +563,16 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// `vec![TextContent::new(..)].into()` where the value is the SDK's tool result: a success
+    /// result with that content (mcp-attr's `From<Vec<T>> for CallToolResult`); `None` when
+    /// the SDK has no such conversion.
+    fn construction_of_content_into<'e>(
+        &self,
+        _mc: &'e ExprMethodCall,
+    ) -> Option<Construction<'e>> {
+        None
+    }
+
     /// For a helper whose tail is `mac`: the positions in `params` of the tool result's
     /// `isError` flag and of its text, when `mac` builds a tool result whose flag is one of the
     /// parameters (`json!({"content": [{"type": "text", "text": text}], "isError": is_error})`).

@@ -171,6 +171,8 @@ static TABLE: SdkTable = SdkTable {
     request_context_types: &["RequestHandlerExtra"],
     request_context_checks: &[],
     serializing_methods: &["into_meta_entry"],
+    serializing_fns: &[],
+    content_vec_into_result: false,
     older: &[(Version { major: 2, minor: 9 }, &TABLE_2_8)],
     when_locked: &[],
     fix: Some(&FIX),

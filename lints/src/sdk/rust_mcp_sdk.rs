@@ -110,6 +110,8 @@ static TABLE: SdkTable = SdkTable {
     request_context_types: &[],
     request_context_checks: &[],
     serializing_methods: &[],
+    serializing_fns: &[],
+    content_vec_into_result: false,
     older: &[(Version { major: 0, minor: 8 }, &TABLE_0_7)],
     when_locked: &[],
     fix: Some(&FIX),

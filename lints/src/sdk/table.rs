@@ -233,6 +233,17 @@ impl Dialect for TableDialect {
             .map(|(c, call)| (self.sent(c), call))
     }
 
+    fn construction_of_content_into<'e>(&self, mc: &'e ExprMethodCall) -> Option<Construction<'e>> {
+        let vec = matches!(&*mc.receiver, Expr::Macro(m) if m.mac.path.is_ident("vec"));
+        (self.table.content_vec_into_result && mc.method == "into" && mc.args.is_empty() && vec)
+            .then(|| Construction::ToolResult {
+                constructor: "CallToolResult::from".to_string(),
+                is_error: false,
+                content: Some(&*mc.receiver),
+                never_empty: false,
+            })
+    }
+
     fn construction_of_macro(
         &self,
         mac: &syn::Macro,
@@ -338,6 +349,15 @@ impl Dialect for TableDialect {
 
     fn is_serializing_method(&self, method: &str) -> bool {
         self.table.serializing_methods.contains(&method)
+    }
+
+    fn is_serializing_fn(&self, path: &[String]) -> bool {
+        let ours = path
+            .first()
+            .is_some_and(|root| self.table.roots.contains(&root.as_str()));
+        ours && matches!(path, [.., ty, f] if self.table.serializing_fns
+            .iter()
+            .any(|(t, m)| ty == t && f == m))
     }
 
     fn is_tool_error_type_name(&self, name: &str) -> bool {
@@ -621,6 +641,12 @@ pub struct SdkTable {
     /// Methods of the SDK's types that serialise their receiver
     /// ([`Dialect::is_serializing_method`]).
     pub serializing_methods: &'static [&'static str],
+    /// SDK fns, as (type, fn), that serialise the value they are given
+    /// ([`Dialect::is_serializing_fn`]).
+    pub serializing_fns: &'static [(&'static str, &'static str)],
+    /// A `Vec` of content converts into a success tool result with `.into()`
+    /// ([`Dialect::construction_of_content_into`]).
+    pub content_vec_into_result: bool,
     /// Older versions that behave otherwise, on the newest table: `(version, table)` for
     /// versions below that one, the lowest bound first.
     pub older: &'static [(Version, &'static SdkTable)],
@@ -1345,7 +1371,14 @@ fn construction_of_macro(
             args.get(1..).unwrap_or(&[]),
         ),
     };
-    let text = crate::text::format_args_message(rest, file);
+    let text = match (rest, code.and_then(standard_code_text)) {
+        // `bail!()`, `bail_public!(ErrorCode::INVALID_PARAMS)`: the code's own generic text.
+        ([], Some(value)) => crate::text::MessageText::Literal {
+            value: value.to_string(),
+            span: file.span_of(&mac.path),
+        },
+        _ => crate::text::format_args_message(rest, file),
+    };
     Some(MacroError {
         code,
         code_span,
@@ -1353,6 +1386,14 @@ fn construction_of_macro(
         name: format!("{name}!"),
         value_like: *value_like,
     })
+}
+
+/// The text JSON-RPC gives the five codes it defines, which SDKs send when given no message.
+fn standard_code_text(code: i64) -> Option<&'static str> {
+    (-32700..=-32600)
+        .contains(&code)
+        .then(|| crate::codes::name(code))
+        .flatten()
 }
 
 /// A unit variant written as a path (`Error::RateLimited`), or with `fn_value` a constructor fn

@@ -87,6 +87,8 @@ static TABLE: SdkTable = SdkTable {
     request_context_types: &[],
     request_context_checks: &[],
     serializing_methods: &[],
+    serializing_fns: &[],
+    content_vec_into_result: false,
     older: &[],
     when_locked: &[],
     fix: Some(&FIX),

@@ -340,6 +340,15 @@ impl<'a> Walker<'a, '_> {
         );
     }
 
+    /// Whether the body's declared `Ok` type is the SDK's tool result (`-> Result<CallToolResult>`).
+    fn ok_is_tool_result(&self) -> bool {
+        self.body.sig.is_some_and(|sig| match &sig.output {
+            syn::ReturnType::Type(_, ty) => crate::types::ok_type(ty)
+                .is_some_and(|ok| self.dialect.is_tool_result_type(ok, self.index)),
+            syn::ReturnType::Default => false,
+        })
+    }
+
     /// Whether an expression is itself an SDK tool-result construction (or a protocol error
     /// converted into the crate's isError type here, which is its own site).
     pub(super) fn builds_tool_result(&self, expr: &Expr) -> bool {
@@ -430,6 +439,13 @@ impl<'a> Walker<'a, '_> {
                 {
                     self.consumed.insert(inner as *const syn::ExprCall);
                     protocol_value = matches!(built, Construction::ProtocolError { .. });
+                    self.construction(expr, built);
+                } else if let Some(built) = self
+                    .dialect
+                    .construction_of_content_into(mc)
+                    .filter(|_| self.ok_is_tool_result())
+                {
+                    tool_value = true;
                     self.construction(expr, built);
                 } else {
                     protocol_value = self.error_helper_method_call(expr, mc);
