@@ -141,7 +141,8 @@ declare_lint! {
     ///   `self.notes.lock().await.get(&id)`, misses that key: a tool failure) or sets once at
     ///   start-up (the `None` of an `Option` in the server's configuration read through `&self`
     ///   and fields no lock, cell or atomic holds, `self.config.export_dir.as_ref().ok_or_else(..)`,
-    ///   `let Some(t) = &self.config.token else` or `if self.config.token.is_none()`, also through
+    ///   `let Some(t) = &self.config.token else` or `if self.config.token.is_none()`, an `Arc<Option<T>>` field
+    ///   (`(*self.telematics).as_ref()`), also through
     ///   an accessor `fn account(&self) -> Option<&str> { self.account.as_deref() }`: no call since
     ///   could fill it; the `None` of a `OnceCell`
     ///   / `OnceLock` field or `static`, also behind an `Arc` or read through a crate accessor,
@@ -155,7 +156,8 @@ declare_lint! {
     ///   helper shared with other handlers, judged at each tool's call), a client built
     ///   from the process's own configuration (`Client::builder().token(std::env::var("TOKEN")?)
     ///   .build()`), cancellation, reading back a value the server has just serialised
-    ///   (`serde_json::from_value(v)` with `v = serde_json::to_value(&self.state)?`), serializing
+    ///   (`serde_json::from_value(v)` with `v = serde_json::to_value(&self.state)?`, or the text of
+    ///   a crate fn whose value is `serde_json::to_string_pretty(..)`), serializing
     ///   the server's own output (also rmcp's
     ///   `Content::json(value)`, and an encoder writing into a buffer the tool made,
     ///   `img.write_to(&mut Cursor::new(&mut buf), ImageFormat::Png)`), building an elicitation schema,
@@ -346,8 +348,10 @@ declare_lint! {
     ///   state, not on a tool: not reported, inline or through a helper the `else` calls (which
     ///   is no tool dispatcher). A call there given nothing at all (`self.require_initialized()`
     ///   before `.and_then(|()| self.call_tool(params))`) checks the server's own state and picks
-    ///   no tool: not reported either. What the route gets back from the dispatch call is the
-    ///   tool's.
+    ///   no tool: not reported either; nor is a test there of the server's own state given
+    ///   nothing from the request (`if !state.allow_call() { return rpc_error(..) }`, a rate limit
+    ///   or a full queue), inline or in a route fn handed the request. What the route gets back
+    ///   from the dispatch call is the tool's.
     /// - A helper's protocol error that its tool callers replace (`Err(err) =>
     ///   Err(McpError::internal_error(format!("Search error: {err}"), None))`, the same in a
     ///   `map_err` closure, or `.map_err(AppError::Mcp).map_err(ErrorData::from)` through a `From`

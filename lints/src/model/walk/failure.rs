@@ -403,7 +403,8 @@ impl<'a> Walker<'a, '_> {
                     || lowered_texts.iter().any(|t| names_absent_argument(t))),
             client_declaration: causes.iter().any(|c| self.reads_client_declaration(c)),
             request_failure: self.fails_before_tool_pick(&causes)
-                || self.lacks_request_params(&causes),
+                || self.lacks_request_params(&causes)
+                || self.route_state_branches > 0,
             server_state: match causes.is_empty() {
                 true => self.self_state_branches > 0,
                 false => causes.iter().all(|c| self.reads_only_own_state(c, 0)),
@@ -640,6 +641,45 @@ impl<'a> Walker<'a, '_> {
             && causes.iter().all(|c| request_param(c))
     }
 
+    /// `if !state.allow_call() { return rpc_error(..) }` where the `"tools/call"` route has not
+    /// picked a tool yet: a test of the server's own state (a rate limit, a full queue) given
+    /// nothing from the request. Refusing there is the server not serving the request, not a
+    /// tool failing.
+    pub(super) fn tests_server_state_before_tool_pick(&self, cond: &Expr) -> bool {
+        // A route fn handed the request (`tools_call(state, id, params)`) reads the tool's name
+        // from it; a tool fn given its arguments does not.
+        let routing = self.in_tool_call_arm
+            || (self.body.kind == Some(HandlerKind::Dispatcher)
+                && self.arm.is_none()
+                && *self
+                    .reads_name_member
+                    .get_or_init(|| reads_name_member(self.body.code)));
+        // A parameter of a crate type that is not the JSON-RPC message (`state: &AppState`);
+        // not a value taken out of the request, as a decoded tool is.
+        let param = |local: &Expr| {
+            let Expr::Path(p) = local else { return false };
+            self.body.sig.is_some_and(|sig| {
+                sig.inputs.iter().any(|input| {
+                    matches!(input, syn::FnArg::Typed(t)
+                    if crate::syntax::pat_ident(&t.pat).is_some_and(|n| p.path.is_ident(&n)))
+                })
+            })
+        };
+        let server_state = |local: &Expr| {
+            let framing = crate::sdk::jsonrpc::FRAMING_FIELDS;
+            param(local)
+                && self
+                    .resolver
+                    .type_of(local, &self.locals)
+                    .is_some_and(|ty| {
+                        !framing
+                            .iter()
+                            .all(|f| self.calls.types.field(ty, f).is_some())
+                    })
+        };
+        routing && self.picking_tool() && reads_only_self_or(cond, &server_state)
+    }
+
     fn fails_before_tool_pick(&self, causes: &[&'a Expr]) -> bool {
         struct RunsTool<'w, 'm, 'a> {
             walker: &'w Walker<'a, 'm>,
@@ -762,7 +802,29 @@ impl<'a> Walker<'a, '_> {
         };
         let arg = crate::syntax::through_methods(strip_refs(arg), &["as_str", "as_bytes", "clone"]);
         let value = self.let_init(arg).map_or(arg, through_try);
-        decodes && is_serializing_call(value)
+        decodes && (is_serializing_call(value) || self.returns_serialization(value))
+    }
+
+    /// `self.store.snapshot_json()` of a crate fn whose value is a serialisation
+    /// (`serde_json::to_string_pretty(&vehicles).map_err(..)` as its tail, or in `Ok(..)`).
+    fn returns_serialization(&self, call: &Expr) -> bool {
+        let call = strip_await(crate::syntax::through_methods(call, &["map_err"]));
+        let Some(f) = self.called_fn(call) else {
+            return false;
+        };
+        let Some((block, file, _)) = self.calls.blocks.get(&f) else {
+            return false;
+        };
+        // The answer depends on that fn's file.
+        self.read_from(*file);
+        let Some(syn::Stmt::Expr(tail, None)) = block.stmts.last() else {
+            return false;
+        };
+        let tail = match crate::syntax::ok_payload(strip_await(tail)) {
+            Some(inner) => through_try(inner),
+            None => tail,
+        };
+        is_serializing_call(crate::syntax::through_methods(tail, &["map_err"]))
     }
 
     /// `graph.serialize(&mut buf).with_format(f).execute()`, also through the local the
@@ -952,6 +1014,10 @@ impl<'a> Walker<'a, '_> {
         let cause = crate::syntax::through_methods(strip_await(cause), OPTION_VIEWS);
         match strip_refs(cause) {
             Expr::Field(last) => self.frozen_fields(last, true),
+            // `(*self.telematics).as_ref()` of an `Arc<Option<T>>`.
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                matches!(strip_refs(&u.expr), Expr::Field(last) if self.frozen_fields(last, true))
+            }
             // `self.carrier.account()`, of `fn account(&self) -> Option<&str> {
             // self.account.as_deref() }`.
             Expr::MethodCall(mc) if mc.args.is_empty() => {
@@ -3100,6 +3166,25 @@ fn is_timeout_fn(func: &Expr) -> bool {
 /// The views of an `Option` that keep its `None`: `x.as_ref()`, `x.as_deref()`, `x.cloned()`.
 const OPTION_VIEWS: &[&str] = &["as_ref", "as_deref", "cloned", "clone", "copied"];
 
+/// Whether `code` reads a `name` member: `params.get("name")`, `request.name`.
+fn reads_name_member(code: crate::model::bodies::BodyCode<'_>) -> bool {
+    struct Finder(bool);
+    impl<'v> Visit<'v> for Finder {
+        fn visit_lit_str(&mut self, s: &'v syn::LitStr) {
+            self.0 |= s.value() == "name";
+        }
+        fn visit_member(&mut self, m: &'v syn::Member) {
+            self.0 |= matches!(m, syn::Member::Named(n) if n == "name");
+        }
+    }
+    let mut f = Finder(false);
+    match code {
+        crate::model::bodies::BodyCode::Block(b) => f.visit_block(b),
+        crate::model::bodies::BodyCode::Expr(e) => f.visit_expr(e),
+    }
+    f.0
+}
+
 /// `&self`, not `&mut self` or `self`.
 fn takes_shared_self(sig: &syn::Signature) -> bool {
     sig.receiver()
@@ -3113,7 +3198,12 @@ fn is_mutable(ty: &syn::Type) -> bool {
     MUTABLE.iter().any(|m| written.contains(m))
 }
 
-/// An `Option` field type nothing can fill behind `&self`.
+/// An `Option` field type nothing can fill behind `&self`, also shared (`Arc<Option<T>>`).
 fn is_frozen_option(ty: &syn::Type) -> bool {
-    crate::syntax::type_name(ty).as_deref() == Some("Option") && !is_mutable(ty)
+    let shared = match crate::syntax::type_name(ty).as_deref() {
+        Some("Arc" | "Rc" | "Box") => crate::syntax::last_type_argument(ty),
+        _ => Some(ty),
+    };
+    shared.is_some_and(|t| crate::syntax::type_name(t).as_deref() == Some("Option"))
+        && !is_mutable(ty)
 }

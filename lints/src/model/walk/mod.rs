@@ -196,6 +196,11 @@ pub struct Walker<'a, 'm> {
     /// A guard before this point answered every name that is not a tool
     /// ([`Walker::dispatch_if`]): a tool-enum conversion after it fails on other things.
     unknown_names_answered: bool,
+    /// Inside the `then` of a test of the server's own state before a tool is picked
+    /// ([`Walker::tests_server_state_before_tool_pick`]).
+    route_state_branches: usize,
+    /// Whether the body reads a `name` member anywhere, found once when asked.
+    reads_name_member: std::cell::OnceCell<bool>,
     /// The innermost `Err(..)` argument being visited in a tool-error body.
     err_arg: Option<&'a Expr>,
     /// Inside the arguments of a tool result: codes there are not sent as protocol codes.
@@ -356,6 +361,8 @@ impl<'a, 'm> Walker<'a, 'm> {
             point_free: std::collections::HashSet::new(),
             request_params: Vec::new(),
             unknown_names_answered: false,
+            route_state_branches: 0,
+            reads_name_member: std::cell::OnceCell::new(),
             tool_name_params: Vec::new(),
             answer_points: HashMap::new(),
             success_contents: Vec::new(),
@@ -1378,6 +1385,15 @@ fn chain_root_name(mc: &syn::ExprMethodCall) -> Option<String> {
 }
 
 impl<'a> Walker<'a, '_> {
+    /// `if cond { then } else { .. }` visited in order, the `then` block by `then`.
+    fn visit_if_with(&mut self, i: &'a syn::ExprIf, then: impl FnOnce(&mut Self, &'a syn::Block)) {
+        self.visit_expr(&i.cond);
+        then(self, &i.then_branch);
+        if let Some((_, e)) = &i.else_branch {
+            self.visit_expr(e);
+        }
+    }
+
     /// An `if` whose `let` bindings are in scope: a dispatch, a test of an optional field's
     /// absence, an `if let`, or a plain `if`.
     fn expr_if(&mut self, i: &'a syn::ExprIf) {
@@ -1386,14 +1402,11 @@ impl<'a> Walker<'a, '_> {
         }
         let Expr::Let(l) = &*i.cond else {
             if self.tests_optional_field_absent(&i.cond) {
-                self.visit_expr(&i.cond);
-                self.absent_optional += 1;
-                self.visit_block(&i.then_branch);
-                self.absent_optional -= 1;
-                if let Some((_, e)) = &i.else_branch {
-                    self.visit_expr(e);
-                }
-                return;
+                return self.visit_if_with(i, |w, then| {
+                    w.absent_optional += 1;
+                    w.visit_block(then);
+                    w.absent_optional -= 1;
+                });
             }
             if self.guards_on_request_context(i) || self.branches_on_outcome(i) {
                 return;
@@ -1401,7 +1414,6 @@ impl<'a> Walker<'a, '_> {
             // `if sessions.get(&id).is_none() { .. }`, `if !cells.contains_key(&c) { .. }`:
             // the `then` block is the lookup's miss.
             if let Some(lookup) = self.missed_lookup(&i.cond) {
-                self.visit_expr(&i.cond);
                 let frame = Frame {
                     kind: failure::FrameKind::LookupMiss,
                     binding: None,
@@ -1409,13 +1421,11 @@ impl<'a> Walker<'a, '_> {
                     definite: false,
                     joined: false,
                 };
-                self.other_value_branches += 1;
-                self.with_frame(frame, |w| w.visit_block(&i.then_branch));
-                self.other_value_branches -= 1;
-                if let Some((_, e)) = &i.else_branch {
-                    self.visit_expr(e);
-                }
-                return;
+                return self.visit_if_with(i, |w, then| {
+                    w.other_value_branches += 1;
+                    w.with_frame(frame, |w| w.visit_block(then));
+                    w.other_value_branches -= 1;
+                });
             }
             // `if self.config.token.is_none() { return Err(..) }`: the server was set up
             // without it, its own fault.
@@ -1424,24 +1434,25 @@ impl<'a> Walker<'a, '_> {
                     && m.args.is_empty()
                     && self.misses_frozen_option(&m.receiver)
                 {
-                    self.visit_expr(&i.cond);
                     let frame = Frame::failing(&m.receiver);
-                    self.in_own_state_branch(true, |w| {
-                        w.with_frame(frame, |w| w.visit_block(&i.then_branch))
+                    return self.visit_if_with(i, |w, then| {
+                        w.in_own_state_branch(true, |w| {
+                            w.with_frame(frame, |w| w.visit_block(then))
+                        })
                     });
-                    if let Some((_, e)) = &i.else_branch {
-                        self.visit_expr(e);
-                    }
-                    return;
                 }
             }
+            if self.tests_server_state_before_tool_pick(&i.cond) {
+                return self.visit_if_with(i, |w, then| {
+                    w.route_state_branches += 1;
+                    w.visit_block(then);
+                    w.route_state_branches -= 1;
+                });
+            }
             if failure::reads_only_self(&i.cond) {
-                self.visit_expr(&i.cond);
-                self.in_own_state_branch(true, |w| w.visit_block(&i.then_branch));
-                if let Some((_, e)) = &i.else_branch {
-                    self.visit_expr(e);
-                }
-                return;
+                return self.visit_if_with(i, |w, then| {
+                    w.in_own_state_branch(true, |w| w.visit_block(then))
+                });
             }
             let flag = self.tests_param_flag(&i.cond);
             self.flag_branches += usize::from(flag);
