@@ -1,8 +1,8 @@
 //@ rmcp = "1.8"
 // A lookup's `Option` held in a local and tested later is the same miss as one tested inline,
 // and so is a service's `Result<Option<T>>` unwrapped by `?` first (its `None` is the `Ok(None)`
-// of a service asked for an id), whether the miss says "not found", `"not_found"` or "No X found
-// with ID n". Not reported: a search by title that finds nothing ("No account found with title
+// of a service asked for an id), whether the miss says "not found", `"not_found"`, "No X found
+// with ID n" or "No X with id n found". Not reported: a search by title that finds nothing ("No account found with title
 // .."), a stream's end (`next_line()?` answering `None`), an optional value that is no lookup.
 use std::collections::HashMap;
 
@@ -95,6 +95,22 @@ impl Server {
         match account {
             Some(a) => Ok(CallToolResult::success(vec![ContentBlock::text(a)])),
             None => Ok(CallToolResult::success(vec![ContentBlock::text(format!("No account found with title '{}'", args.title))])),
+        }
+    }
+
+    #[tool(description = "Get an instrument by id, the id inside the message")]
+    async fn instrument_worded(&self, Parameters(args): Parameters<ById>) -> Result<CallToolResult, McpError> {
+        match self.client.instrument(args.id).await.map_err(upstream)? {
+            Some(i) => Ok(CallToolResult::success(vec![ContentBlock::text(i)])),
+            None => Ok(CallToolResult::success(vec![ContentBlock::text(format!("No instrument with id {} found", args.id))])), //~ stale_handle_as_success
+        }
+    }
+
+    #[tool(description = "Find an account by title, the title inside the message")]
+    async fn find_account_worded(&self, Parameters(args): Parameters<ByTitle>) -> Result<CallToolResult, McpError> {
+        match self.client.account_by_title(&args.title).await.map_err(upstream)? {
+            Some(a) => Ok(CallToolResult::success(vec![ContentBlock::text(a)])),
+            None => Ok(CallToolResult::success(vec![ContentBlock::text(format!("No account with title '{}' found", args.title))])),
         }
     }
 

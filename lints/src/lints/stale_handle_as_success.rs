@@ -263,22 +263,21 @@ fn says_missing<'t>(mut texts: impl Iterator<Item = &'t MessageText>) -> bool {
     })
 }
 
-/// "No instrument found with ID 3", "no node found for id=n1": nothing found for an id. Not
-/// "No account found with title 'x'": a search by title or name that finds nothing can be the
-/// answer.
+/// "No instrument found with ID 3", "no node found for id=n1", "No hold with id h7 found":
+/// nothing found for an id. Not "No account found with title 'x'": a search by title or name
+/// that finds nothing can be the answer.
 fn says_none_found_for_id(text: &str) -> bool {
     let words: Vec<&str> = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
+    let is_id = |w: &&str| matches!(*w, "id" | "ids" | "uuid");
     words.iter().enumerate().any(|(i, w)| {
         *w == "no"
-            && words[i + 1..].iter().take(3).position(|w| *w == "found").is_some_and(|f| {
-                let after = i + 1 + f + 1;
-                words[after..]
-                    .iter()
-                    .take(3)
-                    .any(|w| matches!(*w, "id" | "ids" | "uuid"))
+            && words[i + 1..].iter().take(6).position(|w| *w == "found").is_some_and(|f| {
+                let found = i + 1 + f;
+                words[i + 1..found].iter().any(is_id)
+                    || words[found + 1..].iter().take(3).any(is_id)
             })
     })
 }
