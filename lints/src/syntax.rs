@@ -890,6 +890,17 @@ pub fn json_member_param(
     }
 }
 
+/// `T` of a path to `T`'s associated fn `fn_name` (`AdminTools::try_from` → `AdminTools`).
+pub fn assoc_fn_owner(path: &syn::Path, fn_name: &str) -> Option<Type> {
+    let mut path = path.clone();
+    let last = path.segments.pop()?;
+    if last.value().ident != fn_name || path.segments.is_empty() {
+        return None;
+    }
+    path.segments.pop_punct();
+    Some(Type::Path(syn::TypePath { qself: None, path }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::serde_name;

@@ -994,14 +994,8 @@ impl<'a> Walker<'a, '_> {
 
     /// `T` of a `T::from` path, when `T` is a crate type.
     fn conversion_target(&self, p: &syn::ExprPath) -> Option<ItemId> {
-        let mut path = p.path.clone();
-        let last = path.segments.pop()?;
-        if last.value().ident != "from" || path.segments.is_empty() {
-            return None;
-        }
-        path.segments.pop_punct();
-        let ty = syn::Type::Path(syn::TypePath { qself: None, path });
-        self.resolver.type_item(&ty)
+        self.resolver
+            .type_item(&crate::syntax::assoc_fn_owner(&p.path, "from")?)
     }
 
     /// The variant of crate enum `ty` whose `#[from]` field takes errors of `source`

@@ -412,14 +412,7 @@ impl<'a> Walker<'a, '_> {
                 Some((_, e)) => self.visit_expr(e),
                 // `if !WarehouseTools::tools().iter().any(..) { return Err(..) }`: what follows
                 // never sees an unknown name.
-                None if matches!(
-                    i.then_branch.stmts.last(),
-                    Some(syn::Stmt::Expr(Expr::Return(_), _))
-                ) || matches!(i.then_branch.stmts.last(),
-                    Some(syn::Stmt::Macro(m)) if super::returns::diverges(&m.mac)) =>
-                {
-                    self.unknown_names_answered = true
-                }
+                None if returns_at_end(&i.then_branch) => self.unknown_names_answered = true,
                 None => {}
             }
             return true;
@@ -559,16 +552,8 @@ impl<'a> Walker<'a, '_> {
         let Expr::Path(p) = &*call.func else {
             return false;
         };
-        let mut path = p.path.clone();
-        let Some(last) = path.segments.pop() else {
-            return false;
-        };
-        if last.value().ident != "try_from" || path.segments.is_empty() {
-            return false;
-        }
-        path.segments.pop_punct();
-        let ty = syn::Type::Path(syn::TypePath { qself: None, path });
-        self.resolver.type_item(&ty).is_none()
+        crate::syntax::assoc_fn_owner(&p.path, "try_from")
+            .is_some_and(|ty| self.resolver.type_item(&ty).is_none())
     }
 
     /// `MyTools::try_from(params).map_err(CallToolError::new)?` in a dispatcher: the tool-enum
@@ -614,6 +599,15 @@ impl<'a> Walker<'a, '_> {
         self.add_site(t, span, channel, code, content, Origin::QuestionMark);
         self.arm = outer;
         true
+    }
+}
+
+/// A block whose last statement leaves the fn: `return ..;`, `bail!(..)`.
+fn returns_at_end(block: &syn::Block) -> bool {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(Expr::Return(_), _)) => true,
+        Some(syn::Stmt::Macro(m)) => super::returns::diverges(&m.mac),
+        _ => false,
     }
 }
 
