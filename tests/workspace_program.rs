@@ -359,3 +359,33 @@ fn a_registry_dependency_resolves_into_its_published_copy_in_the_run() {
     let run = check(&root, ".");
     assert_eq!(findings(&run), (vec![], vec![]), "{run:?}");
 }
+
+/// A code const of the dependency (`ErrorCode(-32009)`), named by path from a tool (line 8).
+const NET_CODES: &str = r#"use rmcp::model::ErrorCode;
+
+pub const CONFLICT: ErrorCode = ErrorCode(-32009);
+"#;
+
+#[test]
+fn a_code_const_of_a_workspace_dependency_is_the_code_sent() {
+    let server_src = r#"use rmcp::{ErrorData as McpError, model::*, tool, tool_router};
+
+pub struct S;
+
+#[tool_router]
+impl S {
+    #[tool(description = "Reserve a slot")]
+    async fn reserve(&self) -> Result<CallToolResult, McpError> {
+        Err(McpError::new(helpers::net::CONFLICT, "slot 3 is taken; list_slots shows free ones", None))
+    }
+}
+"#;
+    let (_tmp, root) = workspace("helpers.workspace = true", server_src, NET_CODES);
+    let run = check(&root, ".");
+    let (found, _) = findings(&run);
+    assert!(
+        found.contains(&("MCP001".into(), "server/src/lib.rs".into(), 9)),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("-32009"), "{run:?}");
+}

@@ -56,6 +56,20 @@ impl<'a> Walker<'a, '_> {
     }
 
     pub(super) fn construction_in_context(&mut self, expr: &'a Expr, built: Construction<'a>) {
+        // `ErrorData::new(fleet_core::error::CONFLICT, ..)`: a const of another package of the
+        // workspace, which the package's own const table does not hold.
+        let built = match built {
+            Construction::ProtocolError {
+                constructor,
+                code: None,
+                message,
+            } => Construction::ProtocolError {
+                code: self.const_code_argument(expr),
+                constructor,
+                message,
+            },
+            other => other,
+        };
         // `McpError::new(code, ..)` with `code` picked per variant: one site per arm.
         if let Construction::ProtocolError {
             constructor,
@@ -670,6 +684,32 @@ impl<'a> Walker<'a, '_> {
         self.resolver
             .self_type()
             .is_some_and(|t| self.calls.error_types.contains(&t))
+    }
+
+    /// The value of a crate const (of any package of the workspace) that an argument of the
+    /// call names by path, resolved from this body's module.
+    fn const_code_argument(&self, expr: &Expr) -> Option<i64> {
+        let Expr::Call(call) = expr else {
+            return None;
+        };
+        let scope = self.body.scope?;
+        call.args.iter().find_map(|arg| {
+            let Expr::Path(p) = arg else { return None };
+            if p.qself.is_some() {
+                return None;
+            }
+            let crate::resolve::Def::Item(id) =
+                self.calls
+                    .defs
+                    .resolve_path(scope.module, &p.path, crate::resolve::Ns::Values)?
+            else {
+                return None;
+            };
+            match self.calls.defs.item(id).syntax {
+                syn::Item::Const(c) => self.index.eval_int(&c.expr),
+                _ => None,
+            }
+        })
     }
 
     /// A code written as a path in the error type's own impl: when the path resolves to a crate
