@@ -692,50 +692,40 @@ impl<'a> Walker<'a, '_> {
         let Expr::Call(call) = expr else {
             return None;
         };
-        let scope = self.body.scope?;
-        call.args.iter().find_map(|arg| {
-            let Expr::Path(p) = arg else { return None };
-            if p.qself.is_some() {
-                return None;
-            }
-            let crate::resolve::Def::Item(id) =
-                self.calls
-                    .defs
-                    .resolve_path(scope.module, &p.path, crate::resolve::Ns::Values)?
-            else {
-                return None;
-            };
-            match self.calls.defs.item(id).syntax {
-                syn::Item::Const(c) => self.index.eval_int(&c.expr),
-                _ => None,
-            }
+        call.args.iter().find_map(|arg| match arg {
+            Expr::Path(p) => self.resolved_const(p).map(|(_, value)| value),
+            _ => None,
         })
     }
 
     /// A code written as a path in the error type's own impl: when the path resolves to a crate
     /// const, the code site just recorded is the const's, to be reported at its definition.
     fn const_code_use(&mut self, path: &syn::ExprPath) {
-        let Some(scope) = self.body.scope else {
-            return;
-        };
-        if path.qself.is_some() {
-            return;
-        }
-        let Some(crate::resolve::Def::Item(id)) =
-            self.calls
-                .defs
-                .resolve_path(scope.module, &path.path, crate::resolve::Ns::Values)
-        else {
-            return;
-        };
-        let syn::Item::Const(c) = self.calls.defs.item(id).syntax else {
-            return;
-        };
-        // The value of the const the path names, not of another by the same name.
-        let value = self.index.eval_int(&c.expr);
-        if let (Some(site), Some(value)) = (self.facts.codes.last_mut(), value) {
+        if let (Some((id, value)), Some(site)) =
+            (self.resolved_const(path), self.facts.codes.last_mut())
+        {
             site.value = value;
             site.definition = Some(id);
+        }
+    }
+
+    /// The crate const `path` names from this body's module, and its value (the value of that
+    /// const, not of another by the same name).
+    fn resolved_const(&self, path: &syn::ExprPath) -> Option<(crate::model::ids::ItemId, i64)> {
+        let scope = self.body.scope?;
+        if path.qself.is_some() {
+            return None;
+        }
+        let crate::resolve::Def::Item(id) =
+            self.calls
+                .defs
+                .resolve_path(scope.module, &path.path, crate::resolve::Ns::Values)?
+        else {
+            return None;
+        };
+        match self.calls.defs.item(id).syntax {
+            syn::Item::Const(c) => Some((id, self.index.eval_int(&c.expr)?)),
+            _ => None,
         }
     }
 
