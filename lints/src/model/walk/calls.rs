@@ -922,8 +922,16 @@ impl<'a> Walker<'a, '_> {
                     Some(Expr::Closure(c)) => Some(tail_expr(&c.body)),
                     // `.map_err(AppError::Io)`: the variant's constructor, point-free.
                     Some(arg @ Expr::Path(p)) if mc.method == "map_err" => {
-                        if let Target::Variant(e, v) = self.resolver.path_target(p, &self.locals) {
-                            return ErrorSource::Local(e, Some(v));
+                        match self.resolver.path_target(p, &self.locals) {
+                            Target::Variant(e, v) => return ErrorSource::Local(e, Some(v)),
+                            // `.map_err(classify)` with `fn classify(e: DbError) -> NoteError`:
+                            // the crate type the mapper returns, as `|e| classify(e)` would.
+                            Target::Fn(f) => {
+                                if let Some(id) = self.calls.types.return_type(self.calls.defs, f) {
+                                    return ErrorSource::Local(id, None);
+                                }
+                            }
+                            _ => {}
                         }
                         // `.map_err(DocError::from)`: the crate type the conversion names, in
                         // the variant whose `#[from]` field takes the receiver's error.
