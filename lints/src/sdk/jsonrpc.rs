@@ -882,7 +882,17 @@ fn construction_of_struct<'e>(
     index: &Index<'_>,
 ) -> Option<Construction<'e>> {
     let field = |name: &str| crate::syntax::field_value(s, name);
-    if name.contains("Error") && field("code").is_some() && field("message").is_some() {
+    // `PdError::Rpc { code: -32001, message }`: a code in JSON-RPC's reserved range says what
+    // the value is, whatever the type is called (an HTTP API's error carries 404, not -32001).
+    let rpc_code = || {
+        field("code")
+            .and_then(|c| index.eval_int(c))
+            .is_some_and(|c| (-32768..=-32000).contains(&c))
+    };
+    if (name.contains("Error") || rpc_code())
+        && field("code").is_some()
+        && field("message").is_some()
+    {
         return Some(Construction::ProtocolError {
             constructor: format!("{name} {{ .. }}"),
             code: field("code").and_then(|c| index.eval_int(c)),

@@ -448,7 +448,7 @@ impl<'a> Walker<'a, '_> {
                     if c.args.len() == 1
                         && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
                 {
-                    match self.resolver.variant_of(&c.args[0], &self.locals) {
+                    match self.error_variant_of(&c.args[0]) {
                         Some(v) => passed.variants.push(v),
                         None => return,
                     }
@@ -1038,7 +1038,7 @@ impl<'a> Walker<'a, '_> {
     /// The error type of a value given to `Err(..)` / `.into()` / `From::from(..)`.
     pub(super) fn error_value_source(&self, value: &Expr) -> ErrorSource {
         let value = converted_value(value);
-        if let Some((e, v)) = self.resolver.variant_of(value, &self.locals) {
+        if let Some((e, v)) = self.error_variant_of(value) {
             return ErrorSource::Local(e, Some(v));
         }
         match self.resolver.type_of(value, &self.locals) {

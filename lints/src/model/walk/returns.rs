@@ -328,7 +328,7 @@ impl<'a> Walker<'a, '_> {
                 if c.args.len() == 1
                     && matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Err")) =>
             {
-                match self.resolver.variant_of(&c.args[0], &self.locals) {
+                match self.error_variant_of(&c.args[0]) {
                     Some((id, v)) if id == e => {
                         self.unknown_tool_value(expr, Some((id, v.clone())), self.arm.clone());
                         self.returned_variant(v)
@@ -528,16 +528,36 @@ impl<'a> Walker<'a, '_> {
 
     /// The variant of crate enum `e` that `fn from` `f` ends in (`Self::Io(e)`).
     fn variant_from_builds(&self, f: crate::types::FnKey, e: ItemId) -> Option<String> {
+        match self.tail_variant(f) {
+            Some((id, v)) if id == e => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The variant of a crate enum that crate fn `f`'s body ends in (`Self::Io(e)`,
+    /// `AppError::Invalid { field, reason: reason.into() }`).
+    fn tail_variant(&self, f: crate::types::FnKey) -> Option<(ItemId, String)> {
         let (block, _, _) = self.calls.blocks.get(&f)?;
         let resolver = Resolver {
             defs: self.calls.defs,
             types: self.calls.types,
             scope: self.calls.types.scope_of(f),
         };
-        match resolver.variant_of(crate::syntax::tail_of(block)?, &Locals::default()) {
-            Some((id, v)) if id == e => Some(v),
-            _ => None,
+        resolver.variant_of(crate::syntax::tail_of(block)?, &Locals::default())
+    }
+
+    /// The variant of a crate enum an error value is: built in place (`AppError::NotFound(..)`),
+    /// or by a crate constructor whose body ends in one (`AppError::invalid(field, ..)` with
+    /// `fn invalid(..) -> Self { AppError::Invalid { .. } }`).
+    pub(super) fn error_variant_of(&self, value: &Expr) -> Option<(ItemId, String)> {
+        if let Some(found) = self.resolver.variant_of(value, &self.locals) {
+            return Some(found);
         }
+        let Expr::Call(c) = value else { return None };
+        if !matches!(&*c.func, Expr::Path(_)) {
+            return None;
+        }
+        self.tail_variant(self.called_fn(value)?)
     }
 
     /// `call_tool(name, params)` (returned, or with `?`) in a fn failing with text: what the

@@ -1,0 +1,3 @@
+CREATE TABLE IF NOT EXISTS substation (id TEXT PRIMARY KEY, name TEXT NOT NULL, region TEXT NOT NULL, voltage_kv REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS feeder (id TEXT PRIMARY KEY, substation_id TEXT NOT NULL REFERENCES substation(id), rated_amps REAL NOT NULL, max_load_pct REAL NOT NULL DEFAULT 90, locked INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS outage (id TEXT PRIMARY KEY, feeder_id TEXT NOT NULL, severity TEXT NOT NULL, description TEXT NOT NULL, opened_at TEXT NOT NULL, closed_at TEXT, resolution TEXT);
