@@ -1,17 +1,26 @@
 #!/usr/bin/env python3
 """Score mcp-lint on probe crates against labels.txt.
 
-usage: probe_score.py BIN CRATE_DIR... [--diff] [--quiet]
+usage: score.py BIN CRATE_DIR... [--diff] [--quiet] [--reviewed]
 labels.txt: `path:line CODES  # why`, CODES = none | MCP001[,MCP004...]
+--reviewed: a crate's review.txt (same grammar) replaces the labels at its places.
 """
 import json, os, subprocess, sys
 from collections import defaultdict
 
 IGNORED = {"MCP010"}
 
-def labels(crate):
+def labels(crate, reviewed=False):
+    cases = read_cases(os.path.join(crate, "labels.txt"))
+    review = os.path.join(crate, "review.txt")
+    if reviewed and os.path.exists(review):
+        cases.update(read_cases(review))
+    return cases
+
+def read_cases(path):
     cases = {}
-    with open(os.path.join(crate, "labels.txt")) as f:
+    crate = os.path.dirname(path)
+    with open(path) as f:
         for n, raw in enumerate(f, 1):
             line = raw.split("#", 1)[0].strip()
             if not line:
@@ -49,11 +58,12 @@ def findings(binary, crate):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     diff, quiet = "--diff" in sys.argv, "--quiet" in sys.argv
+    reviewed = "--reviewed" in sys.argv
     binary, crates = args[0], args[1:]
     tot = defaultdict(int)
     rules = defaultdict(lambda: [0, 0, 0])
     for crate in crates:
-        lab = labels(crate)
+        lab = labels(crate, reviewed)
         found, msgs = findings(binary, crate)
         agreed = sum(1 for k, v in lab.items() if found.get(k, set()) == v)
         nfind = sum(len(v) for v in found.values())

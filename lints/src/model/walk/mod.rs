@@ -284,7 +284,7 @@ pub struct Walker<'a, 'm> {
     /// Variants passed point-free (`.map_err(AppError::Db)`), noted as built at the call.
     point_free: std::collections::HashSet<*const syn::ExprPath>,
     /// `.into()` calls whose target type a `let` states (`let e: JsonRpcError = err.into()`).
-    into_types: HashMap<*const syn::ExprMethodCall, &'a syn::Type>,
+    into_types: HashMap<*const syn::ExprMethodCall, ItemId>,
 }
 
 impl<'a, 'm> Walker<'a, 'm> {
@@ -663,11 +663,44 @@ impl<'a, 'm> Walker<'a, 'm> {
 
     /// The crate's `fn from` converting `value`'s crate type into `ty` (`impl From<ServerError>
     /// for JsonRpcError`), when both are known and there is one.
-    fn conversion_for_into(&self, value: &Expr, ty: &syn::Type) -> Option<crate::types::FnKey> {
+    fn conversion_for_into(&self, value: &Expr, target: ItemId) -> Option<crate::types::FnKey> {
         let source = self.resolver.type_of(value, &self.locals)?;
-        let target = self.resolver.type_item(ty)?;
         self.calls
             .only_from_fn_into(self.calls.from_fns_of(source), target)
+    }
+
+    /// `JsonRpcResponse::err(id, e.into())`: an argument converted by `.into()` to the crate
+    /// type the called crate fn's parameter declares, resolved where the fn is.
+    fn note_into_args(
+        &mut self,
+        f: crate::types::FnKey,
+        path_call: bool,
+        args: impl Iterator<Item = &'a Expr>,
+    ) {
+        let Some(scope) = self.calls.types.scope_of(f) else {
+            return;
+        };
+        // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
+        let sig = unsafe { &*f };
+        let params = sig.inputs.iter().filter_map(|input| match input {
+            syn::FnArg::Typed(t) => Some(&*t.ty),
+            syn::FnArg::Receiver(_) => None,
+        });
+        // A method call's receiver is no argument; `Type::method(recv, ..)` passes it first.
+        let skip =
+            usize::from(path_call && matches!(sig.inputs.first(), Some(syn::FnArg::Receiver(_))));
+        let self_ty = self.calls.types.self_type(scope);
+        for (arg, ty) in args.skip(skip).zip(params) {
+            if let Expr::MethodCall(mc) = crate::syntax::strip_parens(arg) {
+                if mc.method == "into" && mc.args.is_empty() {
+                    if let Some(target) =
+                        crate::types::resolve_type_item(self.calls.defs, scope.module, ty, self_ty)
+                    {
+                        self.into_types.insert(mc, target);
+                    }
+                }
+            }
+        }
     }
 
     fn with_frame<F: FnOnce(&mut Self)>(&mut self, frame: Frame<'a>, f: F) {
@@ -797,6 +830,11 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
             visit::visit_expr_call(self, call);
             self.returns_override = outer;
             return;
+        }
+        if let (Expr::Path(p), true) = (&*call.func, call.args.iter().any(is_into_call)) {
+            if let Target::Fn(f) = self.resolver.path_target(p, &self.locals) {
+                self.note_into_args(f, true, call.args.iter());
+            }
         }
         if let Expr::Path(p) = &*call.func {
             let segs = path_segments(&p.path);
@@ -1085,7 +1123,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         if let (Pat::Type(pt), Some(init)) = (&local.pat, &local.init) {
             if let Expr::MethodCall(mc) = crate::syntax::strip_parens(&init.expr) {
                 if mc.method == "into" && mc.args.is_empty() {
-                    self.into_types.insert(mc, &pt.ty);
+                    if let Some(target) = self.resolver.type_item(&pt.ty) {
+                        self.into_types.insert(mc, target);
+                    }
                 }
             }
         }
@@ -1138,6 +1178,14 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
+        if mc.args.iter().any(is_into_call) {
+            if let Target::Fn(f) =
+                self.resolver
+                    .method_target(&mc.receiver, &mc.method.to_string(), &self.locals)
+            {
+                self.note_into_args(f, false, mc.args.iter());
+            }
+        }
         // `io.add_method("tools/call", |params| ..)`: the handler answers tool calls.
         if let Some(route) = self
             .dialect
@@ -1226,9 +1274,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
         if failure::DROPPING_METHODS.contains(&method.as_str()) {
             self.drop_error_of(&mc.receiver);
         }
-        if let Some(ty) = self.into_types.get(&(mc as *const _)).copied() {
+        if let Some(target) = self.into_types.get(&(mc as *const _)).copied() {
             // The crate's `From<receiver's type> for T`: a call of it with the receiver.
-            if let Some(f) = self.conversion_for_into(&mc.receiver, ty) {
+            if let Some(f) = self.conversion_for_into(&mc.receiver, target) {
                 let variant_arg = Some(&*mc.receiver)
                     .filter(|r| self.resolver.variant_of(r, &self.locals).is_some());
                 self.call_edge(
@@ -1615,6 +1663,11 @@ fn through_newtype_wrapper<'p>(pat: &'p Pat, ty: &'p syn::Type) -> (&'p Pat, &'p
 }
 
 /// `Err(e)`, `Err(_)`: an arm that takes every error value.
+/// `x.into()`.
+fn is_into_call(expr: &Expr) -> bool {
+    matches!(crate::syntax::strip_parens(expr), Expr::MethodCall(mc) if mc.method == "into" && mc.args.is_empty())
+}
+
 fn takes_any_error(pat: &Pat) -> bool {
     match pat {
         Pat::TupleStruct(ts) if ts.elems.len() == 1 => {
