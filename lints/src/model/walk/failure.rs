@@ -1045,7 +1045,32 @@ impl<'a> Walker<'a, '_> {
                 return false;
             }
             match strip_refs(&field.base) {
-                Expr::Path(p) => return p.path.is_ident("self"),
+                Expr::Path(p) if p.path.is_ident("self") => return true,
+                // `let cfg = config::get().ok_or_else(..)?; cfg.export_dir.as_ref()`: a value
+                // the server set once at start-up, read from its cell.
+                Expr::Path(_) => {
+                    return self.let_init(&field.base).is_some_and(|init| {
+                        let cell = crate::syntax::through_methods(
+                            strip_await(init),
+                            &[
+                                "ok_or",
+                                "ok_or_else",
+                                "expect",
+                                "unwrap",
+                                "context",
+                                "with_context",
+                            ],
+                        );
+                        let cell = match strip_await(cell) {
+                            Expr::Try(t) => crate::syntax::through_methods(
+                                strip_await(&t.expr),
+                                &["ok_or", "ok_or_else", "context", "with_context"],
+                            ),
+                            other => other,
+                        };
+                        self.misses_once_cell(cell)
+                    })
+                }
                 Expr::Field(f) => field = f,
                 _ => return false,
             }
