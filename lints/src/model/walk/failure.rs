@@ -1499,7 +1499,15 @@ impl<'a> Walker<'a, '_> {
                 if let Some((_, g)) = &arm.guard {
                     self.visit_expr(g);
                 }
+                // `"tools/call" if !session.initialized => rpc_error(..)`: the guard tests the
+                // server's own state before any tool is picked, as an `if` first in the arm would.
+                let state_guard = arm
+                    .guard
+                    .as_ref()
+                    .is_some_and(|(_, g)| self.tests_server_state_before_tool_pick(g));
+                self.route_state_branches += usize::from(state_guard);
                 self.visit_expr(&arm.body);
+                self.route_state_branches -= usize::from(state_guard);
                 self.request_params.truncate(pushed);
                 if request.is_some() {
                     self.request_params.pop();
