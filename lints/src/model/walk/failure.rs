@@ -2876,9 +2876,14 @@ fn reads_only_self_or(expr: &Expr, local: &dyn Fn(&Expr) -> bool) -> bool {
     match strip_await(expr) {
         Expr::Path(p) => p.path.is_ident("self") || local(expr),
         Expr::Field(f) => reads_only_self_or(&f.base, local),
+        // `self.maintenance.load(Ordering::Relaxed)`: a literal or a path that names no local
+        // (a variant, an associated const) reads nothing else.
         Expr::MethodCall(m) => {
-            m.args.iter().all(|a| matches!(a, Expr::Lit(_)))
-                && reads_only_self_or(&m.receiver, local)
+            m.args.iter().all(|a| match a {
+                Expr::Lit(_) => true,
+                Expr::Path(p) => p.qself.is_none() && p.path.segments.len() > 1,
+                _ => false,
+            }) && reads_only_self_or(&m.receiver, local)
         }
         Expr::Reference(r) => reads_only_self_or(&r.expr, local),
         Expr::Paren(p) => reads_only_self_or(&p.expr, local),
