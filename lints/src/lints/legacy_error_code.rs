@@ -110,7 +110,10 @@ declare_lint! {
     ///   `Error::timeout(..)`, `Error::RateLimited` and the other variants are sent as -32603: no code.
     /// - turbomcp: the `ErrorKind`s with legacy codes (-32005, -32007..-32018) are reported where they are
     ///   sent as JSON-RPC errors (`McpHandler::call_tool`, resource and prompt handlers); in a `#[tool]` fn,
-    ///   and in a crate fn only `#[tool]` fns call, the code only rides in `_meta`.
+    ///   and in a crate fn only `#[tool]` fns call, the code only rides in `_meta`. turbomcp 2.x sends a
+    ///   `#[tool]`'s `Err` as a JSON-RPC error: `ServerError::not_found(..)` (-32004),
+    ///   `rate_limit` (-32009), `configuration` (-32015) and the `ProtocolError` kinds with legacy codes
+    ///   are reported where written.
     /// - mcp-attr: `ErrorCode(n)` and `ErrorCode::SERVER_ERROR_START` (-32000).
     /// - ultrafast-mcp: the `error_codes`/`mcp_error_codes` consts given to `JsonRpcError::new(..)`,
     ///   reported where written although the server sends -32603 for them.

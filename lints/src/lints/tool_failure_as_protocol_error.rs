@@ -284,7 +284,10 @@ declare_lint! {
     ///   `isError`, so the help names 2.9).
     /// - turbomcp 2.x (below 3.0, as read in 2.3.7): every `Err` of a `#[server]` `#[tool]` fn is a
     ///   JSON-RPC error, -32002 for most `McpError` variants and for `?`, -32603 for `internal`, -32005
-    ///   for `unauthorized`; a 2.x `#[tool]` cannot return `isError` (the macro wraps its `Ok` in a
+    ///   for `unauthorized`; `McpError::Server(ServerError::x(..))` with the server error's code
+    ///   (`not_found` -32004, `rate_limit` -32009, `configuration` -32015, `timeout` -32603) and
+    ///   `McpError::from(ProtocolError::x(..))` with its kind's (`invalid_params` -32602,
+    ///   `tool_execution_failed` -32002); a 2.x `#[tool]` cannot return `isError` (the macro wraps its `Ok` in a
     ///   `CallToolResult` with `is_error: Some(false)` and maps every `McpError` to a `ServerError`,
     ///   `turbomcp-macros` 2.3.7 `tool.rs`), so the fix is turbomcp 3. The
     ///   version is the one `Cargo.lock` pins, else the `Cargo.toml` requirement.
