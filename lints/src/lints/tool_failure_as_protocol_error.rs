@@ -224,7 +224,9 @@ declare_lint! {
     ///   code, message: msg.into(), data: None } }`, or `ErrorData::new(code, msg, None)`) builds,
     ///   at each call, the error of the caller's code. A code picked
     ///   by a `match` into a local and given to the constructor or written in the error's struct
-    ///   literal (`ErrorData { code: error_code, .. }`) is one site per code; for another crate's
+    ///   literal (`ErrorData { code: error_code, .. }`) is one site per code, reported at the
+    ///   constructor with the codes the tools can reach it with (its legacy and reserved codes
+    ///   are reported at their arms by MCP004 and MCP005); for another crate's
     ///   value (`match e.kind() { NotFound => INVALID_PARAMS, _ => INTERNAL_ERROR }`) each arm's
     ///   code is one the tool sends, and its -32602 is left alone (whether that variant is about
     ///   an argument the source does not tell).
