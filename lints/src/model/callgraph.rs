@@ -1455,6 +1455,9 @@ pub struct CrateCalls<'r, 'a> {
     pub from_fns: std::sync::OnceLock<HashMap<ItemId, Vec<FnKey>>>,
     /// The same for another crate's error type `T` (`From<std::io::Error>`), by its path.
     pub external_from_fns: std::sync::OnceLock<HashMap<String, Vec<FnKey>>>,
+    /// The crate fns registries of boxed fns hold, by the crate type of their values, found
+    /// on first use (see [`CrateCalls::registered_fns_of`]).
+    pub registered_fns: std::sync::OnceLock<HashMap<ItemId, Vec<FnKey>>>,
 }
 
 impl CrateCalls<'_, '_> {
@@ -1464,6 +1467,53 @@ impl CrateCalls<'_, '_> {
 
     pub fn fn_facts(&self, f: FnKey) -> Option<FnFacts> {
         self.body(f).and_then(|b| self.facts.get(b.0).copied())
+    }
+
+    /// The crate fns a registry of boxed fns holds, by the crate type its values have: each
+    /// `reg.insert("scan_shelf", boxed(tools::scan_shelf))` whose wrapper is a crate fn declared
+    /// to return a crate type (`fn boxed<F>(f: F) -> ToolFn`) registers `tools::scan_shelf` as a
+    /// `ToolFn`. Every body is scanned once, on first use.
+    pub fn registered_fns_of(&self, ty: ItemId) -> &[FnKey] {
+        let all = self.registered_fns.get_or_init(|| {
+            let mut all: HashMap<ItemId, Vec<FnKey>> = HashMap::new();
+            for (f, (block, _, _)) in &self.blocks {
+                let resolver = Resolver {
+                    defs: self.defs,
+                    types: self.types,
+                    scope: self.types.scope_of(*f),
+                };
+                let mut inserts = RegistryInserts(Vec::new());
+                syn::visit::Visit::visit_block(&mut inserts, block);
+                for (wrapper, registered) in inserts.0 {
+                    let none = Locals::default();
+                    let (Target::Fn(w), Target::Fn(r)) = (
+                        resolver.path_target(wrapper, &none),
+                        resolver.path_target(registered, &none),
+                    ) else {
+                        continue;
+                    };
+                    if let Some(ty) = self.declared_return_item(w) {
+                        all.entry(ty).or_default().push(r);
+                    }
+                }
+            }
+            for fns in all.values_mut() {
+                fns.sort_by_key(|f| self.body(*f));
+                fns.dedup();
+            }
+            all
+        });
+        all.get(&ty).map_or(&[], Vec::as_slice)
+    }
+
+    /// The crate item `f`'s declared return type names as written (a type alias included:
+    /// `-> ToolFn`), resolved where `f` is.
+    pub fn declared_return_item(&self, f: FnKey) -> Option<ItemId> {
+        let (_, _, sig) = self.blocks.get(&f)?;
+        let syn::ReturnType::Type(_, ty) = &sig.output else {
+            return None;
+        };
+        named_type_item(self.defs, self.types.scope_of(f)?.module, ty)
     }
 
     /// The crate's `fn from(x: ty)`s: the `From<ty>` conversions of a crate type.
@@ -2218,5 +2268,44 @@ fn generic_param_of(ty: &Type) -> Option<&syn::Ident> {
             generic_param_of(crate::syntax::type_arguments(&last.arguments).next()?)
         }
         _ => None,
+    }
+}
+
+/// The crate item a type names as written, through references (a type alias is its own item):
+/// `ToolFn` of `&HashMap<&str, ToolFn>`'s value, `registry::ToolFn`.
+pub fn named_type_item(
+    defs: &DefMap<'_>,
+    module: crate::resolve::ModuleId,
+    ty: &syn::Type,
+) -> Option<ItemId> {
+    match ty {
+        syn::Type::Reference(r) => named_type_item(defs, module, &r.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            match defs.resolve_path(module, &p.path, Ns::Types)? {
+                Def::Item(id) => Some(id),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `x.insert("name", wrapper(path::to_fn))`: the wrapper's and the inserted fn's paths.
+struct RegistryInserts<'b>(Vec<(&'b syn::ExprPath, &'b syn::ExprPath)>);
+
+impl<'b> syn::visit::Visit<'b> for RegistryInserts<'b> {
+    fn visit_expr_method_call(&mut self, mc: &'b syn::ExprMethodCall) {
+        if mc.method == "insert" && mc.args.len() == 2 {
+            if let (Expr::Lit(key), Expr::Call(wrap)) = (&mc.args[0], &mc.args[1]) {
+                if let (syn::Lit::Str(_), Expr::Path(w), 1) =
+                    (&key.lit, &*wrap.func, wrap.args.len())
+                {
+                    if let Expr::Path(f) = &wrap.args[0] {
+                        self.0.push((w, f));
+                    }
+                }
+            }
+        }
+        syn::visit::visit_expr_method_call(self, mc);
     }
 }

@@ -1437,6 +1437,7 @@ where
         never_errs: fns.iter().map(|_| std::sync::OnceLock::new()).collect(),
         from_fns: std::sync::OnceLock::new(),
         external_from_fns: std::sync::OnceLock::new(),
+        registered_fns: std::sync::OnceLock::new(),
     }
 }
 

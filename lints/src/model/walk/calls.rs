@@ -307,6 +307,96 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
+    /// `tool(lib, args)` with `let Some(tool) = tools.get(name) else { .. }` over a map whose
+    /// values are a crate type (`tools: &HashMap<&str, ToolFn>`): any of the crate fns the crate
+    /// registers as that type ([`CrateCalls::registered_fns_of`]).
+    pub(super) fn registry_entry(&self, callee: &Expr) -> Option<Target> {
+        let Expr::Path(p) = callee else { return None };
+        p.path.get_ident()?;
+        let init = crate::syntax::through_methods(
+            strip_await(self.let_init(callee)?),
+            &[
+                "ok_or",
+                "ok_or_else",
+                "cloned",
+                "copied",
+                "expect",
+                "unwrap",
+            ],
+        );
+        let init = match init {
+            Expr::Try(t) => crate::syntax::through_methods(
+                strip_await(&t.expr),
+                &["ok_or", "ok_or_else", "cloned", "copied"],
+            ),
+            other => other,
+        };
+        let Expr::MethodCall(get) = init else {
+            return None;
+        };
+        if get.method != "get" || get.args.len() != 1 {
+            return None;
+        }
+        // The map's declared type: a parameter of this fn, or a field of a crate type.
+        let (map_ty, module) = match strip_refs(&get.receiver) {
+            Expr::Path(m) => {
+                let name = m.path.get_ident()?;
+                let ty = self.body.sig?.inputs.iter().find_map(|input| match input {
+                    syn::FnArg::Typed(t)
+                        if crate::syntax::pat_ident(&t.pat).is_some_and(|n| name == &n) =>
+                    {
+                        Some(&*t.ty)
+                    }
+                    _ => None,
+                })?;
+                (ty, self.body.scope?.module)
+            }
+            Expr::Field(f) => {
+                let owner = self.resolver.type_of(&f.base, &self.locals)?;
+                (
+                    self.declared_field_type(f)?,
+                    self.calls.defs.item(owner).module,
+                )
+            }
+            _ => return None,
+        };
+        let value = crate::syntax::last_type_argument(map_ty)?;
+        let item = crate::model::callgraph::named_type_item(self.calls.defs, module, value)?;
+        let fns = self.calls.registered_fns_of(item);
+        (!fns.is_empty()).then(|| Target::Dispatch(fns.to_vec()))
+    }
+
+    /// `reg.insert("x", boxed(tools::x))` where `tools::x` is one of the fns registered as the
+    /// wrapper's declared type ([`CrateCalls::registered_fns_of`]): the path registered.
+    pub(super) fn registry_insert(
+        &self,
+        mc: &'a syn::ExprMethodCall,
+    ) -> Option<*const syn::ExprPath> {
+        if mc.method != "insert" || mc.args.len() != 2 || !matches!(&mc.args[0], Expr::Lit(_)) {
+            return None;
+        }
+        let Expr::Call(wrap) = &mc.args[1] else {
+            return None;
+        };
+        let (Expr::Path(w), 1) = (&*wrap.func, wrap.args.len()) else {
+            return None;
+        };
+        let Expr::Path(f) = &wrap.args[0] else {
+            return None;
+        };
+        let (Target::Fn(w), Target::Fn(f_key)) = (
+            self.resolver.path_target(w, &self.locals),
+            self.resolver.path_target(f, &self.locals),
+        ) else {
+            return None;
+        };
+        let ty = self.calls.declared_return_item(w)?;
+        self.calls
+            .registered_fns_of(ty)
+            .contains(&f_key)
+            .then_some(f as *const syn::ExprPath)
+    }
+
     /// Where the call an expression makes goes (`f(..)`, `x.m(..)`, through `.await`).
     pub(super) fn call_target(&self, expr: &Expr) -> Option<Target> {
         self.resolver.call_target(expr, &self.locals)

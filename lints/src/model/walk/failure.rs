@@ -993,7 +993,7 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// The type a crate struct declares for the field `f` reads (`self.worker`: `mpsc::Sender<..>`).
-    fn declared_field_type(&self, f: &syn::ExprField) -> Option<&'a syn::Type> {
+    pub(super) fn declared_field_type(&self, f: &syn::ExprField) -> Option<&'a syn::Type> {
         let syn::Member::Named(name) = &f.member else {
             return None;
         };

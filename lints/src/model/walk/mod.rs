@@ -283,6 +283,9 @@ pub struct Walker<'a, 'm> {
     reads: std::cell::RefCell<Vec<FileId>>,
     /// Variants passed point-free (`.map_err(AppError::Db)`), noted as built at the call.
     point_free: std::collections::HashSet<*const syn::ExprPath>,
+    /// Fn paths put into a registry of boxed fns (`reg.insert("x", boxed(tools::x))`): stored
+    /// to run where the registry is looked up, not called here.
+    registered_paths: std::collections::HashSet<*const syn::ExprPath>,
     /// `.into()` calls whose target type a `let` states (`let e: JsonRpcError = err.into()`).
     into_types: HashMap<*const syn::ExprMethodCall, ItemId>,
 }
@@ -359,6 +362,7 @@ impl<'a, 'm> Walker<'a, 'm> {
             edge_of_call: HashMap::new(),
             into_types: HashMap::new(),
             point_free: std::collections::HashSet::new(),
+            registered_paths: std::collections::HashSet::new(),
             request_params: Vec::new(),
             unknown_names_answered: false,
             route_state_branches: 0,
@@ -906,7 +910,12 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
                     self.code_site(self.file.span_of(call), code.value, code.written, false);
                 }
             }
-            let target = self.resolver.path_target(p, &self.locals);
+            let target = match self.resolver.path_target(p, &self.locals) {
+                Target::NotCrateFn | Target::Unknown => {
+                    self.registry_entry(&call.func).unwrap_or(Target::Unknown)
+                }
+                other => other,
+            };
             if let Target::Variant(e, v) = &target {
                 self.variant_built(call, *e, v.clone());
             }
@@ -1178,6 +1187,9 @@ impl<'a> Visit<'a> for Walker<'a, '_> {
     }
 
     fn visit_expr_method_call(&mut self, mc: &'a syn::ExprMethodCall) {
+        if let Some(registered) = self.registry_insert(mc) {
+            self.registered_paths.insert(registered);
+        }
         if mc.args.iter().any(is_into_call) {
             if let Target::Fn(f) =
                 self.resolver
@@ -1535,6 +1547,9 @@ impl<'a> Walker<'a, '_> {
     fn fns_passed_by_path(&mut self, args: &'a syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
         for arg in args {
             if let Expr::Path(p) = arg {
+                if self.registered_paths.contains(&(p as *const _)) {
+                    continue;
+                }
                 let target = self.resolver.path_target(p, &self.locals);
                 if let Some(callee) = self.callee(target) {
                     let span = self.file.span_of(arg);
