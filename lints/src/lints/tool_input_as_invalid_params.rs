@@ -181,6 +181,9 @@ fn check(cx: &mut LintContext<'_>) {
             || site.path.client_declaration
             // `self.forge.as_deref().ok_or_else(..)`: the server's own state, no argument.
             || site.path.server_state
+            // Serialising the server's own value (turbomcp 2.x sends its `serde_json::Error` as
+            // -32602): no argument either.
+            || site.path.server_fault
             // "Tool {name} not found" with -32602 is the spec's unknown-tool answer, given by a
             // helper router outside the dispatcher's `_ =>` arm: not an argument value.
             || site.texts.iter().any(|t| names_unknown_tool(&t.known_lowercase()))

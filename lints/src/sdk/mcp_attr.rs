@@ -52,6 +52,7 @@ static TABLE: SdkTable = SdkTable {
     outcome_registrations: &[],
     catching_chain_methods: &[],
     question_mark_code: Some(-32603),
+    question_mark_codes_of: &[],
     converts_crate_errors: true,
     sent_code: None,
     tool_error_to_protocol_code: None,

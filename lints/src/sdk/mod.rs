@@ -666,6 +666,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// The code the SDK's own conversion gives `?` on a foreign error of this name, where it
+    /// differs from what [`Dialect::try_meaning`] says for foreign errors.
+    fn question_mark_code_of(&self, _external_error: &str) -> Option<i64> {
+        None
+    }
+
     /// What `?` on `operand` does in a body whose `Err` takes channel `returns.err`;
     /// `operand_error_is_tool_error` tells whether the operand's error is the SDK's tool error
     /// type (built by a constructor or returned by a crate fn declared so).

@@ -118,6 +118,7 @@ static TABLE: SdkTable = SdkTable {
     outcome_registrations: &[],
     catching_chain_methods: &[],
     question_mark_code: Some(-32603),
+    question_mark_codes_of: &[],
     converts_crate_errors: false,
     // `Server::create_response` (server/mod.rs ~2395 in 2.23.0, ~951 in 1.20.0) and `ServerCore`'s
     // dispatch (server/core.rs ~4574 in 2.23.0, ~787-940 in 1.20.0) answer every handler `Err` with

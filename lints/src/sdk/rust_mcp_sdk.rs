@@ -92,6 +92,7 @@ static TABLE: SdkTable = SdkTable {
     outcome_registrations: &[],
     catching_chain_methods: &[],
     question_mark_code: None,
+    question_mark_codes_of: &[],
     converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: Some(-32603),

@@ -314,6 +314,14 @@ impl Dialect for TableDialect {
         }
     }
 
+    fn question_mark_code_of(&self, external_error: &str) -> Option<i64> {
+        self.table
+            .question_mark_codes_of
+            .iter()
+            .find(|(name, _)| *name == external_error)
+            .map(|(_, code)| *code)
+    }
+
     fn wraps_error_as_result(&self, call: &ExprCall) -> bool {
         let Expr::Path(p) = &*call.func else {
             return false;
@@ -591,6 +599,9 @@ pub struct SdkTable {
     /// What `?` on a foreign error does in a protocol-error handler: `Some(code)` when the SDK's
     /// own `From` impls convert it (to that code); `None` when only the crate's impls can.
     pub question_mark_code: Option<i64>,
+    /// The codes the SDK's own `From` impls give particular foreign errors, where they differ
+    /// from `question_mark_code` (turbomcp 2.x: `serde_json::Error` is `Serialization`, -32602).
+    pub question_mark_codes_of: &'static [(&'static str, i64)],
     /// The SDK's error converts every `std::error::Error` (jsoncall's `impl<E: Error> From<E>`),
     /// the crate's own error types among them: `?` on a crate error is the SDK's conversion
     /// unless the crate writes its own.

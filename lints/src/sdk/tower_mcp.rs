@@ -121,6 +121,7 @@ static TABLE: SdkTable = SdkTable {
     )],
     catching_chain_methods: &["layer", "guard"],
     question_mark_code: None,
+    question_mark_codes_of: &[],
     converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: None,

@@ -104,6 +104,7 @@ static TABLE: SdkTable = SdkTable {
     outcome_registrations: &[],
     catching_chain_methods: &[],
     question_mark_code: Some(-32603),
+    question_mark_codes_of: &[],
     converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: None,
@@ -311,6 +312,8 @@ static TABLE_2: SdkTable = SdkTable {
     // `From<io::Error>` (Transport), reqwest (Network), chrono (InvalidInput): all -32002.
     // `serde_json::Error` (Serialization, -32602) is the exception the table cannot tell apart.
     question_mark_code: Some(-32002),
+    // turbomcp 2.3.7 `lib.rs` ~894: `Serialization(#[from] serde_json::Error)`, sent as -32602.
+    question_mark_codes_of: &[("serde_json::Error", -32602)],
     converts_crate_errors: false,
     sent_code: None,
     tool_error_to_protocol_code: None,

@@ -611,6 +611,13 @@ impl<'a> Walker<'a, '_> {
             {
                 TryMeaning::FromImpls
             }
+            // turbomcp 2.x's `From<serde_json::Error>`: -32602, not its other errors' -32002.
+            TryMeaning::Protocol(code) => match &source {
+                ErrorSource::External(name) => {
+                    TryMeaning::Protocol(self.dialect.question_mark_code_of(name).unwrap_or(code))
+                }
+                _ => TryMeaning::Protocol(code),
+            },
             meaning => meaning,
         };
         match meaning {
