@@ -1013,6 +1013,14 @@ impl<'a> Walker<'a, '_> {
     /// `.map_err(|_| AppError::X)` builds, else unknown.
     pub(super) fn operand_error_type(&self, operand: &Expr) -> ErrorSource {
         let operand = strip_await(operand);
+        // `tokio::try_join!(a, b)?`: fails with the joined futures' error (one type for all).
+        if let Expr::Macro(m) = operand {
+            if crate::syntax::last_segment(&m.mac.path).as_deref() == Some("try_join") {
+                if let Some(first) = self.macros.parsed(&m.mac).and_then(|args| args.first()) {
+                    return self.operand_error_type(first);
+                }
+            }
+        }
         if let Expr::MethodCall(mc) = operand {
             if mc.method == "map_err" || mc.method == "ok_or" || mc.method == "ok_or_else" {
                 let value = match mc.args.first() {
