@@ -3,7 +3,9 @@ use crate::context::LintContext;
 
 declare_lint! {
     /// ### What it does
-    /// Finds error codes in the legacy range -32000..-32019 where the server emits them: an integer
+    /// Finds error codes in the legacy range -32000..-32019 where the server emits them (and where
+    /// a server of pmcp or ultrafast-mcp writes one into an error those SDKs send as -32603: the
+    /// code is meant for the wire, see the SDK notes): an integer
     /// literal in `ErrorCode(..)` or in an error's `code` field, a const of type `ErrorCode`, or an untyped
     /// integer const where it is used as a code (at its definition, with its uses attached, when
     /// the uses are an error type's own constructors: `Self::new(error_codes::X, ..)`,
