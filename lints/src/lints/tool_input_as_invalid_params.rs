@@ -34,7 +34,10 @@ declare_lint! {
     /// start-up, also through a local bound to such a read, `let guard = self.vars.read().await;
     /// guard.as_ref().ok_or_else(..)`; `if self.config.disable_sudo { return Err(..) }`: a tool turned off) rejects no
     /// argument and is not reported, unless it sits in a branch the model's values chose (`if let
-    /// Some(filter) = params.filter { if !self.config.allow_filters { .. } }`).
+    /// Some(filter) = params.filter { if !self.config.allow_filters { .. } }`). Nor is a miss on a
+    /// key read out of a record the server's own store returned (`let call =
+    /// self.store.call(&args.call_id)?; self.store.berth(&call.berth)?`): the store is
+    /// inconsistent, the model gave no such value.
     ///
     /// ### Why is this bad?
     /// A -32602 goes to the host as a protocol error, and the model may never see it. As an `isError`
@@ -184,6 +187,8 @@ fn check(cx: &mut LintContext<'_>) {
             // Serialising the server's own value (turbomcp 2.x sends its `serde_json::Error` as
             // -32602): no argument either.
             || site.path.server_fault
+            // A miss on a key read out of the server's own record: no argument of the model's.
+            || site.path.stored_key
             // "Tool {name} not found" with -32602 is the spec's unknown-tool answer, given by a
             // helper router outside the dispatcher's `_ =>` arm: not an argument value.
             || site.texts.iter().any(|t| names_unknown_tool(&t.known_lowercase()))

@@ -232,6 +232,11 @@ pub struct PathFacts {
     /// Every cause reads only the server's own state (`self.forge.as_deref().ok_or_else(..)`):
     /// the failure is about no argument value.
     pub server_state: bool,
+    /// The failing call on the server's own store is keyed only by values read out of a record
+    /// that store returned earlier (`self.store.berth(&call.berth)` after `let call =
+    /// self.store.get_call(&p.call_id)?..`): a miss there is the store's inconsistency, not a
+    /// rejected argument.
+    pub stored_key: bool,
     /// The variants that reach it are built only where a tool checks an argument's value
     /// (`if limit > 100 { return Err(ToolError::InvalidArgument(..)) }`, see
     /// [`VariantBuild`]): a mapping's arm for them answers a value check, wherever it sits.

@@ -409,6 +409,7 @@ impl<'a> Walker<'a, '_> {
                 true => self.self_state_branches > 0,
                 false => causes.iter().all(|c| self.reads_only_own_state(c, 0)),
             },
+            stored_key: !causes.is_empty() && causes.iter().all(|c| self.keyed_by_stored_record(c)),
             uses_error: self
                 .frames
                 .iter()
@@ -639,6 +640,62 @@ impl<'a> Walker<'a, '_> {
             && self.arm.is_none()
             && !causes.is_empty()
             && causes.iter().all(|c| request_param(c))
+    }
+
+    /// `self.store.berth(&call.berth)` where `call` holds what an earlier call on the server's
+    /// own state returned (`let call = self.store.get_call(&p.call_id)?.ok_or_else(..)?`): a call
+    /// on `self` whose every argument is read out of such a record.
+    fn keyed_by_stored_record(&self, cause: &Expr) -> bool {
+        let cause = crate::syntax::through_methods(strip_await(cause), &["map_err", "map"]);
+        let Expr::MethodCall(mc) = strip_await(cause) else {
+            return false;
+        };
+        let on_self = |e: &Expr| matches!(strip_await(e), Expr::MethodCall(m) if reads_only_self(&m.receiver));
+        // A local bound (through `?`, `ok_or_else(..)`, `unwrap`, other locals) to a call on self.
+        let stored = |local: &Expr| {
+            let mut value = local;
+            for _ in 0..4 {
+                let Some(init) = self.let_init(value) else {
+                    return false;
+                };
+                let mut init = strip_await(init);
+                loop {
+                    init = match init {
+                        Expr::Try(t) => strip_await(&t.expr),
+                        Expr::MethodCall(m)
+                            if matches!(
+                                m.method.to_string().as_str(),
+                                "ok_or" | "ok_or_else" | "unwrap" | "expect" | "map_err"
+                            ) =>
+                        {
+                            strip_await(&m.receiver)
+                        }
+                        other => break value = other,
+                    };
+                }
+                if on_self(value) {
+                    return true;
+                }
+                if !matches!(value, Expr::Path(_)) {
+                    return false;
+                }
+            }
+            false
+        };
+        let record_field = |arg: &Expr| {
+            let arg =
+                crate::syntax::through_methods(strip_refs(arg), &["clone", "as_str", "as_ref"]);
+            let Expr::Field(f) = strip_refs(arg) else {
+                return false;
+            };
+            let mut f = f;
+            while let Expr::Field(inner) = &*f.base {
+                f = inner;
+            }
+            matches!(&*f.base, Expr::Path(p) if p.path.get_ident().is_some_and(|i| i != "self"))
+                && stored(&f.base)
+        };
+        reads_only_self(&mc.receiver) && !mc.args.is_empty() && mc.args.iter().all(record_field)
     }
 
     /// `if !state.allow_call() { return rpc_error(..) }` where the `"tools/call"` route has not
