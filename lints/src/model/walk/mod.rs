@@ -286,7 +286,8 @@ pub struct Walker<'a, 'm> {
     /// Fn paths put into a registry of boxed fns (`reg.insert("x", boxed(tools::x))`): stored
     /// to run where the registry is looked up, not called here.
     registered_paths: std::collections::HashSet<*const syn::ExprPath>,
-    /// `.into()` calls whose target type a `let` states (`let e: JsonRpcError = err.into()`).
+    /// `.into()` calls whose target type a `let` states (`let e: JsonRpcError = err.into()`) or
+    /// the called crate fn's parameter declares (`JsonRpcResponse::err(id, e.into())`).
     into_types: HashMap<*const syn::ExprMethodCall, ItemId>,
 }
 
@@ -681,11 +682,11 @@ impl<'a, 'm> Walker<'a, 'm> {
         path_call: bool,
         args: impl Iterator<Item = &'a Expr>,
     ) {
-        let Some(scope) = self.calls.types.scope_of(f) else {
+        let (Some(scope), Some((_, _, sig))) =
+            (self.calls.types.scope_of(f), self.calls.blocks.get(&f))
+        else {
             return;
         };
-        // SAFETY of the deref: `FnKey`s point into syntax trees that outlive the analysis.
-        let sig = unsafe { &*f };
         let params = sig.inputs.iter().filter_map(|input| match input {
             syn::FnArg::Typed(t) => Some(&*t.ty),
             syn::FnArg::Receiver(_) => None,
