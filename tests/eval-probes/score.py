@@ -59,7 +59,9 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     diff, quiet = "--diff" in sys.argv, "--quiet" in sys.argv
     reviewed = "--reviewed" in sys.argv
-    binary, crates = args[0], args[1:]
+    # The binary runs in each crate's directory: a relative path is taken from here.
+    binary = args[0] if os.sep not in args[0] else os.path.abspath(args[0])
+    crates = args[1:]
     tot = defaultdict(int)
     rules = defaultdict(lambda: [0, 0, 0])
     for crate in crates:
