@@ -193,6 +193,18 @@ impl<T: quote::ToTokens + ?Sized> TokensString for T {
 }
 
 /// The expression under `.await` and parentheses.
+/// `expr` through `.await`, `?` and the listed methods, in any order: the value a local holds
+/// before it is unwrapped (`config::get().ok_or_else(..)?` is `config::get()`).
+pub fn through_unwrapping<'e>(mut expr: &'e Expr, methods: &[&str]) -> &'e Expr {
+    loop {
+        expr = match strip_await(expr) {
+            Expr::Try(t) => &t.expr,
+            Expr::MethodCall(m) if methods.iter().any(|n| m.method == n) => &m.receiver,
+            other => return other,
+        };
+    }
+}
+
 pub fn strip_await(expr: &Expr) -> &Expr {
     match expr {
         Expr::Await(a) => strip_await(&a.base),

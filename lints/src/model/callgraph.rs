@@ -2291,21 +2291,32 @@ pub fn named_type_item(
 }
 
 /// `x.insert("name", wrapper(path::to_fn))`: the wrapper's and the inserted fn's paths.
+pub fn registry_insert_paths(mc: &syn::ExprMethodCall) -> Option<(&syn::ExprPath, &syn::ExprPath)> {
+    if mc.method != "insert" || mc.args.len() != 2 {
+        return None;
+    }
+    let (
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(_),
+            ..
+        }),
+        Expr::Call(wrap),
+    ) = (&mc.args[0], &mc.args[1])
+    else {
+        return None;
+    };
+    match (&*wrap.func, wrap.args.len(), wrap.args.first()) {
+        (Expr::Path(w), 1, Some(Expr::Path(f))) => Some((w, f)),
+        _ => None,
+    }
+}
+
+/// The [`registry_insert_paths`] of a body.
 struct RegistryInserts<'b>(Vec<(&'b syn::ExprPath, &'b syn::ExprPath)>);
 
 impl<'b> syn::visit::Visit<'b> for RegistryInserts<'b> {
     fn visit_expr_method_call(&mut self, mc: &'b syn::ExprMethodCall) {
-        if mc.method == "insert" && mc.args.len() == 2 {
-            if let (Expr::Lit(key), Expr::Call(wrap)) = (&mc.args[0], &mc.args[1]) {
-                if let (syn::Lit::Str(_), Expr::Path(w), 1) =
-                    (&key.lit, &*wrap.func, wrap.args.len())
-                {
-                    if let Expr::Path(f) = &wrap.args[0] {
-                        self.0.push((w, f));
-                    }
-                }
-            }
-        }
+        self.0.extend(registry_insert_paths(mc));
         syn::visit::visit_expr_method_call(self, mc);
     }
 }

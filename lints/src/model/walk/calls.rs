@@ -313,8 +313,8 @@ impl<'a> Walker<'a, '_> {
     pub(super) fn registry_entry(&self, callee: &Expr) -> Option<Target> {
         let Expr::Path(p) = callee else { return None };
         p.path.get_ident()?;
-        let init = crate::syntax::through_methods(
-            strip_await(self.let_init(callee)?),
+        let init = crate::syntax::through_unwrapping(
+            self.let_init(callee)?,
             &[
                 "ok_or",
                 "ok_or_else",
@@ -324,13 +324,6 @@ impl<'a> Walker<'a, '_> {
                 "unwrap",
             ],
         );
-        let init = match init {
-            Expr::Try(t) => crate::syntax::through_methods(
-                strip_await(&t.expr),
-                &["ok_or", "ok_or_else", "cloned", "copied"],
-            ),
-            other => other,
-        };
         let Expr::MethodCall(get) = init else {
             return None;
         };
@@ -372,18 +365,7 @@ impl<'a> Walker<'a, '_> {
         &self,
         mc: &'a syn::ExprMethodCall,
     ) -> Option<*const syn::ExprPath> {
-        if mc.method != "insert" || mc.args.len() != 2 || !matches!(&mc.args[0], Expr::Lit(_)) {
-            return None;
-        }
-        let Expr::Call(wrap) = &mc.args[1] else {
-            return None;
-        };
-        let (Expr::Path(w), 1) = (&*wrap.func, wrap.args.len()) else {
-            return None;
-        };
-        let Expr::Path(f) = &wrap.args[0] else {
-            return None;
-        };
+        let (w, f) = crate::model::callgraph::registry_insert_paths(mc)?;
         let (Target::Fn(w), Target::Fn(f_key)) = (
             self.resolver.path_target(w, &self.locals),
             self.resolver.path_target(f, &self.locals),

@@ -658,21 +658,10 @@ impl<'a> Walker<'a, '_> {
                 let Some(init) = self.let_init(value) else {
                     return false;
                 };
-                let mut init = strip_await(init);
-                loop {
-                    init = match init {
-                        Expr::Try(t) => strip_await(&t.expr),
-                        Expr::MethodCall(m)
-                            if matches!(
-                                m.method.to_string().as_str(),
-                                "ok_or" | "ok_or_else" | "unwrap" | "expect" | "map_err"
-                            ) =>
-                        {
-                            strip_await(&m.receiver)
-                        }
-                        other => break value = other,
-                    };
-                }
+                value = crate::syntax::through_unwrapping(
+                    init,
+                    &["ok_or", "ok_or_else", "unwrap", "expect", "map_err"],
+                );
                 if on_self(value) {
                     return true;
                 }
@@ -1107,8 +1096,8 @@ impl<'a> Walker<'a, '_> {
                 // the server set once at start-up, read from its cell.
                 Expr::Path(_) => {
                     return self.let_init(&field.base).is_some_and(|init| {
-                        let cell = crate::syntax::through_methods(
-                            strip_await(init),
+                        let cell = crate::syntax::through_unwrapping(
+                            init,
                             &[
                                 "ok_or",
                                 "ok_or_else",
@@ -1118,13 +1107,6 @@ impl<'a> Walker<'a, '_> {
                                 "with_context",
                             ],
                         );
-                        let cell = match strip_await(cell) {
-                            Expr::Try(t) => crate::syntax::through_methods(
-                                strip_await(&t.expr),
-                                &["ok_or", "ok_or_else", "context", "with_context"],
-                            ),
-                            other => other,
-                        };
                         self.misses_once_cell(cell)
                     })
                 }
